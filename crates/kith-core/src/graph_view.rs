@@ -1,0 +1,108 @@
+//! The read interface every query runs through.
+
+use crate::{LabelId, NodeId, PropKeyId, RelId, RelTypeId, Value};
+
+/// Which end of a relationship a traversal follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Direction {
+    /// From the relationship's source to its target.
+    Out,
+    /// From the relationship's target back to its source.
+    In,
+}
+
+/// One entry of an adjacency list: the node at the other end and the relationship.
+///
+/// Lists are sorted by `(node, rel)`, so membership tests are binary searches and
+/// merges of two lists are linear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Edge {
+    /// The neighbour.
+    pub node: NodeId,
+    /// The relationship connecting to it.
+    pub rel: RelId,
+}
+
+/// A borrowed relationship.
+#[derive(Clone, Copy, Debug)]
+pub struct RelView<'a> {
+    /// Its id.
+    pub id: RelId,
+    /// Its type.
+    pub rel_type: RelTypeId,
+    /// Source node.
+    pub src: NodeId,
+    /// Target node.
+    pub dst: NodeId,
+    /// Properties sorted by key.
+    pub properties: &'a [(PropKeyId, Value)],
+}
+
+impl RelView<'_> {
+    /// A property of the relationship.
+    pub fn property(&self, key: PropKeyId) -> Option<&Value> {
+        lookup(self.properties, key)
+    }
+}
+
+/// A consistent, immutable view of a property graph.
+///
+/// Everything a procedure reads comes through this trait, so the same procedure runs
+/// over a live snapshot, a replica, or a test oracle. Methods on absent nodes return
+/// empty answers rather than panicking: a node deleted by a later version simply does
+/// not exist in the views that follow.
+pub trait GraphView: Send + Sync {
+    /// The id of a label name, if any node ever carried it.
+    fn label_id(&self, name: &str) -> Option<LabelId>;
+    /// The id of a relationship type name.
+    fn rel_type_id(&self, name: &str) -> Option<RelTypeId>;
+    /// The id of a property key name.
+    fn prop_key_id(&self, name: &str) -> Option<PropKeyId>;
+    /// The name of a label id.
+    fn label_name(&self, id: LabelId) -> &str;
+    /// The name of a relationship type id.
+    fn rel_type_name(&self, id: RelTypeId) -> &str;
+    /// The name of a property key id.
+    fn prop_key_name(&self, id: PropKeyId) -> &str;
+
+    /// One past the largest node id ever allocated: the size for dense per-node arrays.
+    fn node_id_bound(&self) -> usize;
+    /// Live nodes.
+    fn node_count(&self) -> usize;
+    /// Live relationships.
+    fn rel_count(&self) -> usize;
+    /// Whether the node exists in this view.
+    fn contains_node(&self, node: NodeId) -> bool;
+    /// Live node ids in ascending order.
+    fn node_ids(&self) -> Box<dyn Iterator<Item = NodeId> + '_>;
+
+    /// The node's labels, sorted (empty for an absent node).
+    fn node_labels(&self, node: NodeId) -> &[LabelId];
+    /// The node's properties sorted by key (empty for an absent node).
+    fn node_properties(&self, node: NodeId) -> &[(PropKeyId, Value)];
+    /// Relationships of one type in one direction, sorted by neighbour id.
+    fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge];
+    /// The relationship types present at a node in a direction.
+    fn rel_types_at(&self, node: NodeId, direction: Direction) -> Vec<RelTypeId>;
+    /// A relationship by id.
+    fn relationship(&self, rel: RelId) -> Option<RelView<'_>>;
+    /// The node of `label` whose `id` property is `id` (the external-id index).
+    fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId>;
+
+    /// One property of a node.
+    fn node_property(&self, node: NodeId, key: PropKeyId) -> Option<&Value> {
+        lookup(self.node_properties(node), key)
+    }
+    /// Whether the node carries the label.
+    fn has_label(&self, node: NodeId, label: LabelId) -> bool {
+        self.node_labels(node).binary_search(&label).is_ok()
+    }
+}
+
+/// Binary search in a key-sorted property list.
+pub fn lookup(properties: &[(PropKeyId, Value)], key: PropKeyId) -> Option<&Value> {
+    properties
+        .binary_search_by_key(&key, |(k, _)| *k)
+        .ok()
+        .map(|i| &properties[i].1)
+}

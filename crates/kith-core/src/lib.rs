@@ -1,0 +1,14 @@
+//! kith-core: the vocabulary every other kith crate speaks.
+//!
+//! Identifiers, property values, the typed errors shared by readers, and the
+//! [`GraphView`] trait through which procedures (and later the Cypher engine) read a
+//! graph. Nothing here does I/O or knows how a graph is stored, so an in-memory
+//! snapshot, a replica or a test oracle can all stand behind the same trait.
+
+mod graph_view;
+mod ids;
+mod value;
+
+pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};
+pub use ids::{LabelId, NodeId, PropKeyId, RelId, RelTypeId};
+pub use value::{format_epoch_millis, Value, ValueType};

@@ -1,0 +1,220 @@
+//! Property and result values.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// A property value, or a value in a procedure's result.
+///
+/// Strings are `Arc<str>` so that results can share them with the store instead of
+/// copying: a friends list of 600 names costs 600 reference-count increments.
+/// `Map` only appears in results (a profile with its addresses); the store refuses
+/// maps as property values, as Neo4j does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Absent or unknown.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A 64-bit signed integer.
+    Int(i64),
+    /// A 64-bit float.
+    Float(f64),
+    /// A UTF-8 string.
+    String(Arc<str>),
+    /// An instant as milliseconds since the Unix epoch (UTC), LDBC's `LongDateFormatter`.
+    DateTime(i64),
+    /// An ordered list of values.
+    List(Vec<Value>),
+    /// An ordered map (insertion order is kept, so output is deterministic).
+    Map(Vec<(Arc<str>, Value)>),
+}
+
+/// The type of a [`Value`], used in parameter schemas and error messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueType {
+    /// Any type is accepted.
+    Any,
+    /// [`Value::Null`].
+    Null,
+    /// [`Value::Bool`].
+    Bool,
+    /// [`Value::Int`].
+    Int,
+    /// [`Value::Float`].
+    Float,
+    /// [`Value::String`].
+    String,
+    /// [`Value::DateTime`].
+    DateTime,
+    /// [`Value::List`] whose elements all have the inner type.
+    List(Box<ValueType>),
+    /// [`Value::Map`].
+    Map,
+}
+
+impl Value {
+    /// The type of this value (lists report their first element's type, `Any` if empty).
+    pub fn value_type(&self) -> ValueType {
+        match self {
+            Value::Null => ValueType::Null,
+            Value::Bool(_) => ValueType::Bool,
+            Value::Int(_) => ValueType::Int,
+            Value::Float(_) => ValueType::Float,
+            Value::String(_) => ValueType::String,
+            Value::DateTime(_) => ValueType::DateTime,
+            Value::List(items) => ValueType::List(Box::new(
+                items.first().map_or(ValueType::Any, Value::value_type),
+            )),
+            Value::Map(_) => ValueType::Map,
+        }
+    }
+
+    /// The integer, if this is an `Int`.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is a `String`.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The epoch milliseconds, if this is a `DateTime`.
+    pub fn as_datetime(&self) -> Option<i64> {
+        match self {
+            Value::DateTime(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is a `List`.
+    pub fn as_list(&self) -> Option<&[Value]> {
+        match self {
+            Value::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// A string value from anything string-like.
+    pub fn string(s: impl Into<Arc<str>>) -> Value {
+        Value::String(s.into())
+    }
+}
+
+impl ValueType {
+    /// Whether `value` is of this type (`Null` is accepted by no type but `Any`/`Null`).
+    pub fn accepts(&self, value: &Value) -> bool {
+        match (self, value) {
+            (ValueType::Any, _) => true,
+            (ValueType::List(inner), Value::List(items)) => items.iter().all(|v| inner.accepts(v)),
+            (expected, v) => *expected == v.value_type(),
+        }
+    }
+}
+
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueType::Any => write!(f, "Any"),
+            ValueType::Null => write!(f, "Null"),
+            ValueType::Bool => write!(f, "Bool"),
+            ValueType::Int => write!(f, "Int"),
+            ValueType::Float => write!(f, "Float"),
+            ValueType::String => write!(f, "String"),
+            ValueType::DateTime => write!(f, "DateTime"),
+            ValueType::List(inner) => write!(f, "List<{inner}>"),
+            ValueType::Map => write!(f, "Map"),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => write!(f, "null"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::String(s) => write!(f, "{s}"),
+            Value::DateTime(t) => write!(f, "{}", format_epoch_millis(*t)),
+            Value::List(items) => {
+                write!(f, "[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                write!(f, "]")
+            }
+            Value::Map(entries) => {
+                write!(f, "{{")?;
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                write!(f, "}}")
+            }
+        }
+    }
+}
+
+/// Formats epoch milliseconds as an ISO-8601 UTC timestamp (`2010-03-04T05:06:07.089Z`).
+pub fn format_epoch_millis(millis: i64) -> String {
+    let secs = millis.div_euclid(1000);
+    let ms = millis.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day); Howard Hinnant's
+/// algorithm, exact for every representable day.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_epoch_millis_as_utc() {
+        assert_eq!(format_epoch_millis(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format_epoch_millis(1_262_304_000_123), "2010-01-01T00:00:00.123Z");
+        assert_eq!(format_epoch_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(format_epoch_millis(-1), "1969-12-31T23:59:59.999Z");
+    }
+
+    #[test]
+    fn list_type_checks_every_element() {
+        let ints = ValueType::List(Box::new(ValueType::Int));
+        assert!(ints.accepts(&Value::List(vec![Value::Int(1), Value::Int(2)])));
+        assert!(!ints.accepts(&Value::List(vec![Value::Int(1), Value::string("x")])));
+        assert!(ints.accepts(&Value::List(vec![])));
+        assert!(!ValueType::Int.accepts(&Value::Null));
+    }
+}

@@ -1,0 +1,122 @@
+//! Interned names of labels, relationship types and property keys.
+
+use std::sync::Arc;
+
+use kith_core::{LabelId, PropKeyId, RelTypeId};
+use rustc_hash::FxHashMap;
+
+use crate::StorageError;
+
+/// The property key that feeds the external-id index; always interned as key 0.
+pub const ID_KEY: PropKeyId = PropKeyId(0);
+
+/// One namespace of interned names.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    by_name: FxHashMap<Arc<str>, u16>,
+    names: Vec<Arc<str>>,
+}
+
+impl Names {
+    fn get(&self, name: &str) -> Option<u16> {
+        self.by_name.get(name).copied()
+    }
+
+    fn intern(&mut self, name: &str, what: &'static str) -> Result<u16, StorageError> {
+        if let Some(id) = self.get(name) {
+            return Ok(id);
+        }
+        let id = u16::try_from(self.names.len()).map_err(|_| StorageError::CapacityExceeded(what))?;
+        let name: Arc<str> = name.into();
+        self.names.push(name.clone());
+        self.by_name.insert(name, id);
+        Ok(id)
+    }
+
+    fn name(&self, id: u16) -> &str {
+        self.names.get(usize::from(id)).map_or("<unknown>", |n| n)
+    }
+
+    pub(crate) fn all(&self) -> &[Arc<str>] {
+        &self.names
+    }
+}
+
+/// Name tables of one graph. Ids only grow; a name is never removed, so ids held by
+/// older snapshots stay valid.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    pub(crate) labels: Names,
+    pub(crate) rel_types: Names,
+    pub(crate) prop_keys: Names,
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        let mut prop_keys = Names::default();
+        prop_keys.names.push("id".into());
+        prop_keys.by_name.insert("id".into(), 0);
+        Catalog { labels: Names::default(), rel_types: Names::default(), prop_keys }
+    }
+}
+
+impl Catalog {
+    /// Interns a label name.
+    pub fn label(&mut self, name: &str) -> Result<LabelId, StorageError> {
+        self.labels.intern(name, "more than 65,536 labels").map(LabelId)
+    }
+    /// Interns a relationship type name.
+    pub fn rel_type(&mut self, name: &str) -> Result<RelTypeId, StorageError> {
+        self.rel_types.intern(name, "more than 65,536 relationship types").map(RelTypeId)
+    }
+    /// Interns a property key name.
+    pub fn prop_key(&mut self, name: &str) -> Result<PropKeyId, StorageError> {
+        self.prop_keys.intern(name, "more than 65,536 property keys").map(PropKeyId)
+    }
+    /// Looks up a label without interning it.
+    pub fn find_label(&self, name: &str) -> Option<LabelId> {
+        self.labels.get(name).map(LabelId)
+    }
+    /// Looks up a relationship type without interning it.
+    pub fn find_rel_type(&self, name: &str) -> Option<RelTypeId> {
+        self.rel_types.get(name).map(RelTypeId)
+    }
+    /// Looks up a property key without interning it.
+    pub fn find_prop_key(&self, name: &str) -> Option<PropKeyId> {
+        self.prop_keys.get(name).map(PropKeyId)
+    }
+    /// Name of a label.
+    pub fn label_name(&self, id: LabelId) -> &str {
+        self.labels.name(id.0)
+    }
+    /// Name of a relationship type.
+    pub fn rel_type_name(&self, id: RelTypeId) -> &str {
+        self.rel_types.name(id.0)
+    }
+    /// Name of a property key.
+    pub fn prop_key_name(&self, id: PropKeyId) -> &str {
+        self.prop_keys.name(id.0)
+    }
+    /// Number of labels.
+    pub fn label_count(&self) -> usize {
+        self.labels.names.len()
+    }
+    /// Number of relationship types.
+    pub fn rel_type_count(&self) -> usize {
+        self.rel_types.names.len()
+    }
+}
+
+impl Names {
+    /// Appends a name read from a file, where ids are the positions.
+    pub(crate) fn push_unchecked(&mut self, name: Arc<str>) {
+        self.names.push(name);
+    }
+
+    /// Rebuilds the name -> id map after `push_unchecked`; false if a name repeats.
+    pub(crate) fn rebuild_lookup(&mut self) -> bool {
+        self.by_name =
+            self.names.iter().enumerate().map(|(i, n)| (n.clone(), i as u16)).collect();
+        self.by_name.len() == self.names.len()
+    }
+}

@@ -1,0 +1,113 @@
+//! Storage errors.
+
+use std::path::PathBuf;
+
+use kith_core::{NodeId, RelId};
+
+/// Everything that can go wrong storing or loading a graph.
+#[derive(Debug)]
+pub enum StorageError {
+    /// An operation named a node that does not exist.
+    NodeNotFound(NodeId),
+    /// An operation named a relationship that does not exist.
+    RelNotFound(RelId),
+    /// A `(label, id)` lookup in a write batch found nothing.
+    NoNodeWithId {
+        /// The label searched.
+        label: String,
+        /// The external id searched.
+        id: i64,
+    },
+    /// A batch referred to a node it creates by an index that is not a `CreateNode`.
+    BadBatchReference(usize),
+    /// Two nodes with a shared label would carry the same `id` property.
+    DuplicateId {
+        /// The label whose index already holds the id.
+        label: String,
+        /// The duplicated external id.
+        id: i64,
+    },
+    /// The `id` property must be an integer: it feeds the external-id index.
+    IdNotInt(String),
+    /// A property value the store cannot hold (maps, nested maps in lists).
+    UnsupportedPropertyValue {
+        /// The property key.
+        key: String,
+        /// What was offered.
+        found: String,
+    },
+    /// Deleting a node that still has relationships without `detach`.
+    NodeHasRelationships(NodeId),
+    /// A capacity limit (ids are `u32`, names `u16`).
+    CapacityExceeded(&'static str),
+    /// An I/O error on a named file.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A file is not what it should be: wrong magic, bad checksum, truncated.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        reason: String,
+    },
+    /// A file written by a format version this build cannot read.
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version it declares.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+}
+
+impl std::fmt::Display for StorageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StorageError::NodeNotFound(n) => write!(f, "node {n} does not exist"),
+            StorageError::RelNotFound(r) => write!(f, "relationship {r} does not exist"),
+            StorageError::NoNodeWithId { label, id } => {
+                write!(f, "no node with label {label} and id {id}")
+            }
+            StorageError::BadBatchReference(i) => {
+                write!(f, "batch operation {i} is not a CreateNode, so it cannot be referenced")
+            }
+            StorageError::DuplicateId { label, id } => {
+                write!(f, "a node with label {label} and id {id} already exists")
+            }
+            StorageError::IdNotInt(found) => {
+                write!(f, "the `id` property must be an Int (it is indexed), got {found}")
+            }
+            StorageError::UnsupportedPropertyValue { key, found } => {
+                write!(f, "property `{key}` cannot hold a {found}; maps are not property values")
+            }
+            StorageError::NodeHasRelationships(n) => write!(
+                f,
+                "node {n} still has relationships; delete them first or use a detach delete"
+            ),
+            StorageError::CapacityExceeded(what) => write!(f, "capacity exceeded: {what}"),
+            StorageError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            StorageError::Corrupt { path, reason } => {
+                write!(f, "{} is corrupt: {reason}", path.display())
+            }
+            StorageError::UnsupportedVersion { path, found, supported } => write!(
+                f,
+                "{} has format version {found}; this build reads version {supported}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StorageError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! kith-storage: the in-memory property graph.
+//!
+//! A graph lives as a chain of immutable [`Snapshot`]s. Readers take the current one
+//! (an `Arc` load that never blocks) and keep it as long as they like; the single
+//! writer in [`Store`] clones the current version *shallowly* — page tables of `Arc`
+//! pages — applies a [`WriteBatch`] to the clone, copying only the pages and node
+//! records it touches, and publishes the result atomically. A batch that fails is
+//! dropped whole, so no reader ever sees half of it.
+//!
+//! Adjacency is index-free: each node record holds, per relationship type and
+//! direction, a sorted list of `(neighbour, relationship)` pairs.
+
+mod catalog;
+mod error;
+mod graph_file;
+mod memory;
+mod node;
+mod paged;
+mod raw;
+mod snapshot;
+mod store;
+mod write;
+
+pub use catalog::{Catalog, ID_KEY};
+pub use error::StorageError;
+pub use graph_file::{read_graph_file, write_graph_file, GRAPH_FILE_VERSION};
+pub use memory::MemoryReport;
+pub use raw::{RawGraph, RawNode, RawRel};
+pub use snapshot::Snapshot;
+pub use store::{CommitInfo, Store};
+pub use write::{NodeRef, WriteBatch, WriteOp};

@@ -1,0 +1,321 @@
+//! One immutable version of the graph.
+
+use std::hash::BuildHasherDefault;
+use std::sync::Arc;
+
+use kith_core::{
+    Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelId, RelTypeId, RelView, Value,
+};
+use rustc_hash::FxHasher;
+
+use crate::catalog::ID_KEY;
+use crate::node::{normalise_properties, AdjList, NodeRecord, RelRecord};
+use crate::paged::PagedVec;
+use crate::{Catalog, RawGraph, StorageError};
+
+/// The external-id index: `(label, id property) -> node`. A persistent hash trie, so
+/// a version clone is O(1) and an insert copies one path, not the map.
+pub(crate) type IdIndex = imbl::GenericHashMap<
+    (LabelId, i64),
+    NodeId,
+    BuildHasherDefault<FxHasher>,
+    imbl::shared_ptr::DefaultSharedPtr,
+>;
+
+/// An immutable version of the graph.
+///
+/// Cloning is cheap (page tables and the index root are shared); see the crate docs
+/// for how the writer turns a clone into the next version.
+#[derive(Clone)]
+pub struct Snapshot {
+    pub(crate) catalog: Arc<Catalog>,
+    pub(crate) nodes: PagedVec<Option<Arc<NodeRecord>>>,
+    pub(crate) rels: PagedVec<Option<RelRecord>>,
+    pub(crate) id_index: IdIndex,
+    pub(crate) node_count: usize,
+    pub(crate) rel_count: usize,
+    pub(crate) version: u64,
+}
+
+impl Default for Snapshot {
+    fn default() -> Self {
+        Snapshot {
+            catalog: Arc::new(Catalog::default()),
+            nodes: PagedVec::default(),
+            rels: PagedVec::default(),
+            id_index: IdIndex::default(),
+            node_count: 0,
+            rel_count: 0,
+            version: 0,
+        }
+    }
+}
+
+impl Snapshot {
+    /// An empty graph.
+    pub fn empty() -> Self {
+        Snapshot::default()
+    }
+
+    /// Builds a graph from record lists in one pass: adjacency lists are collected per
+    /// node and sorted once, instead of one sorted insert per relationship.
+    pub fn from_raw(raw: RawGraph) -> Result<Snapshot, StorageError> {
+        let RawGraph { catalog, nodes, rels } = raw;
+        let mut records: Vec<Option<NodeRecord>> = Vec::with_capacity(nodes.len());
+        let mut id_index = IdIndex::default();
+        let mut node_count = 0;
+        for (slot, node) in nodes.into_iter().enumerate() {
+            let Some(node) = node else {
+                records.push(None);
+                continue;
+            };
+            let id = NodeId(slot as u32);
+            let record = node_record(&catalog, node.labels, node.properties)?;
+            index_node(&catalog, &mut id_index, id, &record)?;
+            records.push(Some(record));
+            node_count += 1;
+        }
+        let mut rel_records = Vec::with_capacity(rels.len());
+        let mut rel_count = 0;
+        for (slot, rel) in rels.into_iter().enumerate() {
+            let Some(rel) = rel else {
+                rel_records.push(None);
+                continue;
+            };
+            let id = RelId(slot as u32);
+            check_properties(&catalog, &rel.properties)?;
+            for (end, other, direction) in
+                [(rel.src, rel.dst, Direction::Out), (rel.dst, rel.src, Direction::In)]
+            {
+                let Some(Some(record)) = records.get_mut(end.index()) else {
+                    return Err(StorageError::NodeNotFound(end));
+                };
+                push_unsorted(record, rel.rel_type, direction, Edge { node: other, rel: id });
+            }
+            rel_records.push(Some(RelRecord {
+                rel_type: rel.rel_type,
+                src: rel.src,
+                dst: rel.dst,
+                props: normalise_properties(rel.properties),
+            }));
+            rel_count += 1;
+        }
+        let nodes = records
+            .into_iter()
+            .map(|r| {
+                r.map(|mut r| {
+                    for list in &mut r.adjacency {
+                        list.edges.sort_unstable();
+                        list.edges.shrink_to_fit();
+                    }
+                    r.adjacency.shrink_to_fit();
+                    Arc::new(r)
+                })
+            })
+            .collect();
+        Ok(Snapshot {
+            catalog: Arc::new(catalog),
+            nodes: PagedVec::from_vec(nodes),
+            rels: PagedVec::from_vec(rel_records),
+            id_index,
+            node_count,
+            rel_count,
+            version: 0,
+        })
+    }
+
+    /// The name tables.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The version number: 0 for a loaded graph, +1 per applied batch.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Number of relationship slots ever allocated.
+    pub fn rel_id_bound(&self) -> usize {
+        self.rels.len()
+    }
+
+    pub(crate) fn node(&self, node: NodeId) -> Option<&NodeRecord> {
+        self.nodes.get(node.index())?.as_deref()
+    }
+
+    pub(crate) fn rel(&self, rel: RelId) -> Option<&RelRecord> {
+        self.rels.get(rel.index())?.as_ref()
+    }
+}
+
+/// Normalises labels and properties into a record without adjacency.
+pub(crate) fn node_record(
+    catalog: &Catalog,
+    mut labels: Vec<LabelId>,
+    properties: Vec<(PropKeyId, Value)>,
+) -> Result<NodeRecord, StorageError> {
+    check_properties(catalog, &properties)?;
+    labels.sort_unstable();
+    labels.dedup();
+    Ok(NodeRecord {
+        labels: labels.into_boxed_slice(),
+        props: normalise_properties(properties),
+        adjacency: Vec::new(),
+    })
+}
+
+/// Refuses values the store cannot hold.
+pub(crate) fn check_properties(
+    catalog: &Catalog,
+    properties: &[(PropKeyId, Value)],
+) -> Result<(), StorageError> {
+    for (key, value) in properties {
+        check_value(catalog, *key, value)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn check_value(
+    catalog: &Catalog,
+    key: PropKeyId,
+    value: &Value,
+) -> Result<(), StorageError> {
+    let bad = match value {
+        Value::Map(_) => true,
+        Value::List(items) => items.iter().any(|v| matches!(v, Value::Map(_) | Value::List(_))),
+        _ => false,
+    };
+    if bad {
+        return Err(StorageError::UnsupportedPropertyValue {
+            key: catalog.prop_key_name(key).to_owned(),
+            found: value.value_type().to_string(),
+        });
+    }
+    if key == ID_KEY && !matches!(value, Value::Int(_) | Value::Null) {
+        return Err(StorageError::IdNotInt(value.value_type().to_string()));
+    }
+    Ok(())
+}
+
+/// The external id of a record, if it has one.
+pub(crate) fn external_id(record: &NodeRecord) -> Option<i64> {
+    kith_core::lookup(&record.props, ID_KEY).and_then(Value::as_int)
+}
+
+/// Adds a record's `(label, id)` entries to the index, refusing duplicates.
+pub(crate) fn index_node(
+    catalog: &Catalog,
+    index: &mut IdIndex,
+    node: NodeId,
+    record: &NodeRecord,
+) -> Result<(), StorageError> {
+    let Some(id) = external_id(record) else {
+        return Ok(());
+    };
+    for &label in record.labels.iter() {
+        match index.get(&(label, id)) {
+            Some(other) if *other != node => {
+                return Err(StorageError::DuplicateId {
+                    label: catalog.label_name(label).to_owned(),
+                    id,
+                });
+            }
+            _ => {
+                index.insert((label, id), node);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes a record's entries from the index.
+pub(crate) fn unindex_node(index: &mut IdIndex, record: &NodeRecord) {
+    if let Some(id) = external_id(record) {
+        for &label in record.labels.iter() {
+            index.remove(&(label, id));
+        }
+    }
+}
+
+fn push_unsorted(record: &mut NodeRecord, rel_type: RelTypeId, direction: Direction, edge: Edge) {
+    match record
+        .adjacency
+        .iter_mut()
+        .find(|a| a.rel_type == rel_type && a.direction == direction)
+    {
+        Some(list) => list.edges.push(edge),
+        None => {
+            record.adjacency.push(AdjList { rel_type, direction, edges: vec![edge] });
+            record.adjacency.sort_by_key(|a| (a.rel_type, a.direction));
+        }
+    }
+}
+
+impl GraphView for Snapshot {
+    fn label_id(&self, name: &str) -> Option<LabelId> {
+        self.catalog.find_label(name)
+    }
+    fn rel_type_id(&self, name: &str) -> Option<RelTypeId> {
+        self.catalog.find_rel_type(name)
+    }
+    fn prop_key_id(&self, name: &str) -> Option<PropKeyId> {
+        self.catalog.find_prop_key(name)
+    }
+    fn label_name(&self, id: LabelId) -> &str {
+        self.catalog.label_name(id)
+    }
+    fn rel_type_name(&self, id: RelTypeId) -> &str {
+        self.catalog.rel_type_name(id)
+    }
+    fn prop_key_name(&self, id: PropKeyId) -> &str {
+        self.catalog.prop_key_name(id)
+    }
+    fn node_id_bound(&self) -> usize {
+        self.nodes.len()
+    }
+    fn node_count(&self) -> usize {
+        self.node_count
+    }
+    fn rel_count(&self) -> usize {
+        self.rel_count
+    }
+    fn contains_node(&self, node: NodeId) -> bool {
+        self.node(node).is_some()
+    }
+    fn node_ids(&self) -> Box<dyn Iterator<Item = NodeId> + '_> {
+        Box::new(
+            self.nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.is_some())
+                .map(|(i, _)| NodeId(i as u32)),
+        )
+    }
+    fn node_labels(&self, node: NodeId) -> &[LabelId] {
+        self.node(node).map_or(&[], |n| &n.labels)
+    }
+    fn node_properties(&self, node: NodeId) -> &[(PropKeyId, Value)] {
+        self.node(node).map_or(&[], |n| &n.props)
+    }
+    #[inline]
+    fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
+        self.node(node).map_or(&[], |n| n.edges(rel_type, direction))
+    }
+    fn rel_types_at(&self, node: NodeId, direction: Direction) -> Vec<RelTypeId> {
+        self.node(node).map_or_else(Vec::new, |n| {
+            n.adjacency.iter().filter(|a| a.direction == direction).map(|a| a.rel_type).collect()
+        })
+    }
+    fn relationship(&self, rel: RelId) -> Option<RelView<'_>> {
+        self.rel(rel).map(|r| RelView {
+            id: rel,
+            rel_type: r.rel_type,
+            src: r.src,
+            dst: r.dst,
+            properties: &r.props,
+        })
+    }
+    fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId> {
+        self.id_index.get(&(label, id)).copied()
+    }
+}

@@ -1,0 +1,306 @@
+//! Write batches and how a version applies them.
+
+use std::sync::Arc;
+
+use kith_core::{Direction, NodeId, RelId, Value};
+
+use crate::node::{edge_pair, normalise_properties, set_property, NodeRecord, RelRecord};
+use crate::snapshot::{check_value, index_node, node_record, unindex_node};
+use crate::{Snapshot, StorageError};
+
+/// How an operation names a node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeRef {
+    /// By internal id.
+    Node(NodeId),
+    /// By the external-id index: the node of `label` whose `id` property is `id`.
+    ById {
+        /// Label.
+        label: String,
+        /// External id.
+        id: i64,
+    },
+    /// The node created by operation number `n` of the same batch.
+    Created(usize),
+}
+
+/// One change to the graph. Names are strings so a batch can introduce new labels,
+/// types and keys; the writer interns them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteOp {
+    /// Creates a node.
+    CreateNode {
+        /// Labels.
+        labels: Vec<String>,
+        /// Properties; an Int `id` enters the external-id index under every label.
+        properties: Vec<(String, Value)>,
+    },
+    /// Creates a relationship.
+    CreateRel {
+        /// Type.
+        rel_type: String,
+        /// Source.
+        src: NodeRef,
+        /// Target.
+        dst: NodeRef,
+        /// Properties.
+        properties: Vec<(String, Value)>,
+    },
+    /// Sets a node property; `Null` removes it.
+    SetNodeProperty {
+        /// The node.
+        node: NodeRef,
+        /// Key.
+        key: String,
+        /// New value.
+        value: Value,
+    },
+    /// Sets a relationship property; `Null` removes it.
+    SetRelProperty {
+        /// The relationship.
+        rel: RelId,
+        /// Key.
+        key: String,
+        /// New value.
+        value: Value,
+    },
+    /// Adds a label to a node.
+    AddLabel {
+        /// The node.
+        node: NodeRef,
+        /// Label.
+        label: String,
+    },
+    /// Removes a label from a node.
+    RemoveLabel {
+        /// The node.
+        node: NodeRef,
+        /// Label.
+        label: String,
+    },
+    /// Deletes a node; with `detach` its relationships go too, without it a node that
+    /// still has relationships is an error.
+    DeleteNode {
+        /// The node.
+        node: NodeRef,
+        /// Delete its relationships first.
+        detach: bool,
+    },
+    /// Deletes a relationship.
+    DeleteRel {
+        /// The relationship.
+        rel: RelId,
+    },
+}
+
+/// An all-or-nothing list of operations.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WriteBatch {
+    /// Operations, applied in order.
+    pub ops: Vec<WriteOp>,
+}
+
+impl WriteBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        WriteBatch::default()
+    }
+
+    /// Appends an operation and returns its index (for [`NodeRef::Created`]).
+    pub fn push(&mut self, op: WriteOp) -> usize {
+        self.ops.push(op);
+        self.ops.len() - 1
+    }
+}
+
+impl Snapshot {
+    /// Applies a batch to this (private, unpublished) version. On error the version is
+    /// left half-changed and must be dropped; [`crate::Store`] does exactly that.
+    /// Returns the ids of created nodes, one per `CreateNode`, in batch order.
+    pub(crate) fn apply_batch(&mut self, batch: &WriteBatch) -> Result<Vec<NodeId>, StorageError> {
+        let mut created: Vec<Option<NodeId>> = Vec::with_capacity(batch.ops.len());
+        for op in &batch.ops {
+            let made = self.apply_op(op, &created)?;
+            created.push(made);
+        }
+        Ok(created.into_iter().flatten().collect())
+    }
+
+    fn apply_op(
+        &mut self,
+        op: &WriteOp,
+        created: &[Option<NodeId>],
+    ) -> Result<Option<NodeId>, StorageError> {
+        match op {
+            WriteOp::CreateNode { labels, properties } => {
+                let catalog = Arc::make_mut(&mut self.catalog);
+                let labels = labels.iter().map(|l| catalog.label(l)).collect::<Result<_, _>>()?;
+                let props = properties
+                    .iter()
+                    .map(|(k, v)| Ok((catalog.prop_key(k)?, v.clone())))
+                    .collect::<Result<_, StorageError>>()?;
+                let record = node_record(&self.catalog, labels, props)?;
+                let id = NodeId(
+                    u32::try_from(self.nodes.len())
+                        .map_err(|_| StorageError::CapacityExceeded("more than 2^32 nodes"))?,
+                );
+                index_node(&self.catalog, &mut self.id_index, id, &record)?;
+                self.nodes.push(Some(Arc::new(record)));
+                self.node_count += 1;
+                return Ok(Some(id));
+            }
+            WriteOp::CreateRel { rel_type, src, dst, properties } => {
+                let src = self.resolve(src, created)?;
+                let dst = self.resolve(dst, created)?;
+                let catalog = Arc::make_mut(&mut self.catalog);
+                let rel_type = catalog.rel_type(rel_type)?;
+                let props = properties
+                    .iter()
+                    .map(|(k, v)| Ok((catalog.prop_key(k)?, v.clone())))
+                    .collect::<Result<Vec<_>, StorageError>>()?;
+                for (k, v) in &props {
+                    check_value(&self.catalog, *k, v)?;
+                }
+                let rel = RelId(
+                    u32::try_from(self.rels.len()).map_err(|_| {
+                        StorageError::CapacityExceeded("more than 2^32 relationships")
+                    })?,
+                );
+                let (out_edge, in_edge) = edge_pair(rel, src, dst);
+                self.node_mut(src)?.add_edge(rel_type, Direction::Out, out_edge);
+                self.node_mut(dst)?.add_edge(rel_type, Direction::In, in_edge);
+                self.rels.push(Some(RelRecord {
+                    rel_type,
+                    src,
+                    dst,
+                    props: normalise_properties(props),
+                }));
+                self.rel_count += 1;
+            }
+            WriteOp::SetNodeProperty { node, key, value } => {
+                let node = self.resolve(node, created)?;
+                let key = Arc::make_mut(&mut self.catalog).prop_key(key)?;
+                check_value(&self.catalog, key, value)?;
+                let value = value.clone();
+                self.reindexing(node, |record| set_property(&mut record.props, key, value))?;
+            }
+            WriteOp::SetRelProperty { rel, key, value } => {
+                let key = Arc::make_mut(&mut self.catalog).prop_key(key)?;
+                check_value(&self.catalog, key, value)?;
+                let record = self
+                    .rels
+                    .get_mut(rel.index())
+                    .and_then(Option::as_mut)
+                    .ok_or(StorageError::RelNotFound(*rel))?;
+                set_property(&mut record.props, key, value.clone());
+            }
+            WriteOp::AddLabel { node, label } => {
+                let node = self.resolve(node, created)?;
+                let label = Arc::make_mut(&mut self.catalog).label(label)?;
+                self.reindexing(node, |record| {
+                    if let Err(pos) = record.labels.binary_search(&label) {
+                        let mut labels = std::mem::take(&mut record.labels).into_vec();
+                        labels.insert(pos, label);
+                        record.labels = labels.into_boxed_slice();
+                    }
+                })?;
+            }
+            WriteOp::RemoveLabel { node, label } => {
+                let node = self.resolve(node, created)?;
+                if let Some(label) = self.catalog.find_label(label) {
+                    self.reindexing(node, |record| {
+                        if let Ok(pos) = record.labels.binary_search(&label) {
+                            let mut labels = std::mem::take(&mut record.labels).into_vec();
+                            labels.remove(pos);
+                            record.labels = labels.into_boxed_slice();
+                        }
+                    })?;
+                }
+            }
+            WriteOp::DeleteNode { node, detach } => {
+                let node = self.resolve(node, created)?;
+                let record = self.node(node).ok_or(StorageError::NodeNotFound(node))?;
+                let rels: Vec<RelId> = record
+                    .adjacency
+                    .iter()
+                    .flat_map(|a| a.edges.iter().map(|e| e.rel))
+                    .collect();
+                if !rels.is_empty() && !detach {
+                    return Err(StorageError::NodeHasRelationships(node));
+                }
+                for rel in rels {
+                    // A self-loop appears twice; the second delete finds it gone.
+                    if self.rel(rel).is_some() {
+                        self.delete_rel(rel)?;
+                    }
+                }
+                let record = self
+                    .nodes
+                    .get_mut(node.index())
+                    .and_then(Option::take)
+                    .ok_or(StorageError::NodeNotFound(node))?;
+                unindex_node(&mut self.id_index, &record);
+                self.node_count -= 1;
+            }
+            WriteOp::DeleteRel { rel } => self.delete_rel(*rel)?,
+        }
+        Ok(None)
+    }
+
+    fn delete_rel(&mut self, rel: RelId) -> Result<(), StorageError> {
+        let record = self
+            .rels
+            .get_mut(rel.index())
+            .and_then(Option::take)
+            .ok_or(StorageError::RelNotFound(rel))?;
+        let (out_edge, in_edge) = edge_pair(rel, record.src, record.dst);
+        self.node_mut(record.src)?.remove_edge(record.rel_type, Direction::Out, out_edge);
+        self.node_mut(record.dst)?.remove_edge(record.rel_type, Direction::In, in_edge);
+        self.rel_count -= 1;
+        Ok(())
+    }
+
+    fn resolve(&self, node: &NodeRef, created: &[Option<NodeId>]) -> Result<NodeId, StorageError> {
+        let id = match node {
+            NodeRef::Node(id) => *id,
+            NodeRef::ById { label, id } => self
+                .catalog
+                .find_label(label)
+                .and_then(|l| self.id_index.get(&(l, *id)).copied())
+                .ok_or_else(|| StorageError::NoNodeWithId { label: label.clone(), id: *id })?,
+            NodeRef::Created(op) => created
+                .get(*op)
+                .copied()
+                .flatten()
+                .ok_or(StorageError::BadBatchReference(*op))?,
+        };
+        if self.node(id).is_none() {
+            return Err(StorageError::NodeNotFound(id));
+        }
+        Ok(id)
+    }
+
+    fn node_mut(&mut self, node: NodeId) -> Result<&mut NodeRecord, StorageError> {
+        self.nodes
+            .get_mut(node.index())
+            .and_then(Option::as_mut)
+            .map(Arc::make_mut)
+            .ok_or(StorageError::NodeNotFound(node))
+    }
+
+    /// Changes a node's labels or properties and keeps the external-id index in step.
+    fn reindexing(
+        &mut self,
+        node: NodeId,
+        change: impl FnOnce(&mut NodeRecord),
+    ) -> Result<(), StorageError> {
+        // Field-level borrows: the index changes while the record is read.
+        let before = self.nodes.get(node.index()).and_then(|n| n.as_deref());
+        let before = before.ok_or(StorageError::NodeNotFound(node))?;
+        unindex_node(&mut self.id_index, before);
+        change(self.node_mut(node)?);
+        let after = self.nodes.get(node.index()).and_then(|n| n.as_deref());
+        let after = after.ok_or(StorageError::NodeNotFound(node))?;
+        index_node(&self.catalog, &mut self.id_index, node, after)
+    }
+}

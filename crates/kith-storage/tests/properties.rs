@@ -1,0 +1,287 @@
+//! Property tests of the store's two promises: adjacency always mirrors the
+//! relationship list in both directions, and a reader's snapshot never changes while
+//! the writer applies batches.
+
+use std::collections::BTreeMap;
+
+use kith_core::{Direction, Edge, GraphView, NodeId, RelId, Value};
+use kith_storage::{NodeRef, Snapshot, Store, WriteBatch, WriteOp};
+use proptest::prelude::*;
+
+/// An operation over slots chosen by index modulo the current size, so every
+/// generated sequence is meaningful whatever came before it.
+#[derive(Clone, Debug)]
+enum Action {
+    CreateNode { label: u8, id: Option<i64> },
+    CreateRel { src: usize, dst: usize, rel_type: u8 },
+    DeleteRel { rel: usize },
+    DeleteNode { node: usize, detach: bool },
+    SetProperty { node: usize, value: i64 },
+    SetId { node: usize, id: i64 },
+    AddLabel { node: usize, label: u8 },
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        3 => (0u8..3, proptest::option::of(0i64..30))
+            .prop_map(|(label, id)| Action::CreateNode { label, id }),
+        5 => (any::<usize>(), any::<usize>(), 0u8..2)
+            .prop_map(|(src, dst, rel_type)| Action::CreateRel { src, dst, rel_type }),
+        1 => any::<usize>().prop_map(|rel| Action::DeleteRel { rel }),
+        1 => (any::<usize>(), any::<bool>())
+            .prop_map(|(node, detach)| Action::DeleteNode { node, detach }),
+        1 => (any::<usize>(), any::<i64>()).prop_map(|(node, value)| Action::SetProperty { node, value }),
+        1 => (any::<usize>(), 0i64..30).prop_map(|(node, id)| Action::SetId { node, id }),
+        1 => (any::<usize>(), 0u8..3).prop_map(|(node, label)| Action::AddLabel { node, label }),
+    ]
+}
+
+fn pick(bound: usize, i: usize) -> Option<u32> {
+    (bound > 0).then(|| (i % bound) as u32)
+}
+
+fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
+    let node = |i: usize| pick(graph.node_id_bound(), i).map(|n| NodeRef::Node(NodeId(n)));
+    Some(match action.clone() {
+        Action::CreateNode { label, id } => WriteOp::CreateNode {
+            labels: vec![format!("L{label}")],
+            properties: id.map(|id| ("id".to_owned(), Value::Int(id))).into_iter().collect(),
+        },
+        Action::CreateRel { src, dst, rel_type } => WriteOp::CreateRel {
+            rel_type: format!("T{rel_type}"),
+            src: node(src)?,
+            dst: node(dst)?,
+            properties: vec![("w".into(), Value::Int(src as i64 % 7))],
+        },
+        Action::DeleteRel { rel } => {
+            WriteOp::DeleteRel { rel: RelId(pick(graph.rel_id_bound(), rel)?) }
+        }
+        Action::DeleteNode { node: n, detach } => WriteOp::DeleteNode { node: node(n)?, detach },
+        Action::SetProperty { node: n, value } => {
+            WriteOp::SetNodeProperty { node: node(n)?, key: "p".into(), value: Value::Int(value) }
+        }
+        Action::SetId { node: n, id } => {
+            WriteOp::SetNodeProperty { node: node(n)?, key: "id".into(), value: Value::Int(id) }
+        }
+        Action::AddLabel { node: n, label } => {
+            WriteOp::AddLabel { node: node(n)?, label: format!("L{label}") }
+        }
+    })
+}
+
+/// Everything observable through the view, in a canonical order.
+#[derive(Debug, PartialEq)]
+struct Digest {
+    nodes: Vec<(NodeId, Vec<String>, Vec<(String, Value)>, Vec<(String, Direction, Vec<Edge>)>)>,
+    rels: Vec<(RelId, String, NodeId, NodeId)>,
+}
+
+fn digest(g: &Snapshot) -> Digest {
+    let nodes = g
+        .node_ids()
+        .map(|n| {
+            let labels = g.node_labels(n).iter().map(|l| g.label_name(*l).to_owned()).collect();
+            let props = g
+                .node_properties(n)
+                .iter()
+                .map(|(k, v)| (g.prop_key_name(*k).to_owned(), v.clone()))
+                .collect();
+            let mut adjacency = Vec::new();
+            for direction in [Direction::Out, Direction::In] {
+                for t in g.rel_types_at(n, direction) {
+                    adjacency.push((
+                        g.rel_type_name(t).to_owned(),
+                        direction,
+                        g.neighbors(n, t, direction).to_vec(),
+                    ));
+                }
+            }
+            (n, labels, props, adjacency)
+        })
+        .collect();
+    let rels = (0..g.rel_id_bound() as u32)
+        .filter_map(|r| g.relationship(RelId(r)))
+        .map(|r| (r.id, g.rel_type_name(r.rel_type).to_owned(), r.src, r.dst))
+        .collect();
+    Digest { nodes, rels }
+}
+
+/// Adjacency equals the relationship list seen from both ends, lists are sorted, and
+/// the external-id index holds exactly the live `(label, id)` pairs.
+fn check_invariants(g: &Snapshot) {
+    let mut expected: BTreeMap<(NodeId, String, Direction), Vec<Edge>> = BTreeMap::new();
+    let mut live_rels = 0;
+    for r in 0..g.rel_id_bound() as u32 {
+        let Some(rel) = g.relationship(RelId(r)) else { continue };
+        live_rels += 1;
+        assert!(g.contains_node(rel.src) && g.contains_node(rel.dst), "dangling rel {r}");
+        let t = g.rel_type_name(rel.rel_type).to_owned();
+        expected
+            .entry((rel.src, t.clone(), Direction::Out))
+            .or_default()
+            .push(Edge { node: rel.dst, rel: rel.id });
+        expected.entry((rel.dst, t, Direction::In)).or_default().push(Edge { node: rel.src, rel: rel.id });
+    }
+    assert_eq!(live_rels, g.rel_count());
+    let mut actual = BTreeMap::new();
+    let mut live_nodes = 0;
+    for n in g.node_ids() {
+        live_nodes += 1;
+        for direction in [Direction::Out, Direction::In] {
+            for t in g.rel_types_at(n, direction) {
+                let edges = g.neighbors(n, t, direction).to_vec();
+                assert!(edges.windows(2).all(|w| w[0] < w[1]), "unsorted list at {n}");
+                assert!(!edges.is_empty(), "empty list kept at {n}");
+                actual.insert((n, g.rel_type_name(t).to_owned(), direction), edges);
+            }
+        }
+        if let Some(Value::Int(id)) = g.node_property(n, kith_storage::ID_KEY) {
+            for &label in g.node_labels(n) {
+                assert_eq!(g.node_by_id(label, *id), Some(n), "index misses node {n}");
+            }
+        }
+    }
+    assert_eq!(live_nodes, g.node_count());
+    for edges in expected.values_mut() {
+        edges.sort();
+    }
+    assert_eq!(actual, expected);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn adjacency_mirrors_relationships(batches in prop::collection::vec(prop::collection::vec(action(), 1..6), 1..40)) {
+        let store = Store::new(Snapshot::empty());
+        for actions in &batches {
+            let before = store.snapshot();
+            let mut batch = WriteBatch::new();
+            for a in actions {
+                if let Some(op) = to_op(&before, a) {
+                    batch.push(op);
+                }
+            }
+            match store.apply(&batch) {
+                Ok(info) => prop_assert_eq!(info.version, before.version() + 1),
+                Err(_) => {
+                    // A refused batch leaves no trace at all.
+                    let after = store.snapshot();
+                    prop_assert_eq!(after.version(), before.version());
+                    prop_assert_eq!(digest(&after), digest(&before));
+                }
+            }
+            check_invariants(&store.snapshot());
+        }
+    }
+
+    #[test]
+    fn snapshots_never_change_under_readers(
+        seed in prop::collection::vec(action(), 10..40),
+        batches in prop::collection::vec(prop::collection::vec(action(), 1..8), 5..30),
+    ) {
+        let store = Store::new(Snapshot::empty());
+        let mut first = WriteBatch::new();
+        for a in &seed {
+            if let Some(op) = to_op(&store.snapshot(), a) {
+                if matches!(op, WriteOp::CreateNode { .. }) { first.push(op); }
+            }
+        }
+        let _ = store.apply(&first);
+        let held = store.snapshot();
+        let expected = digest(&held);
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| {
+                for _ in 0..50 {
+                    assert_eq!(digest(&held), expected);
+                    std::thread::yield_now();
+                }
+            });
+            for actions in &batches {
+                let current = store.snapshot();
+                let mut batch = WriteBatch::new();
+                for a in actions {
+                    if let Some(op) = to_op(&current, a) { batch.push(op); }
+                }
+                let _ = store.apply(&batch);
+            }
+            reader.join().expect("reader saw a change");
+        });
+        prop_assert_eq!(digest(&held), expected);
+    }
+}
+
+#[test]
+fn bulk_load_and_writes_agree() {
+    // The same graph built by the bulk loader and by one write per element must be
+    // indistinguishable through the view.
+    let mut raw = kith_storage::RawGraph::default();
+    let l = raw.catalog.label("P").expect("label");
+    let t = raw.catalog.rel_type("F").expect("type");
+    let mut nodes = Vec::new();
+    for i in 0..50 {
+        nodes.push(raw.add_node(vec![l], vec![(kith_storage::ID_KEY, Value::Int(i))]).expect("node"));
+    }
+    let store = Store::new(Snapshot::empty());
+    let mut batch = WriteBatch::new();
+    for i in 0..50 {
+        batch.push(WriteOp::CreateNode {
+            labels: vec!["P".into()],
+            properties: vec![("id".into(), Value::Int(i))],
+        });
+    }
+    for i in 0..200u32 {
+        let (a, b) = ((i * 7) % 50, (i * 13 + 5) % 50);
+        raw.add_rel(t, nodes[a as usize], nodes[b as usize], vec![]).expect("rel");
+        batch.push(WriteOp::CreateRel {
+            rel_type: "F".into(),
+            src: NodeRef::ById { label: "P".into(), id: i64::from(a) },
+            dst: NodeRef::Created(b as usize),
+            properties: vec![],
+        });
+    }
+    store.apply(&batch).expect("valid batch");
+    let bulk = Snapshot::from_raw(raw).expect("valid graph");
+    check_invariants(&bulk);
+    assert_eq!(digest(&bulk), digest(&store.snapshot()));
+}
+
+#[test]
+fn duplicate_ids_are_refused_and_leave_nothing() {
+    let store = Store::new(Snapshot::empty());
+    let mut batch = WriteBatch::new();
+    batch.push(WriteOp::CreateNode { labels: vec!["P".into()], properties: vec![("id".into(), Value::Int(1))] });
+    store.apply(&batch).expect("first");
+    let mut batch = WriteBatch::new();
+    batch.push(WriteOp::CreateNode { labels: vec!["Q".into()], properties: vec![] });
+    batch.push(WriteOp::CreateNode { labels: vec!["P".into()], properties: vec![("id".into(), Value::Int(1))] });
+    let err = store.apply(&batch).expect_err("duplicate");
+    assert_eq!(err.to_string(), "a node with label P and id 1 already exists");
+    assert_eq!(store.snapshot().node_count(), 1);
+}
+
+#[test]
+fn bad_values_and_references_are_typed_errors() {
+    let store = Store::new(Snapshot::empty());
+    let op = |op| WriteBatch { ops: vec![op] };
+    let err = store
+        .apply(&op(WriteOp::CreateNode {
+            labels: vec![],
+            properties: vec![("id".into(), Value::string("x"))],
+        }))
+        .expect_err("id must be int");
+    assert!(matches!(err, kith_storage::StorageError::IdNotInt(_)));
+    let err = store
+        .apply(&op(WriteOp::CreateNode {
+            labels: vec![],
+            properties: vec![("m".into(), Value::Map(vec![]))],
+        }))
+        .expect_err("maps refused");
+    assert!(err.to_string().contains("property `m`"), "{err}");
+    let err = store
+        .apply(&op(WriteOp::DeleteNode { node: NodeRef::ById { label: "P".into(), id: 9 }, detach: true }))
+        .expect_err("absent");
+    assert_eq!(err.to_string(), "no node with label P and id 9");
+    let err = store.apply(&op(WriteOp::DeleteRel { rel: RelId(3) })).expect_err("absent");
+    assert_eq!(err.to_string(), "relationship 3 does not exist");
+}
