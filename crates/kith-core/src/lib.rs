@@ -6,6 +6,7 @@
 //! snapshot, a replica or a test oracle can all stand behind the same trait.
 
 mod graph_view;
+pub mod shindig_schema;
 mod ids;
 mod value;
 

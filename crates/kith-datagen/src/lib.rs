@@ -1,1 +1,7 @@
-//! placeholder
+//! kith-datagen: deterministic data generators.
+//!
+//! [`shindig`] builds the intranet social network of the first source paper (S1): the
+//! same seed and scale always give the same graph, byte for byte, on every machine
+//! (a PCG generator, no hash-order dependence, word lists compiled in).
+
+pub mod shindig;
