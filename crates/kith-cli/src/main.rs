@@ -1,1 +1,82 @@
-fn main(){}
+//! `kith`: generate, inspect and query kith graphs.
+
+mod alloc_counter;
+mod commands;
+mod data_dir;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static ALLOCATOR: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
+
+/// kith: a graph database for real-time social-network workloads.
+#[derive(Parser)]
+#[command(name = "kith", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate a data set into a data directory.
+    Generate {
+        #[command(subcommand)]
+        dataset: commands::generate::Dataset,
+    },
+    /// Node and relationship counts, the friend-degree distribution, and memory use.
+    Stats {
+        /// Data directory (default ./kith-data, generated at scale 1 if absent).
+        dir: Option<PathBuf>,
+        /// Also report heap bytes per node and per relationship.
+        #[arg(long)]
+        memory: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a stored procedure in-process and print its result.
+    Call {
+        /// Data directory.
+        dir: PathBuf,
+        /// Procedure name, e.g. shindig.friends.
+        procedure: String,
+        /// Parameters as key=value (lists as 1,2,3).
+        params: Vec<String>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the stored procedures with their parameters.
+    Procedures {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Generate { dataset } => commands::generate::run(dataset),
+        Command::Stats { dir, memory, json } => commands::stats::run(dir, memory, json),
+        Command::Call {
+            dir,
+            procedure,
+            params,
+            json,
+        } => commands::call::run(&dir, &procedure, &params, json),
+        Command::Procedures { json } => commands::procedures::run(json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -6,8 +6,8 @@
 //! snapshot, a replica or a test oracle can all stand behind the same trait.
 
 mod graph_view;
-pub mod shindig_schema;
 mod ids;
+pub mod shindig_schema;
 mod value;
 
 pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};

@@ -204,8 +204,14 @@ mod tests {
     #[test]
     fn formats_epoch_millis_as_utc() {
         assert_eq!(format_epoch_millis(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(format_epoch_millis(1_262_304_000_123), "2010-01-01T00:00:00.123Z");
-        assert_eq!(format_epoch_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(
+            format_epoch_millis(1_262_304_000_123),
+            "2010-01-01T00:00:00.123Z"
+        );
+        assert_eq!(
+            format_epoch_millis(951_782_400_000),
+            "2000-02-29T00:00:00.000Z"
+        );
         assert_eq!(format_epoch_millis(-1), "1969-12-31T23:59:59.999Z");
     }
 

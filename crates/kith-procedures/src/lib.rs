@@ -1,1 +1,18 @@
-//! placeholder
+//! kith-procedures: native stored procedures.
+//!
+//! A procedure is a name, a typed parameter schema and a function over a
+//! [`GraphView`](kith_core::GraphView). Clients send the name and parameters; the
+//! [`Registry`] checks the parameters against the schema (so a procedure body never
+//! sees a missing or mistyped value) and runs it on a snapshot. Results are named
+//! columns and rows of [`Value`](kith_core::Value)s.
+
+mod error;
+mod params;
+mod registry;
+mod result;
+pub mod shindig;
+
+pub use error::ProcedureError;
+pub use params::{parse_cli_value, ParamSpec, ParamType, Params, LIST_PARAM_LEN_MAX};
+pub use registry::{Procedure, Registry};
+pub use result::ResultSet;

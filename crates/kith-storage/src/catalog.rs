@@ -26,7 +26,8 @@ impl Names {
         if let Some(id) = self.get(name) {
             return Ok(id);
         }
-        let id = u16::try_from(self.names.len()).map_err(|_| StorageError::CapacityExceeded(what))?;
+        let id =
+            u16::try_from(self.names.len()).map_err(|_| StorageError::CapacityExceeded(what))?;
         let name: Arc<str> = name.into();
         self.names.push(name.clone());
         self.by_name.insert(name, id);
@@ -56,22 +57,32 @@ impl Default for Catalog {
         let mut prop_keys = Names::default();
         prop_keys.names.push("id".into());
         prop_keys.by_name.insert("id".into(), 0);
-        Catalog { labels: Names::default(), rel_types: Names::default(), prop_keys }
+        Catalog {
+            labels: Names::default(),
+            rel_types: Names::default(),
+            prop_keys,
+        }
     }
 }
 
 impl Catalog {
     /// Interns a label name.
     pub fn label(&mut self, name: &str) -> Result<LabelId, StorageError> {
-        self.labels.intern(name, "more than 65,536 labels").map(LabelId)
+        self.labels
+            .intern(name, "more than 65,536 labels")
+            .map(LabelId)
     }
     /// Interns a relationship type name.
     pub fn rel_type(&mut self, name: &str) -> Result<RelTypeId, StorageError> {
-        self.rel_types.intern(name, "more than 65,536 relationship types").map(RelTypeId)
+        self.rel_types
+            .intern(name, "more than 65,536 relationship types")
+            .map(RelTypeId)
     }
     /// Interns a property key name.
     pub fn prop_key(&mut self, name: &str) -> Result<PropKeyId, StorageError> {
-        self.prop_keys.intern(name, "more than 65,536 property keys").map(PropKeyId)
+        self.prop_keys
+            .intern(name, "more than 65,536 property keys")
+            .map(PropKeyId)
     }
     /// Looks up a label without interning it.
     pub fn find_label(&self, name: &str) -> Option<LabelId> {
@@ -115,8 +126,12 @@ impl Names {
 
     /// Rebuilds the name -> id map after `push_unchecked`; false if a name repeats.
     pub(crate) fn rebuild_lookup(&mut self) -> bool {
-        self.by_name =
-            self.names.iter().enumerate().map(|(i, n)| (n.clone(), i as u16)).collect();
+        self.by_name = self
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u16))
+            .collect();
         self.by_name.len() == self.names.len()
     }
 }

@@ -74,16 +74,25 @@ impl std::fmt::Display for StorageError {
                 write!(f, "no node with label {label} and id {id}")
             }
             StorageError::BadBatchReference(i) => {
-                write!(f, "batch operation {i} is not a CreateNode, so it cannot be referenced")
+                write!(
+                    f,
+                    "batch operation {i} is not a CreateNode, so it cannot be referenced"
+                )
             }
             StorageError::DuplicateId { label, id } => {
                 write!(f, "a node with label {label} and id {id} already exists")
             }
             StorageError::IdNotInt(found) => {
-                write!(f, "the `id` property must be an Int (it is indexed), got {found}")
+                write!(
+                    f,
+                    "the `id` property must be an Int (it is indexed), got {found}"
+                )
             }
             StorageError::UnsupportedPropertyValue { key, found } => {
-                write!(f, "property `{key}` cannot hold a {found}; maps are not property values")
+                write!(
+                    f,
+                    "property `{key}` cannot hold a {found}; maps are not property values"
+                )
             }
             StorageError::NodeHasRelationships(n) => write!(
                 f,
@@ -94,7 +103,11 @@ impl std::fmt::Display for StorageError {
             StorageError::Corrupt { path, reason } => {
                 write!(f, "{} is corrupt: {reason}", path.display())
             }
-            StorageError::UnsupportedVersion { path, found, supported } => write!(
+            StorageError::UnsupportedVersion {
+                path,
+                found,
+                supported,
+            } => write!(
                 f,
                 "{} has format version {found}; this build reads version {supported}",
                 path.display()

@@ -89,29 +89,44 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
     out.extend_from_slice(END_MAGIC);
 
     let tmp = path.with_extension("tmp");
-    let io = |source| StorageError::Io { path: tmp.clone(), source };
+    let io = |source| StorageError::Io {
+        path: tmp.clone(),
+        source,
+    };
     let mut file = File::create(&tmp).map_err(io)?;
     file.write_all(&out).map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
-    fs::rename(&tmp, path).map_err(|source| StorageError::Io { path: path.into(), source })?;
+    fs::rename(&tmp, path).map_err(|source| StorageError::Io {
+        path: path.into(),
+        source,
+    })?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         // Make the rename itself durable.
         File::open(dir)
             .and_then(|d| d.sync_all())
-            .map_err(|source| StorageError::Io { path: dir.into(), source })?;
+            .map_err(|source| StorageError::Io {
+                path: dir.into(),
+                source,
+            })?;
     }
     Ok(())
 }
 
 /// Reads a graph file into record lists (see [`Snapshot::from_raw`]).
 pub fn read_graph_file(path: &Path) -> Result<RawGraph, StorageError> {
-    let bytes = fs::read(path).map_err(|source| StorageError::Io { path: path.into(), source })?;
+    let bytes = fs::read(path).map_err(|source| StorageError::Io {
+        path: path.into(),
+        source,
+    })?;
     decode(&bytes, path)
 }
 
 fn decode(bytes: &[u8], path: &Path) -> Result<RawGraph, StorageError> {
-    let corrupt = |reason: String| StorageError::Corrupt { path: path.into(), reason };
+    let corrupt = |reason: String| StorageError::Corrupt {
+        path: path.into(),
+        reason,
+    };
     if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
         return Err(corrupt(format!(
             "{} bytes is shorter than the smallest graph file ({} bytes); truncated?",
@@ -146,8 +161,16 @@ fn decode(bytes: &[u8], path: &Path) -> Result<RawGraph, StorageError> {
             "checksum mismatch (stored {stored_crc:#010x}, computed {crc:#010x})"
         )));
     }
-    let mut r = Reader { bytes: &bytes[..body_end], pos: HEADER_BYTES, path };
-    let catalog = Catalog { labels: r.names()?, rel_types: r.names()?, prop_keys: r.names()? };
+    let mut r = Reader {
+        bytes: &bytes[..body_end],
+        pos: HEADER_BYTES,
+        path,
+    };
+    let catalog = Catalog {
+        labels: r.names()?,
+        rel_types: r.names()?,
+        prop_keys: r.names()?,
+    };
     if catalog.prop_keys.all().first().map(|n| &**n) != Some("id") {
         return Err(corrupt("property key 0 must be `id`".into()));
     }
@@ -202,7 +225,11 @@ fn decode(bytes: &[u8], path: &Path) -> Result<RawGraph, StorageError> {
     if r.pos != r.bytes.len() {
         return Err(r.corrupt(format!("{} unexpected bytes after the data", r.remaining())));
     }
-    Ok(RawGraph { catalog, nodes, rels })
+    Ok(RawGraph {
+        catalog,
+        nodes,
+        rels,
+    })
 }
 
 struct Reader<'a> {
@@ -390,12 +417,23 @@ mod tests {
                 vec![
                     (crate::ID_KEY, Value::Int(1)),
                     (name, Value::string("Ann")),
-                    (tags, Value::List(vec![Value::Int(1), Value::Float(2.5), Value::Bool(true)])),
+                    (
+                        tags,
+                        Value::List(vec![Value::Int(1), Value::Float(2.5), Value::Bool(true)]),
+                    ),
                 ],
             )
             .expect("node");
-        let b = raw.add_node(vec![person], vec![(crate::ID_KEY, Value::Int(2))]).expect("node");
-        raw.add_rel(knows, a, b, vec![(since, Value::DateTime(1_262_304_000_000))]).expect("rel");
+        let b = raw
+            .add_node(vec![person], vec![(crate::ID_KEY, Value::Int(2))])
+            .expect("node");
+        raw.add_rel(
+            knows,
+            a,
+            b,
+            vec![(since, Value::DateTime(1_262_304_000_000))],
+        )
+        .expect("rel");
         Snapshot::from_raw(raw).expect("valid")
     }
 
@@ -419,7 +457,10 @@ mod tests {
         let a = loaded.node_by_id(person, 1).expect("indexed");
         assert_eq!(loaded.node_properties(a), snapshot.node_properties(a));
         let knows = loaded.rel_type_id("KNOWS").expect("type");
-        assert_eq!(loaded.neighbors(a, knows, kith_core::Direction::Out).len(), 1);
+        assert_eq!(
+            loaded.neighbors(a, knows, kith_core::Direction::Out).len(),
+            1
+        );
     }
 
     #[test]
@@ -431,7 +472,10 @@ mod tests {
                 matches!(err, StorageError::Corrupt { .. }),
                 "truncated to {len}: unexpected error {err}"
             );
-            assert!(err.to_string().contains("g.kith"), "error names the file: {err}");
+            assert!(
+                err.to_string().contains("g.kith"),
+                "error names the file: {err}"
+            );
         }
     }
 
@@ -441,7 +485,10 @@ mod tests {
         for i in 0..bytes.len() {
             let mut damaged = bytes.clone();
             damaged[i] ^= 0x5a;
-            assert!(decode(&damaged, Path::new("g.kith")).is_err(), "flip at {i} accepted");
+            assert!(
+                decode(&damaged, Path::new("g.kith")).is_err(),
+                "flip at {i} accepted"
+            );
         }
     }
 
@@ -450,7 +497,10 @@ mod tests {
         let (_dir, mut bytes) = encode(&sample());
         bytes[8] = 9;
         let err = decode(&bytes, Path::new("g.kith")).expect_err("version");
-        assert!(matches!(err, StorageError::UnsupportedVersion { found: 9, .. }), "{err}");
+        assert!(
+            matches!(err, StorageError::UnsupportedVersion { found: 9, .. }),
+            "{err}"
+        );
     }
 
     /// A scratch directory removed on drop (no dependency needed for one test helper).

@@ -51,7 +51,11 @@ impl Snapshot {
             report.node_property_bytes +=
                 std::mem::size_of_val(&*node.labels) + properties_bytes(&node.props);
             report.adjacency_bytes += node.adjacency.capacity() * size_of::<AdjList>()
-                + node.adjacency.iter().map(|a| a.edges.capacity() * size_of::<Edge>()).sum::<usize>();
+                + node
+                    .adjacency
+                    .iter()
+                    .map(|a| a.edges.capacity() * size_of::<Edge>())
+                    .sum::<usize>();
         }
         for page in self.rels.pages() {
             report.rel_bytes += page.capacity() * size_of::<Option<RelRecord>>();
@@ -67,7 +71,11 @@ impl Snapshot {
 }
 
 fn properties_bytes(props: &[(PropKeyId, Value)]) -> usize {
-    std::mem::size_of_val(props) + props.iter().map(|(_, v)| value_heap_bytes(v)).sum::<usize>()
+    std::mem::size_of_val(props)
+        + props
+            .iter()
+            .map(|(_, v)| value_heap_bytes(v))
+            .sum::<usize>()
 }
 
 fn value_heap_bytes(value: &Value) -> usize {
@@ -75,7 +83,8 @@ fn value_heap_bytes(value: &Value) -> usize {
         // Arc<str>: two counters plus the bytes.
         Value::String(s) => 2 * size_of::<usize>() + s.len(),
         Value::List(items) => {
-            items.capacity() * size_of::<Value>() + items.iter().map(value_heap_bytes).sum::<usize>()
+            items.capacity() * size_of::<Value>()
+                + items.iter().map(value_heap_bytes).sum::<usize>()
         }
         Value::Map(entries) => entries
             .iter()

@@ -43,13 +43,22 @@ impl NodeRecord {
 
     fn list_mut(&mut self, rel_type: RelTypeId, direction: Direction) -> &mut Vec<Edge> {
         let key = (rel_type, direction);
-        let pos = self.adjacency.partition_point(|a| (a.rel_type, a.direction) < key);
+        let pos = self
+            .adjacency
+            .partition_point(|a| (a.rel_type, a.direction) < key);
         let exists = self
             .adjacency
             .get(pos)
             .is_some_and(|a| (a.rel_type, a.direction) == key);
         if !exists {
-            self.adjacency.insert(pos, AdjList { rel_type, direction, edges: Vec::new() });
+            self.adjacency.insert(
+                pos,
+                AdjList {
+                    rel_type,
+                    direction,
+                    edges: Vec::new(),
+                },
+            );
         }
         &mut self.adjacency[pos].edges
     }
@@ -95,7 +104,9 @@ pub(crate) fn set_property(props: &mut Box<[(PropKeyId, Value)]>, key: PropKeyId
 
 /// Sorts a property list by key, keeping the last value of a repeated key and dropping
 /// `Null`s (a null property is an absent property).
-pub(crate) fn normalise_properties(mut props: Vec<(PropKeyId, Value)>) -> Box<[(PropKeyId, Value)]> {
+pub(crate) fn normalise_properties(
+    mut props: Vec<(PropKeyId, Value)>,
+) -> Box<[(PropKeyId, Value)]> {
     props.reverse();
     props.sort_by_key(|(k, _)| *k); // stable: the last assignment comes first
     props.dedup_by_key(|(k, _)| *k);

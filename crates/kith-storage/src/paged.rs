@@ -20,7 +20,10 @@ pub(crate) struct PagedVec<T> {
 
 impl<T> Default for PagedVec<T> {
     fn default() -> Self {
-        PagedVec { pages: Vec::new(), len: 0 }
+        PagedVec {
+            pages: Vec::new(),
+            len: 0,
+        }
     }
 }
 
@@ -45,7 +48,9 @@ impl<T: Clone> PagedVec<T> {
     /// A slot, if in range.
     #[inline]
     pub(crate) fn get(&self, index: usize) -> Option<&T> {
-        self.pages.get(index >> PAGE_BITS)?.get(index & (PAGE_SLOTS - 1))
+        self.pages
+            .get(index >> PAGE_BITS)?
+            .get(index & (PAGE_SLOTS - 1))
     }
 
     /// A slot for writing, copying its page first if it is shared.

@@ -69,7 +69,12 @@ impl RawGraph {
         }
         let id = u32::try_from(self.rels.len())
             .map_err(|_| StorageError::CapacityExceeded("more than 2^32 relationships"))?;
-        self.rels.push(Some(RawRel { rel_type, src, dst, properties }));
+        self.rels.push(Some(RawRel {
+            rel_type,
+            src,
+            dst,
+            properties,
+        }));
         Ok(RelId(id))
     }
 
@@ -93,13 +98,21 @@ impl RawGraph {
 impl RawNode {
     /// A property by key (the last assignment wins, as in the store).
     pub fn property(&self, key: PropKeyId) -> Option<&Value> {
-        self.properties.iter().rev().find(|(k, _)| *k == key).map(|(_, v)| v)
+        self.properties
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
     }
 }
 
 impl RawRel {
     /// A property by key.
     pub fn property(&self, key: PropKeyId) -> Option<&Value> {
-        self.properties.iter().rev().find(|(k, _)| *k == key).map(|(_, v)| v)
+        self.properties
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
     }
 }

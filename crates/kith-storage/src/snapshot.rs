@@ -60,7 +60,11 @@ impl Snapshot {
     /// Builds a graph from record lists in one pass: adjacency lists are collected per
     /// node and sorted once, instead of one sorted insert per relationship.
     pub fn from_raw(raw: RawGraph) -> Result<Snapshot, StorageError> {
-        let RawGraph { catalog, nodes, rels } = raw;
+        let RawGraph {
+            catalog,
+            nodes,
+            rels,
+        } = raw;
         let mut records: Vec<Option<NodeRecord>> = Vec::with_capacity(nodes.len());
         let mut id_index = IdIndex::default();
         let mut node_count = 0;
@@ -84,13 +88,22 @@ impl Snapshot {
             };
             let id = RelId(slot as u32);
             check_properties(&catalog, &rel.properties)?;
-            for (end, other, direction) in
-                [(rel.src, rel.dst, Direction::Out), (rel.dst, rel.src, Direction::In)]
-            {
+            for (end, other, direction) in [
+                (rel.src, rel.dst, Direction::Out),
+                (rel.dst, rel.src, Direction::In),
+            ] {
                 let Some(Some(record)) = records.get_mut(end.index()) else {
                     return Err(StorageError::NodeNotFound(end));
                 };
-                push_unsorted(record, rel.rel_type, direction, Edge { node: other, rel: id });
+                push_unsorted(
+                    record,
+                    rel.rel_type,
+                    direction,
+                    Edge {
+                        node: other,
+                        rel: id,
+                    },
+                );
             }
             rel_records.push(Some(RelRecord {
                 rel_type: rel.rel_type,
@@ -182,7 +195,9 @@ pub(crate) fn check_value(
 ) -> Result<(), StorageError> {
     let bad = match value {
         Value::Map(_) => true,
-        Value::List(items) => items.iter().any(|v| matches!(v, Value::Map(_) | Value::List(_))),
+        Value::List(items) => items
+            .iter()
+            .any(|v| matches!(v, Value::Map(_) | Value::List(_))),
         _ => false,
     };
     if bad {
@@ -245,7 +260,11 @@ fn push_unsorted(record: &mut NodeRecord, rel_type: RelTypeId, direction: Direct
     {
         Some(list) => list.edges.push(edge),
         None => {
-            record.adjacency.push(AdjList { rel_type, direction, edges: vec![edge] });
+            record.adjacency.push(AdjList {
+                rel_type,
+                direction,
+                edges: vec![edge],
+            });
             record.adjacency.sort_by_key(|a| (a.rel_type, a.direction));
         }
     }
@@ -299,11 +318,16 @@ impl GraphView for Snapshot {
     }
     #[inline]
     fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
-        self.node(node).map_or(&[], |n| n.edges(rel_type, direction))
+        self.node(node)
+            .map_or(&[], |n| n.edges(rel_type, direction))
     }
     fn rel_types_at(&self, node: NodeId, direction: Direction) -> Vec<RelTypeId> {
         self.node(node).map_or_else(Vec::new, |n| {
-            n.adjacency.iter().filter(|a| a.direction == direction).map(|a| a.rel_type).collect()
+            n.adjacency
+                .iter()
+                .filter(|a| a.direction == direction)
+                .map(|a| a.rel_type)
+                .collect()
         })
     }
     fn relationship(&self, rel: RelId) -> Option<RelView<'_>> {

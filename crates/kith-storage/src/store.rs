@@ -30,7 +30,10 @@ pub struct Store {
 impl Store {
     /// A store serving `snapshot`.
     pub fn new(snapshot: Snapshot) -> Self {
-        Store { current: ArcSwap::from_pointee(snapshot), writer: Mutex::new(()) }
+        Store {
+            current: ArcSwap::from_pointee(snapshot),
+            writer: Mutex::new(()),
+        }
     }
 
     /// The current version. Never blocks.
@@ -42,7 +45,10 @@ impl Store {
     pub fn apply(&self, batch: &WriteBatch) -> Result<CommitInfo, StorageError> {
         // A poisoned lock only means another writer panicked mid-batch; its private
         // clone was dropped unpublished, so the current version is intact.
-        let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _writer = self
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let mut next = Snapshot::clone(&self.current.load());
         let created = next.apply_batch(batch)?;
         next.version += 1;

@@ -134,7 +134,10 @@ impl Snapshot {
         match op {
             WriteOp::CreateNode { labels, properties } => {
                 let catalog = Arc::make_mut(&mut self.catalog);
-                let labels = labels.iter().map(|l| catalog.label(l)).collect::<Result<_, _>>()?;
+                let labels = labels
+                    .iter()
+                    .map(|l| catalog.label(l))
+                    .collect::<Result<_, _>>()?;
                 let props = properties
                     .iter()
                     .map(|(k, v)| Ok((catalog.prop_key(k)?, v.clone())))
@@ -149,7 +152,12 @@ impl Snapshot {
                 self.node_count += 1;
                 return Ok(Some(id));
             }
-            WriteOp::CreateRel { rel_type, src, dst, properties } => {
+            WriteOp::CreateRel {
+                rel_type,
+                src,
+                dst,
+                properties,
+            } => {
                 let src = self.resolve(src, created)?;
                 let dst = self.resolve(dst, created)?;
                 let catalog = Arc::make_mut(&mut self.catalog);
@@ -161,14 +169,15 @@ impl Snapshot {
                 for (k, v) in &props {
                     check_value(&self.catalog, *k, v)?;
                 }
-                let rel = RelId(
-                    u32::try_from(self.rels.len()).map_err(|_| {
+                let rel =
+                    RelId(u32::try_from(self.rels.len()).map_err(|_| {
                         StorageError::CapacityExceeded("more than 2^32 relationships")
-                    })?,
-                );
+                    })?);
                 let (out_edge, in_edge) = edge_pair(rel, src, dst);
-                self.node_mut(src)?.add_edge(rel_type, Direction::Out, out_edge);
-                self.node_mut(dst)?.add_edge(rel_type, Direction::In, in_edge);
+                self.node_mut(src)?
+                    .add_edge(rel_type, Direction::Out, out_edge);
+                self.node_mut(dst)?
+                    .add_edge(rel_type, Direction::In, in_edge);
                 self.rels.push(Some(RelRecord {
                     rel_type,
                     src,
@@ -254,8 +263,10 @@ impl Snapshot {
             .and_then(Option::take)
             .ok_or(StorageError::RelNotFound(rel))?;
         let (out_edge, in_edge) = edge_pair(rel, record.src, record.dst);
-        self.node_mut(record.src)?.remove_edge(record.rel_type, Direction::Out, out_edge);
-        self.node_mut(record.dst)?.remove_edge(record.rel_type, Direction::In, in_edge);
+        self.node_mut(record.src)?
+            .remove_edge(record.rel_type, Direction::Out, out_edge);
+        self.node_mut(record.dst)?
+            .remove_edge(record.rel_type, Direction::In, in_edge);
         self.rel_count -= 1;
         Ok(())
     }
@@ -267,7 +278,10 @@ impl Snapshot {
                 .catalog
                 .find_label(label)
                 .and_then(|l| self.id_index.get(&(l, *id)).copied())
-                .ok_or_else(|| StorageError::NoNodeWithId { label: label.clone(), id: *id })?,
+                .ok_or_else(|| StorageError::NoNodeWithId {
+                    label: label.clone(),
+                    id: *id,
+                })?,
             NodeRef::Created(op) => created
                 .get(*op)
                 .copied()

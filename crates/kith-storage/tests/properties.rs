@@ -12,13 +12,34 @@ use proptest::prelude::*;
 /// generated sequence is meaningful whatever came before it.
 #[derive(Clone, Debug)]
 enum Action {
-    CreateNode { label: u8, id: Option<i64> },
-    CreateRel { src: usize, dst: usize, rel_type: u8 },
-    DeleteRel { rel: usize },
-    DeleteNode { node: usize, detach: bool },
-    SetProperty { node: usize, value: i64 },
-    SetId { node: usize, id: i64 },
-    AddLabel { node: usize, label: u8 },
+    CreateNode {
+        label: u8,
+        id: Option<i64>,
+    },
+    CreateRel {
+        src: usize,
+        dst: usize,
+        rel_type: u8,
+    },
+    DeleteRel {
+        rel: usize,
+    },
+    DeleteNode {
+        node: usize,
+        detach: bool,
+    },
+    SetProperty {
+        node: usize,
+        value: i64,
+    },
+    SetId {
+        node: usize,
+        id: i64,
+    },
+    AddLabel {
+        node: usize,
+        label: u8,
+    },
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -45,7 +66,10 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
     Some(match action.clone() {
         Action::CreateNode { label, id } => WriteOp::CreateNode {
             labels: vec![format!("L{label}")],
-            properties: id.map(|id| ("id".to_owned(), Value::Int(id))).into_iter().collect(),
+            properties: id
+                .map(|id| ("id".to_owned(), Value::Int(id)))
+                .into_iter()
+                .collect(),
         },
         Action::CreateRel { src, dst, rel_type } => WriteOp::CreateRel {
             rel_type: format!("T{rel_type}"),
@@ -53,26 +77,39 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
             dst: node(dst)?,
             properties: vec![("w".into(), Value::Int(src as i64 % 7))],
         },
-        Action::DeleteRel { rel } => {
-            WriteOp::DeleteRel { rel: RelId(pick(graph.rel_id_bound(), rel)?) }
-        }
-        Action::DeleteNode { node: n, detach } => WriteOp::DeleteNode { node: node(n)?, detach },
-        Action::SetProperty { node: n, value } => {
-            WriteOp::SetNodeProperty { node: node(n)?, key: "p".into(), value: Value::Int(value) }
-        }
-        Action::SetId { node: n, id } => {
-            WriteOp::SetNodeProperty { node: node(n)?, key: "id".into(), value: Value::Int(id) }
-        }
-        Action::AddLabel { node: n, label } => {
-            WriteOp::AddLabel { node: node(n)?, label: format!("L{label}") }
-        }
+        Action::DeleteRel { rel } => WriteOp::DeleteRel {
+            rel: RelId(pick(graph.rel_id_bound(), rel)?),
+        },
+        Action::DeleteNode { node: n, detach } => WriteOp::DeleteNode {
+            node: node(n)?,
+            detach,
+        },
+        Action::SetProperty { node: n, value } => WriteOp::SetNodeProperty {
+            node: node(n)?,
+            key: "p".into(),
+            value: Value::Int(value),
+        },
+        Action::SetId { node: n, id } => WriteOp::SetNodeProperty {
+            node: node(n)?,
+            key: "id".into(),
+            value: Value::Int(id),
+        },
+        Action::AddLabel { node: n, label } => WriteOp::AddLabel {
+            node: node(n)?,
+            label: format!("L{label}"),
+        },
     })
 }
 
 /// Everything observable through the view, in a canonical order.
 #[derive(Debug, PartialEq)]
 struct Digest {
-    nodes: Vec<(NodeId, Vec<String>, Vec<(String, Value)>, Vec<(String, Direction, Vec<Edge>)>)>,
+    nodes: Vec<(
+        NodeId,
+        Vec<String>,
+        Vec<(String, Value)>,
+        Vec<(String, Direction, Vec<Edge>)>,
+    )>,
     rels: Vec<(RelId, String, NodeId, NodeId)>,
 }
 
@@ -80,7 +117,11 @@ fn digest(g: &Snapshot) -> Digest {
     let nodes = g
         .node_ids()
         .map(|n| {
-            let labels = g.node_labels(n).iter().map(|l| g.label_name(*l).to_owned()).collect();
+            let labels = g
+                .node_labels(n)
+                .iter()
+                .map(|l| g.label_name(*l).to_owned())
+                .collect();
             let props = g
                 .node_properties(n)
                 .iter()
@@ -112,15 +153,29 @@ fn check_invariants(g: &Snapshot) {
     let mut expected: BTreeMap<(NodeId, String, Direction), Vec<Edge>> = BTreeMap::new();
     let mut live_rels = 0;
     for r in 0..g.rel_id_bound() as u32 {
-        let Some(rel) = g.relationship(RelId(r)) else { continue };
+        let Some(rel) = g.relationship(RelId(r)) else {
+            continue;
+        };
         live_rels += 1;
-        assert!(g.contains_node(rel.src) && g.contains_node(rel.dst), "dangling rel {r}");
+        assert!(
+            g.contains_node(rel.src) && g.contains_node(rel.dst),
+            "dangling rel {r}"
+        );
         let t = g.rel_type_name(rel.rel_type).to_owned();
         expected
             .entry((rel.src, t.clone(), Direction::Out))
             .or_default()
-            .push(Edge { node: rel.dst, rel: rel.id });
-        expected.entry((rel.dst, t, Direction::In)).or_default().push(Edge { node: rel.src, rel: rel.id });
+            .push(Edge {
+                node: rel.dst,
+                rel: rel.id,
+            });
+        expected
+            .entry((rel.dst, t, Direction::In))
+            .or_default()
+            .push(Edge {
+                node: rel.src,
+                rel: rel.id,
+            });
     }
     assert_eq!(live_rels, g.rel_count());
     let mut actual = BTreeMap::new();
@@ -130,7 +185,10 @@ fn check_invariants(g: &Snapshot) {
         for direction in [Direction::Out, Direction::In] {
             for t in g.rel_types_at(n, direction) {
                 let edges = g.neighbors(n, t, direction).to_vec();
-                assert!(edges.windows(2).all(|w| w[0] < w[1]), "unsorted list at {n}");
+                assert!(
+                    edges.windows(2).all(|w| w[0] < w[1]),
+                    "unsorted list at {n}"
+                );
                 assert!(!edges.is_empty(), "empty list kept at {n}");
                 actual.insert((n, g.rel_type_name(t).to_owned(), direction), edges);
             }
@@ -220,7 +278,10 @@ fn bulk_load_and_writes_agree() {
     let t = raw.catalog.rel_type("F").expect("type");
     let mut nodes = Vec::new();
     for i in 0..50 {
-        nodes.push(raw.add_node(vec![l], vec![(kith_storage::ID_KEY, Value::Int(i))]).expect("node"));
+        nodes.push(
+            raw.add_node(vec![l], vec![(kith_storage::ID_KEY, Value::Int(i))])
+                .expect("node"),
+        );
     }
     let store = Store::new(Snapshot::empty());
     let mut batch = WriteBatch::new();
@@ -232,10 +293,14 @@ fn bulk_load_and_writes_agree() {
     }
     for i in 0..200u32 {
         let (a, b) = ((i * 7) % 50, (i * 13 + 5) % 50);
-        raw.add_rel(t, nodes[a as usize], nodes[b as usize], vec![]).expect("rel");
+        raw.add_rel(t, nodes[a as usize], nodes[b as usize], vec![])
+            .expect("rel");
         batch.push(WriteOp::CreateRel {
             rel_type: "F".into(),
-            src: NodeRef::ById { label: "P".into(), id: i64::from(a) },
+            src: NodeRef::ById {
+                label: "P".into(),
+                id: i64::from(a),
+            },
             dst: NodeRef::Created(b as usize),
             properties: vec![],
         });
@@ -250,13 +315,25 @@ fn bulk_load_and_writes_agree() {
 fn duplicate_ids_are_refused_and_leave_nothing() {
     let store = Store::new(Snapshot::empty());
     let mut batch = WriteBatch::new();
-    batch.push(WriteOp::CreateNode { labels: vec!["P".into()], properties: vec![("id".into(), Value::Int(1))] });
+    batch.push(WriteOp::CreateNode {
+        labels: vec!["P".into()],
+        properties: vec![("id".into(), Value::Int(1))],
+    });
     store.apply(&batch).expect("first");
     let mut batch = WriteBatch::new();
-    batch.push(WriteOp::CreateNode { labels: vec!["Q".into()], properties: vec![] });
-    batch.push(WriteOp::CreateNode { labels: vec!["P".into()], properties: vec![("id".into(), Value::Int(1))] });
+    batch.push(WriteOp::CreateNode {
+        labels: vec!["Q".into()],
+        properties: vec![],
+    });
+    batch.push(WriteOp::CreateNode {
+        labels: vec!["P".into()],
+        properties: vec![("id".into(), Value::Int(1))],
+    });
     let err = store.apply(&batch).expect_err("duplicate");
-    assert_eq!(err.to_string(), "a node with label P and id 1 already exists");
+    assert_eq!(
+        err.to_string(),
+        "a node with label P and id 1 already exists"
+    );
     assert_eq!(store.snapshot().node_count(), 1);
 }
 
@@ -279,9 +356,17 @@ fn bad_values_and_references_are_typed_errors() {
         .expect_err("maps refused");
     assert!(err.to_string().contains("property `m`"), "{err}");
     let err = store
-        .apply(&op(WriteOp::DeleteNode { node: NodeRef::ById { label: "P".into(), id: 9 }, detach: true }))
+        .apply(&op(WriteOp::DeleteNode {
+            node: NodeRef::ById {
+                label: "P".into(),
+                id: 9,
+            },
+            detach: true,
+        }))
         .expect_err("absent");
     assert_eq!(err.to_string(), "no node with label P and id 9");
-    let err = store.apply(&op(WriteOp::DeleteRel { rel: RelId(3) })).expect_err("absent");
+    let err = store
+        .apply(&op(WriteOp::DeleteRel { rel: RelId(3) }))
+        .expect_err("absent");
     assert_eq!(err.to_string(), "relationship 3 does not exist");
 }

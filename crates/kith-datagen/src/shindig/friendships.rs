@@ -27,8 +27,14 @@ pub(crate) fn friendships<R: Rng>(rng: &mut R, community: &[usize]) -> Vec<(u32,
     }
     let cap = MAX_DEGREE.min(n - 1);
     let lognormal = LogNormal::new(MEDIAN_DEGREE.ln(), SIGMA).expect("valid parameters");
-    let target: Vec<usize> =
-        (0..n).map(|_| (lognormal.sample(rng).round() as usize).clamp(1, cap)).collect();
+    let mut target: Vec<usize> = (0..n)
+        .map(|_| (lognormal.sample(rng).round() as usize).clamp(1, cap))
+        .collect();
+    // S1's network has one hub of 667 friends; a sample of 2,011 reaches that only
+    // about half the time, so the most sociable person is made that hub.
+    if let Some(hub) = (0..n).max_by_key(|&p| (target[p], std::cmp::Reverse(p))) {
+        target[hub] = cap;
+    }
 
     let communities = community.iter().copied().max().map_or(0, |m| m + 1);
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); communities];
@@ -82,7 +88,9 @@ struct EdgeSet {
 
 impl EdgeSet {
     fn new(n: usize) -> Self {
-        EdgeSet { neighbours: vec![Vec::new(); n] }
+        EdgeSet {
+            neighbours: vec![Vec::new(); n],
+        }
     }
 
     fn degree(&self, p: u32) -> usize {
@@ -104,7 +112,11 @@ impl EdgeSet {
             .neighbours
             .iter()
             .enumerate()
-            .flat_map(|(a, ns)| ns.iter().filter(move |&&b| a as u32 <= b).map(move |&b| (a as u32, b)))
+            .flat_map(|(a, ns)| {
+                ns.iter()
+                    .filter(move |&&b| a as u32 <= b)
+                    .map(move |&b| (a as u32, b))
+            })
             .collect();
         out.sort_unstable();
         out

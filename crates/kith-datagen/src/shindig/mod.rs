@@ -32,7 +32,10 @@ pub struct ShindigConfig {
 
 impl Default for ShindigConfig {
     fn default() -> Self {
-        ShindigConfig { scale: 1.0, seed: 42 }
+        ShindigConfig {
+            scale: 1.0,
+            seed: 42,
+        }
     }
 }
 
@@ -69,7 +72,9 @@ const TWO_YEARS_MS: i64 = 2 * 365 * 86_400_000;
 /// Generates the graph. Deterministic in `config`.
 pub fn generate(config: ShindigConfig) -> Result<RawGraph, StorageError> {
     if !(config.scale > 0.0 && config.scale.is_finite()) {
-        return Err(StorageError::CapacityExceeded("scale must be a positive number"));
+        return Err(StorageError::CapacityExceeded(
+            "scale must be a positive number",
+        ));
     }
     Generator::new(config)?.run()
 }
@@ -176,7 +181,10 @@ impl Generator {
         &mut self,
         entries: Vec<(&'static str, Value)>,
     ) -> Result<Vec<(PropKeyId, Value)>, StorageError> {
-        entries.into_iter().map(|(k, v)| Ok((self.key(k)?, v))).collect()
+        entries
+            .into_iter()
+            .map(|(k, v)| Ok((self.key(k)?, v)))
+            .collect()
     }
 
     fn node(
@@ -216,15 +224,21 @@ impl Generator {
                 0 => base.to_owned(),
                 round => format!("{base} {}", round + 1),
             };
-            let slug: String =
-                name.to_lowercase().chars().filter(char::is_ascii_alphanumeric).collect();
+            let slug: String = name
+                .to_lowercase()
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect();
             let id = self.node(
                 self.s.organization,
                 i + 1,
                 vec![
                     (key::NAME, Value::string(name)),
                     (key::INDUSTRY, Value::string(l.industries.pick(&mut rng))),
-                    (key::WEBSITE, Value::string(format!("https://www.{slug}.example"))),
+                    (
+                        key::WEBSITE,
+                        Value::string(format!("https://www.{slug}.example")),
+                    ),
                 ],
             )?;
             self.organizations.push(id);
@@ -238,13 +252,20 @@ impl Generator {
         let count = scaled(scale1::PEOPLE, self.config.scale);
         // Organisation sizes follow a Zipf-like law (a few large employers); each
         // organisation is cut into departments of 8-40 people: the communities.
-        let weights: Vec<f64> =
-            (0..self.organizations.len()).map(|r| 1.0 / (r as f64 + 1.0).powf(0.8)).collect();
+        let weights: Vec<f64> = (0..self.organizations.len())
+            .map(|r| 1.0 / (r as f64 + 1.0).powf(0.8))
+            .collect();
         let total: f64 = weights.iter().sum();
         let mut employer: Vec<usize> = (0..count)
             .map(|_| {
                 let mut x = rng.gen::<f64>() * total;
-                weights.iter().position(|w| { x -= w; x < 0.0 }).unwrap_or(weights.len() - 1)
+                weights
+                    .iter()
+                    .position(|w| {
+                        x -= w;
+                        x < 0.0
+                    })
+                    .unwrap_or(weights.len() - 1)
             })
             .collect();
         employer.sort_unstable();
@@ -292,7 +313,10 @@ impl Generator {
                 self.s.person,
                 i + 1,
                 vec![
-                    (key::DISPLAY_NAME, Value::string(format!("{given} {family}"))),
+                    (
+                        key::DISPLAY_NAME,
+                        Value::string(format!("{given} {family}")),
+                    ),
                     (key::GIVEN_NAME, Value::string(given)),
                     (key::FAMILY_NAME, Value::string(family)),
                     (
@@ -352,7 +376,12 @@ impl Generator {
         Ok(())
     }
 
-    fn address(&mut self, rng: &mut Pcg64Mcg, id: usize, kind: &str) -> Result<NodeId, StorageError> {
+    fn address(
+        &mut self,
+        rng: &mut Pcg64Mcg,
+        id: usize,
+        kind: &str,
+    ) -> Result<NodeId, StorageError> {
         let l = lists();
         let mut city = l.cities.pick(rng).split('|');
         let (locality, region, country, pattern) = (
@@ -445,7 +474,13 @@ impl Generator {
                     *favourites[self.community[p]].choose(&mut rng).unwrap_or(&0)
                 } else {
                     let mut x = rng.gen::<f64>() * total;
-                    popularity.iter().position(|w| { x -= w; x < 0.0 }).unwrap_or(count - 1)
+                    popularity
+                        .iter()
+                        .position(|w| {
+                            x -= w;
+                            x < 0.0
+                        })
+                        .unwrap_or(count - 1)
                 };
                 chosen.push(g);
             }
@@ -473,7 +508,10 @@ impl Generator {
                 let c = self.node(
                     self.s.collection,
                     collection_id,
-                    vec![(key::TITLE, Value::string(title)), (key::UPDATED, Value::DateTime(updated))],
+                    vec![
+                        (key::TITLE, Value::string(title)),
+                        (key::UPDATED, Value::DateTime(updated)),
+                    ],
                 )?;
                 self.rel(self.s.owns, self.people[p], c)?;
                 owned[slot] = c;
@@ -488,8 +526,9 @@ impl Generator {
             return Ok(());
         }
         let count = scaled(scale1::MESSAGES, self.config.scale);
-        let mut times: Vec<i64> =
-            (0..count).map(|_| EPOCH_START_MS + rng.gen_range(0..TWO_YEARS_MS)).collect();
+        let mut times: Vec<i64> = (0..count)
+            .map(|_| EPOCH_START_MS + rng.gen_range(0..TWO_YEARS_MS))
+            .collect();
         times.sort_unstable();
         let mut last_between: HashMap<(u32, u32), (NodeId, String)> = HashMap::new();
         for (i, time) in times.into_iter().enumerate() {
@@ -536,7 +575,9 @@ impl Generator {
         let l = lists();
         // Some people post much more than others.
         let zeal = LogNormal::new(0.0, 1.0).expect("valid");
-        let weights: Vec<f64> = (0..self.people.len()).map(|_| zeal.sample(&mut rng)).collect();
+        let weights: Vec<f64> = (0..self.people.len())
+            .map(|_| zeal.sample(&mut rng))
+            .collect();
         let total: f64 = weights.iter().sum();
         let mut cumulative = Vec::with_capacity(weights.len());
         let mut acc = 0.0;
@@ -547,7 +588,9 @@ impl Generator {
         let count = scaled(scale1::ACTIVITIES, self.config.scale);
         for i in 0..count {
             let x = rng.gen::<f64>() * total;
-            let p = cumulative.partition_point(|c| *c <= x).min(self.people.len() - 1);
+            let p = cumulative
+                .partition_point(|c| *c <= x)
+                .min(self.people.len() - 1);
             let template = l.activity_templates.pick(&mut rng);
             let title = template
                 .replace("{interest}", l.interests.pick(&mut rng))
@@ -569,18 +612,25 @@ impl Generator {
             self.activities.push((a, p as u32));
         }
         let media = scaled(scale1::MEDIA_ITEMS, self.config.scale);
-        const KINDS: [(&str, &str, &str); 3] =
-            [("image", "image/jpeg", "jpg"), ("video", "video/mp4", "mp4"), ("audio", "audio/mpeg", "mp3")];
+        const KINDS: [(&str, &str, &str); 3] = [
+            ("image", "image/jpeg", "jpg"),
+            ("video", "video/mp4", "mp4"),
+            ("audio", "audio/mpeg", "mp3"),
+        ];
         for i in 0..media {
             let (activity, _) = self.activities[rng.gen_range(0..self.activities.len())];
-            let (kind, mime, ext) = KINDS[rng.gen_range(0..10usize).min(2) * usize::from(rng.gen_bool(0.3))];
+            let (kind, mime, ext) =
+                KINDS[rng.gen_range(0..10usize).min(2) * usize::from(rng.gen_bool(0.3))];
             let item = self.node(
                 self.s.media,
                 i + 1,
                 vec![
                     (key::TYPE, Value::string(kind)),
                     (key::MIME_TYPE, Value::string(mime)),
-                    (key::URL, Value::string(format!("https://media.intranet.example/{}.{ext}", i + 1))),
+                    (
+                        key::URL,
+                        Value::string(format!("https://media.intranet.example/{}.{ext}", i + 1)),
+                    ),
                 ],
             )?;
             self.rel(self.s.has_media, activity, item)?;
@@ -618,9 +668,21 @@ mod tests {
 
     #[test]
     fn same_seed_same_graph_other_seed_other_graph() {
-        let a = generate(ShindigConfig { scale: 0.05, seed: 7 }).expect("generates");
-        let b = generate(ShindigConfig { scale: 0.05, seed: 7 }).expect("generates");
-        let c = generate(ShindigConfig { scale: 0.05, seed: 8 }).expect("generates");
+        let a = generate(ShindigConfig {
+            scale: 0.05,
+            seed: 7,
+        })
+        .expect("generates");
+        let b = generate(ShindigConfig {
+            scale: 0.05,
+            seed: 7,
+        })
+        .expect("generates");
+        let c = generate(ShindigConfig {
+            scale: 0.05,
+            seed: 8,
+        })
+        .expect("generates");
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.rels, b.rels);
         assert_ne!(a.rels, c.rels);
@@ -628,7 +690,15 @@ mod tests {
 
     #[test]
     fn rejects_a_non_positive_scale() {
-        assert!(generate(ShindigConfig { scale: 0.0, seed: 1 }).is_err());
-        assert!(generate(ShindigConfig { scale: f64::NAN, seed: 1 }).is_err());
+        assert!(generate(ShindigConfig {
+            scale: 0.0,
+            seed: 1
+        })
+        .is_err());
+        assert!(generate(ShindigConfig {
+            scale: f64::NAN,
+            seed: 1
+        })
+        .is_err());
     }
 }

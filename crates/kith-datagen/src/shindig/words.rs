@@ -10,7 +10,12 @@ pub(crate) struct Words(Vec<&'static str>);
 
 impl Words {
     fn parse(text: &'static str) -> Words {
-        Words(text.lines().map(str::trim).filter(|l| !l.is_empty()).collect())
+        Words(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect(),
+        )
     }
 
     /// A uniformly random entry.
@@ -110,7 +115,12 @@ mod tests {
             assert!(list.len() >= 50, "{name} has only {} entries", list.len());
         }
         for i in 0..l.cities.len() {
-            assert_eq!(l.cities.nth(i).split('|').count(), 4, "bad city line {}", l.cities.nth(i));
+            assert_eq!(
+                l.cities.nth(i).split('|').count(),
+                4,
+                "bad city line {}",
+                l.cities.nth(i)
+            );
         }
     }
 }

@@ -1,0 +1,6 @@
+//! One module per `kith` subcommand.
+
+pub mod call;
+pub mod generate;
+pub mod procedures;
+pub mod stats;

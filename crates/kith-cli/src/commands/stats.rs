@@ -1,0 +1,163 @@
+//! `kith stats`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use kith_core::shindig_schema::{label, rel};
+use kith_core::{Direction, GraphView, RelId};
+
+use crate::{alloc_counter, data_dir};
+
+/// Summary of a degree sequence.
+#[derive(Debug)]
+struct Degrees {
+    min: usize,
+    median: usize,
+    mean: f64,
+    p90: usize,
+    max: usize,
+}
+
+fn degrees(mut d: Vec<usize>) -> Option<Degrees> {
+    if d.is_empty() {
+        return None;
+    }
+    d.sort_unstable();
+    let at = |q: f64| d[((d.len() - 1) as f64 * q).round() as usize];
+    Some(Degrees {
+        min: d[0],
+        median: at(0.5),
+        mean: d.iter().sum::<usize>() as f64 / d.len() as f64,
+        p90: at(0.9),
+        max: d[d.len() - 1],
+    })
+}
+
+pub fn run(dir: Option<PathBuf>, memory: bool, json: bool) -> Result<()> {
+    let before = alloc_counter::live_bytes();
+    let loaded = data_dir::load_or_default(dir)?;
+    let heap_bytes = alloc_counter::live_bytes().saturating_sub(before);
+    let g = &loaded.snapshot;
+
+    let mut labels: BTreeMap<String, usize> = BTreeMap::new();
+    for n in g.node_ids() {
+        for l in g.node_labels(n) {
+            *labels.entry(g.label_name(*l).to_owned()).or_default() += 1;
+        }
+    }
+    let mut types: BTreeMap<String, usize> = BTreeMap::new();
+    for r in 0..g.rel_id_bound() as u32 {
+        if let Some(r) = g.relationship(RelId(r)) {
+            *types
+                .entry(g.rel_type_name(r.rel_type).to_owned())
+                .or_default() += 1;
+        }
+    }
+    let friend_degrees = match (g.label_id(label::PERSON), g.rel_type_id(rel::FRIEND_OF)) {
+        (Some(person), Some(friend_of)) => degrees(
+            g.node_ids()
+                .filter(|n| g.has_label(*n, person))
+                .map(|n| g.neighbors(n, friend_of, Direction::Out).len())
+                .collect(),
+        ),
+        _ => None,
+    };
+    let report = memory.then(|| g.memory_report());
+
+    if json {
+        let mut out = serde_json::json!({
+            "nodes": g.node_count(),
+            "relationships": g.rel_count(),
+            "labels": labels,
+            "relationship_types": types,
+            "load_seconds": { "read": loaded.read_seconds, "build": loaded.build_seconds },
+        });
+        if let Some(d) = &friend_degrees {
+            out["friend_degree"] = serde_json::json!({
+                "min": d.min, "median": d.median, "mean": d.mean, "p90": d.p90, "max": d.max,
+            });
+        }
+        if let Some(m) = &report {
+            out["memory"] = serde_json::json!({
+                "heap_bytes_counted": heap_bytes,
+                "walked": {
+                    "node_records": m.node_record_bytes,
+                    "node_properties": m.node_property_bytes,
+                    "adjacency": m.adjacency_bytes,
+                    "relationships": m.rel_bytes,
+                    "id_index": m.index_bytes,
+                    "total": m.total(),
+                },
+                "bytes_per_node": per_node(m, g.node_count()),
+                "bytes_per_relationship": per_rel(m, g.rel_count()),
+            });
+        }
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+
+    println!(
+        "nodes: {}   relationships: {}",
+        g.node_count(),
+        g.rel_count()
+    );
+    println!(
+        "loaded in {:.3} s (read + check {:.3} s, build adjacency {:.3} s)",
+        loaded.read_seconds + loaded.build_seconds,
+        loaded.read_seconds,
+        loaded.build_seconds
+    );
+    println!("\nnodes per label:");
+    for (name, count) in &labels {
+        println!("  {name:<20} {count:>10}");
+    }
+    println!("\nrelationships per type:");
+    for (name, count) in &types {
+        println!("  {name:<20} {count:>10}");
+    }
+    if let Some(d) = friend_degrees {
+        println!(
+            "\nfriends per person: min {} / median {} / mean {:.1} / p90 {} / max {}",
+            d.min, d.median, d.mean, d.p90, d.max
+        );
+    }
+    if let Some(m) = report {
+        let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+        println!("\nmemory (heap, this version):");
+        println!("  counted by the allocator  {:>10.1} MiB", mib(heap_bytes));
+        println!("  walked, by part:");
+        println!(
+            "    node records            {:>10.1} MiB",
+            mib(m.node_record_bytes)
+        );
+        println!(
+            "    node labels+properties  {:>10.1} MiB",
+            mib(m.node_property_bytes)
+        );
+        println!(
+            "    adjacency lists         {:>10.1} MiB",
+            mib(m.adjacency_bytes)
+        );
+        println!("    relationship records    {:>10.1} MiB", mib(m.rel_bytes));
+        println!(
+            "    external-id index (est) {:>10.1} MiB",
+            mib(m.index_bytes)
+        );
+        println!(
+            "  bytes per node {:.0} (record, labels, properties, index); bytes per relationship \
+             {:.0} (record, properties, both adjacency entries)",
+            per_node(&m, g.node_count()),
+            per_rel(&m, g.rel_count())
+        );
+    }
+    Ok(())
+}
+
+fn per_node(m: &kith_storage::MemoryReport, nodes: usize) -> f64 {
+    (m.node_record_bytes + m.node_property_bytes + m.index_bytes) as f64 / nodes.max(1) as f64
+}
+
+fn per_rel(m: &kith_storage::MemoryReport, rels: usize) -> f64 {
+    (m.rel_bytes + m.adjacency_bytes) as f64 / rels.max(1) as f64
+}

@@ -1,0 +1,212 @@
+//! Parameter schemas and validated parameters.
+
+use kith_core::Value;
+
+use crate::ProcedureError;
+
+/// The most elements a list parameter may hold: a bound on the work one call asks for.
+pub const LIST_PARAM_LEN_MAX: usize = 1_000;
+
+/// The type of a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    /// An integer.
+    Int,
+    /// A list of integers.
+    IntList,
+}
+
+impl ParamType {
+    fn accepts(self, value: &Value) -> bool {
+        match (self, value) {
+            (ParamType::Int, Value::Int(_)) => true,
+            (ParamType::IntList, Value::List(items)) => {
+                items.iter().all(|v| matches!(v, Value::Int(_)))
+            }
+            _ => false,
+        }
+    }
+
+    /// The name used in schemas and errors.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParamType::Int => "Int",
+            ParamType::IntList => "List<Int>",
+        }
+    }
+}
+
+/// One parameter of a procedure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// Name.
+    pub name: &'static str,
+    /// Type.
+    pub ty: ParamType,
+    /// Value when omitted; `None` makes the parameter required.
+    pub default: Option<i64>,
+    /// What it means.
+    pub doc: &'static str,
+}
+
+impl ParamSpec {
+    /// A required parameter.
+    pub const fn required(name: &'static str, ty: ParamType, doc: &'static str) -> Self {
+        ParamSpec {
+            name,
+            ty,
+            default: None,
+            doc,
+        }
+    }
+
+    /// An optional Int parameter.
+    pub const fn optional(name: &'static str, default: i64, doc: &'static str) -> Self {
+        ParamSpec {
+            name,
+            ty: ParamType::Int,
+            default: Some(default),
+            doc,
+        }
+    }
+}
+
+/// Parameters checked against a schema: every name is known, every type right,
+/// defaults filled in. Accessors therefore cannot fail on a validated set.
+#[derive(Clone, Debug)]
+pub struct Params {
+    procedure: &'static str,
+    values: Vec<(&'static str, Value)>,
+}
+
+impl Params {
+    /// Checks `given` against `schema`.
+    pub fn validate(
+        procedure: &'static str,
+        schema: &[ParamSpec],
+        given: &[(String, Value)],
+    ) -> Result<Params, ProcedureError> {
+        for (name, _) in given {
+            if !schema.iter().any(|p| p.name == name) {
+                return Err(ProcedureError::UnknownParameter {
+                    procedure: procedure.into(),
+                    parameter: name.clone(),
+                    expected: schema.iter().map(|p| p.name.to_owned()).collect(),
+                });
+            }
+        }
+        let mut values = Vec::with_capacity(schema.len());
+        for spec in schema {
+            let value = match given.iter().rev().find(|(n, _)| n == spec.name) {
+                Some((_, v)) => v.clone(),
+                None => match spec.default {
+                    Some(d) => Value::Int(d),
+                    None => {
+                        return Err(ProcedureError::MissingParameter {
+                            procedure: procedure.into(),
+                            parameter: spec.name.into(),
+                        })
+                    }
+                },
+            };
+            if !spec.ty.accepts(&value) {
+                return Err(ProcedureError::WrongParameterType {
+                    procedure: procedure.into(),
+                    parameter: spec.name.into(),
+                    expected: spec.ty.name().into(),
+                    found: describe(&value),
+                });
+            }
+            if let Value::List(items) = &value {
+                if items.len() > LIST_PARAM_LEN_MAX {
+                    return Err(ProcedureError::ParameterOutOfRange {
+                        procedure: procedure.into(),
+                        parameter: spec.name.into(),
+                        reason: format!(
+                            "has {} elements; the limit is {LIST_PARAM_LEN_MAX}",
+                            items.len()
+                        ),
+                    });
+                }
+            }
+            values.push((spec.name, value));
+        }
+        Ok(Params { procedure, values })
+    }
+
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// An Int parameter.
+    pub fn int(&self, name: &str) -> Result<i64, ProcedureError> {
+        self.get(name)
+            .and_then(Value::as_int)
+            .ok_or_else(|| self.missing(name))
+    }
+
+    /// A `limit`-style parameter: non-negative, `0` meaning unbounded.
+    pub fn limit(&self, name: &str) -> Result<usize, ProcedureError> {
+        let n = self.int(name)?;
+        usize::try_from(n)
+            .map(|n| if n == 0 { usize::MAX } else { n })
+            .map_err(|_| ProcedureError::ParameterOutOfRange {
+                procedure: self.procedure.into(),
+                parameter: name.into(),
+                reason: format!("must be 0 (no limit) or positive, got {n}"),
+            })
+    }
+
+    /// A List<Int> parameter.
+    pub fn int_list(&self, name: &str) -> Result<Vec<i64>, ProcedureError> {
+        self.get(name)
+            .and_then(Value::as_list)
+            .map(|items| items.iter().filter_map(Value::as_int).collect())
+            .ok_or_else(|| self.missing(name))
+    }
+
+    fn missing(&self, name: &str) -> ProcedureError {
+        ProcedureError::MissingParameter {
+            procedure: self.procedure.into(),
+            parameter: name.into(),
+        }
+    }
+}
+
+/// `String "abc"`, `Float 2.5`, ... for error messages (values cut to 40 characters).
+fn describe(value: &Value) -> String {
+    let mut shown = value.to_string();
+    if shown.len() > 40 {
+        let cut = (0..=40)
+            .rev()
+            .find(|&i| shown.is_char_boundary(i))
+            .unwrap_or(0);
+        shown.truncate(cut);
+        shown.push('…');
+    }
+    match value {
+        Value::String(_) => format!("String \"{shown}\""),
+        Value::Null => "Null".into(),
+        other => format!("{} {shown}", other.value_type()),
+    }
+}
+
+/// Parses a command-line value (`42`, `1,2,3` or `[1,2,3]`) for a parameter of `ty`.
+pub fn parse_cli_value(ty: ParamType, text: &str) -> Value {
+    let text = text.trim();
+    match ty {
+        ParamType::Int => text
+            .parse()
+            .map_or_else(|_| Value::string(text), Value::Int),
+        ParamType::IntList => {
+            let inner = text.trim_start_matches('[').trim_end_matches(']');
+            let items: Vec<Value> = inner
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().map_or_else(|_| Value::string(s), Value::Int))
+                .collect();
+            Value::List(items)
+        }
+    }
+}

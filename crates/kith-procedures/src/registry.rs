@@ -1,0 +1,109 @@
+//! Name -> schema -> implementation.
+
+use std::collections::BTreeMap;
+
+use kith_core::{GraphView, Value};
+
+use crate::{ParamSpec, Params, ProcedureError, ResultSet};
+
+/// The body of a procedure: runs over a view with validated parameters.
+pub type ProcedureFn = fn(&dyn GraphView, &Params) -> Result<ResultSet, ProcedureError>;
+
+/// A registered procedure.
+#[derive(Clone, Copy, Debug)]
+pub struct Procedure {
+    /// Its name, `family.query`.
+    pub name: &'static str,
+    /// What it answers, one line.
+    pub description: &'static str,
+    /// Its parameters.
+    pub params: &'static [ParamSpec],
+    /// Its result columns.
+    pub columns: &'static [&'static str],
+    /// Its body.
+    pub run: ProcedureFn,
+}
+
+/// All procedures by name.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    procedures: BTreeMap<&'static str, Procedure>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    /// Every procedure kith ships.
+    pub fn with_builtins() -> Self {
+        let mut registry = Registry::new();
+        for p in crate::shindig::procedures() {
+            registry.register(p);
+        }
+        registry
+    }
+
+    /// Adds (or replaces) a procedure.
+    pub fn register(&mut self, procedure: Procedure) {
+        self.procedures.insert(procedure.name, procedure);
+    }
+
+    /// A procedure by name.
+    pub fn get(&self, name: &str) -> Result<&Procedure, ProcedureError> {
+        self.procedures
+            .get(name)
+            .ok_or_else(|| ProcedureError::UnknownProcedure {
+                name: name.to_owned(),
+                suggestions: self.suggest(name),
+            })
+    }
+
+    /// All procedures, by name.
+    pub fn iter(&self) -> impl Iterator<Item = &Procedure> + '_ {
+        self.procedures.values()
+    }
+
+    /// Validates the parameters and runs the procedure on `graph`.
+    pub fn call(
+        &self,
+        graph: &dyn GraphView,
+        name: &str,
+        params: &[(String, Value)],
+    ) -> Result<ResultSet, ProcedureError> {
+        let procedure = self.get(name)?;
+        let params = Params::validate(procedure.name, procedure.params, params)?;
+        (procedure.run)(graph, &params)
+    }
+
+    /// Names within a small edit distance, or sharing the part after the dot.
+    fn suggest(&self, name: &str) -> Vec<String> {
+        let tail = name.rsplit('.').next().unwrap_or(name);
+        self.procedures
+            .keys()
+            .filter(|candidate| {
+                let candidate_tail = candidate.rsplit('.').next().unwrap_or(candidate);
+                candidate_tail == tail || edit_distance(candidate, name) <= 3
+            })
+            .map(|c| (*c).to_owned())
+            .collect()
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}

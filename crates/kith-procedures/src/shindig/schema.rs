@@ -1,0 +1,135 @@
+//! The Shindig schema's ids in one graph, resolved once per call.
+
+use kith_core::shindig_schema::{key, label, rel};
+use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
+
+use crate::ProcedureError;
+
+/// Label, type and key ids of the Shindig schema in a particular graph.
+pub(crate) struct Shindig<'g> {
+    pub(crate) g: &'g dyn GraphView,
+    pub(crate) person: LabelId,
+    pub(crate) group: LabelId,
+    pub(crate) activity: LabelId,
+    pub(crate) message: LabelId,
+    pub(crate) friend_of: RelTypeId,
+    pub(crate) member_of: RelTypeId,
+    pub(crate) works_at: RelTypeId,
+    pub(crate) has_address: RelTypeId,
+    pub(crate) owns: RelTypeId,
+    pub(crate) contains: RelTypeId,
+    pub(crate) sent_by: RelTypeId,
+    pub(crate) sent_to: RelTypeId,
+    pub(crate) performed: RelTypeId,
+    pub(crate) has_media: RelTypeId,
+    pub(crate) id: PropKeyId,
+    pub(crate) display_name: PropKeyId,
+    pub(crate) title: PropKeyId,
+    pub(crate) posted_time: PropKeyId,
+    pub(crate) timestamp: PropKeyId,
+}
+
+fn need<T>(found: Option<T>, what: &str, name: &str) -> Result<T, ProcedureError> {
+    found.ok_or_else(|| ProcedureError::SchemaMismatch {
+        family: "shindig",
+        missing: format!("{what} {name}"),
+    })
+}
+
+impl<'g> Shindig<'g> {
+    pub(crate) fn resolve(g: &'g dyn GraphView) -> Result<Self, ProcedureError> {
+        let l = |n| need(g.label_id(n), "label", n);
+        let t = |n| need(g.rel_type_id(n), "relationship type", n);
+        let k = |n| need(g.prop_key_id(n), "property key", n);
+        Ok(Shindig {
+            g,
+            person: l(label::PERSON)?,
+            group: l(label::GROUP)?,
+            activity: l(label::ACTIVITY)?,
+            message: l(label::MESSAGE)?,
+            friend_of: t(rel::FRIEND_OF)?,
+            member_of: t(rel::MEMBER_OF)?,
+            works_at: t(rel::WORKS_AT)?,
+            has_address: t(rel::HAS_ADDRESS)?,
+            owns: t(rel::OWNS)?,
+            contains: t(rel::CONTAINS)?,
+            sent_by: t(rel::SENT_BY)?,
+            sent_to: t(rel::SENT_TO)?,
+            performed: t(rel::PERFORMED)?,
+            has_media: t(rel::HAS_MEDIA)?,
+            id: k(key::ID)?,
+            display_name: k(key::DISPLAY_NAME)?,
+            title: k(key::TITLE)?,
+            posted_time: k(key::POSTED_TIME)?,
+            timestamp: k(key::TIMESTAMP)?,
+        })
+    }
+
+    fn lookup(
+        &self,
+        label: LabelId,
+        name: &'static str,
+        id: i64,
+    ) -> Result<NodeId, ProcedureError> {
+        self.g
+            .node_by_id(label, id)
+            .ok_or(ProcedureError::NotFound { label: name, id })
+    }
+
+    /// The person with external id `id`, or `not_found`.
+    pub(crate) fn person(&self, id: i64) -> Result<NodeId, ProcedureError> {
+        self.lookup(self.person, label::PERSON, id)
+    }
+    /// The group with external id `id`, or `not_found`.
+    pub(crate) fn group(&self, id: i64) -> Result<NodeId, ProcedureError> {
+        self.lookup(self.group, label::GROUP, id)
+    }
+    /// The activity with external id `id`, or `not_found`.
+    pub(crate) fn activity(&self, id: i64) -> Result<NodeId, ProcedureError> {
+        self.lookup(self.activity, label::ACTIVITY, id)
+    }
+    /// The message with external id `id`, or `not_found`.
+    pub(crate) fn message(&self, id: i64) -> Result<NodeId, ProcedureError> {
+        self.lookup(self.message, label::MESSAGE, id)
+    }
+
+    /// A person's friends, sorted by internal id.
+    #[inline]
+    pub(crate) fn friends(&self, person: NodeId) -> &'g [Edge] {
+        self.g.neighbors(person, self.friend_of, Direction::Out)
+    }
+
+    /// A property, `Null` if absent.
+    #[inline]
+    pub(crate) fn prop(&self, node: NodeId, key: PropKeyId) -> Value {
+        self.g
+            .node_property(node, key)
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+
+    /// A property by name, `Null` if absent or the key is unknown.
+    pub(crate) fn prop_named(&self, node: NodeId, name: &str) -> Value {
+        self.g
+            .prop_key_id(name)
+            .map_or(Value::Null, |k| self.prop(node, k))
+    }
+
+    /// The external id (0 if absent, which the generator never produces).
+    #[inline]
+    pub(crate) fn ext_id(&self, node: NodeId) -> i64 {
+        self.g
+            .node_property(node, self.id)
+            .and_then(Value::as_int)
+            .unwrap_or(0)
+    }
+
+    /// A DateTime property as millis (`i64::MIN` if absent, so it sorts last).
+    #[inline]
+    pub(crate) fn time(&self, node: NodeId, key: PropKeyId) -> i64 {
+        self.g
+            .node_property(node, key)
+            .and_then(Value::as_datetime)
+            .unwrap_or(i64::MIN)
+    }
+}
