@@ -61,7 +61,7 @@ impl<T: Clone> PagedVec<T> {
 
     /// Appends a slot.
     pub(crate) fn push(&mut self, item: T) {
-        if self.len % PAGE_SLOTS == 0 {
+        if self.len.is_multiple_of(PAGE_SLOTS) {
             let mut page = Vec::with_capacity(PAGE_SLOTS);
             page.push(item);
             self.pages.push(Arc::new(page));

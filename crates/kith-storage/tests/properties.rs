@@ -101,15 +101,18 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
     })
 }
 
+/// A node as seen through the view: id, labels, properties, adjacency lists.
+type NodeDigest = (
+    NodeId,
+    Vec<String>,
+    Vec<(String, Value)>,
+    Vec<(String, Direction, Vec<Edge>)>,
+);
+
 /// Everything observable through the view, in a canonical order.
 #[derive(Debug, PartialEq)]
 struct Digest {
-    nodes: Vec<(
-        NodeId,
-        Vec<String>,
-        Vec<(String, Value)>,
-        Vec<(String, Direction, Vec<Edge>)>,
-    )>,
+    nodes: Vec<NodeDigest>,
     rels: Vec<(RelId, String, NodeId, NodeId)>,
 }
 

@@ -60,8 +60,8 @@ pub(crate) fn friendships<R: Rng>(rng: &mut R, community: &[usize]) -> Vec<(u32,
     // two rounds so that stubs wasted on self-loops or repeats get a second chance.
     for _round in 0..2 {
         let mut stubs = Vec::new();
-        for p in 0..n {
-            let missing = target[p].saturating_sub(edges.degree(p as u32));
+        for (p, wanted) in target.iter().enumerate() {
+            let missing = wanted.saturating_sub(edges.degree(p as u32));
             stubs.extend(std::iter::repeat_n(p as u32, missing));
         }
         stubs.shuffle(rng);

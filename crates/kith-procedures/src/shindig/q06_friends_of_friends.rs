@@ -37,8 +37,8 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         }
     }
     let mut out = ResultSet::new(PERSON_COLUMNS);
-    for (_, n) in s.by_ext_id(found.into_iter()) {
-        out.push(s.person_row(n));
+    for (id, n) in s.by_ext_id(found.into_iter()) {
+        out.push(s.person_row(id, n));
     }
     Ok(out)
 }

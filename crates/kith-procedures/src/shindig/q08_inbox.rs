@@ -1,6 +1,6 @@
 //! Q8: the messages of a person's inbox, newest first.
 
-use kith_core::shindig_schema::{collection, key};
+use kith_core::shindig_schema::collection;
 use kith_core::{Direction, GraphView, NodeId, Value};
 
 use super::schema::Shindig;
@@ -45,7 +45,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         .iter()
         .map(|e| (s.time(e.node, s.timestamp), s.ext_id(e.node), e.node))
         .collect();
-    messages.sort_unstable_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    messages.sort_unstable_by_key(|m| std::cmp::Reverse((m.0, m.1)));
     messages.truncate(limit);
     for (_, id, m) in messages {
         let sender = g
@@ -58,7 +58,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             sender.map_or(Value::Null, |n| Value::Int(s.ext_id(n))),
             sender.map_or(Value::Null, |n| s.prop(n, s.display_name)),
             s.prop(m, s.timestamp),
-            s.prop_named(m, key::STATUS),
+            s.prop_opt(m, s.status),
         ]);
     }
     Ok(out)

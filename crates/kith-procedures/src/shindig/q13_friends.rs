@@ -22,8 +22,8 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let person = s.person(p.int("person_id")?)?;
     let mut out = ResultSet::new(PERSON_COLUMNS);
-    for (_, friend) in s.by_ext_id(s.friends(person).iter().map(|e| e.node)) {
-        out.push(s.person_row(friend));
+    for (id, friend) in s.by_ext_id(s.friends(person).iter().map(|e| e.node)) {
+        out.push(s.person_row(id, friend));
     }
     Ok(out)
 }

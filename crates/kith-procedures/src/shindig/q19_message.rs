@@ -1,6 +1,5 @@
 //! Q19: one message of a person, by id (a selective read).
 
-use kith_core::shindig_schema::key;
 use kith_core::{Direction, GraphView, Value};
 
 use super::schema::Shindig;
@@ -53,11 +52,11 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         out.push(vec![
             Value::Int(s.ext_id(message)),
             s.prop(message, s.title),
-            s.prop_named(message, key::BODY),
+            s.prop_opt(message, s.body),
             end(s.sent_by),
             end(s.sent_to),
             s.prop(message, s.timestamp),
-            s.prop_named(message, key::STATUS),
+            s.prop_opt(message, s.status),
             s.prop(collection, s.title),
         ]);
     }

@@ -57,12 +57,9 @@ const ADDRESS_FIELDS: &[&str] = &[
 ];
 
 impl Shindig<'_> {
-    /// `[id, displayName]`.
-    pub(crate) fn person_row(&self, person: NodeId) -> Vec<Value> {
-        vec![
-            Value::Int(self.ext_id(person)),
-            self.prop(person, self.display_name),
-        ]
+    /// `[id, displayName]`, given the external id already looked up for sorting.
+    pub(crate) fn person_row(&self, id: i64, person: NodeId) -> Vec<Value> {
+        vec![Value::Int(id), self.prop(person, self.display_name)]
     }
 
     /// Nodes with their external ids, sorted by external id (ties cannot happen within
@@ -92,7 +89,7 @@ impl Shindig<'_> {
         let mut keyed: Vec<(i64, i64, NodeId)> = activities
             .map(|a| (self.time(a, self.posted_time), self.ext_id(a), a))
             .collect();
-        keyed.sort_unstable_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)));
+        keyed.sort_unstable_by_key(|x| std::cmp::Reverse((x.0, x.1)));
         keyed.into_iter().map(|(_, _, a)| a).collect()
     }
 
@@ -103,16 +100,21 @@ impl Shindig<'_> {
             .neighbors(activity, self.performed, Direction::In)
             .first()
             .map_or(Value::Null, |e| Value::Int(self.ext_id(e.node)));
-        let urls = self
-            .targets_by_ext_id(activity, self.has_media)
-            .into_iter()
-            .map(|(_, m)| self.prop_named(m, key::URL))
-            .collect();
+        let media = self.g.neighbors(activity, self.has_media, Direction::Out);
+        let urls = match media {
+            [] => Vec::new(),
+            [one] => vec![self.prop_opt(one.node, self.url)],
+            _ => self
+                .targets_by_ext_id(activity, self.has_media)
+                .into_iter()
+                .map(|(_, m)| self.prop_opt(m, self.url))
+                .collect(),
+        };
         vec![
             Value::Int(self.ext_id(activity)),
             performer,
             self.prop(activity, self.title),
-            self.prop_named(activity, key::BODY),
+            self.prop_opt(activity, self.body),
             self.prop(activity, self.posted_time),
             Value::List(urls),
         ]

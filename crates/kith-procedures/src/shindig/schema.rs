@@ -27,6 +27,10 @@ pub(crate) struct Shindig<'g> {
     pub(crate) title: PropKeyId,
     pub(crate) posted_time: PropKeyId,
     pub(crate) timestamp: PropKeyId,
+    /// Keys only some graphs have; absent keys read as `Null`.
+    pub(crate) body: Option<PropKeyId>,
+    pub(crate) url: Option<PropKeyId>,
+    pub(crate) status: Option<PropKeyId>,
 }
 
 fn need<T>(found: Option<T>, what: &str, name: &str) -> Result<T, ProcedureError> {
@@ -57,11 +61,22 @@ impl<'g> Shindig<'g> {
             sent_to: t(rel::SENT_TO)?,
             performed: t(rel::PERFORMED)?,
             has_media: t(rel::HAS_MEDIA)?,
-            id: k(key::ID)?,
+            id: match k(key::ID)? {
+                id @ PropKeyId(0) => id,
+                other => {
+                    return Err(ProcedureError::SchemaMismatch {
+                        family: "shindig",
+                        missing: format!("`id` as property key 0 (it is {other})"),
+                    })
+                }
+            },
             display_name: k(key::DISPLAY_NAME)?,
             title: k(key::TITLE)?,
             posted_time: k(key::POSTED_TIME)?,
             timestamp: k(key::TIMESTAMP)?,
+            body: g.prop_key_id(key::BODY),
+            url: g.prop_key_id(key::URL),
+            status: g.prop_key_id(key::STATUS),
         })
     }
 
@@ -115,13 +130,23 @@ impl<'g> Shindig<'g> {
             .map_or(Value::Null, |k| self.prop(node, k))
     }
 
+    /// An optional-key property, `Null` if the key or the property is absent.
+    #[inline]
+    pub(crate) fn prop_opt(&self, node: NodeId, key: Option<PropKeyId>) -> Value {
+        key.map_or(Value::Null, |k| self.prop(node, k))
+    }
+
     /// The external id (0 if absent, which the generator never produces).
+    ///
+    /// `id` is property key 0 (`kith_storage::ID_KEY`) and properties are sorted by
+    /// key, so it is the first property whenever present: no search needed on this
+    /// hottest of lookups.
     #[inline]
     pub(crate) fn ext_id(&self, node: NodeId) -> i64 {
-        self.g
-            .node_property(node, self.id)
-            .and_then(Value::as_int)
-            .unwrap_or(0)
+        match self.g.node_properties(node).first() {
+            Some((k, Value::Int(id))) if *k == self.id => *id,
+            _ => 0,
+        }
     }
 
     /// A DateTime property as millis (`i64::MIN` if absent, so it sorts last).
