@@ -9,11 +9,10 @@ const CELL_CHARS_MAX: usize = 60;
 /// A plain-text table with aligned columns.
 pub fn table(result: &ResultSet) -> String {
     let cells: Vec<Vec<String>> = result
-        .rows
-        .iter()
+        .rows()
         .map(|row| row.iter().map(|v| cut(&v.to_string())).collect())
         .collect();
-    let mut widths: Vec<usize> = result.columns.iter().map(|c| c.chars().count()).collect();
+    let mut widths: Vec<usize> = result.columns().iter().map(|c| c.chars().count()).collect();
     for row in &cells {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
@@ -29,7 +28,7 @@ pub fn table(result: &ResultSet) -> String {
         out.push_str(padded.join(" | ").trim_end());
         out.push('\n');
     };
-    line(&mut out, &result.columns);
+    line(&mut out, result.columns());
     out.push_str(
         &widths
             .iter()
@@ -56,8 +55,8 @@ fn cut(text: &str) -> String {
 /// `{"columns": [...], "rows": [[...], ...]}`; date-times as ISO-8601 UTC strings.
 pub fn result_json(result: &ResultSet) -> serde_json::Value {
     serde_json::json!({
-        "columns": result.columns,
-        "rows": result.rows.iter().map(|r| r.iter().map(value_json).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "columns": result.columns(),
+        "rows": result.rows().map(|r| r.iter().map(value_json).collect::<Vec<_>>()).collect::<Vec<_>>(),
     })
 }
 

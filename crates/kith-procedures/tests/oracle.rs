@@ -352,11 +352,7 @@ impl Raw {
 }
 
 fn table(columns: &[&str], rows: Vec<Vec<Value>>) -> ResultSet {
-    let mut rs = ResultSet::new(columns);
-    for row in rows {
-        rs.push(row);
-    }
-    rs
+    ResultSet::from_rows(columns, rows)
 }
 
 /// `limit` semantics: 0 means no limit.
@@ -887,17 +883,17 @@ impl Fixture {
             .collect();
         let what = format!("{name} on {} with {params:?}", self.name);
         let actual = self.registry.call(&self.snapshot, name, &given);
-        let rows = expected.as_ref().map_or(0, |rs| rs.rows.len());
+        let rows = expected.as_ref().map_or(0, |rs| rs.len());
         match (actual, expected) {
             (Ok(actual), Ok(expected)) => {
-                assert_eq!(actual.columns, expected.columns, "{what}: columns");
-                for i in 0..actual.rows.len().max(expected.rows.len()) {
+                assert_eq!(actual.columns(), expected.columns(), "{what}: columns");
+                for i in 0..actual.len().max(expected.len()) {
                     assert_eq!(
-                        actual.rows.get(i),
-                        expected.rows.get(i),
+                        actual.row(i),
+                        expected.row(i),
                         "{what}: row {i} (actual has {} rows, expected {})",
-                        actual.rows.len(),
-                        expected.rows.len()
+                        actual.len(),
+                        expected.len()
                     );
                 }
                 assert_eq!(actual, expected, "{what}");
@@ -915,7 +911,7 @@ impl Fixture {
     fn check_err(&self, name: &str, params: Vec<(String, Value)>, code: &str, needles: &[&str]) {
         let what = format!("{name} on {} with {:?}", self.name, short(&params));
         match self.registry.call(&self.snapshot, name, &params) {
-            Ok(rs) => panic!("{what}: expected error {code}, got {} rows", rs.rows.len()),
+            Ok(rs) => panic!("{what}: expected error {code}, got {} rows", rs.len()),
             Err(e) => {
                 assert_eq!(e.code(), code, "{what}: {e}");
                 let msg = e.to_string();
@@ -1146,7 +1142,7 @@ fn q07_shortest_path_matches_oracle() {
         }
         for (a, b) in pairs {
             let expected = q07_shortest_path(r, a, b);
-            let length = match expected.as_ref().map(|rs| rs.rows.first()) {
+            let length = match expected.as_ref().map(|rs| rs.row(0)) {
                 Ok(Some(row)) => row[0].as_int(),
                 _ => None,
             };

@@ -38,7 +38,7 @@ pub fn run(dir: &Path, procedure: &str, params: &[String], json: bool) -> Result
         print!("{}", output::table(&result));
         println!(
             "{} row(s) in {:.1} µs",
-            result.rows.len(),
+            result.len(),
             elapsed.as_secs_f64() * 1e6
         );
     }

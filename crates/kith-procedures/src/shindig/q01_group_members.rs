@@ -22,8 +22,6 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         .iter()
         .map(|e| e.node);
     let mut out = ResultSet::new(PERSON_COLUMNS);
-    for (id, person) in s.by_ext_id(members) {
-        out.push(s.person_row(id, person));
-    }
+    s.push_person_rows(&mut out, members);
     Ok(out)
 }

@@ -24,7 +24,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let person = s.person(p.int("person_id")?)?;
     let mut out = ResultSet::new(COLUMNS);
     for (id, group) in s.targets_by_ext_id(person, s.member_of) {
-        out.push(vec![Value::Int(id), s.prop(group, s.title)]);
+        out.push([Value::Int(id), s.prop(group, s.title)]);
     }
     Ok(out)
 }

@@ -47,7 +47,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     ranked.sort_unstable_by(order);
     let mut out = ResultSet::new(COLUMNS);
     for (count, id, n) in ranked {
-        out.push(vec![
+        out.push([
             Value::Int(id),
             s.prop(n, s.display_name),
             Value::Int(i64::from(count)),

@@ -42,7 +42,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     ranked.truncate(limit);
     let mut out = ResultSet::new(COLUMNS);
     for (count, id, n) in ranked {
-        out.push(vec![
+        out.push([
             Value::Int(id),
             s.prop(n, s.title),
             Value::Int(i64::from(count)),

@@ -32,28 +32,34 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             frontier.push(f.node);
         }
     }
-    let mut found: Vec<(i64, NodeId, i64)> = Vec::new();
+    let mut found: Vec<(NodeId, i64)> = Vec::new();
     for distance in 2..=3 {
         let mut next = Vec::new();
         for &u in &frontier {
             for f in s.friends(u) {
                 if visited.insert(f.node) {
                     next.push(f.node);
-                    found.push((s.ext_id(f.node), f.node, distance));
+                    found.push((f.node, distance));
                 }
             }
         }
         frontier = next;
     }
+    // Node-id order first (cheap, sequential record walk), then by external id, which
+    // is one confirming pass where node ids follow external ids.
     found.sort_unstable();
+    let mut rows: Vec<(i64, Value, i64)> = found
+        .into_iter()
+        .map(|(n, distance)| {
+            let p = s.props(n);
+            (p.id(), p.get(s.display_name), distance)
+        })
+        .collect();
+    rows.sort_by_key(|(id, _, _)| *id);
     let mut out = ResultSet::new(COLUMNS);
-    out.rows.reserve(found.len());
-    for (id, n, distance) in found {
-        out.push(vec![
-            Value::Int(id),
-            s.prop(n, s.display_name),
-            Value::Int(distance),
-        ]);
+    out.reserve_rows(rows.len());
+    for (id, name, distance) in rows {
+        out.push([Value::Int(id), name, Value::Int(distance)]);
     }
     Ok(out)
 }

@@ -37,8 +37,6 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         }
     }
     let mut out = ResultSet::new(PERSON_COLUMNS);
-    for (id, n) in s.by_ext_id(found.into_iter()) {
-        out.push(s.person_row(id, n));
-    }
+    s.push_person_rows(&mut out, found.into_iter());
     Ok(out)
 }

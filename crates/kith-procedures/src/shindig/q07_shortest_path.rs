@@ -34,7 +34,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let mut out = ResultSet::new(COLUMNS);
     if let Some(path) = shortest_path(&s, from, to) {
         let ids = path.iter().map(|n| Value::Int(s.ext_id(*n))).collect();
-        out.push(vec![Value::Int(path.len() as i64 - 1), Value::List(ids)]);
+        out.push([Value::Int(path.len() as i64 - 1), Value::List(ids)]);
     }
     Ok(out)
 }

@@ -52,7 +52,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             .neighbors(m, s.sent_by, Direction::Out)
             .first()
             .map(|e| e.node);
-        out.push(vec![
+        out.push([
             Value::Int(id),
             s.prop(m, s.title),
             sender.map_or(Value::Null, |n| Value::Int(s.ext_id(n))),

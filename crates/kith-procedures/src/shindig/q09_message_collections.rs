@@ -25,11 +25,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let mut out = ResultSet::new(COLUMNS);
     for (id, c) in s.targets_by_ext_id(person, s.owns) {
         let count = g.neighbors(c, s.contains, Direction::Out).len();
-        out.push(vec![
-            Value::Int(id),
-            s.prop(c, s.title),
-            Value::Int(count as i64),
-        ]);
+        out.push([Value::Int(id), s.prop(c, s.title), Value::Int(count as i64)]);
     }
     Ok(out)
 }

@@ -22,6 +22,6 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let person = s.person(p.int("person_id")?)?;
     let mut out = ResultSet::new(PROFILE_COLUMNS);
-    out.push(s.profile_row(person));
+    out.push(s.profile_row(&s.profile_keys(), person));
     Ok(out)
 }

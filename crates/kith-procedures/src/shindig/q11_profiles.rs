@@ -21,13 +21,12 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
 fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let people = p.int_list("person_ids")?;
-    let nodes = people
-        .iter()
-        .map(|id| s.person(*id))
-        .collect::<Result<Vec<_>, _>>()?;
+    let nodes = s.people(&people)?;
+    let keys = s.profile_keys();
     let mut out = ResultSet::new(PROFILE_COLUMNS);
+    out.reserve_rows(nodes.len());
     for person in nodes {
-        out.push(s.profile_row(person));
+        out.push(s.profile_row(&keys, person));
     }
     Ok(out)
 }

@@ -22,18 +22,11 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
 fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let people = p.int_list("person_ids")?;
-    let nodes = people
-        .iter()
-        .map(|id| s.person(*id))
-        .collect::<Result<Vec<_>, _>>()?;
+    let nodes = s.people(&people)?;
     let mut out = ResultSet::new(COLUMNS);
     for (person_id, person) in people.into_iter().zip(nodes) {
-        for (id, friend) in s.by_ext_id(s.friends(person).iter().map(|e| e.node)) {
-            out.push(vec![
-                Value::Int(person_id),
-                Value::Int(id),
-                s.prop(friend, s.display_name),
-            ]);
+        for (id, name) in s.people_by_id(s.friends(person).iter().map(|e| e.node)) {
+            out.push([Value::Int(person_id), Value::Int(id), name]);
         }
     }
     Ok(out)

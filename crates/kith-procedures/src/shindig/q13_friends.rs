@@ -22,8 +22,6 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let person = s.person(p.int("person_id")?)?;
     let mut out = ResultSet::new(PERSON_COLUMNS);
-    for (id, friend) in s.by_ext_id(s.friends(person).iter().map(|e| e.node)) {
-        out.push(s.person_row(id, friend));
-    }
+    s.push_person_rows(&mut out, s.friends(person).iter().map(|e| e.node));
     Ok(out)
 }

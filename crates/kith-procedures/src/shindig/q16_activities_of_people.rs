@@ -21,10 +21,7 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
 fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let people = p.int_list("person_ids")?;
-    let nodes = people
-        .iter()
-        .map(|id| s.person(*id))
-        .collect::<Result<Vec<_>, _>>()?;
+    let nodes = s.people(&people)?;
     let mut out = ResultSet::new(ACTIVITY_COLUMNS);
     for person in nodes {
         let own = g

@@ -17,25 +17,31 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
     run,
 };
 
+/// `(postedTime, activity id, activity, performer id)`.
+type Candidate = (i64, i64, NodeId, i64);
+
 fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let person = s.person(p.int("person_id")?)?;
     let limit = p.limit("limit")?;
-    let mut stream: Vec<(i64, i64, NodeId)> = Vec::new();
+    let mut stream: Vec<(i64, i64, NodeId, i64)> = Vec::new();
     for friend in s.friends(person) {
+        let friend_id = s.ext_id(friend.node);
         for a in g.neighbors(friend.node, s.performed, Direction::Out) {
-            stream.push((s.time(a.node, s.posted_time), s.ext_id(a.node), a.node));
+            let p = s.props(a.node);
+            stream.push((p.time(s.posted_time), p.id(), a.node, friend_id));
         }
     }
-    let newest = |x: &(i64, i64, NodeId), y: &(i64, i64, NodeId)| (y.0, y.1).cmp(&(x.0, x.1));
+    let newest = |x: &Candidate, y: &Candidate| (y.0, y.1).cmp(&(x.0, x.1));
     if limit < stream.len() {
         stream.select_nth_unstable_by(limit, newest);
         stream.truncate(limit);
     }
     stream.sort_unstable_by(newest);
     let mut out = ResultSet::new(ACTIVITY_COLUMNS);
-    for (_, _, activity) in stream {
-        out.push(s.activity_row(activity));
+    out.reserve_rows(stream.len());
+    for (_, _, activity, performer) in stream {
+        out.push(s.activity_row_by(activity, Some(performer)));
     }
     Ok(out)
 }

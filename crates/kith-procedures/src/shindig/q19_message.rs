@@ -49,7 +49,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
                 .first()
                 .map_or(Value::Null, |e| Value::Int(s.ext_id(e.node)))
         };
-        out.push(vec![
+        out.push([
             Value::Int(s.ext_id(message)),
             s.prop(message, s.title),
             s.prop_opt(message, s.body),

@@ -1,11 +1,12 @@
 //! Row shapes shared by several queries (people, activities, profiles).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use kith_core::shindig_schema::key;
-use kith_core::{Direction, NodeId, Value};
+use kith_core::{Direction, NodeId, PropKeyId, Value};
 
 use super::schema::Shindig;
+use crate::ResultSet;
 
 /// Columns of a person reference.
 pub(crate) const PERSON_COLUMNS: &[&str] = &["id", "displayName"];
@@ -57,9 +58,36 @@ const ADDRESS_FIELDS: &[&str] = &[
 ];
 
 impl Shindig<'_> {
-    /// `[id, displayName]`, given the external id already looked up for sorting.
-    pub(crate) fn person_row(&self, id: i64, person: NodeId) -> Vec<Value> {
-        vec![Value::Int(id), self.prop(person, self.display_name)]
+    /// Appends `[id, displayName]` rows of people, sorted by id.
+    pub(crate) fn push_person_rows(
+        &self,
+        out: &mut ResultSet,
+        people: impl Iterator<Item = NodeId>,
+    ) {
+        let people = self.people_by_id(people);
+        out.reserve_rows(people.len());
+        for (id, name) in people {
+            out.push([Value::Int(id), name]);
+        }
+    }
+
+    /// `(id, displayName)` of people sorted by id; each person's properties are
+    /// fetched once for both the sort key and the name.
+    pub(crate) fn people_by_id(&self, people: impl Iterator<Item = NodeId>) -> Vec<(i64, Value)> {
+        // Sorting the 4-byte node ids first makes the record walk sequential, and where
+        // node ids follow external ids (every bulk load) the sort below only confirms
+        // the order in one linear pass.
+        let mut nodes: Vec<NodeId> = people.collect();
+        nodes.sort_unstable();
+        let mut keyed: Vec<(i64, Value)> = nodes
+            .into_iter()
+            .map(|n| {
+                let p = self.props(n);
+                (p.id(), p.get(self.display_name))
+            })
+            .collect();
+        keyed.sort_by_key(|(id, _)| *id);
+        keyed
     }
 
     /// Nodes with their external ids, sorted by external id (ties cannot happen within
@@ -87,56 +115,86 @@ impl Shindig<'_> {
     /// Activities sorted newest first (postedTime desc, id desc).
     pub(crate) fn newest_first(&self, activities: impl Iterator<Item = NodeId>) -> Vec<NodeId> {
         let mut keyed: Vec<(i64, i64, NodeId)> = activities
-            .map(|a| (self.time(a, self.posted_time), self.ext_id(a), a))
+            .map(|a| {
+                let p = self.props(a);
+                (p.time(self.posted_time), p.id(), a)
+            })
             .collect();
         keyed.sort_unstable_by_key(|x| std::cmp::Reverse((x.0, x.1)));
         keyed.into_iter().map(|(_, _, a)| a).collect()
     }
 
     /// An activity row (see `ACTIVITY_COLUMNS`).
-    pub(crate) fn activity_row(&self, activity: NodeId) -> Vec<Value> {
+    pub(crate) fn activity_row(&self, activity: NodeId) -> [Value; 6] {
         let performer = self
             .g
             .neighbors(activity, self.performed, Direction::In)
             .first()
-            .map_or(Value::Null, |e| Value::Int(self.ext_id(e.node)));
+            .map(|e| self.props(e.node).id());
+        self.activity_row_by(activity, performer)
+    }
+
+    /// An activity row when the caller already knows who performed it (the stream
+    /// walks from the performer, so it need not look back).
+    pub(crate) fn activity_row_by(&self, activity: NodeId, performer: Option<i64>) -> [Value; 6] {
+        let p = self.props(activity);
+        let performer = performer.map_or(Value::Null, Value::Int);
         let media = self.g.neighbors(activity, self.has_media, Direction::Out);
         let urls = match media {
             [] => Vec::new(),
-            [one] => vec![self.prop_opt(one.node, self.url)],
-            _ => self
-                .targets_by_ext_id(activity, self.has_media)
-                .into_iter()
-                .map(|(_, m)| self.prop_opt(m, self.url))
-                .collect(),
+            [one] => vec![self.props(one.node).get_opt(self.url)],
+            _ => {
+                let mut keyed: Vec<(i64, Value)> = media
+                    .iter()
+                    .map(|m| {
+                        let mp = self.props(m.node);
+                        (mp.id(), mp.get_opt(self.url))
+                    })
+                    .collect();
+                keyed.sort_unstable_by_key(|(id, _)| *id);
+                keyed.into_iter().map(|(_, url)| url).collect()
+            }
         };
-        vec![
-            Value::Int(self.ext_id(activity)),
+        [
+            Value::Int(p.id()),
             performer,
-            self.prop(activity, self.title),
-            self.prop_opt(activity, self.body),
-            self.prop(activity, self.posted_time),
+            p.get(self.title),
+            p.get_opt(self.body),
+            p.get(self.posted_time),
             Value::List(urls),
         ]
     }
 
+    /// The keys a profile reads, resolved once per call rather than once per person.
+    pub(crate) fn profile_keys(&self) -> ProfileKeys {
+        let k = |name: &str| self.g.prop_key_id(name);
+        ProfileKeys {
+            person: PROFILE_PROPERTIES.iter().map(|n| k(n)).collect(),
+            address: ADDRESS_FIELDS.iter().map(|n| k(n)).collect(),
+            name: k(key::NAME),
+            industry: k(key::INDUSTRY),
+            title: k(key::TITLE),
+            department: k(key::DEPARTMENT),
+            start_date: k(key::START_DATE),
+        }
+    }
+
     /// A profile row (see `PROFILE_COLUMNS`).
-    pub(crate) fn profile_row(&self, person: NodeId) -> Vec<Value> {
+    pub(crate) fn profile_row(&self, keys: &ProfileKeys, person: NodeId) -> Vec<Value> {
+        let names = map_keys();
+        let p = self.props(person);
         let mut row = Vec::with_capacity(PROFILE_COLUMNS.len());
-        row.push(Value::Int(self.ext_id(person)));
-        row.extend(
-            PROFILE_PROPERTIES
-                .iter()
-                .map(|k| self.prop_named(person, k)),
-        );
+        row.push(Value::Int(p.id()));
+        row.extend(keys.person.iter().map(|k| p.get_opt(*k)));
         let addresses = self
             .targets_by_ext_id(person, self.has_address)
             .into_iter()
             .map(|(_, a)| {
+                let ap = self.props(a);
+                let fields = names.address.iter().zip(&keys.address);
                 Value::Map(
-                    ADDRESS_FIELDS
-                        .iter()
-                        .map(|f| (Arc::<str>::from(*f), self.prop_named(a, f)))
+                    fields
+                        .map(|(name, k)| (name.clone(), ap.get_opt(*k)))
                         .collect(),
                 )
             })
@@ -148,20 +206,22 @@ impl Shindig<'_> {
             .iter()
             .map(|e| {
                 let job = self.g.relationship(e.rel);
-                let job_prop = |name: &str| {
-                    job.zip(self.g.prop_key_id(name))
+                let job_prop = |key: Option<PropKeyId>| {
+                    job.zip(key)
                         .and_then(|(r, k)| r.property(k).cloned())
                         .unwrap_or(Value::Null)
                 };
-                let org = e.node;
-                let id = self.ext_id(org);
+                let org = self.props(e.node);
+                let id = org.id();
+                let [n_id, n_name, n_industry, n_title, n_department, n_start] =
+                    names.organization.clone();
                 let map = Value::Map(vec![
-                    ("id".into(), Value::Int(id)),
-                    ("name".into(), self.prop_named(org, key::NAME)),
-                    ("industry".into(), self.prop_named(org, key::INDUSTRY)),
-                    ("title".into(), job_prop(key::TITLE)),
-                    ("department".into(), job_prop(key::DEPARTMENT)),
-                    ("startDate".into(), job_prop(key::START_DATE)),
+                    (n_id, Value::Int(id)),
+                    (n_name, org.get_opt(keys.name)),
+                    (n_industry, org.get_opt(keys.industry)),
+                    (n_title, job_prop(keys.title)),
+                    (n_department, job_prop(keys.department)),
+                    (n_start, job_prop(keys.start_date)),
                 ]);
                 (id, map)
             })
@@ -170,4 +230,31 @@ impl Shindig<'_> {
         row.push(Value::List(jobs.into_iter().map(|(_, m)| m).collect()));
         row
     }
+}
+
+/// Property keys a profile reads (see [`Shindig::profile_keys`]).
+pub(crate) struct ProfileKeys {
+    person: Vec<Option<PropKeyId>>,
+    address: Vec<Option<PropKeyId>>,
+    name: Option<PropKeyId>,
+    industry: Option<PropKeyId>,
+    title: Option<PropKeyId>,
+    department: Option<PropKeyId>,
+    start_date: Option<PropKeyId>,
+}
+
+/// Names of the entries of profile maps, allocated once per process: cloning an
+/// `Arc<str>` is a reference-count increment, allocating one per entry was a quarter
+/// of a profile's cost.
+struct MapKeys {
+    address: Vec<Arc<str>>,
+    organization: [Arc<str>; 6],
+}
+
+fn map_keys() -> &'static MapKeys {
+    static KEYS: OnceLock<MapKeys> = OnceLock::new();
+    KEYS.get_or_init(|| MapKeys {
+        address: ADDRESS_FIELDS.iter().map(|f| Arc::from(*f)).collect(),
+        organization: ["id", "name", "industry", "title", "department", "startDate"].map(Arc::from),
+    })
 }

@@ -95,6 +95,11 @@ impl<'g> Shindig<'g> {
     pub(crate) fn person(&self, id: i64) -> Result<NodeId, ProcedureError> {
         self.lookup(self.person, label::PERSON, id)
     }
+    /// The people with these external ids, in order; `not_found` names the first
+    /// unknown one.
+    pub(crate) fn people(&self, ids: &[i64]) -> Result<Vec<NodeId>, ProcedureError> {
+        ids.iter().map(|id| self.person(*id)).collect()
+    }
     /// The group with external id `id`, or `not_found`.
     pub(crate) fn group(&self, id: i64) -> Result<NodeId, ProcedureError> {
         self.lookup(self.group, label::GROUP, id)
@@ -114,6 +119,16 @@ impl<'g> Shindig<'g> {
         self.g.neighbors(person, self.friend_of, Direction::Out)
     }
 
+    /// A node's properties, fetched once so several can be read without walking the
+    /// page table and the trait object again for each (the hot cost of row building).
+    #[inline]
+    pub(crate) fn props(&self, node: NodeId) -> Props<'g> {
+        Props {
+            list: self.g.node_properties(node),
+            id_key: self.id,
+        }
+    }
+
     /// A property, `Null` if absent.
     #[inline]
     pub(crate) fn prop(&self, node: NodeId, key: PropKeyId) -> Value {
@@ -121,13 +136,6 @@ impl<'g> Shindig<'g> {
             .node_property(node, key)
             .cloned()
             .unwrap_or(Value::Null)
-    }
-
-    /// A property by name, `Null` if absent or the key is unknown.
-    pub(crate) fn prop_named(&self, node: NodeId, name: &str) -> Value {
-        self.g
-            .prop_key_id(name)
-            .map_or(Value::Null, |k| self.prop(node, k))
     }
 
     /// An optional-key property, `Null` if the key or the property is absent.
@@ -154,6 +162,46 @@ impl<'g> Shindig<'g> {
     pub(crate) fn time(&self, node: NodeId, key: PropKeyId) -> i64 {
         self.g
             .node_property(node, key)
+            .and_then(Value::as_datetime)
+            .unwrap_or(i64::MIN)
+    }
+}
+
+/// One node's key-sorted properties.
+#[derive(Clone, Copy)]
+pub(crate) struct Props<'g> {
+    list: &'g [(PropKeyId, Value)],
+    id_key: PropKeyId,
+}
+
+impl Props<'_> {
+    /// A property, `Null` if absent.
+    #[inline]
+    pub(crate) fn get(&self, key: PropKeyId) -> Value {
+        kith_core::lookup(self.list, key)
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+
+    /// A property whose key may not exist in this graph.
+    #[inline]
+    pub(crate) fn get_opt(&self, key: Option<PropKeyId>) -> Value {
+        key.map_or(Value::Null, |k| self.get(k))
+    }
+
+    /// The external id: `id` is key 0, so the first property (0 if absent).
+    #[inline]
+    pub(crate) fn id(&self) -> i64 {
+        match self.list.first() {
+            Some((k, Value::Int(id))) if *k == self.id_key => *id,
+            _ => 0,
+        }
+    }
+
+    /// A DateTime as millis, `i64::MIN` if absent (sorts last when newest first).
+    #[inline]
+    pub(crate) fn time(&self, key: PropKeyId) -> i64 {
+        kith_core::lookup(self.list, key)
             .and_then(Value::as_datetime)
             .unwrap_or(i64::MIN)
     }
