@@ -1,0 +1,25 @@
+//! kith-protocol: the bytes between a kith client and server.
+//!
+//! `docs/protocol.md` is the specification; this crate is its one implementation,
+//! shared by the server and the Rust client so they cannot drift apart. It knows
+//! values and documents, never storage or sockets.
+//!
+//! - [`negotiate`]: the `kith.v1.<encoding>.<compression>` subprotocols;
+//! - [`frame`]: the 12-byte frame header;
+//! - [`compress`]: the five compressions, with bounded decompression;
+//! - [`message`]: requests, result chunks and errors in any encoding;
+//! - [`Wire`]: all of it for one connection.
+
+mod codec;
+pub mod compress;
+mod error;
+pub mod frame;
+pub mod message;
+pub mod negotiate;
+mod wire;
+
+pub use error::ProtocolError;
+pub use frame::{FrameHeader, Kind, FLAG_COMPRESSED, FLAG_MORE, HEADER_BYTES};
+pub use message::{ErrorBody, Request, ResultChunk, Timing};
+pub use negotiate::{Compression, Encoding, Subprotocol};
+pub use wire::{Wire, COMPRESS_MIN_BYTES};
