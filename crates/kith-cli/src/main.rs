@@ -51,6 +51,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the graph over WebSocket and HTTP (docs/protocol.md).
+    Serve(commands::serve::ServeArgs),
     /// List the stored procedures with their parameters.
     Procedures {
         /// Print JSON instead of text.
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
             json,
         } => commands::call::run(&dir, &procedure, &params, json),
         Command::Procedures { json } => commands::procedures::run(json),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -71,6 +71,11 @@ impl ResultSet {
         self.values.is_empty()
     }
 
+    /// Every cell, row after row (what encoders stream from).
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+
     /// Row `i`.
     pub fn row(&self, i: usize) -> Option<&[Value]> {
         let width = self.columns.len();

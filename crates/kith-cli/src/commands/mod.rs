@@ -3,4 +3,5 @@
 pub mod call;
 pub mod generate;
 pub mod procedures;
+pub mod serve;
 pub mod stats;

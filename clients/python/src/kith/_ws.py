@@ -1,0 +1,118 @@
+"""The parts of the ``websockets`` library both clients use, across its versions.
+
+websockets 13+ has ``websockets.asyncio.client``; 12 only the legacy
+``websockets.client`` for asyncio. Both have ``websockets.sync.client``. Keyword
+arguments that only newer versions know (``proxy``) are passed only when accepted.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import websockets
+from websockets.exceptions import ConnectionClosed as WsConnectionClosed
+from websockets.exceptions import InvalidHandshake, InvalidURI
+from websockets.sync.client import connect as sync_connect
+
+try:
+    from websockets.asyncio.client import connect as async_connect
+
+    ASYNC_LEGACY = False
+except ImportError:  # websockets 12
+    from websockets.client import connect as async_connect  # type: ignore[no-redef]
+
+    ASYNC_LEGACY = True
+
+from .errors import ConnectionClosed, ConnectionFailed, HandshakeError, KithError
+
+__all__ = [
+    "sync_connect",
+    "async_connect",
+    "connect_kwargs",
+    "handshake_failure",
+    "check_echo",
+    "closed_error",
+    "WsConnectionClosed",
+]
+
+
+def _accepts(fn: Any, name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # pragma: no cover
+        return False
+    return name in params
+
+
+_SYNC_PROXY = _accepts(sync_connect, "proxy")
+_ASYNC_PROXY = _accepts(async_connect, "proxy") or _accepts(
+    getattr(async_connect, "__init__", None), "proxy"
+)
+
+
+def connect_kwargs(offer: str, timeout: float | None, max_message_bytes: int, *, sync: bool) -> dict:
+    """Keyword arguments for ``connect``: offer exactly one subprotocol, no
+    permessage-deflate (kith compresses payloads itself; compressing twice only
+    costs CPU), a bounded message size, and no HTTP proxy (a database connection
+    goes straight to the server, as the HTTP helper does)."""
+    kwargs: dict[str, Any] = {
+        "subprotocols": [offer],
+        "compression": None,
+        "open_timeout": timeout,
+        "max_size": max_message_bytes,
+    }
+    if _SYNC_PROXY if sync else _ASYNC_PROXY:
+        kwargs["proxy"] = None
+    return kwargs
+
+
+def handshake_failure(url: str, offer: str, exc: BaseException) -> KithError:
+    """The kith exception for a failed ``connect``: a refused upgrade (the server
+    answers HTTP 400 listing the subprotocols it supports) becomes
+    :class:`HandshakeError`, anything else :class:`ConnectionFailed`."""
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None) or getattr(exc, "status_code", None)
+    if status is not None:
+        raw = getattr(response, "body", b"") or b""
+        body = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
+        detail = f": {body.strip()}" if body.strip() else ""
+        return HandshakeError(
+            f"{url} refused the WebSocket upgrade offering {offer!r} with HTTP {status}{detail}",
+            status=status,
+            body=body,
+        )
+    if isinstance(exc, InvalidURI):
+        return ConnectionFailed("connection_failed", f"{url!r} is not a WebSocket URL: {exc}")
+    if isinstance(exc, InvalidHandshake):
+        return HandshakeError(f"the WebSocket handshake with {url} offering {offer!r} failed: {exc}")
+    return ConnectionFailed(
+        "connection_failed", f"could not connect to {url}: {type(exc).__name__}: {exc}"
+    )
+
+
+def check_echo(url: str, offer: str, echoed: str | None) -> None:
+    """The server must echo the one subprotocol offered (RFC 6455, protocol 1.1)."""
+    if echoed != offer:
+        raise HandshakeError(
+            f"{url} accepted the WebSocket upgrade but echoed subprotocol {echoed!r}, "
+            f"not the offered {offer!r}"
+        )
+
+
+def closed_error(ws: Any, url: str, closed_by_client: bool) -> ConnectionClosed:
+    """Why the connection ended, with the close code and reason when there are any
+    (1008 "write stalled" and 1009 for an oversized frame are the kith ones)."""
+    if closed_by_client:
+        return ConnectionClosed("connection_closed", f"the connection to {url} was closed by the client")
+    code = getattr(ws, "close_code", None)
+    reason = getattr(ws, "close_reason", None)
+    what = f"the connection to {url} closed"
+    if code is not None:
+        what += f" with code {code}"
+        if reason:
+            what += f" ({reason})"
+    return ConnectionClosed("connection_closed", what)
+
+
+WEBSOCKETS_VERSION = getattr(websockets, "__version__", "?")

@@ -1,0 +1,289 @@
+"""The synchronous client: ``kith.connect(...)``.
+
+Each connection is a ``websockets.sync`` connection plus one reader thread. Callers
+send from their own threads; the reader dispatches every frame by request id to a
+``concurrent.futures.Future``. So one connection carries many calls at once
+(pipelining), whether they come from several threads or from one thread that
+:meth:`Client.submit` s several calls before waiting on any.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import _ws
+from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire
+from .errors import ConnectionClosed, KithError, Timeout
+from .result import Result
+
+__all__ = ["Client", "connect", "DEFAULT_URL"]
+
+log = logging.getLogger("kith")
+
+DEFAULT_URL = "ws://127.0.0.1:7600/v1/ws"
+# WebSocket messages are bounded by the server's frame_bytes_max for requests and by
+# chunk_rows for results; this bound only stops a broken peer from exhausting memory.
+MESSAGE_BYTES_MAX = 64 * 1024 * 1024
+
+
+class _Default:
+    """Marks "use the client's timeout" (``None`` means wait forever)."""
+
+    def __repr__(self) -> str:
+        return "<client timeout>"
+
+
+DEFAULT = _Default()
+
+
+def _resolve(future: concurrent.futures.Future, outcome: Result | KithError) -> None:
+    if future.done():  # cancelled by the caller
+        return
+    try:
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+    except concurrent.futures.InvalidStateError:  # cancelled in between
+        pass
+
+
+class Connection:
+    """One WebSocket connection with its reader thread (used through :class:`Client`)."""
+
+    def __init__(
+        self,
+        url: str,
+        wire: Wire,
+        *,
+        timeout: float | None,
+        offer: str | None = None,
+        max_message_bytes: int = MESSAGE_BYTES_MAX,
+    ) -> None:
+        self.url = url
+        self.wire = wire
+        self.offer = offer or wire.subprotocol
+        self.dispatcher: Dispatcher[concurrent.futures.Future] = Dispatcher(wire)
+        self._send_lock = threading.Lock()
+        self._closing = False
+        try:
+            self._ws = _ws.sync_connect(
+                url, **_ws.connect_kwargs(self.offer, timeout, max_message_bytes, sync=True)
+            )
+        except Exception as exc:
+            raise _ws.handshake_failure(url, self.offer, exc) from exc
+        try:
+            _ws.check_echo(url, self.offer, self._ws.subprotocol)
+        except KithError:
+            self._ws.close()
+            raise
+        self._reader = threading.Thread(target=self._read, name=f"kith-reader {url}", daemon=True)
+        self._reader.start()
+
+    @property
+    def closed(self) -> bool:
+        return self.dispatcher.closed is not None
+
+    def _read(self) -> None:
+        try:
+            for message in self._ws:
+                for future, outcome in self.dispatcher.feed(message):
+                    _resolve(future, outcome)
+        except _ws.WsConnectionClosed:
+            pass
+        except Exception:  # a bug here must not leave callers waiting forever
+            log.exception("kith: reader of %s failed", self.url)
+        finally:
+            error = _ws.closed_error(self._ws, self.url, self._closing)
+            for future, outcome in self.dispatcher.close(error):
+                _resolve(future, outcome)
+
+    def submit(
+        self, procedure: str, params: Mapping[str, Any], timing: bool = False
+    ) -> concurrent.futures.Future:
+        """Sends the request; the future completes with its :class:`Result`."""
+        payload, flags = self.wire.encode_request(procedure, params, timing)
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        request_id = self.dispatcher.register(future)
+        future.kith_request_id = request_id  # type: ignore[attr-defined]
+        try:
+            with self._send_lock:
+                self._ws.send(Wire.frame(request_id, payload, flags))
+        except _ws.WsConnectionClosed:
+            self.dispatcher.forget(request_id)
+            raise _ws.closed_error(self._ws, self.url, self._closing) from None
+        return future
+
+    def wait(
+        self, future: concurrent.futures.Future, procedure: str, timeout: float | None
+    ) -> Result:
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            self.dispatcher.forget(future.kith_request_id)  # type: ignore[attr-defined]
+            future.cancel()
+            raise Timeout(
+                "timeout",
+                f"no answer to {procedure} from {self.url} within {timeout} s "
+                "(client-side deadline; a late answer is dropped)",
+            ) from None
+
+    def close(self) -> None:
+        self._closing = True
+        self._ws.close()
+        if self._reader is not threading.current_thread():
+            self._reader.join(timeout=5)
+
+
+class Client:
+    """A pool of kith connections; calls are spread over them round-robin.
+
+    Thread-safe: any number of threads may call at once, and their calls are
+    pipelined on the pool's connections.
+    """
+
+    def __init__(self, connections: Sequence[Connection], timeout: float | None) -> None:
+        if not connections:
+            raise ValueError("a client needs at least one connection")
+        self._connections = list(connections)
+        self._next = itertools.count()
+        self.timeout = timeout
+
+    @property
+    def subprotocol(self) -> str:
+        """The negotiated ``kith.v1.<encoding>.<compression>``."""
+        return self._connections[0].offer
+
+    @property
+    def connections(self) -> int:
+        return len(self._connections)
+
+    @property
+    def urls(self) -> list[str]:
+        return [c.url for c in self._connections]
+
+    def _pick(self) -> Connection:
+        n = len(self._connections)
+        for _ in range(n):
+            conn = self._connections[next(self._next) % n]
+            if not conn.closed:
+                return conn
+        raise ConnectionClosed("connection_closed", "every connection of this client is closed")
+
+    def call(
+        self,
+        procedure: str,
+        /,
+        *,
+        timing: bool = False,
+        timeout: float | None | _Default = DEFAULT,
+        **params: Any,
+    ) -> Result:
+        """Runs a stored procedure: ``client.call("shindig.friends", person_id=7)``.
+
+        ``timing=True`` asks the server for its time split (``result.timing``);
+        ``timeout`` overrides the client's deadline in seconds (``None``: none). A
+        parameter literally named ``timing`` or ``timeout`` goes through
+        :meth:`call_with`.
+        """
+        return self.call_with(procedure, params, timing=timing, timeout=timeout)
+
+    def call_with(
+        self,
+        procedure: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timing: bool = False,
+        timeout: float | None | _Default = DEFAULT,
+    ) -> Result:
+        """:meth:`call` with the parameters as a mapping."""
+        conn = self._pick()
+        future = conn.submit(procedure, params or {}, timing)
+        deadline = self.timeout if isinstance(timeout, _Default) else timeout
+        return conn.wait(future, procedure, deadline)
+
+    def submit(
+        self, procedure: str, /, *, timing: bool = False, **params: Any
+    ) -> concurrent.futures.Future:
+        """Sends a call without waiting: returns a ``concurrent.futures.Future`` of
+        its :class:`Result`. Submitting many, then waiting, pipelines them from a
+        single thread. No client-side deadline applies; pass one to ``.result()``."""
+        return self._pick().submit(procedure, params, timing)
+
+    def close(self) -> None:
+        """Closes every connection; calls still in flight fail with ConnectionClosed."""
+        for conn in self._connections:
+            try:
+                conn.close()
+            except Exception:  # pragma: no cover - closing is best effort
+                log.debug("kith: error closing %s", conn.url, exc_info=True)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<kith.Client {self.subprotocol} connections={len(self._connections)}>"
+
+
+def targets(url: str, urls: Sequence[str] | None, pool_size: int) -> list[str]:
+    """The URL of each connection: ``pool_size`` per server, interleaved so that
+    round-robin alternates between servers."""
+    if pool_size < 1:
+        raise ValueError(f"pool_size must be at least 1, got {pool_size}")
+    if isinstance(urls, str):
+        urls = [urls]
+    servers = list(urls) if urls else [url]
+    if not servers:
+        raise ValueError("urls is empty")
+    return [u for _ in range(pool_size) for u in servers]
+
+
+def connect(
+    url: str = DEFAULT_URL,
+    encoding: str = "bson",
+    compression: str = "none",
+    pool_size: int = 1,
+    timeout: float | None = 10.0,
+    *,
+    urls: Sequence[str] | None = None,
+    subprotocol: str | None = None,
+    max_message_bytes: int = MESSAGE_BYTES_MAX,
+    payload_bytes_max: int = PAYLOAD_BYTES_MAX,
+) -> Client:
+    """Opens a synchronous :class:`Client`.
+
+    Offers ``kith.v1.{encoding}.{compression}`` in the handshake and checks that the
+    server echoed it. ``pool_size`` connections are opened to ``url``, or to each of
+    ``urls``. ``timeout`` (seconds) bounds opening and each call. ``subprotocol``
+    offers a raw name instead (for probing servers; it must still name an encoding
+    and compression this client speaks unless the server is expected to refuse it).
+    """
+    from ._wire import parse_subprotocol
+
+    if subprotocol is not None:
+        try:
+            encoding, compression = parse_subprotocol(subprotocol)
+        except ValueError:
+            pass  # offered as is; the server will refuse it in the handshake
+    wire = Wire(encoding, compression, payload_bytes_max)
+    opened: list[Connection] = []
+    try:
+        for target in targets(url, urls, pool_size):
+            opened.append(
+                Connection(
+                    target, wire, timeout=timeout, offer=subprotocol, max_message_bytes=max_message_bytes
+                )
+            )
+    except BaseException:
+        for conn in opened:
+            conn.close()
+        raise
+    return Client(opened, timeout)

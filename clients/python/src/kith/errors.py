@@ -1,0 +1,116 @@
+"""Typed exceptions for kith's stable error codes (docs/protocol.md 1.5).
+
+The server sends ``{"code": ..., "message": ...}``; ``code`` is the stable part, so
+callers catch on exception classes derived from it rather than matching messages.
+Codes this client does not know (a newer server) still raise :class:`KithError`,
+so an upgrade of the server never turns an error into a crash of the mapping.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "KithError",
+    "NotFound",
+    "UnknownProcedure",
+    "ParameterError",
+    "Busy",
+    "Timeout",
+    "ProtocolError",
+    "HandshakeError",
+    "ResultTooLarge",
+    "ConnectionClosed",
+    "ConnectionFailed",
+    "error_from_code",
+]
+
+
+class KithError(Exception):
+    """Base of every kith error: ``code`` is stable, ``message`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, message={self.message!r})"
+
+
+class NotFound(KithError):
+    """The subject of the call (a person, group, ...) does not exist (``not_found``)."""
+
+
+class UnknownProcedure(KithError):
+    """No procedure of that name (``unknown_procedure``); the message suggests names."""
+
+
+class ParameterError(KithError):
+    """A parameter is missing, unknown, mistyped or out of range."""
+
+
+class Busy(KithError):
+    """An in-flight limit is reached (``busy``); retrying later is the remedy."""
+
+
+class Timeout(KithError):
+    """No answer in time: the server's ``timeout`` or this client's own deadline."""
+
+
+class ProtocolError(KithError):
+    """The bytes on the wire were wrong (``bad_frame``, ``bad_request``,
+    ``frame_too_large``), or the server's answer could not be read."""
+
+
+class HandshakeError(ProtocolError):
+    """The WebSocket handshake failed: the server refused the subprotocol offer (HTTP
+    400 with the supported names in ``body``) or echoed a different one."""
+
+    def __init__(self, message: str, *, status: int | None = None, body: str = "") -> None:
+        super().__init__("handshake", message)
+        self.status = status
+        self.body = body
+
+
+class ResultTooLarge(KithError):
+    """The result has more rows than the server's ``result_rows_max``."""
+
+
+class ConnectionClosed(KithError):
+    """The connection ended (or was closed) before the answer arrived."""
+
+
+class ConnectionFailed(ConnectionClosed):
+    """The connection could not be opened at all (refused, unreachable, timed out)."""
+
+
+_BY_CODE: dict[str, type[KithError]] = {
+    "not_found": NotFound,
+    "unknown_procedure": UnknownProcedure,
+    "missing_parameter": ParameterError,
+    "unknown_parameter": ParameterError,
+    "wrong_parameter_type": ParameterError,
+    "parameter_out_of_range": ParameterError,
+    "busy": Busy,
+    "timeout": Timeout,
+    "bad_frame": ProtocolError,
+    "bad_request": ProtocolError,
+    "frame_too_large": ProtocolError,
+    "result_too_large": ResultTooLarge,
+    "connection_closed": ConnectionClosed,
+}
+
+
+def error_from_code(code: str, message: str) -> KithError:
+    """The exception for a server error document; unknown codes give :class:`KithError`."""
+    return _BY_CODE.get(code, KithError)(code, message)
+
+
+def error_from_document(doc: object) -> KithError:
+    """The exception for a decoded error payload, tolerating a malformed one."""
+    if isinstance(doc, dict) and isinstance(doc.get("code"), str):
+        message = doc.get("message")
+        return error_from_code(doc["code"], message if isinstance(message, str) else "")
+    return ProtocolError("bad_response", f"the server sent a malformed error document: {doc!r}")

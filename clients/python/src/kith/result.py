@@ -1,0 +1,135 @@
+"""Results and records.
+
+A :class:`Result` is a sequence of :class:`Record` plus the ``columns`` they share.
+A record is a tuple (so unpacking, ``len``, indexing, slicing, hashing and equality
+with plain tuples come for free and cost nothing per row) that can also be read by
+column name like a mapping: ``rec["displayName"]``, ``rec.keys()``, ``dict(rec)``.
+The column-name index lives on a small tuple subclass made once per distinct column
+list (like a namedtuple), not on every row.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, overload
+
+__all__ = ["Record", "Result"]
+
+
+class Record(tuple):
+    """One row: a tuple of values that can also be indexed by column name."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    _index: dict[str, int] = {}
+
+    def __new__(cls, columns: Sequence[str], values: Iterable[Any]) -> "Record":
+        return tuple.__new__(_record_class(tuple(columns)), values)
+
+    def __getitem__(self, key):  # type: ignore[override]
+        if isinstance(key, str):
+            try:
+                key = self._index[key]
+            except KeyError:
+                raise KeyError(f"no column {key!r}; the columns are {list(self._fields)}") from None
+        return tuple.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of column ``key``, or ``default`` if there is no such column."""
+        i = self._index.get(key)
+        return default if i is None else tuple.__getitem__(self, i)
+
+    def keys(self) -> list[str]:
+        """Column names, in order (also what makes ``dict(rec)`` work)."""
+        return list(self._fields)
+
+    def values(self) -> list[Any]:
+        return list(self)
+
+    def items(self) -> list[tuple[str, Any]]:
+        return list(zip(self._fields, self))
+
+    def data(self) -> dict[str, Any]:
+        """The record as a ``dict`` of column name to value."""
+        return dict(zip(self._fields, self))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self._fields, self))
+        return f"<Record {inner}>"
+
+    def __reduce__(self):
+        return (Record, (self._fields, tuple(self)))
+
+
+@functools.lru_cache(maxsize=512)
+def _record_class(columns: tuple[str, ...]) -> type[Record]:
+    index = {name: i for i, name in enumerate(columns)}
+    return type("Record", (Record,), {"__slots__": (), "_fields": columns, "_index": index})
+
+
+class Result(Sequence[Record]):
+    """The rows of one call, in the server's order.
+
+    ``columns`` names the values of each record; ``timing`` holds the server's
+    ``queue_us``/``exec_us``/``encode_us`` when the call asked for them; ``chunks``
+    is how many frames the result arrived in (1 over HTTP).
+    """
+
+    __slots__ = ("columns", "records", "timing", "chunks")
+
+    def __init__(
+        self,
+        columns: Sequence[str],
+        rows: Iterable[Iterable[Any]],
+        timing: dict[str, int] | None = None,
+        chunks: int = 1,
+    ) -> None:
+        self.columns: list[str] = list(columns)
+        cls = _record_class(tuple(self.columns))
+        new = tuple.__new__
+        self.records: list[Record] = [new(cls, row) for row in rows]
+        self.timing = timing
+        self.chunks = chunks
+
+    @overload
+    def __getitem__(self, i: int) -> Record: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Record]: ...
+    def __getitem__(self, i):
+        return self.records[i]
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Result):
+            return self.columns == other.columns and self.records == other.records
+        if isinstance(other, (list, tuple)):
+            return len(self.records) == len(other) and all(
+                r == (tuple(o) if isinstance(o, list) else o) for r, o in zip(self.records, other)
+            )
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def single(self) -> Record | None:
+        """The only record, ``None`` for an empty result; ``ValueError`` for more."""
+        if len(self.records) > 1:
+            raise ValueError(f"expected at most one record, got {len(self.records)}")
+        return self.records[0] if self.records else None
+
+    def rows(self) -> list[list[Any]]:
+        """The values as plain lists, as the server sent them."""
+        return [list(r) for r in self.records]
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """One ``dict`` per record."""
+        cols = self.columns
+        return [dict(zip(cols, r)) for r in self.records]
+
+    def __repr__(self) -> str:
+        return f"<Result columns={self.columns} rows={len(self.records)}>"

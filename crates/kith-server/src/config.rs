@@ -1,0 +1,111 @@
+//! Server options and limits. Every limit carries its unit in its name.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+/// Everything `kith serve` can be told, from `kith.toml` and/or flags.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Data directory (generated with the Shindig graph if it is the default and empty).
+    pub data: Option<PathBuf>,
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// Worker threads that execute requests and encode answers.
+    pub workers: usize,
+    /// Largest WebSocket message or HTTP body accepted.
+    pub frame_bytes_max: usize,
+    /// Largest result, in rows.
+    pub result_rows_max: usize,
+    /// Rows per result chunk.
+    pub chunk_rows: usize,
+    /// Requests in flight on one WebSocket connection.
+    pub inflight_per_connection_max: usize,
+    /// Requests queued for the workers, all connections together.
+    pub queue_depth_max: usize,
+    /// Open WebSocket connections.
+    pub connections_max: usize,
+    /// Time a request may take before the client gets `timeout`.
+    pub query_timeout_ms: u64,
+    /// Time a connection's writer may make no progress before it is closed.
+    pub write_stall_timeout_ms: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            data: None,
+            listen: SocketAddr::from(([127, 0, 0, 1], 7600)),
+            workers: std::thread::available_parallelism().map_or(2, usize::from),
+            frame_bytes_max: 1 << 20,
+            result_rows_max: 1_000_000,
+            chunk_rows: 1_000,
+            inflight_per_connection_max: 256,
+            queue_depth_max: 4_096,
+            connections_max: 1_024,
+            query_timeout_ms: 10_000,
+            write_stall_timeout_ms: 30_000,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// Reads a TOML file; unknown keys are errors (a typo must not be ignored).
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let config: ServerConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Refuses limits that cannot work.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("workers", self.workers),
+            ("frame_bytes_max", self.frame_bytes_max),
+            ("result_rows_max", self.result_rows_max),
+            ("chunk_rows", self.chunk_rows),
+            (
+                "inflight_per_connection_max",
+                self.inflight_per_connection_max,
+            ),
+            ("queue_depth_max", self.queue_depth_max),
+            ("connections_max", self.connections_max),
+        ];
+        for (name, value) in positive {
+            if value == 0 {
+                return Err(format!("`{name}` must be at least 1"));
+            }
+        }
+        if self.workers > 1024 {
+            return Err(format!(
+                "`workers` = {} is more threads than makes sense",
+                self.workers
+            ));
+        }
+        if self.query_timeout_ms == 0 || self.write_stall_timeout_ms == 0 {
+            return Err("timeouts must be at least 1 ms".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_sets_options_and_rejects_typos() {
+        let c =
+            ServerConfig::from_toml("listen = \"127.0.0.1:9000\"\nworkers = 3\nchunk_rows = 10\n")
+                .expect("valid");
+        assert_eq!(c.listen.port(), 9000);
+        assert_eq!((c.workers, c.chunk_rows), (3, 10));
+        assert_eq!(c.frame_bytes_max, ServerConfig::default().frame_bytes_max);
+        let err = ServerConfig::from_toml("wrokers = 3").expect_err("typo");
+        assert!(err.contains("wrokers"), "{err}");
+        let err = ServerConfig::from_toml("workers = 0").expect_err("zero");
+        assert!(err.contains("workers"), "{err}");
+    }
+}

@@ -1,0 +1,57 @@
+//! One request's work, the same for every transport: run the procedure on the
+//! current snapshot and enforce the result limit.
+
+use kith_core::Value;
+use kith_procedures::ResultSet;
+
+use crate::router::AppState;
+
+/// A failed request: a protocol error code and a message for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ExecError {
+    pub(crate) code: &'static str,
+    pub(crate) message: String,
+}
+
+impl ExecError {
+    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
+        ExecError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// Runs a procedure on the snapshot current when it starts (it never waits for
+/// writers).
+pub(crate) fn execute(
+    state: &AppState,
+    procedure: &str,
+    params: &[(String, Value)],
+) -> Result<ResultSet, ExecError> {
+    let snapshot = state.store.snapshot();
+    let result = state
+        .registry
+        .call(&*snapshot, procedure, params)
+        .map_err(|e| ExecError::new(e.code(), e.to_string()))?;
+    if result.len() > state.config.result_rows_max {
+        return Err(ExecError::new(
+            "result_too_large",
+            format!(
+                "{procedure} produced {} rows; the limit (result_rows_max) is {}",
+                result.len(),
+                state.config.result_rows_max
+            ),
+        ));
+    }
+    Ok(result)
+}
+
+/// The name to record in metrics: registered procedures by name, others lumped.
+pub(crate) fn metric_name<'a>(state: &AppState, procedure: &'a str) -> &'a str {
+    if state.registry.get(procedure).is_ok() {
+        procedure
+    } else {
+        "<unknown>"
+    }
+}

@@ -1,0 +1,126 @@
+//! The HTTP transport: the REST baseline of S1, health and metrics
+//! (`docs/protocol.md` 2).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use kith_core::GraphView;
+use kith_protocol::message::{encode_chunk, params_from_json};
+use kith_protocol::{Encoding, ErrorBody};
+use tokio::sync::oneshot;
+
+use crate::exec::{execute, metric_name, ExecError};
+use crate::metrics::Transport;
+use crate::router::AppState;
+
+fn status_of(code: &str) -> StatusCode {
+    match code {
+        "unknown_procedure" | "not_found" => StatusCode::NOT_FOUND,
+        "frame_too_large" => StatusCode::PAYLOAD_TOO_LARGE,
+        "result_too_large" => StatusCode::UNPROCESSABLE_ENTITY,
+        "busy" => StatusCode::SERVICE_UNAVAILABLE,
+        "timeout" => StatusCode::GATEWAY_TIMEOUT,
+        "internal" => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::BAD_REQUEST,
+    }
+}
+
+fn json(status: StatusCode, body: Vec<u8>) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn error(state: &AppState, code: &'static str, message: &str) -> Response {
+    state.metrics.error(Transport::Http, code);
+    let body = ErrorBody {
+        code: code.into(),
+        message: message.into(),
+    }
+    .encode(Encoding::Json);
+    json(status_of(code), body)
+}
+
+/// `POST /v1/call/{procedure}`: one JSON request, one JSON answer, executed and
+/// encoded on a worker like a WebSocket request.
+pub(crate) async fn call(
+    State(state): State<Arc<AppState>>,
+    Path(procedure): Path<String>,
+    body: Body,
+) -> Response {
+    let arrived = Instant::now();
+    let limit = state.config.frame_bytes_max;
+    let Ok(body) = to_bytes(body, limit).await else {
+        let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
+        return error(&state, "frame_too_large", &message);
+    };
+    state.metrics.bytes_in(body.len());
+    let params = match params_from_json(&body) {
+        Ok(p) => p,
+        Err(e) => return error(&state, "bad_request", &e.to_string()),
+    };
+    let (done, answer) = oneshot::channel::<Result<Vec<u8>, ExecError>>();
+    let job_state = state.clone();
+    let submitted = state.pool.submit(move || {
+        let outcome = execute(&job_state, &procedure, &params).map(|result| {
+            let width = result.columns().len();
+            encode_chunk(
+                Encoding::Json,
+                Some(result.columns()),
+                result.values(),
+                width,
+                None,
+            )
+        });
+        job_state.metrics.observe(
+            Transport::Http,
+            metric_name(&job_state, &procedure),
+            arrived.elapsed(),
+        );
+        let _ = done.send(outcome);
+    });
+    if submitted.is_err() {
+        let message = format!(
+            "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
+            state.config.queue_depth_max
+        );
+        return error(&state, "busy", &message);
+    }
+    let timeout = Duration::from_millis(state.config.query_timeout_ms);
+    match tokio::time::timeout(timeout, answer).await {
+        Ok(Ok(Ok(bytes))) => {
+            state.metrics.bytes_out(bytes.len());
+            json(StatusCode::OK, bytes)
+        }
+        Ok(Ok(Err(ExecError { code, message }))) => error(&state, code, &message),
+        Ok(Err(_)) => error(&state, "internal", "the worker dropped the request"),
+        Err(_) => {
+            let message = format!(
+                "no answer within {} ms (query_timeout_ms)",
+                timeout.as_millis()
+            );
+            error(&state, "timeout", &message)
+        }
+    }
+}
+
+/// `GET /health`.
+pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
+    let snapshot = state.store.snapshot();
+    let body = serde_json::json!({
+        "status": "ok",
+        "nodes": snapshot.node_count(),
+        "relationships": snapshot.rel_count(),
+    });
+    json(StatusCode::OK, body.to_string().into_bytes())
+}
+
+/// `GET /metrics`.
+pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+    let text = state
+        .metrics
+        .render(state.pool.queued(), state.config.workers);
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+}

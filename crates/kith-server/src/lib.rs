@@ -1,0 +1,24 @@
+//! kith-server: serves a graph over WebSocket and HTTP.
+//!
+//! I/O runs on tokio; executing a request *and encoding its answer* run on a fixed
+//! pool of worker threads (S1 learnt that serialising in the I/O loop is what stops a
+//! server from scaling with clients). Every queue is bounded: past a limit the answer
+//! is a `busy` error, never more memory.
+//!
+//! - [`config`]: the limits and options (`kith.toml` or flags);
+//! - [`pool`]: the worker threads and their bounded queue;
+//! - [`exec`]: one request's work, shared by both transports;
+//! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
+//! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
+//! - [`metrics`]: counters and histograms in Prometheus text format.
+
+pub mod config;
+mod exec;
+mod http;
+pub mod metrics;
+mod pool;
+mod router;
+mod ws;
+
+pub use config::ServerConfig;
+pub use router::{serve, Server};

@@ -1,0 +1,214 @@
+//! Counters and latency histograms, rendered as Prometheus text (format 0.0.4).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Which transport a request came over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Transport {
+    /// WebSocket.
+    Ws,
+    /// HTTP.
+    Http,
+}
+
+impl Transport {
+    fn name(self) -> &'static str {
+        match self {
+            Transport::Ws => "ws",
+            Transport::Http => "http",
+        }
+    }
+}
+
+/// Upper bounds of the latency buckets, in seconds (50 µs to 10 s).
+const BUCKETS_SECONDS: [f64; 17] = [
+    0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+    1.0, 2.5, 5.0, 10.0,
+];
+
+#[derive(Default)]
+struct Histogram {
+    buckets: [u64; BUCKETS_SECONDS.len()],
+    count: u64,
+    sum_seconds: f64,
+}
+
+/// Everything `/metrics` reports.
+#[derive(Default)]
+pub struct Metrics {
+    latency: Mutex<BTreeMap<(Transport, String), Histogram>>,
+    errors: Mutex<BTreeMap<(Transport, String), u64>>,
+    connections_open: AtomicI64,
+    connections_total: AtomicU64,
+    bytes_in: AtomicU64,
+    bytes_out: AtomicU64,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Metrics stay usable even if a thread panicked while holding the lock.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Metrics {
+    /// Records one answered request. `procedure` must be a registered name (unknown
+    /// names are recorded as `<unknown>` so clients cannot grow the label set).
+    pub fn observe(&self, transport: Transport, procedure: &str, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        let mut map = lock(&self.latency);
+        let h = map.entry((transport, procedure.to_owned())).or_default();
+        h.count += 1;
+        h.sum_seconds += seconds;
+        if let Some(i) = BUCKETS_SECONDS.iter().position(|b| seconds <= *b) {
+            h.buckets[i] += 1;
+        }
+    }
+
+    /// Records an error answer by code.
+    pub fn error(&self, transport: Transport, code: &str) {
+        *lock(&self.errors)
+            .entry((transport, code.to_owned()))
+            .or_default() += 1;
+    }
+
+    /// A WebSocket connection opened.
+    pub fn connection_opened(&self) {
+        self.connections_open.fetch_add(1, Ordering::Relaxed);
+        self.connections_total.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A WebSocket connection closed.
+    pub fn connection_closed(&self) {
+        self.connections_open.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Open WebSocket connections.
+    pub fn connections_open(&self) -> i64 {
+        self.connections_open.load(Ordering::Relaxed)
+    }
+
+    /// Bytes received.
+    pub fn bytes_in(&self, n: usize) {
+        self.bytes_in.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    /// Bytes sent.
+    pub fn bytes_out(&self, n: usize) {
+        self.bytes_out.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    /// The Prometheus text exposition.
+    pub fn render(&self, queue_depth: usize, workers: usize) -> String {
+        let mut out = String::with_capacity(4096);
+        let _ = writeln!(out, "# HELP kith_request_duration_seconds Time from a request's arrival to its answer being encoded.");
+        let _ = writeln!(out, "# TYPE kith_request_duration_seconds histogram");
+        for ((transport, procedure), h) in lock(&self.latency).iter() {
+            let labels = format!(
+                "transport=\"{}\",procedure=\"{}\"",
+                transport.name(),
+                procedure
+            );
+            let mut cumulative = 0;
+            for (bound, n) in BUCKETS_SECONDS.iter().zip(h.buckets) {
+                cumulative += n;
+                let _ = writeln!(
+                    out,
+                    "kith_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {cumulative}"
+                );
+            }
+            let _ = writeln!(
+                out,
+                "kith_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {}",
+                h.count
+            );
+            let _ = writeln!(
+                out,
+                "kith_request_duration_seconds_sum{{{labels}}} {}",
+                h.sum_seconds
+            );
+            let _ = writeln!(
+                out,
+                "kith_request_duration_seconds_count{{{labels}}} {}",
+                h.count
+            );
+        }
+        let _ = writeln!(out, "# HELP kith_errors_total Error answers by code.");
+        let _ = writeln!(out, "# TYPE kith_errors_total counter");
+        for ((transport, code), n) in lock(&self.errors).iter() {
+            let _ = writeln!(
+                out,
+                "kith_errors_total{{transport=\"{}\",code=\"{code}\"}} {n}",
+                transport.name()
+            );
+        }
+        let gauges = [
+            (
+                "kith_connections_open",
+                "Open WebSocket connections.",
+                "gauge",
+                self.connections_open.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "kith_connections_total",
+                "WebSocket connections accepted.",
+                "counter",
+                self.connections_total.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "kith_bytes_in_total",
+                "Bytes of requests received.",
+                "counter",
+                self.bytes_in.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "kith_bytes_out_total",
+                "Bytes of answers sent.",
+                "counter",
+                self.bytes_out.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "kith_queue_depth",
+                "Requests waiting for a worker.",
+                "gauge",
+                queue_depth.to_string(),
+            ),
+            (
+                "kith_workers",
+                "Worker threads.",
+                "gauge",
+                workers.to_string(),
+            ),
+        ];
+        for (name, help, kind, value) in gauges {
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_cumulative_buckets() {
+        let m = Metrics::default();
+        m.observe(Transport::Ws, "shindig.friends", Duration::from_micros(70));
+        m.observe(Transport::Ws, "shindig.friends", Duration::from_millis(3));
+        m.error(Transport::Http, "not_found");
+        let text = m.render(2, 4);
+        assert!(text.contains("kith_request_duration_seconds_bucket{transport=\"ws\",procedure=\"shindig.friends\",le=\"0.0001\"} 1"), "{text}");
+        assert!(text.contains("kith_request_duration_seconds_bucket{transport=\"ws\",procedure=\"shindig.friends\",le=\"0.005\"} 2"));
+        assert!(text.contains(
+            "kith_request_duration_seconds_count{transport=\"ws\",procedure=\"shindig.friends\"} 2"
+        ));
+        assert!(text.contains("kith_errors_total{transport=\"http\",code=\"not_found\"} 1"));
+        assert!(text.contains("kith_queue_depth 2"));
+    }
+}

@@ -1,0 +1,358 @@
+//! The WebSocket transport (`docs/protocol.md` 1).
+//!
+//! Per connection: a reader loop decodes frames and hands requests to the worker
+//! pool; a waiter task per request applies the timeout and forwards the encoded
+//! answer; one writer task interleaves the answers' frames round-robin, so a long
+//! result never holds back a short one, and closes the connection if the client stops
+//! reading for `write_stall_timeout_ms`.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::stream::{SplitSink, StreamExt};
+use futures_util::SinkExt;
+use kith_protocol::{FrameHeader, Kind, Request, Subprotocol, Timing, Wire};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::exec::{execute, metric_name, ExecError};
+use crate::metrics::Transport;
+use crate::router::AppState;
+
+/// Close code for a message over the size limit (RFC 6455 "message too big").
+const CLOSE_TOO_BIG: u16 = 1009;
+/// Close code for a client that stopped reading (policy violation).
+const CLOSE_POLICY: u16 = 1008;
+/// Close code when the server shuts down ("going away").
+const CLOSE_GOING_AWAY: u16 = 1001;
+
+/// What the writer task sends.
+enum Outgoing {
+    /// The frames of one answer, in order.
+    Frames(Vec<Vec<u8>>),
+    /// Close the connection after everything queued before.
+    Close(u16, String),
+}
+
+/// `GET /v1/ws`: negotiates the subprotocol and upgrades.
+pub(crate) async fn upgrade(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if state.metrics.connections_open() >= state.config.connections_max as i64 {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: {} connections are open (connections_max)",
+                state.config.connections_max
+            ),
+        )
+            .into_response();
+    }
+    let offers: Vec<&str> = headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let (subprotocol, echo) = if offers.is_empty() {
+        (Subprotocol::DEFAULT, false)
+    } else {
+        match Subprotocol::choose(&offers.join(",")) {
+            Some(p) => (p, true),
+            None => {
+                let supported: Vec<String> = Subprotocol::all().map(|p| p.to_string()).collect();
+                return (
+                    StatusCode::BAD_REQUEST,
+                    format!(
+                        "none of the offered subprotocols ({}) is supported; kith speaks: {}",
+                        offers.join(", "),
+                        supported.join(", ")
+                    ),
+                )
+                    .into_response();
+            }
+        }
+    };
+    let limit = state.config.frame_bytes_max;
+    let mut ws = ws.max_message_size(limit).max_frame_size(limit);
+    if echo {
+        if let Ok(value) = HeaderValue::from_str(&subprotocol.to_string()) {
+            ws.set_selected_protocol(value);
+        }
+    }
+    ws.on_upgrade(move |socket| connection(state, socket, subprotocol))
+}
+
+async fn connection(state: Arc<AppState>, socket: WebSocket, subprotocol: Subprotocol) {
+    state.metrics.connection_opened();
+    tracing::debug!(%subprotocol, "connection opened");
+    let wire = Wire::new(subprotocol, state.config.frame_bytes_max);
+    let (sink, mut stream) = socket.split();
+    let (out, out_rx) = mpsc::unbounded_channel::<Outgoing>();
+    let stall = Duration::from_millis(state.config.write_stall_timeout_ms);
+    let writer = tokio::spawn(writer(sink, out_rx, stall, state.clone()));
+    let inflight: Arc<Mutex<HashSet<u64>>> = Arc::default();
+    let mut shutdown = state.shutdown.clone();
+    loop {
+        let message = tokio::select! {
+            m = stream.next() => m,
+            _ = shutdown.changed() => {
+                let _ = out.send(Outgoing::Close(CLOSE_GOING_AWAY, "server shutting down".into()));
+                break;
+            }
+        };
+        match message {
+            Some(Ok(Message::Binary(bytes))) => {
+                state.metrics.bytes_in(bytes.len());
+                handle_frame(&state, &wire, &bytes, &inflight, &out);
+            }
+            Some(Ok(Message::Text(_))) => {
+                send_error(
+                    &state,
+                    &out,
+                    &wire,
+                    0,
+                    "bad_frame",
+                    "text messages are not part of the kith protocol; send binary frames",
+                );
+            }
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            Some(Ok(Message::Close(_))) | None => break,
+            Some(Err(e)) => {
+                let text = e.to_string();
+                if text.contains("too long")
+                    || text.contains("too big")
+                    || text.contains("Space limit")
+                {
+                    let message = format!(
+                        "a message is over the {}-byte limit (frame_bytes_max): {text}",
+                        state.config.frame_bytes_max
+                    );
+                    send_error(&state, &out, &wire, 0, "frame_too_large", &message);
+                    let _ = out.send(Outgoing::Close(CLOSE_TOO_BIG, "message too big".into()));
+                } else {
+                    tracing::debug!(error = %text, "connection read failed");
+                }
+                break;
+            }
+        }
+    }
+    // Answers still being computed keep their senders; the writer ends after them.
+    drop(out);
+    let _ = writer.await;
+    state.metrics.connection_closed();
+    tracing::debug!("connection closed");
+}
+
+fn send_error(
+    state: &AppState,
+    out: &mpsc::UnboundedSender<Outgoing>,
+    wire: &Wire,
+    request_id: u64,
+    code: &'static str,
+    message: &str,
+) {
+    state.metrics.error(Transport::Ws, code);
+    let _ = out.send(Outgoing::Frames(
+        vec![wire.error(request_id, code, message)],
+    ));
+}
+
+fn handle_frame(
+    state: &Arc<AppState>,
+    wire: &Wire,
+    bytes: &[u8],
+    inflight: &Arc<Mutex<HashSet<u64>>>,
+    out: &mpsc::UnboundedSender<Outgoing>,
+) {
+    let arrived = Instant::now();
+    let request_id = FrameHeader::request_id_of(bytes);
+    let (header, payload) = match wire.open(bytes) {
+        Ok(opened) => opened,
+        Err(e) => return send_error(state, out, wire, request_id, e.code(), &e.to_string()),
+    };
+    if header.kind != Kind::Request {
+        return send_error(
+            state,
+            out,
+            wire,
+            request_id,
+            "bad_frame",
+            "clients send only REQUEST frames (kind 1)",
+        );
+    }
+    let Request::Call {
+        procedure,
+        params,
+        timing,
+    } = match wire.decode_request(&payload) {
+        Ok(r) => r,
+        Err(e) => return send_error(state, out, wire, request_id, e.code(), &e.to_string()),
+    };
+    {
+        let mut ids = inflight.lock().unwrap_or_else(|p| p.into_inner());
+        if ids.contains(&request_id) {
+            drop(ids);
+            let message =
+                format!("request id {request_id} is already in flight on this connection");
+            return send_error(state, out, wire, request_id, "bad_request", &message);
+        }
+        if ids.len() >= state.config.inflight_per_connection_max {
+            drop(ids);
+            let message = format!(
+                "{} requests are in flight on this connection (inflight_per_connection_max); retry later",
+                state.config.inflight_per_connection_max
+            );
+            return send_error(state, out, wire, request_id, "busy", &message);
+        }
+        ids.insert(request_id);
+    }
+    let (done, answer) = oneshot::channel::<Vec<Vec<u8>>>();
+    let job_state = state.clone();
+    let job_wire = *wire;
+    let submitted = state.pool.submit(move || {
+        let started = Instant::now();
+        let queue_us = started.duration_since(arrived).as_micros() as u64;
+        let outcome = execute(&job_state, &procedure, &params);
+        let exec_us = started.elapsed().as_micros() as u64;
+        let frames = match &outcome {
+            Ok(result) => job_wire.result(
+                request_id,
+                result.columns(),
+                result.values(),
+                job_state.config.chunk_rows,
+                timing.then_some(Timing {
+                    queue_us,
+                    exec_us,
+                    encode_us: 0,
+                }),
+            ),
+            Err(ExecError { code, message }) => {
+                job_state.metrics.error(Transport::Ws, code);
+                vec![job_wire.error(request_id, code, message)]
+            }
+        };
+        job_state.metrics.observe(
+            Transport::Ws,
+            metric_name(&job_state, &procedure),
+            arrived.elapsed(),
+        );
+        let _ = done.send(frames);
+    });
+    if submitted.is_err() {
+        inflight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&request_id);
+        let message = format!(
+            "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
+            state.config.queue_depth_max
+        );
+        return send_error(state, out, wire, request_id, "busy", &message);
+    }
+    let timeout = Duration::from_millis(state.config.query_timeout_ms);
+    let (state, wire, inflight, out) = (state.clone(), *wire, inflight.clone(), out.clone());
+    tokio::spawn(async move {
+        let frames = match tokio::time::timeout(timeout, answer).await {
+            Ok(Ok(frames)) => frames,
+            Ok(Err(_)) => {
+                state.metrics.error(Transport::Ws, "internal");
+                vec![wire.error(request_id, "internal", "the worker dropped the request")]
+            }
+            Err(_) => {
+                state.metrics.error(Transport::Ws, "timeout");
+                let message = format!(
+                    "no answer within {} ms (query_timeout_ms)",
+                    timeout.as_millis()
+                );
+                vec![wire.error(request_id, "timeout", &message)]
+            }
+        };
+        inflight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&request_id);
+        let _ = out.send(Outgoing::Frames(frames));
+    });
+}
+
+/// Sends queued answers, one frame per answer in turn, flushing when idle.
+async fn writer(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::UnboundedReceiver<Outgoing>,
+    stall: Duration,
+    state: Arc<AppState>,
+) {
+    let mut queues: VecDeque<VecDeque<Vec<u8>>> = VecDeque::new();
+    let mut closing: Option<(u16, String)> = None;
+    loop {
+        if queues.is_empty() {
+            if let Some((code, reason)) = closing.take() {
+                let frame = CloseFrame {
+                    code,
+                    reason: reason.into(),
+                };
+                let _ = tokio::time::timeout(stall, sink.send(Message::Close(Some(frame)))).await;
+                return;
+            }
+            match rx.recv().await {
+                Some(Outgoing::Frames(frames)) => queues.push_back(frames.into()),
+                Some(Outgoing::Close(code, reason)) => closing = Some((code, reason)),
+                None => {
+                    let _ = tokio::time::timeout(stall, sink.close()).await;
+                    return;
+                }
+            }
+        }
+        while let Ok(next) = rx.try_recv() {
+            match next {
+                Outgoing::Frames(frames) => queues.push_back(frames.into()),
+                Outgoing::Close(code, reason) => closing = Some((code, reason)),
+            }
+        }
+        let Some(mut queue) = queues.pop_front() else {
+            continue;
+        };
+        let Some(frame) = queue.pop_front() else {
+            continue;
+        };
+        if !queue.is_empty() {
+            queues.push_back(queue);
+        }
+        state.metrics.bytes_out(frame.len());
+        let idle = queues.is_empty();
+        let sent = tokio::time::timeout(stall, async {
+            sink.feed(Message::Binary(frame.into())).await?;
+            if idle {
+                sink.flush().await?;
+            }
+            Ok::<(), axum::Error>(())
+        })
+        .await;
+        match sent {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return,
+            Err(_) => {
+                tracing::info!("closing a connection whose client stopped reading");
+                let frame = CloseFrame {
+                    code: CLOSE_POLICY,
+                    reason: "write stalled".into(),
+                };
+                let _ = tokio::time::timeout(
+                    Duration::from_millis(100),
+                    sink.send(Message::Close(Some(frame))),
+                )
+                .await;
+                return;
+            }
+        }
+    }
+}
+
+/// Subscribed by every connection; flips to `true` on shutdown.
+pub(crate) type ShutdownSignal = watch::Receiver<bool>;
