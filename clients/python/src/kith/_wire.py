@@ -143,7 +143,7 @@ class Dispatcher(Generic[F]):
         """A fresh request id whose answer will complete ``future``."""
         with self._lock:
             if self.closed is not None:
-                raise self.closed
+                raise copy.copy(self.closed)
             request_id = next(self._ids)
             self._pending[request_id] = _Pending(future)
             return request_id
@@ -211,21 +211,26 @@ class Dispatcher(Generic[F]):
 
     def _unattributed(self, error: KithError) -> list[tuple[F, Result | KithError]]:
         """An error with request id 0. ``frame_too_large`` is followed by the server
-        closing the connection, so every call in flight is lost: fail them all with
-        the cause rather than a bare "connection closed". Others (``bad_frame`` on a
-        header too short to name its request) cannot come from this client's frames;
-        they are logged."""
+        closing the connection (1009), so every call in flight is lost: fail them all
+        with that cause rather than a bare "connection closed" (the close itself then
+        marks the connection closed). Others (``bad_frame`` on a header too short to
+        name its request) cannot come from this client's frames; they are logged."""
         if error.code == "frame_too_large":
-            return self.close(error)
+            return self._fail_all(error)
         log.warning("kith: server error not attributed to a request: %s", error)
         return []
 
-    def close(self, error: KithError) -> list[tuple[F, Result | KithError]]:
-        """Marks the connection closed; every call in flight fails with ``error``."""
+    def _fail_all(self, error: KithError) -> list[tuple[F, Result | KithError]]:
         with self._lock:
-            if self.closed is None:
-                self.closed = error
             pending, self._pending = self._pending, {}
         # A copy each: one exception object raised in several threads at once would
         # have its traceback rewritten under the others.
         return [(p.future, copy.copy(error)) for p in pending.values()]
+
+    def close(self, error: KithError) -> list[tuple[F, Result | KithError]]:
+        """Marks the connection closed; every call in flight fails with ``error``,
+        and so does every later one."""
+        with self._lock:
+            if self.closed is None:
+                self.closed = error
+        return self._fail_all(error)

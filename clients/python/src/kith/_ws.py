@@ -46,6 +46,10 @@ def _accepts(fn: Any, name: str) -> bool:
 
 
 _SYNC_PROXY = _accepts(sync_connect, "proxy")
+# websockets 17 wants its sync connect() used as a context manager unless
+# `legacy=True` asks for the connection object itself, which is what a client that
+# owns its connection across calls needs.
+_SYNC_LEGACY_FLAG = _accepts(sync_connect, "legacy")
 _ASYNC_PROXY = _accepts(async_connect, "proxy") or _accepts(
     getattr(async_connect, "__init__", None), "proxy"
 )
@@ -64,6 +68,8 @@ def connect_kwargs(offer: str, timeout: float | None, max_message_bytes: int, *,
     }
     if _SYNC_PROXY if sync else _ASYNC_PROXY:
         kwargs["proxy"] = None
+    if sync and _SYNC_LEGACY_FLAG:
+        kwargs["legacy"] = True
     return kwargs
 
 

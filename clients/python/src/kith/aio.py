@@ -150,7 +150,9 @@ class AsyncClient:
             conn = self._connections[next(self._next) % n]
             if not conn.closed:
                 return conn
-        raise ConnectionClosed("connection_closed", "every connection of this client is closed")
+        last = self._connections[-1].dispatcher.closed
+        why = f": {last.message}" if last is not None else ""
+        raise ConnectionClosed("connection_closed", f"every connection of this client is closed{why}")
 
     async def call(
         self,

@@ -1,0 +1,238 @@
+"""The sync and async clients against an in-process fake server (tests/fake_server.py):
+pipelining, out-of-order answers, chunking, errors, deadlines, closes, handshakes."""
+
+import asyncio
+import datetime as dt
+import socket
+import threading
+
+import pytest
+
+import kith
+from kith import COMPRESSIONS, ENCODINGS
+
+from fake_server import FakeServer
+
+UTC = dt.timezone.utc
+SUBPROTOCOLS = [(e, c) for e in ENCODINGS for c in COMPRESSIONS]
+PARAMS = {
+    "n": None,
+    "b": True,
+    "i": -(2**63),
+    "f": 0.25,
+    "s": "Zoë " * 100,  # long enough to be compressed
+    "t": dt.datetime(2012, 7, 28, 3, 0, 0, 854_000, tzinfo=UTC),
+    "l": [1, [2, "x"], {"k": dt.datetime(1967, 11, 1, tzinfo=UTC)}],
+    "m": {"a": {"b": None}},
+}
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = FakeServer()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def server2():
+    s = FakeServer()
+    yield s
+    s.stop()
+
+
+@pytest.mark.parametrize("encoding,compression", SUBPROTOCOLS)
+def test_sync_round_trip_in_every_subprotocol(server, encoding, compression):
+    with kith.connect(server.url, encoding=encoding, compression=compression) as client:
+        assert client.subprotocol == f"kith.v1.{encoding}.{compression}"
+        result = client.call("test.echo", **PARAMS)
+        assert result.columns == list(PARAMS)
+        assert result.single() == tuple(PARAMS.values())
+        assert dict(result[0]) == PARAMS
+        big = client.call("test.rows", n=2345, chunk=1000)
+        assert big.chunks == 3 and len(big) == 2345 and big[2344] == (2344, "row 2344")
+
+
+@pytest.mark.parametrize("encoding,compression", SUBPROTOCOLS)
+async def test_async_round_trip_in_every_subprotocol(server, encoding, compression):
+    async with kith.connect_async(server.url, encoding=encoding, compression=compression) as client:
+        result = await client.call("test.echo", **PARAMS)
+        assert dict(result.single()) == PARAMS
+
+
+def test_chunks_are_reassembled_and_columns_come_from_the_first(server):
+    with kith.connect(server.url) as client:
+        result = client.call("test.rows", n=95)
+        assert result.chunks == 10
+        assert result.columns == ["i", "name"]
+        assert result.rows() == [[i, f"row {i}"] for i in range(95)]
+        empty = client.call("test.rows", n=0)
+        assert empty.columns == ["i", "name"] and len(empty) == 0 and empty.chunks == 1
+
+
+def test_timing_is_exposed_when_asked(server):
+    with kith.connect(server.url) as client:
+        assert client.call("test.echo", timing=True).timing == {"queue_us": 1, "exec_us": 2, "encode_us": 3}
+        assert client.call("test.echo").timing is None
+        # a parameter literally called `timing` goes through call_with
+        assert client.call_with("test.echo", {"timing": 5}).single() == (5,)
+
+
+def test_answers_out_of_order_reach_the_right_callers_sync(server):
+    with kith.connect(server.url) as client:
+        slow = client.submit("test.sleep", ms=300, tag="slow")
+        fast = client.submit("test.echo", tag="fast")
+        assert fast.result(5).single() == ("fast",)
+        assert not slow.done()
+        assert slow.result(5).single() == ("slow",)
+
+
+def test_many_threads_pipeline_on_one_connection(server):
+    with kith.connect(server.url) as client:
+        out = {}
+
+        def work(i):
+            out[i] = client.call("test.sleep", ms=(50 - i) * 2, i=i).single()[0]
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(50)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert out == {i: i for i in range(50)}
+
+
+async def test_fifty_concurrent_async_calls_on_one_connection(server):
+    async with kith.connect_async(server.url, encoding="msgpack", compression="zstd") as client:
+        results = await asyncio.gather(*(client.call("test.sleep", ms=(50 - i) * 2, i=i) for i in range(50)))
+        assert [r.single()[0] for r in results] == list(range(50))
+    ids = [rid for conn, rid, proc in server.requests if proc == "test.sleep"][-50:]
+    assert sorted(ids) == list(range(1, 51)), "request ids are a per-connection counter from 1"
+
+
+def test_server_errors_raise_typed_exceptions_and_the_connection_goes_on(server):
+    with kith.connect(server.url) as client:
+        for code, cls in [
+            ("not_found", kith.NotFound),
+            ("wrong_parameter_type", kith.ParameterError),
+            ("busy", kith.Busy),
+            ("timeout", kith.Timeout),
+            ("result_too_large", kith.ResultTooLarge),
+            ("brand_new", kith.KithError),
+        ]:
+            with pytest.raises(cls) as info:
+                client.call("test.error", code=code, message="why")
+            assert (info.value.code, info.value.message) == (code, "why")
+        with pytest.raises(kith.UnknownProcedure):
+            client.call("nope")
+        assert client.call("test.echo", x=1).single() == (1,)
+
+
+def test_client_deadline_raises_timeout_and_drops_the_late_answer(server):
+    with kith.connect(server.url, timeout=5) as client:
+        with pytest.raises(kith.Timeout, match="client-side"):
+            client.call("test.sleep", ms=400, timeout=0.1)
+        assert client.call("test.sleep", ms=500, x=2).single() == (2,)  # the late answer is ignored
+        assert client._connections[0].dispatcher.in_flight() == 0
+
+
+async def test_async_deadline(server):
+    async with kith.connect_async(server.url) as client:
+        with pytest.raises(kith.Timeout):
+            await client.call("test.sleep", ms=400, timeout=0.1)
+        assert (await client.call("test.echo", y=3)).single() == (3,)
+
+
+def test_server_close_fails_calls_in_flight_with_the_reason(server):
+    client = kith.connect(server.url)
+    pending = client.submit("test.sleep", ms=2000)
+    with pytest.raises(kith.ConnectionClosed, match="1008.*write stalled"):
+        client.call("test.close", code=1008, reason="write stalled")
+    with pytest.raises(kith.ConnectionClosed, match="write stalled"):
+        pending.result(5)
+    with pytest.raises(kith.ConnectionClosed):
+        client.call("test.echo")
+    client.close()
+
+
+def test_frame_too_large_with_request_id_0_fails_calls_in_flight(server):
+    with kith.connect(server.url) as client:
+        pending = client.submit("test.sleep", ms=2000)
+        with pytest.raises(kith.ProtocolError) as info:
+            client.call("test.too_large")
+        assert info.value.code == "frame_too_large"
+        with pytest.raises(kith.ProtocolError):
+            pending.result(5)
+
+
+def test_pool_spreads_calls_round_robin(server):
+    with kith.connect(server.url, pool_size=4) as client:
+        assert client.connections == 4
+        seen = [client.call("test.whoami").single()[0] for _ in range(8)]
+    assert len(set(seen)) == 4 and seen[:4] == seen[4:]
+
+
+async def test_async_pool_spreads_calls(server):
+    async with kith.connect_async(server.url, pool_size=3) as client:
+        seen = [(await client.call("test.whoami")).single()[0] for _ in range(6)]
+    assert len(set(seen)) == 3
+
+
+def test_urls_round_robin_across_servers(server, server2):
+    before = (len(server.requests), len(server2.requests))
+    with kith.connect(urls=[server.url, server2.url]) as client:
+        assert client.urls == [server.url, server2.url]
+        for _ in range(6):
+            client.call("test.echo")
+    assert (len(server.requests) - before[0], len(server2.requests) - before[1]) == (3, 3)
+
+
+def test_unknown_subprotocol_is_refused_at_the_handshake(server):
+    with pytest.raises(kith.HandshakeError) as info:
+        kith.connect(server.url, subprotocol="kith.v1.xml.none")
+    assert info.value.status == 400
+    assert "kith.v1.json.none" in info.value.body
+    assert "HTTP 400" in str(info.value)
+
+
+async def test_unknown_subprotocol_is_refused_at_the_handshake_async(server):
+    with pytest.raises(kith.HandshakeError) as info:
+        await kith.connect_async(server.url, subprotocol="kith.v2.bson.none")
+    assert info.value.status == 400
+
+
+def test_a_server_that_does_not_echo_the_subprotocol_is_refused(server):
+    with pytest.raises(kith.HandshakeError, match="echoed subprotocol None"):
+        kith.connect(server.url.replace("/v1/ws", "/no-echo"))
+
+
+def test_unknown_names_fail_before_connecting():
+    with pytest.raises(ValueError, match="encoding"):
+        kith.connect(encoding="xml")
+    with pytest.raises(ValueError, match="compression"):
+        kith.connect_async(compression="brotli")
+    with pytest.raises(ValueError):
+        kith.connect(pool_size=0)
+
+
+def test_nothing_listening_is_connection_failed():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(kith.ConnectionFailed, match="could not connect"):
+        kith.connect(f"ws://127.0.0.1:{port}/v1/ws", timeout=2)
+
+
+def test_bad_parameters_fail_in_the_caller_and_nothing_is_left_in_flight(server):
+    with kith.connect(server.url) as client:
+        with pytest.raises(TypeError, match="params.p"):
+            client.call("test.echo", p=object())
+        assert client._connections[0].dispatcher.in_flight() == 0
+
+
+def test_close_fails_calls_in_flight(server):
+    client = kith.connect(server.url)
+    pending = client.submit("test.sleep", ms=2000)
+    client.close()
+    with pytest.raises(kith.ConnectionClosed, match="closed by the client"):
+        pending.result(5)

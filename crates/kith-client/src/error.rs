@@ -1,0 +1,56 @@
+//! Client errors.
+
+use std::fmt;
+use std::time::Duration;
+
+/// Why a call failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientError {
+    /// The server answered with an error (`docs/protocol.md` 1.5).
+    Server {
+        /// Stable code, e.g. `not_found`.
+        code: String,
+        /// For people.
+        message: String,
+    },
+    /// No answer in time.
+    Timeout(Duration),
+    /// Could not connect (or the server refused the handshake).
+    Connect {
+        /// The URL.
+        url: String,
+        /// Why.
+        reason: String,
+    },
+    /// The connection closed while the call was in flight.
+    ConnectionClosed(String),
+    /// The server sent something that is not the protocol.
+    Protocol(String),
+    /// The client was configured wrongly.
+    Config(String),
+}
+
+impl ClientError {
+    /// The server's error code, if the server answered with one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            ClientError::Server { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Server { code, message } => write!(f, "{code}: {message}"),
+            ClientError::Timeout(d) => write!(f, "no answer within {} ms", d.as_millis()),
+            ClientError::Connect { url, reason } => write!(f, "cannot connect to {url}: {reason}"),
+            ClientError::ConnectionClosed(why) => write!(f, "connection closed: {why}"),
+            ClientError::Protocol(why) => write!(f, "protocol error: {why}"),
+            ClientError::Config(why) => write!(f, "bad client configuration: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}

@@ -1,0 +1,140 @@
+//! kith-client: the Rust client for kith's WebSocket protocol.
+//!
+//! A [`Client`] holds a pool of persistent connections, possibly to several servers,
+//! and spreads calls over them round-robin. Each connection pipelines: many calls are
+//! in flight at once, matched to answers by request id, so one connection is never
+//! idle waiting for a round trip. A broken connection fails its calls with
+//! [`ClientError::ConnectionClosed`] and is re-established on next use, with
+//! exponential backoff between attempts.
+
+mod connection;
+mod error;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+pub use error::ClientError;
+use kith_core::Value;
+pub use kith_protocol::{Compression, Encoding, Subprotocol, Timing};
+
+use connection::Connection;
+
+/// How to connect.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// WebSocket URLs, e.g. `ws://127.0.0.1:7600/v1/ws`; calls rotate over them.
+    pub urls: Vec<String>,
+    /// Encoding and compression to negotiate.
+    pub subprotocol: Subprotocol,
+    /// Connections per URL.
+    pub connections_per_url: usize,
+    /// Time a call may take, including reconnecting.
+    pub request_timeout: Duration,
+    /// First wait before reconnecting after a failure; doubles up to `backoff_max`.
+    pub backoff_min: Duration,
+    /// Longest wait between reconnection attempts.
+    pub backoff_max: Duration,
+    /// Largest answer frame accepted.
+    pub frame_bytes_max: usize,
+}
+
+impl ClientConfig {
+    /// One connection to one server with BSON, no compression, 10 s timeout.
+    pub fn new(url: impl Into<String>) -> Self {
+        ClientConfig {
+            urls: vec![url.into()],
+            subprotocol: Subprotocol {
+                encoding: Encoding::Bson,
+                compression: Compression::None,
+            },
+            connections_per_url: 1,
+            request_timeout: Duration::from_secs(10),
+            backoff_min: Duration::from_millis(50),
+            backoff_max: Duration::from_secs(5),
+            frame_bytes_max: 64 << 20,
+        }
+    }
+}
+
+/// A result: column names and rows, plus server timings when asked for.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct QueryResult {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows, one value per column.
+    pub rows: Vec<Vec<Value>>,
+    /// Server time split, when the call asked for it.
+    pub timing: Option<Timing>,
+}
+
+/// A pool of pipelined connections.
+pub struct Client {
+    connections: Vec<Connection>,
+    next: AtomicUsize,
+    config: ClientConfig,
+}
+
+impl Client {
+    /// Opens every connection of the pool (fails if any server is unreachable).
+    pub async fn connect(config: ClientConfig) -> Result<Client, ClientError> {
+        if config.urls.is_empty() || config.connections_per_url == 0 {
+            return Err(ClientError::Config(
+                "at least one URL and one connection per URL".into(),
+            ));
+        }
+        let mut connections = Vec::new();
+        for _ in 0..config.connections_per_url {
+            for url in &config.urls {
+                let connection = Connection::new(url.clone(), &config);
+                connection.ensure_open().await?;
+                connections.push(connection);
+            }
+        }
+        Ok(Client {
+            connections,
+            next: AtomicUsize::new(0),
+            config,
+        })
+    }
+
+    /// Calls a procedure.
+    pub async fn call(
+        &self,
+        procedure: &str,
+        params: Vec<(String, Value)>,
+    ) -> Result<QueryResult, ClientError> {
+        self.request(procedure, params, false).await
+    }
+
+    /// Calls a procedure and asks the server for its time split.
+    pub async fn call_timed(
+        &self,
+        procedure: &str,
+        params: Vec<(String, Value)>,
+    ) -> Result<QueryResult, ClientError> {
+        self.request(procedure, params, true).await
+    }
+
+    async fn request(
+        &self,
+        procedure: &str,
+        params: Vec<(String, Value)>,
+        timing: bool,
+    ) -> Result<QueryResult, ClientError> {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
+        let request = kith_protocol::Request::Call {
+            procedure: procedure.to_owned(),
+            params,
+            timing,
+        };
+        let deadline = tokio::time::Instant::now() + self.config.request_timeout;
+        tokio::time::timeout_at(deadline, self.connections[i].call(request))
+            .await
+            .map_err(|_| ClientError::Timeout(self.config.request_timeout))?
+    }
+
+    /// The negotiated subprotocol.
+    pub fn subprotocol(&self) -> Subprotocol {
+        self.config.subprotocol
+    }
+}

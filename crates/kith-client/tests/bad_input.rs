@@ -1,0 +1,339 @@
+//! Bad input gets the documented error (or is cut off as documented) while the server
+//! keeps serving: garbage frames, truncated documents, oversized frames, unknown
+//! procedures, mistyped parameters, text frames, floods, clients that stop reading.
+
+mod support;
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use kith_client::{Client, ClientConfig, ClientError, Compression, Encoding, Subprotocol};
+use kith_core::Value;
+use kith_protocol::{FrameHeader, Kind, Request, Wire, HEADER_BYTES};
+use support::{int, TestServer};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn raw(server: &TestServer, offer: Option<&str>) -> Socket {
+    let mut request = server.ws_url().into_client_request().expect("request");
+    if let Some(offer) = offer {
+        request.headers_mut().insert(
+            "Sec-WebSocket-Protocol",
+            HeaderValue::from_str(offer).expect("header"),
+        );
+    }
+    tokio_tungstenite::connect_async(request)
+        .await
+        .expect("handshake")
+        .0
+}
+
+/// The next frame: its request id, and `(code, message)` if it is an error.
+async fn next_frame(socket: &mut Socket, wire: &Wire) -> (u64, Option<(String, String)>) {
+    let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
+        .await
+        .expect("an answer in time")
+        .expect("open")
+        .expect("readable");
+    let Message::Binary(bytes) = message else {
+        panic!("expected a binary frame, got {message:?}")
+    };
+    let (header, payload) = wire.open(&bytes).expect("a valid frame");
+    match header.kind {
+        Kind::Error => {
+            let e = wire.decode_error(&payload).expect("an error document");
+            (header.request_id, Some((e.code, e.message)))
+        }
+        _ => (header.request_id, None),
+    }
+}
+
+fn call(procedure: &str, params: Vec<(String, Value)>) -> Request {
+    Request::Call {
+        procedure: procedure.into(),
+        params,
+        timing: false,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_frames_get_errors_and_the_connection_keeps_serving() {
+    let server = TestServer::start(0.1, |_| {}).await;
+    let sub = Subprotocol {
+        encoding: Encoding::Bson,
+        compression: Compression::None,
+    };
+    let wire = Wire::new(sub, 1 << 20);
+    let mut socket = raw(&server, Some(&sub.to_string())).await;
+
+    let mut cases: Vec<(Vec<u8>, u64, &str, &str)> = vec![
+        (
+            vec![0xde, 0xad, 0xbe],
+            0,
+            "bad_frame",
+            "shorter than the 12-byte header",
+        ),
+        (
+            [&[9u8, 1, 0, 0][..], &7u64.to_le_bytes()].concat(),
+            7,
+            "bad_frame",
+            "protocol version 9",
+        ),
+        (
+            [&[1u8, 16, 0, 0][..], &8u64.to_le_bytes()].concat(),
+            8,
+            "bad_frame",
+            "only REQUEST frames",
+        ),
+    ];
+    let good = wire.request(9, &call("shindig.friends", vec![int("person_id", 1)]));
+    let truncated = good[..good.len() - 5].to_vec();
+    cases.push((truncated, 9, "bad_request", "bson"));
+    let mut compressed_on_plain =
+        wire.request(10, &call("shindig.friends", vec![int("person_id", 1)]));
+    compressed_on_plain[2] = 1;
+    cases.push((compressed_on_plain, 10, "bad_frame", "without compression"));
+    cases.push((
+        wire.request(11, &call("shindig.freinds", vec![int("person_id", 1)])),
+        11,
+        "unknown_procedure",
+        "did you mean shindig.friends",
+    ));
+    cases.push((
+        wire.request(
+            12,
+            &call(
+                "shindig.friends",
+                vec![("person_id".into(), Value::string("abc"))],
+            ),
+        ),
+        12,
+        "wrong_parameter_type",
+        "must be Int, got String \"abc\"",
+    ));
+    cases.push((
+        wire.request(13, &call("shindig.friends", vec![])),
+        13,
+        "missing_parameter",
+        "person_id",
+    ));
+    cases.push((
+        wire.request(
+            14,
+            &call("shindig.friends", vec![int("person_id", 999_999)]),
+        ),
+        14,
+        "not_found",
+        "no Person with id 999999",
+    ));
+
+    for (bytes, id, code, needle) in cases {
+        socket
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("sends");
+        let (got_id, error) = next_frame(&mut socket, &wire).await;
+        let (got_code, message) =
+            error.unwrap_or_else(|| panic!("expected {code} for request {id}"));
+        assert_eq!((got_id, got_code.as_str()), (id, code), "{message}");
+        assert!(
+            message.contains(needle),
+            "{code}: `{message}` lacks `{needle}`"
+        );
+    }
+    socket
+        .send(Message::Text("hello".into()))
+        .await
+        .expect("sends");
+    let (_, error) = next_frame(&mut socket, &wire).await;
+    assert_eq!(error.map(|e| e.0).as_deref(), Some("bad_frame"));
+
+    // After all that, the same connection still answers.
+    socket
+        .send(Message::Binary(good.into()))
+        .await
+        .expect("sends");
+    let (id, error) = next_frame(&mut socket, &wire).await;
+    assert_eq!((id, error), (9, None));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_frame_closes_that_connection_with_1009_only() {
+    let server = TestServer::start(0.1, |c| c.frame_bytes_max = 2_000).await;
+    let wire = Wire::new(Subprotocol::DEFAULT, 1 << 20);
+    let bystander = Client::connect(ClientConfig::new(server.ws_url()))
+        .await
+        .expect("connects");
+    let mut socket = raw(&server, None).await;
+    let huge = wire.request(5, &call(&"x".repeat(10_000), vec![]));
+    socket
+        .send(Message::Binary(huge.into()))
+        .await
+        .expect("sends");
+    let (id, error) = next_frame(&mut socket, &wire).await;
+    let (code, message) = error.expect("an error");
+    assert_eq!((id, code.as_str()), (0, "frame_too_large"), "{message}");
+    assert!(message.contains("2000-byte limit"), "{message}");
+    let close = tokio::time::timeout(Duration::from_secs(5), socket.next())
+        .await
+        .expect("closes in time");
+    match close {
+        Some(Ok(Message::Close(Some(frame)))) => assert_eq!(u16::from(frame.code), 1009),
+        other => panic!("expected a 1009 close, got {other:?}"),
+    }
+    bystander
+        .call("shindig.friends", vec![int("person_id", 1)])
+        .await
+        .expect("others are served");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unsupported_subprotocols_are_refused_at_the_handshake() {
+    let server = TestServer::start(0.1, |_| {}).await;
+    let mut request = server.ws_url().into_client_request().expect("request");
+    request.headers_mut().insert(
+        "Sec-WebSocket-Protocol",
+        HeaderValue::from_static("kith.v1.xml.none, graphql-ws"),
+    );
+    let err = tokio_tungstenite::connect_async(request)
+        .await
+        .expect_err("refused");
+    assert!(err.to_string().contains("400"), "{err}");
+    // No offer at all means kith.v1.json.none.
+    let wire = Wire::new(Subprotocol::DEFAULT, 1 << 20);
+    let mut socket = raw(&server, None).await;
+    socket
+        .send(Message::Binary(
+            wire.request(1, &call("shindig.friends", vec![int("person_id", 1)]))
+                .into(),
+        ))
+        .await
+        .expect("sends");
+    assert_eq!(next_frame(&mut socket, &wire).await, (1, None));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn floods_are_answered_busy_and_slow_queries_timeout_without_harm() {
+    let server = TestServer::start(1.0, |c| {
+        c.workers = 1;
+        c.inflight_per_connection_max = 3;
+    })
+    .await;
+    let client = Client::connect(ClientConfig::new(server.ws_url()))
+        .await
+        .expect("connects");
+    let heavy = vec![int("person_id", 1)];
+    let answers = futures_util::future::join_all(
+        (0..40).map(|_| client.call("shindig.friends_of_friends_3", heavy.clone())),
+    )
+    .await;
+    let busy = answers
+        .iter()
+        .filter(|a| a.as_ref().err().and_then(ClientError::code) == Some("busy"))
+        .count();
+    let ok = answers.iter().filter(|a| a.is_ok()).count();
+    assert!(
+        busy > 0,
+        "40 pipelined calls against an in-flight limit of 3 meet `busy`"
+    );
+    assert_eq!(
+        busy + ok,
+        40,
+        "every call is answered or refused busy: {answers:?}"
+    );
+    server.stop().await;
+
+    let server = TestServer::start(1.0, |c| {
+        c.workers = 1;
+        c.query_timeout_ms = 1;
+    })
+    .await;
+    let client = Client::connect(ClientConfig::new(server.ws_url()))
+        .await
+        .expect("connects");
+    let answers = futures_util::future::join_all(
+        (0..20).map(|_| client.call("shindig.friend_recommendations", heavy.clone())),
+    )
+    .await;
+    let timeouts = answers
+        .iter()
+        .filter(|a| a.as_ref().err().and_then(ClientError::code) == Some("timeout"))
+        .count();
+    assert!(
+        timeouts > 0,
+        "20 queued 1.5 ms queries against a 1 ms timeout time out"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_cut_off_while_others_are_served() {
+    let server = TestServer::start(1.0, |c| c.write_stall_timeout_ms = 300).await;
+    let wire = Wire::new(Subprotocol::DEFAULT, 64 << 20);
+    let mut stalled = raw(&server, None).await;
+    // 200 answers of ~100 kB each: far more than the socket buffers hold.
+    for id in 1..=200u64 {
+        let frame = wire.request(
+            id,
+            &call(
+                "shindig.friends_of_friends_3",
+                vec![int("person_id", 1 + id as i64)],
+            ),
+        );
+        stalled
+            .send(Message::Binary(frame.into()))
+            .await
+            .expect("sends");
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let other = Client::connect(ClientConfig::new(server.ws_url()))
+        .await
+        .expect("connects");
+    let answer = tokio::time::timeout(
+        Duration::from_secs(5),
+        other.call("shindig.friends", vec![int("person_id", 3)]),
+    )
+    .await;
+    assert!(
+        answer.expect("in time").is_ok(),
+        "another client is served while one stalls"
+    );
+    // Draining the stalled socket now ends in the documented close, not 200 answers.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let mut results = 0;
+    let mut closed_with = None;
+    while let Ok(Some(message)) = tokio::time::timeout(Duration::from_secs(5), stalled.next()).await
+    {
+        match message {
+            Ok(Message::Binary(bytes)) => {
+                let (header, _) = FrameHeader::read(&bytes).expect("frame");
+                if header.flags & kith_protocol::FLAG_MORE == 0 {
+                    results += 1;
+                }
+                assert!(bytes.len() >= HEADER_BYTES);
+            }
+            Ok(Message::Close(frame)) => {
+                closed_with = frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(
+        results < 200,
+        "the stalled client did not get every answer ({results})"
+    );
+    if let Some((code, reason)) = closed_with {
+        assert_eq!((code, reason.as_str()), (1008, "write stalled"));
+    }
+    server.stop().await;
+}
