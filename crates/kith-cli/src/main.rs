@@ -51,6 +51,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure kith (see docs/benchmarks.md).
+    Bench {
+        #[command(subcommand)]
+        bench: commands::bench::Bench,
+    },
     /// Serve the graph over WebSocket and HTTP (docs/protocol.md).
     Serve(commands::serve::ServeArgs),
     /// List the stored procedures with their parameters.
@@ -74,6 +79,7 @@ fn main() -> ExitCode {
         } => commands::call::run(&dir, &procedure, &params, json),
         Command::Procedures { json } => commands::procedures::run(json),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Bench { bench } => commands::bench::run(bench),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,18 +5,22 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use kith_protocol::{Kind, Request, Subprotocol, Wire, FLAG_MORE};
-use tokio::sync::{mpsc, oneshot};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::{header::SEC_WEBSOCKET_PROTOCOL, HeaderValue};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::{ClientConfig, ClientError, QueryResult};
 
 type Answer = Result<QueryResult, ClientError>;
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A call waiting for its answer; chunks accumulate here.
 struct Pending {
@@ -27,7 +31,9 @@ struct Pending {
 /// An open connection: a writer task fed by `out`, a reader task that completes
 /// `pending` calls.
 struct Live {
-    out: mpsc::UnboundedSender<Message>,
+    /// Callers write their own requests: a task in between would add a thread
+    /// hand-off to every round trip.
+    sink: tokio::sync::Mutex<SplitSink<Socket, Message>>,
     pending: Mutex<HashMap<u64, Pending>>,
     next_id: AtomicU64,
     closed: AtomicBool,
@@ -187,6 +193,7 @@ impl Connection {
         let value = HeaderValue::from_str(&offer).map_err(|e| connect(e.to_string()))?;
         request.headers_mut().insert(SEC_WEBSOCKET_PROTOCOL, value);
         let config = WebSocketConfig::default()
+            .read_buffer_size(kith_protocol::READ_BUFFER_BYTES)
             .max_message_size(Some(self.frame_bytes_max))
             .max_frame_size(Some(self.frame_bytes_max));
         let (socket, response) =
@@ -202,31 +209,13 @@ impl Connection {
                 "the server did not accept {offer} (answered {echoed:?})"
             )));
         }
-        let (mut sink, mut stream) = socket.split();
-        let (out, mut out_rx) = mpsc::unbounded_channel::<Message>();
+        let (sink, mut stream) = socket.split();
         let live = Arc::new(Live {
-            out,
+            sink: tokio::sync::Mutex::new(sink),
             pending: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             closed: AtomicBool::new(false),
             wire: Wire::new(self.subprotocol, self.frame_bytes_max),
-        });
-        // Writer: sends queued requests, flushing once the queue is drained.
-        tokio::spawn(async move {
-            while let Some(message) = out_rx.recv().await {
-                if sink.feed(message).await.is_err() {
-                    return;
-                }
-                while let Ok(message) = out_rx.try_recv() {
-                    if sink.feed(message).await.is_err() {
-                        return;
-                    }
-                }
-                if sink.flush().await.is_err() {
-                    return;
-                }
-            }
-            let _ = sink.close().await;
         });
         // Reader: completes calls; on any failure fails them all.
         let reader_live = live.clone();
@@ -267,8 +256,15 @@ impl Connection {
         );
         let _guard = PendingGuard { live: &live, id };
         let frame = live.wire.request(id, &request);
-        if live.out.send(Message::Binary(frame.into())).is_err() {
-            return Err(ClientError::ConnectionClosed("the writer stopped".into()));
+        if let Err(e) = live
+            .sink
+            .lock()
+            .await
+            .send(Message::Binary(frame.into()))
+            .await
+        {
+            live.fail_all(&e.to_string());
+            return Err(ClientError::ConnectionClosed(e.to_string()));
         }
         answer
             .await

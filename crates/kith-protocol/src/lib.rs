@@ -19,6 +19,11 @@ pub mod negotiate;
 mod wire;
 
 pub use error::ProtocolError;
+
+/// WebSocket read buffer size for kith's peers. tungstenite zero-fills its whole read
+/// buffer before each read, so its 128 KiB default cost more than the rest of a small
+/// round trip; 16 KiB still reads typical answers in one call.
+pub const READ_BUFFER_BYTES: usize = 16 * 1024;
 pub use frame::{FrameHeader, Kind, FLAG_COMPRESSED, FLAG_MORE, HEADER_BYTES};
 pub use message::{ErrorBody, Request, ResultChunk, Timing};
 pub use negotiate::{Compression, Encoding, Subprotocol};

@@ -14,10 +14,9 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{SplitSink, StreamExt};
-use futures_util::SinkExt;
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use kith_protocol::{FrameHeader, Kind, Request, Subprotocol, Timing, Wire};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 
 use crate::exec::{execute, metric_name, ExecError};
 use crate::metrics::Transport;
@@ -66,8 +65,10 @@ pub(crate) async fn upgrade(
             Some(p) => (p, true),
             None => {
                 let supported: Vec<String> = Subprotocol::all().map(|p| p.to_string()).collect();
+                // `Connection: close` so a refused client is not left waiting on a socket.
                 return (
                     StatusCode::BAD_REQUEST,
+                    [(header::CONNECTION, "close")],
                     format!(
                         "none of the offered subprotocols ({}) is supported; kith speaks: {}",
                         offers.join(", "),
@@ -79,7 +80,12 @@ pub(crate) async fn upgrade(
         }
     };
     let limit = state.config.frame_bytes_max;
-    let mut ws = ws.max_message_size(limit).max_frame_size(limit);
+    // tungstenite zero-fills its whole read buffer before every read; the 128 KiB
+    // default made that a measurable share of a small round trip.
+    let mut ws = ws
+        .max_message_size(limit)
+        .max_frame_size(limit)
+        .read_buffer_size(kith_protocol::READ_BUFFER_BYTES);
     if echo {
         if let Ok(value) = HeaderValue::from_str(&subprotocol.to_string()) {
             ws.set_selected_protocol(value);
@@ -88,65 +94,159 @@ pub(crate) async fn upgrade(
     ws.on_upgrade(move |socket| connection(state, socket, subprotocol))
 }
 
-async fn connection(state: Arc<AppState>, socket: WebSocket, subprotocol: Subprotocol) {
+async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Subprotocol) {
     state.metrics.connection_opened();
     tracing::debug!(%subprotocol, "connection opened");
     let wire = Wire::new(subprotocol, state.config.frame_bytes_max);
-    let (sink, mut stream) = socket.split();
-    let (out, out_rx) = mpsc::unbounded_channel::<Outgoing>();
+    let (out, mut answers) = mpsc::unbounded_channel::<Outgoing>();
     let stall = Duration::from_millis(state.config.write_stall_timeout_ms);
-    let writer = tokio::spawn(writer(sink, out_rx, stall, state.clone()));
     let inflight: Arc<Mutex<HashSet<u64>>> = Arc::default();
     let mut shutdown = state.shutdown.clone();
+    // One task owns the socket and both reads requests and writes answers: splitting
+    // it between a reader and a writer task made them wake each other through the
+    // split's lock on every frame. While answers are queued it writes them, taking in
+    // requests that have already arrived between frames; otherwise it waits for
+    // either.
+    let mut queues: VecDeque<VecDeque<Vec<u8>>> = VecDeque::new();
+    let mut reading = true;
+    let mut closing: Option<(u16, String)> = None;
     loop {
-        let message = tokio::select! {
-            m = stream.next() => m,
+        while let Ok(answer) = answers.try_recv() {
+            match answer {
+                Outgoing::Frames(frames) => queues.push_back(frames.into()),
+                Outgoing::Close(code, reason) => closing = Some((code, reason)),
+            }
+        }
+        if !queues.is_empty() {
+            while reading && closing.is_none() {
+                match socket.next().now_or_never() {
+                    Some(message) => reading = on_message(&state, &wire, &inflight, &out, message),
+                    None => break,
+                }
+            }
+            if !write_next(&mut socket, &mut queues, stall, &state).await {
+                break;
+            }
+            continue;
+        }
+        if let Some((code, reason)) = closing.take() {
+            let frame = CloseFrame {
+                code,
+                reason: reason.into(),
+            };
+            let _ = tokio::time::timeout(stall, socket.send(Message::Close(Some(frame)))).await;
+            break;
+        }
+        if !reading
+            && inflight
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .is_empty()
+        {
+            break; // the client is gone and nothing is left to answer
+        }
+        tokio::select! {
+            answer = answers.recv() => match answer {
+                Some(Outgoing::Frames(frames)) => queues.push_back(frames.into()),
+                Some(Outgoing::Close(code, reason)) => closing = Some((code, reason)),
+                None => break,
+            },
+            message = socket.next(), if reading => {
+                reading = on_message(&state, &wire, &inflight, &out, message);
+            }
             _ = shutdown.changed() => {
                 let _ = out.send(Outgoing::Close(CLOSE_GOING_AWAY, "server shutting down".into()));
-                break;
-            }
-        };
-        match message {
-            Some(Ok(Message::Binary(bytes))) => {
-                state.metrics.bytes_in(bytes.len());
-                handle_frame(&state, &wire, &bytes, &inflight, &out);
-            }
-            Some(Ok(Message::Text(_))) => {
-                send_error(
-                    &state,
-                    &out,
-                    &wire,
-                    0,
-                    "bad_frame",
-                    "text messages are not part of the kith protocol; send binary frames",
-                );
-            }
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-            Some(Ok(Message::Close(_))) | None => break,
-            Some(Err(e)) => {
-                let text = e.to_string();
-                if text.contains("too long")
-                    || text.contains("too big")
-                    || text.contains("Space limit")
-                {
-                    let message = format!(
-                        "a message is over the {}-byte limit (frame_bytes_max): {text}",
-                        state.config.frame_bytes_max
-                    );
-                    send_error(&state, &out, &wire, 0, "frame_too_large", &message);
-                    let _ = out.send(Outgoing::Close(CLOSE_TOO_BIG, "message too big".into()));
-                } else {
-                    tracing::debug!(error = %text, "connection read failed");
-                }
-                break;
+                reading = false;
             }
         }
     }
-    // Answers still being computed keep their senders; the writer ends after them.
-    drop(out);
-    let _ = writer.await;
     state.metrics.connection_closed();
     tracing::debug!("connection closed");
+}
+
+/// Sends one frame from the first queued answer and rotates the queue; false if the
+/// connection is unusable (closed, or stalled past `stall`, then closed with 1008).
+async fn write_next(
+    socket: &mut WebSocket,
+    queues: &mut VecDeque<VecDeque<Vec<u8>>>,
+    stall: Duration,
+    state: &AppState,
+) -> bool {
+    let Some(mut queue) = queues.pop_front() else {
+        return true;
+    };
+    let Some(frame) = queue.pop_front() else {
+        return true;
+    };
+    if !queue.is_empty() {
+        queues.push_back(queue);
+    }
+    state.metrics.bytes_out(frame.len());
+    let flush_now = queues.is_empty();
+    let sent = tokio::time::timeout(stall, async {
+        socket.feed(Message::Binary(frame.into())).await?;
+        if flush_now {
+            socket.flush().await?;
+        }
+        Ok::<(), axum::Error>(())
+    })
+    .await;
+    match sent {
+        Ok(Ok(())) => true,
+        Ok(Err(_)) => false,
+        Err(_) => {
+            tracing::info!("closing a connection whose client stopped reading");
+            let frame = CloseFrame {
+                code: CLOSE_POLICY,
+                reason: "write stalled".into(),
+            };
+            let _ = tokio::time::timeout(
+                Duration::from_millis(100),
+                socket.send(Message::Close(Some(frame))),
+            )
+            .await;
+            false
+        }
+    }
+}
+
+/// Handles one received message; false once the client will send no more.
+fn on_message(
+    state: &Arc<AppState>,
+    wire: &Wire,
+    inflight: &Arc<Mutex<HashSet<u64>>>,
+    out: &mpsc::UnboundedSender<Outgoing>,
+    message: Option<Result<Message, axum::Error>>,
+) -> bool {
+    match message {
+        Some(Ok(Message::Binary(bytes))) => {
+            state.metrics.bytes_in(bytes.len());
+            handle_frame(state, wire, &bytes, inflight, out);
+            true
+        }
+        Some(Ok(Message::Text(_))) => {
+            let message = "text messages are not part of the kith protocol; send binary frames";
+            send_error(state, out, wire, 0, "bad_frame", message);
+            true
+        }
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => true,
+        Some(Ok(Message::Close(_))) | None => false,
+        Some(Err(e)) => {
+            let text = e.to_string();
+            if text.contains("too long") || text.contains("too big") || text.contains("Space limit")
+            {
+                let message = format!(
+                    "a message is over the {}-byte limit (frame_bytes_max): {text}",
+                    state.config.frame_bytes_max
+                );
+                send_error(state, out, wire, 0, "frame_too_large", &message);
+                let _ = out.send(Outgoing::Close(CLOSE_TOO_BIG, "message too big".into()));
+            } else {
+                tracing::debug!(error = %text, "connection read failed");
+            }
+            false
+        }
+    }
 }
 
 fn send_error(
@@ -212,29 +312,42 @@ fn handle_frame(
         }
         ids.insert(request_id);
     }
-    let (done, answer) = oneshot::channel::<Vec<Vec<u8>>>();
-    let job_state = state.clone();
-    let job_wire = *wire;
+    // The worker sends the answer straight to this connection's writer: no task,
+    // timer or channel per request in between (each cross-thread hop cost tens of
+    // microseconds of round trip on a small machine).
+    let timeout = Duration::from_millis(state.config.query_timeout_ms);
+    let (job_state, job_wire, job_inflight, job_out) =
+        (state.clone(), *wire, inflight.clone(), out.clone());
     let submitted = state.pool.submit(move || {
         let started = Instant::now();
-        let queue_us = started.duration_since(arrived).as_micros() as u64;
-        let outcome = execute(&job_state, &procedure, &params);
-        let exec_us = started.elapsed().as_micros() as u64;
-        let frames = match &outcome {
-            Ok(result) => job_wire.result(
-                request_id,
-                result.columns(),
-                result.values(),
-                job_state.config.chunk_rows,
-                timing.then_some(Timing {
-                    queue_us,
-                    exec_us,
-                    encode_us: 0,
-                }),
-            ),
-            Err(ExecError { code, message }) => {
-                job_state.metrics.error(Transport::Ws, code);
-                vec![job_wire.error(request_id, code, message)]
+        let waited = started.duration_since(arrived);
+        let frames = if waited > timeout {
+            job_state.metrics.error(Transport::Ws, "timeout");
+            let message = format!(
+                "waited {} ms for a worker, more than query_timeout_ms ({} ms); not run",
+                waited.as_millis(),
+                timeout.as_millis()
+            );
+            vec![job_wire.error(request_id, "timeout", &message)]
+        } else {
+            let outcome = execute(&job_state, &procedure, &params);
+            let exec_us = started.elapsed().as_micros() as u64;
+            match &outcome {
+                Ok(result) => job_wire.result(
+                    request_id,
+                    result.columns(),
+                    result.values(),
+                    job_state.config.chunk_rows,
+                    timing.then_some(Timing {
+                        queue_us: waited.as_micros() as u64,
+                        exec_us,
+                        encode_us: 0,
+                    }),
+                ),
+                Err(ExecError { code, message }) => {
+                    job_state.metrics.error(Transport::Ws, code);
+                    vec![job_wire.error(request_id, code, message)]
+                }
             }
         };
         job_state.metrics.observe(
@@ -242,7 +355,11 @@ fn handle_frame(
             metric_name(&job_state, &procedure),
             arrived.elapsed(),
         );
-        let _ = done.send(frames);
+        job_inflight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&request_id);
+        let _ = job_out.send(Outgoing::Frames(frames));
     });
     if submitted.is_err() {
         inflight
@@ -253,104 +370,7 @@ fn handle_frame(
             "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
             state.config.queue_depth_max
         );
-        return send_error(state, out, wire, request_id, "busy", &message);
-    }
-    let timeout = Duration::from_millis(state.config.query_timeout_ms);
-    let (state, wire, inflight, out) = (state.clone(), *wire, inflight.clone(), out.clone());
-    tokio::spawn(async move {
-        let frames = match tokio::time::timeout(timeout, answer).await {
-            Ok(Ok(frames)) => frames,
-            Ok(Err(_)) => {
-                state.metrics.error(Transport::Ws, "internal");
-                vec![wire.error(request_id, "internal", "the worker dropped the request")]
-            }
-            Err(_) => {
-                state.metrics.error(Transport::Ws, "timeout");
-                let message = format!(
-                    "no answer within {} ms (query_timeout_ms)",
-                    timeout.as_millis()
-                );
-                vec![wire.error(request_id, "timeout", &message)]
-            }
-        };
-        inflight
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&request_id);
-        let _ = out.send(Outgoing::Frames(frames));
-    });
-}
-
-/// Sends queued answers, one frame per answer in turn, flushing when idle.
-async fn writer(
-    mut sink: SplitSink<WebSocket, Message>,
-    mut rx: mpsc::UnboundedReceiver<Outgoing>,
-    stall: Duration,
-    state: Arc<AppState>,
-) {
-    let mut queues: VecDeque<VecDeque<Vec<u8>>> = VecDeque::new();
-    let mut closing: Option<(u16, String)> = None;
-    loop {
-        if queues.is_empty() {
-            if let Some((code, reason)) = closing.take() {
-                let frame = CloseFrame {
-                    code,
-                    reason: reason.into(),
-                };
-                let _ = tokio::time::timeout(stall, sink.send(Message::Close(Some(frame)))).await;
-                return;
-            }
-            match rx.recv().await {
-                Some(Outgoing::Frames(frames)) => queues.push_back(frames.into()),
-                Some(Outgoing::Close(code, reason)) => closing = Some((code, reason)),
-                None => {
-                    let _ = tokio::time::timeout(stall, sink.close()).await;
-                    return;
-                }
-            }
-        }
-        while let Ok(next) = rx.try_recv() {
-            match next {
-                Outgoing::Frames(frames) => queues.push_back(frames.into()),
-                Outgoing::Close(code, reason) => closing = Some((code, reason)),
-            }
-        }
-        let Some(mut queue) = queues.pop_front() else {
-            continue;
-        };
-        let Some(frame) = queue.pop_front() else {
-            continue;
-        };
-        if !queue.is_empty() {
-            queues.push_back(queue);
-        }
-        state.metrics.bytes_out(frame.len());
-        let idle = queues.is_empty();
-        let sent = tokio::time::timeout(stall, async {
-            sink.feed(Message::Binary(frame.into())).await?;
-            if idle {
-                sink.flush().await?;
-            }
-            Ok::<(), axum::Error>(())
-        })
-        .await;
-        match sent {
-            Ok(Ok(())) => {}
-            Ok(Err(_)) => return,
-            Err(_) => {
-                tracing::info!("closing a connection whose client stopped reading");
-                let frame = CloseFrame {
-                    code: CLOSE_POLICY,
-                    reason: "write stalled".into(),
-                };
-                let _ = tokio::time::timeout(
-                    Duration::from_millis(100),
-                    sink.send(Message::Close(Some(frame))),
-                )
-                .await;
-                return;
-            }
-        }
+        send_error(state, out, wire, request_id, "busy", &message);
     }
 }
 

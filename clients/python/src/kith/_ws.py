@@ -111,14 +111,23 @@ def closed_error(ws: Any, url: str, closed_by_client: bool) -> ConnectionClosed:
     (1008 "write stalled" and 1009 for an oversized frame are the kith ones)."""
     if closed_by_client:
         return ConnectionClosed("connection_closed", f"the connection to {url} was closed by the client")
-    code = getattr(ws, "close_code", None)
-    reason = getattr(ws, "close_reason", None)
+    code, reason = _close_code_and_reason(ws)
     what = f"the connection to {url} closed"
     if code is not None:
         what += f" with code {code}"
         if reason:
             what += f" ({reason})"
     return ConnectionClosed("connection_closed", what)
+
+
+def _close_code_and_reason(ws: Any) -> tuple[int | None, str | None]:
+    # websockets 13+ connections and the legacy asyncio protocol have close_code;
+    # the sync connection of websockets 12 keeps it on its sans-I/O protocol object.
+    for source in (ws, getattr(ws, "protocol", None)):
+        code = getattr(source, "close_code", None)
+        if code is not None:
+            return code, getattr(source, "close_reason", None)
+    return None, None
 
 
 WEBSOCKETS_VERSION = getattr(websockets, "__version__", "?")

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _ws
-from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire
+from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, parse_subprotocol
 from .errors import ConnectionClosed, KithError, Timeout
 from .result import Result
 
@@ -268,8 +268,6 @@ def connect(
     offers a raw name instead (for probing servers; it must still name an encoding
     and compression this client speaks unless the server is expected to refuse it).
     """
-    from ._wire import parse_subprotocol
-
     if subprotocol is not None:
         try:
             encoding, compression = parse_subprotocol(subprotocol)

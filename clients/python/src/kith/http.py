@@ -14,7 +14,7 @@ import urllib.request
 from typing import Any
 
 from ._codec import get_codec
-from .errors import ConnectionFailed, KithError, ProtocolError, error_from_document
+from .errors import ConnectionFailed, KithError, ProtocolError, Timeout, error_from_document
 from .result import Result
 
 __all__ = ["http_call", "http_health"]
@@ -55,8 +55,6 @@ def _request(request: urllib.request.Request, timeout: float | None) -> bytes:
             "connection_failed", f"could not reach {request.full_url}: {exc.reason}"
         ) from None
     except TimeoutError:
-        from .errors import Timeout
-
         raise Timeout("timeout", f"no answer from {request.full_url} within {timeout} s") from None
 
 

@@ -96,37 +96,53 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Value, ProtocolError> {
             ),
         ));
     }
-    let doc = bson::Document::from_reader(&mut &bytes[..])
+    // Walk the raw bytes straight into values: building a `bson::Document` first
+    // doubled the allocations of every decode.
+    let doc = bson::RawDocument::from_bytes(bytes)
         .map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
-    convert(bson::Bson::Document(doc), 0)
+    raw_document(doc, 0)
 }
 
-fn convert(b: bson::Bson, depth: usize) -> Result<Value, ProtocolError> {
+fn raw_document(doc: &bson::RawDocument, depth: usize) -> Result<Value, ProtocolError> {
     if depth > DEPTH_MAX {
         return Err(ProtocolError::payload(
             NAME,
             format!("nested deeper than {DEPTH_MAX}"),
         ));
     }
-    Ok(match b {
-        bson::Bson::Null => Value::Null,
-        bson::Bson::Boolean(b) => Value::Bool(b),
-        bson::Bson::Int32(i) => Value::Int(i64::from(i)),
-        bson::Bson::Int64(i) => Value::Int(i),
-        bson::Bson::Double(x) => Value::Float(x),
-        bson::Bson::String(s) => Value::string(s),
-        bson::Bson::DateTime(t) => Value::DateTime(t.timestamp_millis()),
-        bson::Bson::Array(items) => Value::List(
-            items
-                .into_iter()
-                .map(|v| convert(v, depth + 1))
-                .collect::<Result<_, _>>()?,
-        ),
-        bson::Bson::Document(doc) => Value::Map(
-            doc.into_iter()
-                .map(|(k, v)| Ok((k.into(), convert(v, depth + 1)?)))
-                .collect::<Result<_, ProtocolError>>()?,
-        ),
+    let mut entries = Vec::new();
+    for element in doc {
+        let (key, value) = element.map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
+        entries.push((key.into(), raw_value(value, depth + 1)?));
+    }
+    Ok(Value::Map(entries))
+}
+
+fn raw_value(value: bson::RawBsonRef<'_>, depth: usize) -> Result<Value, ProtocolError> {
+    use bson::RawBsonRef as R;
+    Ok(match value {
+        R::Null => Value::Null,
+        R::Boolean(b) => Value::Bool(b),
+        R::Int32(i) => Value::Int(i64::from(i)),
+        R::Int64(i) => Value::Int(i),
+        R::Double(x) => Value::Float(x),
+        R::String(s) => Value::string(s),
+        R::DateTime(t) => Value::DateTime(t.timestamp_millis()),
+        R::Document(d) => raw_document(d, depth)?,
+        R::Array(a) => {
+            if depth > DEPTH_MAX {
+                return Err(ProtocolError::payload(
+                    NAME,
+                    format!("nested deeper than {DEPTH_MAX}"),
+                ));
+            }
+            let mut items = Vec::new();
+            for item in a {
+                let item = item.map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
+                items.push(raw_value(item, depth + 1)?);
+            }
+            Value::List(items)
+        }
         other => {
             return Err(ProtocolError::payload(
                 NAME,

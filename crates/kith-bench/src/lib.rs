@@ -1,0 +1,8 @@
+//! kith-bench: load drivers that measure kith the way the source papers did.
+//!
+//! [`transport`] is S1's core question: what does the connection between application
+//! server and database cost? It compares, in one run on one machine, the persistent
+//! WebSocket path with the HTTP baseline, against a raw WebSocket echo that moves the
+//! same bytes with no database behind it (the floor).
+
+pub mod transport;
