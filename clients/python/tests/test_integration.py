@@ -32,6 +32,21 @@ CALLS = {
     "shortest_path_self": ("shindig.shortest_path", {"from_id": 3, "to_id": 3}),
     "friends_of_everyone": ("shindig.friends_of_people", {"person_ids": ALL_PEOPLE}),
     "activities": ("shindig.person_activities", {"person_id": 7, "limit": 0}),
+    # The other 13 procedures, so every Shindig procedure is compared from this client
+    # too (ids are person 7's own at scale 0.1, seed 5; see test_every_procedure_is_covered).
+    "group_members": ("shindig.group_members", {"group_id": 2}),
+    "person_groups": ("shindig.person_groups", {"person_id": 7}),
+    "friend_recommendations": ("shindig.friend_recommendations", {"person_id": 7}),
+    "group_recommendations": ("shindig.group_recommendations", {"person_id": 7, "limit": 5}),
+    "fof2": ("shindig.friends_of_friends", {"person_id": 7}),
+    "inbox": ("shindig.inbox", {"person_id": 7}),
+    "message_collections": ("shindig.message_collections", {"person_id": 7}),
+    "profiles": ("shindig.profiles", {"person_ids": [7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}),
+    "activity": ("shindig.activity", {"person_id": 7, "activity_id": 2354}),
+    "activities_of_people": ("shindig.activities_of_people", {"person_ids": [7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}),
+    "activities_by_ids": ("shindig.activities_by_ids", {"person_id": 7, "activity_ids": [1, 2354, 756, 3]}),
+    "activity_stream": ("shindig.activity_stream", {"person_id": 7}),
+    "message": ("shindig.message", {"person_id": 7, "message_id": 2222}),
 }
 BASIC = ["friends", "profile", "fof3", "shortest_path"]
 
@@ -71,6 +86,17 @@ def cli_answers(kith_bin, kith_data):
         ).stdout
         answers[name] = json.loads(out)
     return answers
+
+
+def test_every_procedure_is_covered(kith_bin, cli_answers):
+    listed = json.loads(
+        subprocess.run([str(kith_bin), "procedures", "--json"], check=True, capture_output=True, text=True).stdout
+    )
+    shindig = {p["name"] for p in listed if p["name"].startswith("shindig.")}
+    assert len(shindig) == 19
+    assert shindig == {procedure for procedure, _ in CALLS.values()}
+    empty = [name for name, answer in cli_answers.items() if not answer["rows"]]
+    assert empty == [], f"these calls find no data, so compare nothing: {empty}"
 
 
 def test_the_calls_are_worth_comparing(cli_answers):
