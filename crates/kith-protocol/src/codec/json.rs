@@ -108,53 +108,126 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
 }
 
 pub(crate) fn decode(bytes: &[u8]) -> Result<Value, ProtocolError> {
-    // serde_json refuses nesting deeper than 128 itself, so parsing cannot overflow.
-    let parsed: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
-    from_json(parsed, 0)
+    // Straight from text to kith values through a serde visitor: going through
+    // `serde_json::Value` first allocated every document twice, which was the largest
+    // cost of an HTTP round trip on the client.
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde::de::DeserializeSeed::deserialize(Seed { depth: 0 }, &mut deserializer)
+        .map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
+    deserializer
+        .end()
+        .map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
+    Ok(value)
 }
 
-/// Converts parsed JSON; also used for MessagePack-free JSON bodies over HTTP.
-pub(crate) fn from_json(value: serde_json::Value, depth: usize) -> Result<Value, ProtocolError> {
-    if depth > DEPTH_MAX {
-        return Err(ProtocolError::payload(
-            NAME,
-            format!("nested deeper than {DEPTH_MAX}"),
-        ));
+/// Deserializes one value, refusing nesting deeper than [`DEPTH_MAX`].
+#[derive(Clone, Copy)]
+struct Seed {
+    depth: usize,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Seed {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        if self.depth > DEPTH_MAX {
+            return Err(serde::de::Error::custom(format!(
+                "nested deeper than {DEPTH_MAX}"
+            )));
+        }
+        deserializer.deserialize_any(self)
     }
-    Ok(match value {
-        serde_json::Value::Null => Value::Null,
-        serde_json::Value::Bool(b) => Value::Bool(b),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None if n.is_u64() => {
-                return Err(ProtocolError::payload(
-                    NAME,
-                    format!("integer {n} is out of range"),
-                ))
+}
+
+impl<'de> serde::de::Visitor<'de> for Seed {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::Int(i))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<Value, E> {
+        i64::try_from(u)
+            .map(Value::Int)
+            .map_err(|_| E::custom(format!("integer {u} is out of range")))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(Value::Float(x))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::string(s))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = Seed {
+            depth: self.depth + 1,
+        };
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Value::List(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = Seed {
+            depth: self.depth + 1,
+        };
+        let mut entries: Vec<(std::sync::Arc<str>, Value)> = Vec::new();
+        // A repeated key keeps its last value, as serde_json's own maps do. Small maps
+        // are searched linearly; large ones get an index, so a hostile request with
+        // 100,000 keys costs linear time, not quadratic.
+        let mut index: Option<std::collections::HashMap<std::sync::Arc<str>, usize>> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let value = map.next_value_seed(inner)?;
+            if index.is_none() && entries.len() >= 16 {
+                index = Some(
+                    entries
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (k, _))| (k.clone(), i))
+                        .collect(),
+                );
             }
-            None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        serde_json::Value::String(s) => Value::string(s),
-        serde_json::Value::Array(items) => Value::List(
-            items
-                .into_iter()
-                .map(|v| from_json(v, depth + 1))
-                .collect::<Result<_, _>>()?,
-        ),
-        serde_json::Value::Object(map) => {
-            if map.len() == 1 {
-                if let Some(serde_json::Value::Number(n)) = map.get("$datetime") {
-                    return n.as_i64().map(Value::DateTime).ok_or_else(|| {
-                        ProtocolError::payload(NAME, "$datetime must be integral milliseconds")
-                    });
+            let existing = match &index {
+                Some(index) => index.get(key.as_ref()).copied(),
+                None => entries.iter().position(|(k, _)| **k == *key),
+            };
+            match existing {
+                Some(i) => entries[i].1 = value,
+                None => {
+                    let key: std::sync::Arc<str> = key.as_ref().into();
+                    if let Some(index) = &mut index {
+                        index.insert(key.clone(), entries.len());
+                    }
+                    entries.push((key, value));
                 }
             }
-            Value::Map(
-                map.into_iter()
-                    .map(|(k, v)| Ok((k.into(), from_json(v, depth + 1)?)))
-                    .collect::<Result<_, ProtocolError>>()?,
-            )
         }
-    })
+        if let [(key, value)] = entries.as_slice() {
+            if &**key == "$datetime" {
+                return match value {
+                    Value::Int(ms) => Ok(Value::DateTime(*ms)),
+                    _ => Err(serde::de::Error::custom(
+                        "$datetime must be integral milliseconds",
+                    )),
+                };
+            }
+        }
+        Ok(Value::Map(entries))
+    }
 }

@@ -127,6 +127,35 @@ mod tests {
     }
 
     #[test]
+    fn json_keeps_the_last_of_repeated_keys_even_in_large_maps() {
+        let small = decode(Encoding::Json, br#"{"a":1,"b":2,"a":3}"#).expect("valid");
+        assert_eq!(
+            small,
+            Value::Map(vec![
+                ("a".into(), Value::Int(3)),
+                ("b".into(), Value::Int(2))
+            ])
+        );
+        let fields: Vec<String> = (0..20_000)
+            .map(|i| format!("\"k{}\":{i}", i % 10_000))
+            .collect();
+        let Value::Map(entries) = decode(
+            Encoding::Json,
+            format!("{{{}}}", fields.join(",")).as_bytes(),
+        )
+        .expect("valid") else {
+            panic!("a map");
+        };
+        assert_eq!(entries.len(), 10_000);
+        assert_eq!(entries[0], ("k0".into(), Value::Int(10_000)));
+        let err =
+            decode(Encoding::Json, br#"{"t": {"$datetime": "soon"}}"#).expect_err("bad datetime");
+        assert!(err.to_string().contains("$datetime"), "{err}");
+        let err = decode(Encoding::Json, b"{\"n\": 18446744073709551615}").expect_err("u64");
+        assert!(err.to_string().contains("out of range"), "{err}");
+    }
+
+    #[test]
     fn deep_nesting_is_refused_not_overflowed() {
         let deep = "[".repeat(100_000);
         let err = decode(Encoding::Json, format!("{{\"a\":{deep}").as_bytes()).expect_err("deep");
