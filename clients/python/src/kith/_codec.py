@@ -16,6 +16,8 @@ mapping of docs/protocol.md 1.6 exactly, because the server's decoders are stric
 
 from __future__ import annotations
 
+import abc
+
 import datetime as _dt
 import json
 import math
@@ -35,16 +37,19 @@ __all__ = ["ENCODINGS", "Codec", "get_codec"]
 ENCODINGS = ("json", "bson", "msgpack")
 
 
-class Codec:
-    """Encodes and decodes top-level maps in one encoding."""
+class Codec(abc.ABC):
+    """Encodes and decodes top-level maps in one encoding (JSON, BSON, MessagePack
+    below)."""
 
     name: str = ""
 
-    def encode(self, doc: dict[str, Any]) -> bytes:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abc.abstractmethod
+    def encode(self, doc: dict[str, Any]) -> bytes:
+        """One map as bytes."""
 
-    def decode(self, data: bytes) -> dict[str, Any]:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abc.abstractmethod
+    def decode(self, data: bytes) -> dict[str, Any]:
+        """Bytes as one map."""
 
     def _bad(self, why: str) -> ProtocolError:
         return ProtocolError("bad_response", f"the server's payload is not valid {self.name}: {why}")
