@@ -9,7 +9,6 @@ coroutines can have calls in flight on one connection (pipelining):
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from . import _ws
 from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, parse_subprotocol
 from .client import DEFAULT, DEFAULT_URL, MESSAGE_BYTES_MAX, _Default, targets
+from ._pool import RoundRobin
 from .errors import ConnectionClosed, KithError, Timeout
 from .result import Result
 
@@ -121,38 +121,8 @@ class AsyncConnection:
             self._reader.cancel()
 
 
-class AsyncClient:
+class AsyncClient(RoundRobin[AsyncConnection]):
     """A pool of kith connections for asyncio; calls are spread round-robin."""
-
-    def __init__(self, connections: Sequence[AsyncConnection], timeout: float | None) -> None:
-        if not connections:
-            raise ValueError("a client needs at least one connection")
-        self._connections = list(connections)
-        self._next = itertools.count()
-        self.timeout = timeout
-
-    @property
-    def subprotocol(self) -> str:
-        """The negotiated ``kith.v1.<encoding>.<compression>``."""
-        return self._connections[0].offer
-
-    @property
-    def connections(self) -> int:
-        return len(self._connections)
-
-    @property
-    def urls(self) -> list[str]:
-        return [c.url for c in self._connections]
-
-    def _pick(self) -> AsyncConnection:
-        n = len(self._connections)
-        for _ in range(n):
-            conn = self._connections[next(self._next) % n]
-            if not conn.closed:
-                return conn
-        last = self._connections[-1].dispatcher.closed
-        why = f": {last.message}" if last is not None else ""
-        raise ConnectionClosed("connection_closed", f"every connection of this client is closed{why}")
 
     async def call(
         self,

@@ -10,7 +10,6 @@ send from their own threads; the reader dispatches every frame by request id to 
 from __future__ import annotations
 
 import concurrent.futures
-import itertools
 import logging
 import threading
 from collections.abc import Mapping, Sequence
@@ -18,6 +17,7 @@ from typing import Any
 
 from . import _ws
 from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, parse_subprotocol
+from ._pool import RoundRobin
 from .errors import ConnectionClosed, KithError, Timeout
 from .result import Result
 
@@ -140,42 +140,12 @@ class Connection:
             self._reader.join(timeout=5)
 
 
-class Client:
+class Client(RoundRobin[Connection]):
     """A pool of kith connections; calls are spread over them round-robin.
 
     Thread-safe: any number of threads may call at once, and their calls are
     pipelined on the pool's connections.
     """
-
-    def __init__(self, connections: Sequence[Connection], timeout: float | None) -> None:
-        if not connections:
-            raise ValueError("a client needs at least one connection")
-        self._connections = list(connections)
-        self._next = itertools.count()
-        self.timeout = timeout
-
-    @property
-    def subprotocol(self) -> str:
-        """The negotiated ``kith.v1.<encoding>.<compression>``."""
-        return self._connections[0].offer
-
-    @property
-    def connections(self) -> int:
-        return len(self._connections)
-
-    @property
-    def urls(self) -> list[str]:
-        return [c.url for c in self._connections]
-
-    def _pick(self) -> Connection:
-        n = len(self._connections)
-        for _ in range(n):
-            conn = self._connections[next(self._next) % n]
-            if not conn.closed:
-                return conn
-        last = self._connections[-1].dispatcher.closed
-        why = f": {last.message}" if last is not None else ""
-        raise ConnectionClosed("connection_closed", f"every connection of this client is closed{why}")
 
     def call(
         self,
