@@ -40,7 +40,9 @@ struct Histogram {
 /// Everything `/metrics` reports.
 #[derive(Default)]
 pub struct Metrics {
-    latency: Mutex<BTreeMap<(Transport, String), Histogram>>,
+    /// By transport, then procedure: nested so that a request finds its histogram by
+    /// `&str` without allocating the key (only the first request of a name does).
+    latency: Mutex<BTreeMap<Transport, BTreeMap<String, Histogram>>>,
     errors: Mutex<BTreeMap<(Transport, String), u64>>,
     connections_open: AtomicI64,
     connections_total: AtomicU64,
@@ -59,7 +61,13 @@ impl Metrics {
     pub fn observe(&self, transport: Transport, procedure: &str, elapsed: Duration) {
         let seconds = elapsed.as_secs_f64();
         let mut map = lock(&self.latency);
-        let h = map.entry((transport, procedure.to_owned())).or_default();
+        let by_name = map.entry(transport).or_default();
+        if !by_name.contains_key(procedure) {
+            by_name.insert(procedure.to_owned(), Histogram::default());
+        }
+        let Some(h) = by_name.get_mut(procedure) else {
+            return;
+        };
         h.count += 1;
         h.sum_seconds += seconds;
         if let Some(i) = BUCKETS_SECONDS.iter().position(|b| seconds <= *b) {
@@ -105,7 +113,11 @@ impl Metrics {
         let mut out = String::with_capacity(4096);
         let _ = writeln!(out, "# HELP kith_request_duration_seconds Time from a request's arrival to its answer being encoded.");
         let _ = writeln!(out, "# TYPE kith_request_duration_seconds histogram");
-        for ((transport, procedure), h) in lock(&self.latency).iter() {
+        let latency = lock(&self.latency);
+        let histograms = latency
+            .iter()
+            .flat_map(|(t, by)| by.iter().map(move |(p, h)| (t, p, h)));
+        for (transport, procedure, h) in histograms {
             let labels = format!(
                 "transport=\"{}\",procedure=\"{}\"",
                 transport.name(),
