@@ -97,6 +97,25 @@ pub trait GraphView: Send + Sync {
     fn has_label(&self, node: NodeId, label: LabelId) -> bool {
         self.node_labels(node).binary_search(&label).is_ok()
     }
+    /// The nodes of `label` whose `key` equals `value`, in id order, at most `limit`.
+    /// This default scans every node; stores answer from an index where one is
+    /// declared (see [`GraphView::is_indexed`]).
+    fn nodes_with_property(
+        &self,
+        label: LabelId,
+        key: PropKeyId,
+        value: &Value,
+        limit: usize,
+    ) -> Vec<NodeId> {
+        self.node_ids()
+            .filter(|&n| self.has_label(n, label) && self.node_property(n, key) == Some(value))
+            .take(limit)
+            .collect()
+    }
+    /// Whether [`GraphView::nodes_with_property`] on `(label, key)` uses an index.
+    fn is_indexed(&self, _label: LabelId, _key: PropKeyId) -> bool {
+        false
+    }
 }
 
 /// Binary search in a key-sorted property list.

@@ -38,6 +38,17 @@ pub enum StorageError {
     },
     /// Deleting a node that still has relationships without `detach`.
     NodeHasRelationships(NodeId),
+    /// A `Require` condition did not hold; the batch was not applied.
+    ConditionFailed(String),
+    /// `DropIndex` named an index that does not exist.
+    NoSuchIndex {
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+    },
+    /// Another process holds the data directory.
+    Locked(PathBuf),
     /// A capacity limit (ids are `u32`, names `u16`).
     CapacityExceeded(&'static str),
     /// An I/O error on a named file.
@@ -76,7 +87,7 @@ impl std::fmt::Display for StorageError {
             StorageError::BadBatchReference(i) => {
                 write!(
                     f,
-                    "batch operation {i} is not a CreateNode, so it cannot be referenced"
+                    "the batch refers to created node {i}, but only nodes created by earlier operations can be referred to"
                 )
             }
             StorageError::DuplicateId { label, id } => {
@@ -98,6 +109,20 @@ impl std::fmt::Display for StorageError {
                 f,
                 "node {n} still has relationships; delete them first or use a detach delete"
             ),
+            StorageError::ConditionFailed(condition) => {
+                write!(
+                    f,
+                    "condition failed: expected {condition}; nothing was written"
+                )
+            }
+            StorageError::NoSuchIndex { label, key } => {
+                write!(f, "there is no index on :{label}({key})")
+            }
+            StorageError::Locked(path) => write!(
+                f,
+                "{} is locked: another kith process is using this data directory",
+                path.display()
+            ),
             StorageError::CapacityExceeded(what) => write!(f, "capacity exceeded: {what}"),
             StorageError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             StorageError::Corrupt { path, reason } => {
@@ -113,6 +138,35 @@ impl std::fmt::Display for StorageError {
                 path.display()
             ),
         }
+    }
+}
+
+impl StorageError {
+    /// The stable protocol error code for this error (`docs/protocol.md` 1.5).
+    pub fn code(&self) -> &'static str {
+        match self {
+            StorageError::NodeNotFound(_)
+            | StorageError::RelNotFound(_)
+            | StorageError::NoNodeWithId { .. }
+            | StorageError::NoSuchIndex { .. } => "not_found",
+            StorageError::DuplicateId { .. } => "duplicate_id",
+            StorageError::ConditionFailed(_) => "condition_failed",
+            StorageError::BadBatchReference(_)
+            | StorageError::IdNotInt(_)
+            | StorageError::UnsupportedPropertyValue { .. }
+            | StorageError::NodeHasRelationships(_)
+            | StorageError::CapacityExceeded(_) => "invalid_write",
+            StorageError::Io { .. }
+            | StorageError::Corrupt { .. }
+            | StorageError::UnsupportedVersion { .. }
+            | StorageError::Locked(_) => "storage_failure",
+        }
+    }
+
+    /// Whether the error is about the batch itself (the store is fine) rather than
+    /// the disk.
+    pub fn is_batch_error(&self) -> bool {
+        !matches!(self.code(), "storage_failure")
     }
 }
 

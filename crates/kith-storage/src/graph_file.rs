@@ -7,6 +7,7 @@
 //! header   magic "KITHGRPH" (8) | format version u32 | flags u32 (0)
 //! catalog  3 name tables (labels, rel types, prop keys): count u32, then per name
 //!          byte length u32 + UTF-8
+//! meta     (version 2) commit version u64 | index count u32 | (label u16, key u16)*
 //! nodes    slot count u32, then per slot: tag u8 (0 deleted, 1 live); live slots:
 //!          label count u16 + u16 ids, property count u16 + (key u16, value)*
 //! rels     slot count u32, then per slot: tag u8; live: type u16, src u32, dst u32,
@@ -28,8 +29,19 @@ use kith_core::{LabelId, NodeId, PropKeyId, RelTypeId, Value};
 use crate::catalog::Names;
 use crate::{Catalog, RawGraph, RawNode, RawRel, Snapshot, StorageError};
 
-/// The format version this build writes and reads.
-pub const GRAPH_FILE_VERSION: u32 = 1;
+/// The format version this build writes. Version 1 files (no meta section: commit
+/// version 0, no property indexes) are still read.
+pub const GRAPH_FILE_VERSION: u32 = 2;
+
+/// What a graph file records besides the records: the commit version it holds (a
+/// checkpoint covers every log record up to it) and the declared property indexes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GraphFileMeta {
+    /// The commit version of the snapshot written.
+    pub version: u64,
+    /// Declared property indexes.
+    pub indexes: Vec<(LabelId, PropKeyId)>,
+}
 
 const MAGIC: &[u8; 8] = b"KITHGRPH";
 const END_MAGIC: &[u8; 8] = b"KITHEND.";
@@ -58,6 +70,13 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
             put_len(&mut out, name.len());
             out.extend_from_slice(name.as_bytes());
         }
+    }
+    out.extend_from_slice(&snapshot.version.to_le_bytes());
+    let indexes = snapshot.prop_indexes.definitions();
+    put_len(&mut out, indexes.len());
+    for (label, key) in indexes {
+        put_u16(&mut out, label.0);
+        put_u16(&mut out, key.0);
     }
     put_len(&mut out, snapshot.nodes.len());
     for slot in snapshot.nodes.iter() {
@@ -115,6 +134,11 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
 
 /// Reads a graph file into record lists (see [`Snapshot::from_raw`]).
 pub fn read_graph_file(path: &Path) -> Result<RawGraph, StorageError> {
+    read_graph_file_with_meta(path).map(|(raw, _)| raw)
+}
+
+/// Reads a graph file into record lists and its metadata.
+pub fn read_graph_file_with_meta(path: &Path) -> Result<(RawGraph, GraphFileMeta), StorageError> {
     let bytes = fs::read(path).map_err(|source| StorageError::Io {
         path: path.into(),
         source,
@@ -122,7 +146,15 @@ pub fn read_graph_file(path: &Path) -> Result<RawGraph, StorageError> {
     decode(&bytes, path)
 }
 
-fn decode(bytes: &[u8], path: &Path) -> Result<RawGraph, StorageError> {
+/// Loads a graph file as a ready snapshot: records, commit version and indexes.
+pub fn load_snapshot(path: &Path) -> Result<Snapshot, StorageError> {
+    let (raw, meta) = read_graph_file_with_meta(path)?;
+    let mut snapshot = Snapshot::from_raw(raw)?;
+    snapshot.restore_meta(meta.version, &meta.indexes);
+    Ok(snapshot)
+}
+
+fn decode(bytes: &[u8], path: &Path) -> Result<(RawGraph, GraphFileMeta), StorageError> {
     let corrupt = |reason: String| StorageError::Corrupt {
         path: path.into(),
         reason,
@@ -138,7 +170,7 @@ fn decode(bytes: &[u8], path: &Path) -> Result<RawGraph, StorageError> {
         return Err(corrupt("not a kith graph file (bad magic)".into()));
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version != GRAPH_FILE_VERSION {
+    if version != GRAPH_FILE_VERSION && version != 1 {
         return Err(StorageError::UnsupportedVersion {
             path: path.into(),
             found: version,
@@ -177,6 +209,18 @@ fn decode(bytes: &[u8], path: &Path) -> Result<RawGraph, StorageError> {
     let label_count = catalog.label_count();
     let type_count = catalog.rel_type_count();
     let key_count = catalog.prop_keys.all().len();
+    let mut meta = GraphFileMeta::default();
+    if version >= 2 {
+        meta.version = r.i64()? as u64;
+        let count = r.u32()?;
+        for _ in 0..count {
+            let (label, key) = (r.u16()?, r.u16()?);
+            if usize::from(label) >= label_count || usize::from(key) >= key_count {
+                return Err(r.corrupt(format!("index ({label}, {key}) names an unknown id")));
+            }
+            meta.indexes.push((LabelId(label), PropKeyId(key)));
+        }
+    }
 
     let node_slots = r.u32()? as usize;
     let mut nodes = Vec::with_capacity(node_slots.min(r.remaining()));
@@ -225,32 +269,35 @@ fn decode(bytes: &[u8], path: &Path) -> Result<RawGraph, StorageError> {
     if r.pos != r.bytes.len() {
         return Err(r.corrupt(format!("{} unexpected bytes after the data", r.remaining())));
     }
-    Ok(RawGraph {
-        catalog,
-        nodes,
-        rels,
-    })
+    Ok((
+        RawGraph {
+            catalog,
+            nodes,
+            rels,
+        },
+        meta,
+    ))
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    path: &'a Path,
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) path: &'a Path,
 }
 
 impl<'a> Reader<'a> {
-    fn corrupt(&self, reason: String) -> StorageError {
+    pub(crate) fn corrupt(&self, reason: String) -> StorageError {
         StorageError::Corrupt {
             path: PathBuf::from(self.path),
             reason: format!("{reason} at byte {}", self.pos),
         }
     }
 
-    fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         self.bytes.len() - self.pos
     }
 
-    fn take(&mut self, n: usize) -> Result<&'a [u8], StorageError> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], StorageError> {
         if self.remaining() < n {
             return Err(self.corrupt(format!("needs {n} more bytes, {} left", self.remaining())));
         }
@@ -260,25 +307,25 @@ impl<'a> Reader<'a> {
         Ok(slice)
     }
 
-    fn u8(&mut self) -> Result<u8, StorageError> {
+    pub(crate) fn u8(&mut self) -> Result<u8, StorageError> {
         Ok(self.take(1)?[0])
     }
-    fn u16(&mut self) -> Result<u16, StorageError> {
+    pub(crate) fn u16(&mut self) -> Result<u16, StorageError> {
         let b = self.take(2)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
-    fn u32(&mut self) -> Result<u32, StorageError> {
+    pub(crate) fn u32(&mut self) -> Result<u32, StorageError> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
-    fn i64(&mut self) -> Result<i64, StorageError> {
+    pub(crate) fn i64(&mut self) -> Result<i64, StorageError> {
         let b = self.take(8)?;
         let mut a = [0u8; 8];
         a.copy_from_slice(b);
         Ok(i64::from_le_bytes(a))
     }
 
-    fn string(&mut self) -> Result<&'a str, StorageError> {
+    pub(crate) fn string(&mut self) -> Result<&'a str, StorageError> {
         let len = self.u32()? as usize;
         let start = self.pos;
         let bytes = self.take(len)?;
@@ -318,7 +365,7 @@ impl<'a> Reader<'a> {
         Ok(props)
     }
 
-    fn value(&mut self, depth: u8) -> Result<Value, StorageError> {
+    pub(crate) fn value(&mut self, depth: u8) -> Result<Value, StorageError> {
         let at = self.pos;
         Ok(match self.u8()? {
             TAG_NULL => Value::Null,
@@ -343,13 +390,13 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn put_u16(out: &mut Vec<u8>, v: u16) {
+pub(crate) fn put_u16(out: &mut Vec<u8>, v: u16) {
     out.extend_from_slice(&v.to_le_bytes());
 }
-fn put_u32(out: &mut Vec<u8>, v: u32) {
+pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
-fn put_len(out: &mut Vec<u8>, n: usize) {
+pub(crate) fn put_len(out: &mut Vec<u8>, n: usize) {
     // Every count is bounded by u32 slot ids or u16 names; strings by 4 GiB.
     debug_assert!(u32::try_from(n).is_ok());
     put_u32(out, n as u32);
@@ -363,7 +410,7 @@ fn put_properties(out: &mut Vec<u8>, props: &[(PropKeyId, Value)]) {
     }
 }
 
-fn put_value(out: &mut Vec<u8>, value: &Value) {
+pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {
     match value {
         Value::Null => out.push(TAG_NULL),
         Value::Bool(b) => {

@@ -11,21 +11,31 @@
 //! direction, a sorted list of `(neighbour, relationship)` pairs.
 
 mod catalog;
+mod database;
 mod error;
 mod graph_file;
 mod memory;
 mod node;
 mod paged;
+mod prop_index;
 mod raw;
 mod snapshot;
 mod store;
+mod wal;
 mod write;
 
 pub use catalog::{Catalog, ID_KEY};
+pub use database::{
+    create_data_dir, CheckpointReport, Database, DatabaseOptions, RecoveryReport, CHECKPOINT_FILE,
+};
 pub use error::StorageError;
-pub use graph_file::{read_graph_file, write_graph_file, GRAPH_FILE_VERSION};
+pub use graph_file::{
+    load_snapshot, read_graph_file, read_graph_file_with_meta, write_graph_file, GraphFileMeta,
+    GRAPH_FILE_VERSION,
+};
 pub use memory::MemoryReport;
 pub use raw::{RawGraph, RawNode, RawRel};
 pub use snapshot::Snapshot;
-pub use store::{CommitInfo, Store};
-pub use write::{NodeRef, WriteBatch, WriteOp};
+pub use store::{CommitInfo, GroupResults, Store};
+pub use wal::{Durability, WAL_FORMAT_VERSION};
+pub use write::{Condition, NodeRef, WriteBatch, WriteOp};

@@ -66,6 +66,9 @@ impl Snapshot {
         // A HAMT leaf holds the entry plus a hash; inner nodes add roughly a third.
         let entry = size_of::<((kith_core::LabelId, i64), kith_core::NodeId)>() + 8;
         report.index_bytes = self.id_index.len() * entry * 4 / 3;
+        // Property-index entries: a node id in an ordered set plus its share of the
+        // value's hash entry, estimated like the id index.
+        report.index_bytes += self.prop_indexes.entry_count() * 24;
         report
     }
 }

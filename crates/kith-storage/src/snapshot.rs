@@ -11,6 +11,7 @@ use rustc_hash::FxHasher;
 use crate::catalog::ID_KEY;
 use crate::node::{normalise_properties, AdjList, NodeRecord, RelRecord};
 use crate::paged::PagedVec;
+use crate::prop_index::PropIndexes;
 use crate::{Catalog, RawGraph, StorageError};
 
 /// The external-id index: `(label, id property) -> node`. A persistent hash trie, so
@@ -32,6 +33,7 @@ pub struct Snapshot {
     pub(crate) nodes: PagedVec<Option<Arc<NodeRecord>>>,
     pub(crate) rels: PagedVec<Option<RelRecord>>,
     pub(crate) id_index: IdIndex,
+    pub(crate) prop_indexes: PropIndexes,
     pub(crate) node_count: usize,
     pub(crate) rel_count: usize,
     pub(crate) version: u64,
@@ -44,6 +46,7 @@ impl Default for Snapshot {
             nodes: PagedVec::default(),
             rels: PagedVec::default(),
             id_index: IdIndex::default(),
+            prop_indexes: PropIndexes::default(),
             node_count: 0,
             rel_count: 0,
             version: 0,
@@ -131,10 +134,82 @@ impl Snapshot {
             nodes: PagedVec::from_vec(nodes),
             rels: PagedVec::from_vec(rel_records),
             id_index,
+            prop_indexes: PropIndexes::default(),
             node_count,
             rel_count,
             version: 0,
         })
+    }
+
+    /// The nodes of `label` whose `key` equals `value`, in id order, at most `limit`.
+    /// Uses the external-id index for `id`, a declared property index when there is
+    /// one, and otherwise scans every node (see [`Snapshot::is_indexed`]).
+    pub fn find_nodes(
+        &self,
+        label: LabelId,
+        key: PropKeyId,
+        value: &Value,
+        limit: usize,
+    ) -> Vec<NodeId> {
+        if key == ID_KEY {
+            return match value {
+                Value::Int(id) => self
+                    .id_index
+                    .get(&(label, *id))
+                    .copied()
+                    .into_iter()
+                    .collect(),
+                _ => Vec::new(),
+            };
+        }
+        if let Some(mut nodes) = self.prop_indexes.lookup(label, key, value) {
+            nodes.truncate(limit);
+            return nodes;
+        }
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.as_deref().map(|r| (NodeId(i as u32), r)))
+            .filter(|(_, r)| {
+                r.labels.binary_search(&label).is_ok()
+                    && kith_core::lookup(&r.props, key) == Some(value)
+            })
+            .map(|(id, _)| id)
+            .take(limit)
+            .collect()
+    }
+
+    /// Whether lookups on `(label, key)` use an index (the `id` key always does).
+    pub fn is_indexed(&self, label: LabelId, key: PropKeyId) -> bool {
+        key == ID_KEY || self.prop_indexes.contains(label, key)
+    }
+
+    /// The declared property indexes as `(label, key)` names.
+    pub fn index_definitions(&self) -> Vec<(String, String)> {
+        self.prop_indexes
+            .definitions()
+            .into_iter()
+            .map(|(l, k)| {
+                (
+                    self.catalog.label_name(l).to_owned(),
+                    self.catalog.prop_key_name(k).to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    /// Declares indexes by id and sets the commit version: how a checkpoint's
+    /// metadata is restored after its records are loaded.
+    pub(crate) fn restore_meta(&mut self, version: u64, indexes: &[(LabelId, PropKeyId)]) {
+        self.version = version;
+        for &(label, key) in indexes {
+            let nodes = self
+                .nodes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, n)| n.as_deref().map(|r| (NodeId(i as u32), r)));
+            self.prop_indexes.declare(label, key, nodes);
+        }
     }
 
     /// The name tables.
@@ -341,5 +416,17 @@ impl GraphView for Snapshot {
     }
     fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId> {
         self.id_index.get(&(label, id)).copied()
+    }
+    fn nodes_with_property(
+        &self,
+        label: LabelId,
+        key: PropKeyId,
+        value: &Value,
+        limit: usize,
+    ) -> Vec<NodeId> {
+        self.find_nodes(label, key, value, limit)
+    }
+    fn is_indexed(&self, label: LabelId, key: PropKeyId) -> bool {
+        Snapshot::is_indexed(self, label, key)
     }
 }

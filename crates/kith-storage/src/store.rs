@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
-use kith_core::NodeId;
+use kith_core::{NodeId, RelId};
 
 use crate::{Snapshot, StorageError, WriteBatch};
 
@@ -14,7 +14,12 @@ pub struct CommitInfo {
     pub version: u64,
     /// Ids of the nodes the batch created, in order of its `CreateNode` operations.
     pub created: Vec<NodeId>,
+    /// Ids of the relationships the batch created, in order.
+    pub created_rels: Vec<RelId>,
 }
+
+/// The outcome of each batch of a group, in order.
+pub type GroupResults = Vec<Result<CommitInfo, StorageError>>;
 
 /// A graph with one writer and any number of readers.
 ///
@@ -42,18 +47,63 @@ impl Store {
     }
 
     /// Applies a batch atomically: all of it becomes visible at once, or none of it.
+    /// Nothing is logged; [`crate::Database`] is the durable path.
     pub fn apply(&self, batch: &WriteBatch) -> Result<CommitInfo, StorageError> {
+        let mut results = self.apply_group(&[batch], |_, _| Ok(()))?;
+        results.pop().expect("one result per batch")
+    }
+
+    /// Applies a group of independent batches, each all-or-nothing: a failing batch
+    /// gets its error and the others still commit, each with its own version.
+    ///
+    /// `persist` receives the first version and the batches that applied, before
+    /// anything is published: the group becomes visible to readers only once it
+    /// returns `Ok` (write-ahead). If it fails, nothing of the group is published and
+    /// the error is returned for the whole group.
+    pub fn apply_group(
+        &self,
+        batches: &[&WriteBatch],
+        persist: impl FnOnce(u64, &[&WriteBatch]) -> Result<(), StorageError>,
+    ) -> Result<GroupResults, StorageError> {
         // A poisoned lock only means another writer panicked mid-batch; its private
         // clone was dropped unpublished, so the current version is intact.
         let _writer = self
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut next = Snapshot::clone(&self.current.load());
-        let created = next.apply_batch(batch)?;
-        next.version += 1;
-        let version = next.version;
+        let base = self.current.load_full();
+        let mut next = Snapshot::clone(&base);
+        let mut results = Vec::with_capacity(batches.len());
+        let mut applied: Vec<&WriteBatch> = Vec::with_capacity(batches.len());
+        for batch in batches {
+            match next.apply_batch(batch) {
+                Ok(created) => {
+                    next.version += 1;
+                    results.push(Ok(CommitInfo {
+                        version: next.version,
+                        created: created.nodes,
+                        created_rels: created.rels,
+                    }));
+                    applied.push(batch);
+                }
+                Err(error) => {
+                    // The failed batch left `next` half-changed: rebuild it from the
+                    // base and the batches that applied (they apply again the same
+                    // way; ids are slot numbers handed out in order).
+                    results.push(Err(error));
+                    next = Snapshot::clone(&base);
+                    for batch in &applied {
+                        next.apply_batch(batch)?;
+                        next.version += 1;
+                    }
+                }
+            }
+        }
+        if applied.is_empty() {
+            return Ok(results);
+        }
+        persist(base.version + 1, &applied)?;
         self.current.store(Arc::new(next));
-        Ok(CommitInfo { version, created })
+        Ok(results)
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use kith_core::{Direction, NodeId, RelId, Value};
+use kith_core::{Direction, LabelId, NodeId, PropKeyId, RelId, Value};
 
 use crate::node::{edge_pair, normalise_properties, set_property, NodeRecord, RelRecord};
 use crate::snapshot::{check_value, index_node, node_record, unindex_node};
@@ -20,7 +20,8 @@ pub enum NodeRef {
         /// External id.
         id: i64,
     },
-    /// The node created by operation number `n` of the same batch.
+    /// The `n`-th node (counting from 0) created by earlier `CreateNode` operations
+    /// of the same batch: the index into [`crate::CommitInfo::created`].
     Created(usize),
 }
 
@@ -91,6 +92,58 @@ pub enum WriteOp {
         /// The relationship.
         rel: RelId,
     },
+    /// Aborts the whole batch unless the condition holds when this operation runs
+    /// (after the batch's earlier operations). "Create if absent" is
+    /// `Require(Absent{..})` followed by the `CreateNode`.
+    Require(Condition),
+    /// Declares a property index on `(label, key)` and fills it; declaring an existing
+    /// index changes nothing.
+    CreateIndex {
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+    },
+    /// Drops a property index; dropping one that does not exist is an error.
+    DropIndex {
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+    },
+}
+
+/// A precondition of a batch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    /// No node with `label` has property `key` equal to `value`.
+    Absent {
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+        /// Value.
+        value: Value,
+    },
+    /// At least one node with `label` has property `key` equal to `value`.
+    Present {
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+        /// Value.
+        value: Value,
+    },
+}
+
+impl std::fmt::Display for Condition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, label, key, value) = match self {
+            Condition::Absent { label, key, value } => ("no", label, key, value),
+            Condition::Present { label, key, value } => ("some", label, key, value),
+        };
+        write!(f, "{what} :{label} node has {key} = {value:?}")
+    }
 }
 
 /// An all-or-nothing list of operations.
@@ -117,20 +170,15 @@ impl Snapshot {
     /// Applies a batch to this (private, unpublished) version. On error the version is
     /// left half-changed and must be dropped; [`crate::Store`] does exactly that.
     /// Returns the ids of created nodes, one per `CreateNode`, in batch order.
-    pub(crate) fn apply_batch(&mut self, batch: &WriteBatch) -> Result<Vec<NodeId>, StorageError> {
-        let mut created: Vec<Option<NodeId>> = Vec::with_capacity(batch.ops.len());
+    pub(crate) fn apply_batch(&mut self, batch: &WriteBatch) -> Result<Created, StorageError> {
+        let mut created = Created::default();
         for op in &batch.ops {
-            let made = self.apply_op(op, &created)?;
-            created.push(made);
+            self.apply_op(op, &mut created)?;
         }
-        Ok(created.into_iter().flatten().collect())
+        Ok(created)
     }
 
-    fn apply_op(
-        &mut self,
-        op: &WriteOp,
-        created: &[Option<NodeId>],
-    ) -> Result<Option<NodeId>, StorageError> {
+    fn apply_op(&mut self, op: &WriteOp, created: &mut Created) -> Result<(), StorageError> {
         match op {
             WriteOp::CreateNode { labels, properties } => {
                 let catalog = Arc::make_mut(&mut self.catalog);
@@ -148,9 +196,10 @@ impl Snapshot {
                         .map_err(|_| StorageError::CapacityExceeded("more than 2^32 nodes"))?,
                 );
                 index_node(&self.catalog, &mut self.id_index, id, &record)?;
+                self.prop_indexes.insert(id, &record);
                 self.nodes.push(Some(Arc::new(record)));
                 self.node_count += 1;
-                return Ok(Some(id));
+                created.nodes.push(id);
             }
             WriteOp::CreateRel {
                 rel_type,
@@ -158,8 +207,8 @@ impl Snapshot {
                 dst,
                 properties,
             } => {
-                let src = self.resolve(src, created)?;
-                let dst = self.resolve(dst, created)?;
+                let src = self.resolve(src, &created.nodes)?;
+                let dst = self.resolve(dst, &created.nodes)?;
                 let catalog = Arc::make_mut(&mut self.catalog);
                 let rel_type = catalog.rel_type(rel_type)?;
                 let props = properties
@@ -185,9 +234,10 @@ impl Snapshot {
                     props: normalise_properties(props),
                 }));
                 self.rel_count += 1;
+                created.rels.push(rel);
             }
             WriteOp::SetNodeProperty { node, key, value } => {
-                let node = self.resolve(node, created)?;
+                let node = self.resolve(node, &created.nodes)?;
                 let key = Arc::make_mut(&mut self.catalog).prop_key(key)?;
                 check_value(&self.catalog, key, value)?;
                 let value = value.clone();
@@ -204,7 +254,7 @@ impl Snapshot {
                 set_property(&mut record.props, key, value.clone());
             }
             WriteOp::AddLabel { node, label } => {
-                let node = self.resolve(node, created)?;
+                let node = self.resolve(node, &created.nodes)?;
                 let label = Arc::make_mut(&mut self.catalog).label(label)?;
                 self.reindexing(node, |record| {
                     if let Err(pos) = record.labels.binary_search(&label) {
@@ -215,7 +265,7 @@ impl Snapshot {
                 })?;
             }
             WriteOp::RemoveLabel { node, label } => {
-                let node = self.resolve(node, created)?;
+                let node = self.resolve(node, &created.nodes)?;
                 if let Some(label) = self.catalog.find_label(label) {
                     self.reindexing(node, |record| {
                         if let Ok(pos) = record.labels.binary_search(&label) {
@@ -227,7 +277,7 @@ impl Snapshot {
                 }
             }
             WriteOp::DeleteNode { node, detach } => {
-                let node = self.resolve(node, created)?;
+                let node = self.resolve(node, &created.nodes)?;
                 let record = self.node(node).ok_or(StorageError::NodeNotFound(node))?;
                 let rels: Vec<RelId> = record
                     .adjacency
@@ -249,11 +299,65 @@ impl Snapshot {
                     .and_then(Option::take)
                     .ok_or(StorageError::NodeNotFound(node))?;
                 unindex_node(&mut self.id_index, &record);
+                self.prop_indexes.remove(node, &record);
                 self.node_count -= 1;
             }
             WriteOp::DeleteRel { rel } => self.delete_rel(*rel)?,
+            WriteOp::Require(condition) => {
+                let (label, key, value, want_present) = match condition {
+                    Condition::Absent { label, key, value } => (label, key, value, false),
+                    Condition::Present { label, key, value } => (label, key, value, true),
+                };
+                if matches!(value, Value::Map(_) | Value::List(_)) {
+                    return Err(StorageError::UnsupportedPropertyValue {
+                        key: key.clone(),
+                        found: format!("{} in a condition", value.value_type()),
+                    });
+                }
+                let found = match (
+                    self.catalog.find_label(label),
+                    self.catalog.find_prop_key(key),
+                ) {
+                    (Some(label), Some(key)) => self.has_node_with(label, key, value),
+                    _ => false,
+                };
+                if found != want_present {
+                    return Err(StorageError::ConditionFailed(condition.to_string()));
+                }
+            }
+            WriteOp::CreateIndex { label, key } => {
+                let catalog = Arc::make_mut(&mut self.catalog);
+                let (label, key) = (catalog.label(label)?, catalog.prop_key(key)?);
+                let nodes = self
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, n)| n.as_deref().map(|record| (NodeId(i as u32), record)));
+                self.prop_indexes.declare(label, key, nodes);
+            }
+            WriteOp::DropIndex { label, key } => {
+                let found = match (
+                    self.catalog.find_label(label),
+                    self.catalog.find_prop_key(key),
+                ) {
+                    (Some(l), Some(k)) => self.prop_indexes.drop_index(l, k),
+                    _ => false,
+                };
+                if !found {
+                    return Err(StorageError::NoSuchIndex {
+                        label: label.clone(),
+                        key: key.clone(),
+                    });
+                }
+            }
         }
-        Ok(None)
+        Ok(())
+    }
+
+    /// Whether some node of `label` has `key == value`: through the external-id index,
+    /// a property index, or (neither declared) a scan of every node.
+    fn has_node_with(&self, label: LabelId, key: PropKeyId, value: &Value) -> bool {
+        !self.find_nodes(label, key, value, 1).is_empty()
     }
 
     fn delete_rel(&mut self, rel: RelId) -> Result<(), StorageError> {
@@ -271,7 +375,7 @@ impl Snapshot {
         Ok(())
     }
 
-    fn resolve(&self, node: &NodeRef, created: &[Option<NodeId>]) -> Result<NodeId, StorageError> {
+    fn resolve(&self, node: &NodeRef, created: &[NodeId]) -> Result<NodeId, StorageError> {
         let id = match node {
             NodeRef::Node(id) => *id,
             NodeRef::ById { label, id } => self
@@ -282,11 +386,10 @@ impl Snapshot {
                     label: label.clone(),
                     id: *id,
                 })?,
-            NodeRef::Created(op) => created
-                .get(*op)
+            NodeRef::Created(n) => created
+                .get(*n)
                 .copied()
-                .flatten()
-                .ok_or(StorageError::BadBatchReference(*op))?,
+                .ok_or(StorageError::BadBatchReference(*n))?,
         };
         if self.node(id).is_none() {
             return Err(StorageError::NodeNotFound(id));
@@ -312,9 +415,18 @@ impl Snapshot {
         let before = self.nodes.get(node.index()).and_then(|n| n.as_deref());
         let before = before.ok_or(StorageError::NodeNotFound(node))?;
         unindex_node(&mut self.id_index, before);
+        self.prop_indexes.remove(node, before);
         change(self.node_mut(node)?);
         let after = self.nodes.get(node.index()).and_then(|n| n.as_deref());
         let after = after.ok_or(StorageError::NodeNotFound(node))?;
+        self.prop_indexes.insert(node, after);
         index_node(&self.catalog, &mut self.id_index, node, after)
     }
+}
+
+/// What a batch created, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Created {
+    pub(crate) nodes: Vec<NodeId>,
+    pub(crate) rels: Vec<RelId>,
 }

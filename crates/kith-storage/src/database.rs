@@ -1,0 +1,355 @@
+//! A durable graph: a data directory holding the last checkpoint and the log after it.
+//!
+//! ```text
+//! DATA_DIR/graph.kith    the last checkpoint (a graph file with its commit version)
+//! DATA_DIR/wal/*.wal     log segments; together they hold every version after it
+//! DATA_DIR/LOCK          held (advisory lock) by the one process using the directory
+//! ```
+//!
+//! Commit = apply the group to a private version, append it to the log as one record,
+//! fsync, then publish: readers never see a write that is not on disk, and a write is
+//! acknowledged only after its group's fsync. Recovery = load the checkpoint, replay
+//! the log records after its version, cut a torn tail. A checkpoint rotates the log,
+//! writes the graph file atomically, and only then removes the segments it covers.
+
+use std::fs::{self, File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::graph_file::{load_snapshot, write_graph_file};
+use crate::store::GroupResults;
+use crate::wal::{self, Durability, WalWriter};
+use crate::{Snapshot, StorageError, Store, WriteBatch};
+
+/// The checkpoint's file name inside a data directory.
+pub const CHECKPOINT_FILE: &str = "graph.kith";
+const WAL_DIR: &str = "wal";
+const LOCK_FILE: &str = "LOCK";
+
+/// How a database commits and when it checkpoints.
+#[derive(Clone, Debug)]
+pub struct DatabaseOptions {
+    /// Whether commits wait for the disk.
+    pub durability: Durability,
+    /// Log bytes after which [`Database::checkpoint_due`] says a checkpoint is due.
+    pub checkpoint_wal_bytes: u64,
+    /// Time after which a checkpoint is due if anything was written since the last.
+    pub checkpoint_interval: Duration,
+}
+
+impl Default for DatabaseOptions {
+    fn default() -> Self {
+        DatabaseOptions {
+            durability: Durability::Fsync,
+            checkpoint_wal_bytes: 256 * 1024 * 1024,
+            checkpoint_interval: Duration::from_secs(15 * 60),
+        }
+    }
+}
+
+/// What opening a data directory found and did.
+#[derive(Clone, Debug, Default)]
+pub struct RecoveryReport {
+    /// Whether a checkpoint file was there (a new directory starts empty).
+    pub checkpoint_found: bool,
+    /// The version the checkpoint holds.
+    pub checkpoint_version: u64,
+    /// Log records (commit groups) replayed after it.
+    pub replayed_groups: u64,
+    /// Transactions replayed after it.
+    pub replayed_transactions: u64,
+    /// The version now served.
+    pub version: u64,
+    /// A torn or damaged log tail that was cut, described with its file and offset.
+    pub cut_tail: Option<String>,
+    /// Time to load the checkpoint.
+    pub load_time: Duration,
+    /// Time to replay the log.
+    pub replay_time: Duration,
+}
+
+/// What one checkpoint did.
+#[derive(Clone, Debug)]
+pub struct CheckpointReport {
+    /// The version written.
+    pub version: u64,
+    /// Size of the graph file.
+    pub bytes: u64,
+    /// Log segments removed because the checkpoint covers them.
+    pub removed_segments: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+struct LogState {
+    writer: WalWriter,
+    bytes_since_checkpoint: u64,
+    last_checkpoint: Instant,
+    /// The version the checkpoint file holds, if there is one.
+    checkpointed: Option<u64>,
+}
+
+/// A graph with a write-ahead log and checkpoints in a data directory.
+pub struct Database {
+    dir: PathBuf,
+    store: Arc<Store>,
+    log: Mutex<LogState>,
+    checkpointing: Mutex<()>,
+    options: DatabaseOptions,
+    /// Holds the directory's advisory lock for as long as the database is open.
+    _lock: File,
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StorageError + '_ {
+    move |source| StorageError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the log lock happens before or after a whole append; the
+    // writer's own `failed` flag records a broken append.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Database {
+    /// Opens (creating if needed) the data directory `dir` and recovers it.
+    pub fn open(
+        dir: &Path,
+        options: DatabaseOptions,
+    ) -> Result<(Database, RecoveryReport), StorageError> {
+        let wal_dir = dir.join(WAL_DIR);
+        fs::create_dir_all(&wal_dir).map_err(io_error(&wal_dir))?;
+        let lock_path = dir.join(LOCK_FILE);
+        let lock_file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_error(&lock_path))?;
+        match lock_file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(StorageError::Locked(dir.to_path_buf()))
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(&lock_path)(e)),
+        }
+        // A checkpoint interrupted before its rename leaves its temporary file.
+        let leftover = dir.join(CHECKPOINT_FILE).with_extension("tmp");
+        if leftover.exists() {
+            fs::remove_file(&leftover).map_err(io_error(&leftover))?;
+        }
+
+        let mut report = RecoveryReport::default();
+        let started = Instant::now();
+        let checkpoint = dir.join(CHECKPOINT_FILE);
+        let mut snapshot = if checkpoint.exists() {
+            report.checkpoint_found = true;
+            load_snapshot(&checkpoint)?
+        } else {
+            Snapshot::empty()
+        };
+        report.checkpoint_version = snapshot.version;
+        report.load_time = started.elapsed();
+
+        let started = Instant::now();
+        let segments = wal::list_segments(&wal_dir)?;
+        if let Some(first) = segments.first() {
+            if first.first_version > snapshot.version + 1 {
+                return Err(StorageError::Corrupt {
+                    path: first.path.clone(),
+                    reason: format!(
+                        "the log starts at version {} but the checkpoint ends at version {}: \
+                         segments are missing",
+                        first.first_version, snapshot.version
+                    ),
+                });
+            }
+        }
+        for (i, segment) in segments.iter().enumerate() {
+            let newest = i + 1 == segments.len();
+            // A segment whose successor starts at or before the checkpoint's next
+            // version is wholly covered (left by a crash before its removal).
+            if segments
+                .get(i + 1)
+                .is_some_and(|next| next.first_version <= snapshot.version + 1)
+            {
+                continue;
+            }
+            let scan = wal::scan_segment(segment, |first_version, batches| {
+                report.replayed_groups += 1;
+                for (j, batch) in batches.iter().enumerate() {
+                    let version = first_version + j as u64;
+                    if version <= snapshot.version {
+                        continue;
+                    }
+                    snapshot
+                        .apply_batch(batch)
+                        .map_err(|e| StorageError::Corrupt {
+                            path: segment.path.clone(),
+                            reason: format!("replaying version {version} failed: {e}"),
+                        })?;
+                    snapshot.version = version;
+                    report.replayed_transactions += 1;
+                }
+                Ok(())
+            })?;
+            if let Some(damage) = scan.damage {
+                if !newest {
+                    return Err(StorageError::Corrupt {
+                        path: segment.path.clone(),
+                        reason: format!(
+                            "{damage}; this is not the newest segment, so it is not a torn \
+                             write, and later segments cannot be applied without it"
+                        ),
+                    });
+                }
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(&segment.path)
+                    .map_err(io_error(&segment.path))?;
+                file.set_len(scan.valid_len)
+                    .and_then(|()| file.sync_all())
+                    .map_err(io_error(&segment.path))?;
+                let message = format!(
+                    "{}: cut the log after its last valid record: {damage}",
+                    segment.path.display()
+                );
+                tracing::warn!("{message}");
+                report.cut_tail = Some(message);
+            }
+        }
+        report.replay_time = started.elapsed();
+        report.version = snapshot.version;
+
+        let writer = match segments.last() {
+            Some(last) => WalWriter::append_to(&wal_dir, last.clone(), options.durability)?,
+            None => WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?,
+        };
+        let database = Database {
+            dir: dir.to_path_buf(),
+            store: Arc::new(Store::new(snapshot)),
+            log: Mutex::new(LogState {
+                writer,
+                bytes_since_checkpoint: 0,
+                last_checkpoint: Instant::now(),
+                checkpointed: report.checkpoint_found.then_some(report.checkpoint_version),
+            }),
+            checkpointing: Mutex::new(()),
+            options,
+            _lock: lock_file,
+        };
+        Ok((database, report))
+    }
+
+    /// The store readers take snapshots from. Write through [`Database::commit`]:
+    /// writing to the store directly would bypass the log.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// The data directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The options it was opened with.
+    pub fn options(&self) -> &DatabaseOptions {
+        &self.options
+    }
+
+    /// Commits a group of independent transactions with one log append and (with
+    /// `Durability::Fsync`) one fsync. Each transaction succeeds or fails on its own;
+    /// the outer error means the log could not be written and nothing was committed.
+    pub fn commit(&self, batches: &[&WriteBatch]) -> Result<GroupResults, StorageError> {
+        let mut log = lock(&self.log);
+        let log = &mut *log;
+        self.store.apply_group(batches, |first_version, applied| {
+            let bytes = log.writer.append(first_version, applied)?;
+            log.bytes_since_checkpoint += bytes;
+            Ok(())
+        })
+    }
+
+    /// Commits one transaction.
+    pub fn commit_one(&self, batch: &WriteBatch) -> Result<crate::CommitInfo, StorageError> {
+        let mut results = self.commit(&[batch])?;
+        results.pop().expect("one result per transaction")
+    }
+
+    /// Whether the log has grown past `checkpoint_wal_bytes`, or anything was written
+    /// and `checkpoint_interval` has passed since the last checkpoint.
+    pub fn checkpoint_due(&self) -> bool {
+        let log = lock(&self.log);
+        log.bytes_since_checkpoint >= self.options.checkpoint_wal_bytes
+            || (log.bytes_since_checkpoint > 0
+                && log.last_checkpoint.elapsed() >= self.options.checkpoint_interval)
+    }
+
+    /// Log bytes written since the last checkpoint.
+    pub fn log_bytes_since_checkpoint(&self) -> u64 {
+        lock(&self.log).bytes_since_checkpoint
+    }
+
+    /// Writes a checkpoint of the current version. Writers keep committing while the
+    /// graph file is written (it is written from an immutable snapshot); only the log
+    /// rotation and the removal of covered segments take the log lock.
+    pub fn checkpoint(&self) -> Result<CheckpointReport, StorageError> {
+        let _one_at_a_time = lock(&self.checkpointing);
+        let started = Instant::now();
+        let snapshot = {
+            let mut log = lock(&self.log);
+            let snapshot = self.store.snapshot();
+            log.writer.rotate(snapshot.version + 1)?;
+            log.bytes_since_checkpoint = 0;
+            log.last_checkpoint = Instant::now();
+            snapshot
+        };
+        let path = self.dir.join(CHECKPOINT_FILE);
+        write_graph_file(&snapshot, &path)?;
+        let bytes = fs::metadata(&path).map_err(io_error(&path))?.len();
+        let removed_segments = {
+            let mut log = lock(&self.log);
+            log.checkpointed = Some(snapshot.version);
+            wal::remove_segments_before(&self.dir.join(WAL_DIR), snapshot.version + 1)?
+        };
+        Ok(CheckpointReport {
+            version: snapshot.version,
+            bytes,
+            removed_segments,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    /// A clean shutdown: syncs the log and writes a final checkpoint if anything was
+    /// written since the last one.
+    pub fn close(self) -> Result<Option<CheckpointReport>, StorageError> {
+        let needed = {
+            let mut log = lock(&self.log);
+            log.writer.sync()?;
+            log.checkpointed != Some(self.store.snapshot().version)
+        };
+        if needed {
+            return self.checkpoint().map(Some);
+        }
+        Ok(None)
+    }
+}
+
+/// Creates a data directory holding `snapshot` as its first checkpoint (how
+/// generators and loaders produce a directory `kith serve` can open).
+pub fn create_data_dir(dir: &Path, snapshot: &Snapshot) -> Result<(), StorageError> {
+    let wal_dir = dir.join(WAL_DIR);
+    fs::create_dir_all(&wal_dir).map_err(io_error(&wal_dir))?;
+    if !wal::list_segments(&wal_dir)?.is_empty() {
+        return Err(StorageError::Corrupt {
+            path: wal_dir,
+            reason: "the directory already holds a log; refusing to overwrite its data".into(),
+        });
+    }
+    write_graph_file(snapshot, &dir.join(CHECKPOINT_FILE))
+}

@@ -1,0 +1,386 @@
+//! The write-ahead log: append-only segment files of checksummed records.
+//!
+//! Layout (little-endian; `docs/storage-format.md` 2 has the details):
+//!
+//! ```text
+//! segment  wal/<first version, 20 digits>.wal
+//! header   magic "KITHWAL." (8) | format version u32 | reserved u32 (0) |
+//!          first version u64 (the version of the segment's first transaction)
+//! record   payload length u32 | CRC-32 of the payload u32 | payload
+//! payload  first version u64 | batch count u32 | batches (see `codec`)
+//! ```
+//!
+//! One record holds one commit group: the transactions one fsync made durable, with
+//! consecutive versions starting at `first version`. A record is either wholly valid
+//! (length fits, checksum matches) or it is where the log ends: recovery cuts a torn
+//! tail of the newest segment at the last valid record and reports what it dropped.
+//! Damage in an older segment cannot be a torn write, so it stops recovery instead.
+
+pub(crate) mod codec;
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::graph_file::Reader;
+use crate::{StorageError, WriteBatch};
+
+/// The log format version this build writes and reads.
+pub const WAL_FORMAT_VERSION: u32 = 1;
+
+const SEGMENT_MAGIC: &[u8; 8] = b"KITHWAL.";
+const SEGMENT_HEADER_BYTES: usize = 24;
+const RECORD_HEADER_BYTES: usize = 8;
+/// No group is this large (frames are limited far below); a longer length is damage.
+const RECORD_MAX_BYTES: usize = 1 << 31;
+
+/// Whether a commit waits for the disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `fsync` every group before acknowledging it (the default).
+    #[default]
+    Fsync,
+    /// Write to the OS and acknowledge without waiting: a power loss can lose
+    /// acknowledged writes. For experiments only, and always labelled as such.
+    None,
+}
+
+impl Durability {
+    /// The name used in flags and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Durability::Fsync => "fsync",
+            Durability::None => "none",
+        }
+    }
+}
+
+impl std::str::FromStr for Durability {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "fsync" => Ok(Durability::Fsync),
+            "none" => Ok(Durability::None),
+            other => Err(format!(
+                "unknown durability `{other}`; expected `fsync` or `none`"
+            )),
+        }
+    }
+}
+
+/// One segment file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Segment {
+    pub(crate) first_version: u64,
+    pub(crate) path: PathBuf,
+}
+
+pub(crate) fn segment_path(dir: &Path, first_version: u64) -> PathBuf {
+    dir.join(format!("{first_version:020}.wal"))
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StorageError + '_ {
+    move |source| StorageError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The segments in `dir`, oldest first. Files that are not segments are refused by
+/// name, except leftovers of an interrupted segment creation, which are removed.
+pub(crate) fn list_segments(dir: &Path) -> Result<Vec<Segment>, StorageError> {
+    let mut segments = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".wal.tmp") {
+            fs::remove_file(&path).map_err(io_error(&path))?;
+            continue;
+        }
+        let first_version = name
+            .strip_suffix(".wal")
+            .and_then(|stem| stem.parse::<u64>().ok())
+            .ok_or_else(|| StorageError::Corrupt {
+                path: path.clone(),
+                reason:
+                    "an unexpected file in the log directory (segments are named <version>.wal)"
+                        .into(),
+            })?;
+        segments.push(Segment {
+            first_version,
+            path,
+        });
+    }
+    segments.sort_by_key(|s| s.first_version);
+    Ok(segments)
+}
+
+/// Makes directory entries (creations, renames, removals) durable.
+pub(crate) fn sync_dir(dir: &Path) -> Result<(), StorageError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(dir))
+}
+
+/// What scanning one segment found.
+#[derive(Debug)]
+pub(crate) struct SegmentScan {
+    /// Bytes up to the end of the last valid record.
+    pub(crate) valid_len: u64,
+    /// Why the segment ends before its file does, if it does.
+    pub(crate) damage: Option<String>,
+}
+
+/// Reads every valid record of a segment in order, handing each group's first
+/// version and transactions to `apply`.
+pub(crate) fn scan_segment(
+    segment: &Segment,
+    mut apply: impl FnMut(u64, Vec<WriteBatch>) -> Result<(), StorageError>,
+) -> Result<SegmentScan, StorageError> {
+    let path = &segment.path;
+    let bytes = fs::read(path).map_err(io_error(path))?;
+    let corrupt = |reason: String| StorageError::Corrupt {
+        path: path.clone(),
+        reason,
+    };
+    if bytes.len() < SEGMENT_HEADER_BYTES || &bytes[..8] != SEGMENT_MAGIC {
+        return Err(corrupt(
+            "not a kith log segment (bad or missing header)".into(),
+        ));
+    }
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if version != WAL_FORMAT_VERSION {
+        return Err(StorageError::UnsupportedVersion {
+            path: path.clone(),
+            found: version,
+            supported: WAL_FORMAT_VERSION,
+        });
+    }
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&bytes[16..24]);
+    if u64::from_le_bytes(first) != segment.first_version {
+        return Err(corrupt(format!(
+            "its header says it starts at version {}, its name says {}",
+            u64::from_le_bytes(first),
+            segment.first_version
+        )));
+    }
+    let mut pos = SEGMENT_HEADER_BYTES;
+    let mut expected = segment.first_version;
+    while pos < bytes.len() {
+        let rest = &bytes[pos..];
+        if rest.len() < RECORD_HEADER_BYTES {
+            return Ok(damaged(
+                pos,
+                format!("a torn record header ({} bytes)", rest.len()),
+            ));
+        }
+        let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+        let crc = u32::from_le_bytes([rest[4], rest[5], rest[6], rest[7]]);
+        if len < 12 || len > RECORD_MAX_BYTES {
+            return Ok(damaged(pos, format!("an impossible record length {len}")));
+        }
+        if rest.len() - RECORD_HEADER_BYTES < len {
+            return Ok(damaged(
+                pos,
+                format!(
+                    "a torn record ({} of {len} payload bytes present)",
+                    rest.len() - RECORD_HEADER_BYTES
+                ),
+            ));
+        }
+        let payload = &rest[RECORD_HEADER_BYTES..RECORD_HEADER_BYTES + len];
+        if crc32fast::hash(payload) != crc {
+            return Ok(damaged(
+                pos,
+                "a record whose checksum does not match".into(),
+            ));
+        }
+        // The checksum matched: from here on, anything wrong is not a torn write.
+        let mut r = Reader {
+            bytes: payload,
+            pos: 0,
+            path,
+        };
+        let first_version = r.i64()? as u64;
+        if first_version != expected {
+            return Err(corrupt(format!(
+                "the record at byte {pos} starts at version {first_version}, expected {expected}"
+            )));
+        }
+        let count = r.u32()? as usize;
+        let mut batches = Vec::with_capacity(count.min(len));
+        for _ in 0..count {
+            batches.push(codec::read_batch(&mut r)?);
+        }
+        if r.pos != payload.len() {
+            return Err(corrupt(format!(
+                "the record at byte {pos} has {} bytes after its last batch",
+                payload.len() - r.pos
+            )));
+        }
+        expected += count as u64;
+        apply(first_version, batches)?;
+        pos += RECORD_HEADER_BYTES + len;
+    }
+    Ok(SegmentScan {
+        valid_len: pos as u64,
+        damage: None,
+    })
+}
+
+fn damaged(pos: usize, what: String) -> SegmentScan {
+    SegmentScan {
+        valid_len: pos as u64,
+        damage: Some(format!("{what} at byte {pos}")),
+    }
+}
+
+/// The appending end of the log.
+pub(crate) struct WalWriter {
+    dir: PathBuf,
+    file: File,
+    path: PathBuf,
+    segment_first: u64,
+    durability: Durability,
+    buf: Vec<u8>,
+    /// Set when a write or sync failed: the file's tail is unknown, so nothing more is
+    /// appended (and nothing more acknowledged) until a restart recovers the log.
+    failed: Option<String>,
+}
+
+impl WalWriter {
+    /// Creates a new, empty segment starting at `first_version` (written to a
+    /// temporary name, synced, then renamed, so a segment never has a torn header).
+    pub(crate) fn create(
+        dir: &Path,
+        first_version: u64,
+        durability: Durability,
+    ) -> Result<WalWriter, StorageError> {
+        let path = segment_path(dir, first_version);
+        let tmp = path.with_extension("wal.tmp");
+        let mut header = Vec::with_capacity(SEGMENT_HEADER_BYTES);
+        header.extend_from_slice(SEGMENT_MAGIC);
+        header.extend_from_slice(&WAL_FORMAT_VERSION.to_le_bytes());
+        header.extend_from_slice(&0u32.to_le_bytes());
+        header.extend_from_slice(&first_version.to_le_bytes());
+        {
+            let mut file = File::create(&tmp).map_err(io_error(&tmp))?;
+            file.write_all(&header).map_err(io_error(&tmp))?;
+            file.sync_all().map_err(io_error(&tmp))?;
+        }
+        fs::rename(&tmp, &path).map_err(io_error(&path))?;
+        sync_dir(dir)?;
+        WalWriter::append_to(
+            dir,
+            Segment {
+                first_version,
+                path,
+            },
+            durability,
+        )
+    }
+
+    /// Opens an existing (recovered) segment for appending at its end.
+    pub(crate) fn append_to(
+        dir: &Path,
+        segment: Segment,
+        durability: Durability,
+    ) -> Result<WalWriter, StorageError> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&segment.path)
+            .map_err(io_error(&segment.path))?;
+        Ok(WalWriter {
+            dir: dir.to_path_buf(),
+            file,
+            path: segment.path,
+            segment_first: segment.first_version,
+            durability,
+            buf: Vec::with_capacity(64 * 1024),
+            failed: None,
+        })
+    }
+
+    /// Appends one group as one record and, with `Durability::Fsync`, waits until it
+    /// is on disk. Returns the record's size in bytes.
+    pub(crate) fn append(
+        &mut self,
+        first_version: u64,
+        batches: &[&WriteBatch],
+    ) -> Result<u64, StorageError> {
+        if let Some(reason) = &self.failed {
+            return Err(self.failure(reason.clone()));
+        }
+        self.buf.clear();
+        self.buf.extend_from_slice(&[0u8; RECORD_HEADER_BYTES]);
+        self.buf.extend_from_slice(&first_version.to_le_bytes());
+        crate::graph_file::put_len(&mut self.buf, batches.len());
+        for batch in batches {
+            codec::put_batch(&mut self.buf, batch);
+        }
+        let len = self.buf.len() - RECORD_HEADER_BYTES;
+        if len > RECORD_MAX_BYTES {
+            return Err(StorageError::CapacityExceeded(
+                "a commit group over 2 GiB in the log",
+            ));
+        }
+        let crc = crc32fast::hash(&self.buf[RECORD_HEADER_BYTES..]);
+        self.buf[..4].copy_from_slice(&(len as u32).to_le_bytes());
+        self.buf[4..8].copy_from_slice(&crc.to_le_bytes());
+        let mut outcome = self.file.write_all(&self.buf);
+        if outcome.is_ok() && self.durability == Durability::Fsync {
+            outcome = self.file.sync_data();
+        }
+        if let Err(e) = outcome {
+            let reason = e.to_string();
+            self.failed = Some(reason.clone());
+            return Err(self.failure(reason));
+        }
+        Ok(self.buf.len() as u64)
+    }
+
+    fn failure(&self, reason: String) -> StorageError {
+        StorageError::Io {
+            path: self.path.clone(),
+            source: std::io::Error::other(format!(
+                "the log could not be written ({reason}); no write is accepted until the server restarts"
+            )),
+        }
+    }
+
+    /// Closes the current segment and starts a new one at `next_version`.
+    pub(crate) fn rotate(&mut self, next_version: u64) -> Result<(), StorageError> {
+        if let Some(reason) = &self.failed {
+            return Err(self.failure(reason.clone()));
+        }
+        if next_version == self.segment_first {
+            return Ok(()); // the current segment is still empty
+        }
+        self.file.sync_all().map_err(io_error(&self.path))?;
+        *self = WalWriter::create(&self.dir, next_version, self.durability)?;
+        Ok(())
+    }
+
+    /// Syncs what was written (for `Durability::None` on a clean shutdown).
+    pub(crate) fn sync(&mut self) -> Result<(), StorageError> {
+        self.file.sync_all().map_err(io_error(&self.path))
+    }
+}
+
+/// Removes every segment older than the one starting at `keep_from`: a checkpoint at
+/// version `keep_from - 1` covers them.
+pub(crate) fn remove_segments_before(dir: &Path, keep_from: u64) -> Result<usize, StorageError> {
+    let mut removed = 0;
+    for segment in list_segments(dir)? {
+        if segment.first_version < keep_from {
+            fs::remove_file(&segment.path).map_err(io_error(&segment.path))?;
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        sync_dir(dir)?;
+    }
+    Ok(removed)
+}

@@ -1,0 +1,480 @@
+//! The durable path: commit groups, recovery from checkpoint + log, torn and corrupt
+//! files, checkpoints removing covered segments, indexes and conditions.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use kith_core::{GraphView, Value};
+use kith_storage::{
+    write_graph_file, Condition, Database, DatabaseOptions, NodeRef, Snapshot, StorageError,
+    WriteBatch, WriteOp,
+};
+use proptest::prelude::*;
+
+fn open(dir: &Path) -> (Database, kith_storage::RecoveryReport) {
+    Database::open(dir, DatabaseOptions::default()).expect("opens")
+}
+
+fn person(id: i64, name: &str) -> WriteOp {
+    WriteOp::CreateNode {
+        labels: vec!["Person".into()],
+        properties: vec![
+            ("id".into(), Value::Int(id)),
+            ("name".into(), Value::String(name.into())),
+        ],
+    }
+}
+
+fn batch(ops: Vec<WriteOp>) -> WriteBatch {
+    WriteBatch { ops }
+}
+
+fn by_id(id: i64) -> NodeRef {
+    NodeRef::ById {
+        label: "Person".into(),
+        id,
+    }
+}
+
+/// The whole state of a version as bytes: two versions are equal iff these are.
+fn image(snapshot: &Snapshot, scratch: &Path) -> Vec<u8> {
+    let path = scratch.join("image.kith");
+    write_graph_file(snapshot, &path).expect("writes");
+    fs::read(path).expect("reads")
+}
+
+fn segments(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir.join("wal"))
+        .expect("wal dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    files
+}
+
+fn node_with_id(db: &Database, id: i64) -> bool {
+    let snap = db.store().snapshot();
+    let person = snap.label_id("Person");
+    person.is_some_and(|p| snap.node_by_id(p, id).is_some())
+}
+
+#[test]
+fn committed_writes_survive_reopening() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, report) = open(dir.path());
+        assert!(!report.checkpoint_found);
+        let info = db
+            .commit_one(&batch(vec![
+                person(1, "Ada"),
+                person(2, "Bo"),
+                WriteOp::CreateRel {
+                    rel_type: "KNOWS".into(),
+                    src: NodeRef::Created(0),
+                    dst: NodeRef::Created(1),
+                    properties: vec![("since".into(), Value::Int(2020))],
+                },
+            ]))
+            .expect("commits");
+        assert_eq!(info.version, 1);
+        assert_eq!(info.created.len(), 2);
+        assert_eq!(info.created_rels.len(), 1);
+        db.commit_one(&batch(vec![WriteOp::SetNodeProperty {
+            node: by_id(2),
+            key: "name".into(),
+            value: Value::String("Bea".into()),
+        }]))
+        .expect("commits");
+        // Dropped without `close`: no checkpoint, recovery must come from the log.
+    }
+    let (db, report) = open(dir.path());
+    assert_eq!(report.replayed_transactions, 2);
+    assert_eq!(report.version, 2);
+    let snap = db.store().snapshot();
+    let bea = snap
+        .node_by_id(snap.label_id("Person").expect("label"), 2)
+        .expect("node");
+    let name = snap.node_property(bea, snap.prop_key_id("name").expect("key"));
+    assert_eq!(name, Some(&Value::String("Bea".into())));
+    assert_eq!(snap.rel_count(), 1);
+}
+
+#[test]
+fn a_failing_transaction_leaves_its_group_intact() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let before;
+    {
+        let (db, _) = open(dir.path());
+        let good1 = batch(vec![person(1, "a")]);
+        let bad = batch(vec![person(2, "b"), person(1, "duplicate")]);
+        let good2 = batch(vec![
+            person(3, "c"),
+            WriteOp::CreateRel {
+                rel_type: "KNOWS".into(),
+                src: by_id(1),
+                dst: NodeRef::Created(0),
+                properties: vec![],
+            },
+        ]);
+        let results = db.commit(&[&good1, &bad, &good2]).expect("group");
+        assert_eq!(results[0].as_ref().expect("ok").version, 1);
+        assert!(matches!(results[1], Err(StorageError::DuplicateId { .. })));
+        let third = results[2].as_ref().expect("ok");
+        assert_eq!(third.version, 2);
+        assert!(node_with_id(&db, 3));
+        assert!(!node_with_id(&db, 2), "the failed transaction left nothing");
+        before = image(&db.store().snapshot(), scratch.path());
+    }
+    let (db, _) = open(dir.path());
+    assert_eq!(image(&db.store().snapshot(), scratch.path()), before);
+}
+
+#[test]
+fn every_cut_of_the_last_record_recovers_the_groups_before_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(dir.path());
+        db.commit_one(&batch(vec![person(1, "kept")]))
+            .expect("commits");
+        db.commit_one(&batch(vec![person(2, "torn")]))
+            .expect("commits");
+    }
+    let segment = segments(dir.path()).pop().expect("a segment");
+    let full = fs::read(&segment).expect("reads");
+    // The first record follows the 24-byte segment header: length prefix, checksum,
+    // payload.
+    let first_record_end =
+        24 + 8 + u32::from_le_bytes([full[24], full[25], full[26], full[27]]) as usize;
+    for cut in first_record_end..full.len() {
+        fs::write(&segment, &full[..cut]).expect("writes");
+        let (db, report) = open(dir.path());
+        assert!(node_with_id(&db, 1), "cut at {cut}");
+        assert!(!node_with_id(&db, 2), "cut at {cut}");
+        if cut > first_record_end {
+            let message = report.cut_tail.expect("the cut is reported");
+            assert!(message.contains(".wal"), "{message}");
+        }
+        drop(db);
+        assert_eq!(
+            fs::metadata(&segment).expect("meta").len() as usize,
+            first_record_end,
+            "the torn tail is removed"
+        );
+    }
+}
+
+#[test]
+fn a_flipped_byte_in_the_last_record_cuts_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(dir.path());
+        db.commit_one(&batch(vec![person(1, "kept")]))
+            .expect("commits");
+        db.commit_one(&batch(vec![person(2, "damaged")]))
+            .expect("commits");
+    }
+    let segment = segments(dir.path()).pop().expect("a segment");
+    let mut bytes = fs::read(&segment).expect("reads");
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x40;
+    fs::write(&segment, &bytes).expect("writes");
+    let (db, report) = open(dir.path());
+    assert!(node_with_id(&db, 1));
+    assert!(!node_with_id(&db, 2));
+    assert!(report
+        .cut_tail
+        .expect("reported")
+        .contains("checksum does not match"));
+}
+
+#[test]
+fn damage_in_an_older_segment_refuses_to_start() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(dir.path());
+        db.commit_one(&batch(vec![person(1, "a")]))
+            .expect("commits");
+    }
+    // Two segments that recovery needs both of: save the first, let a checkpoint
+    // rotate the log (and remove the first), write to the second, then put the first
+    // back damaged and remove the checkpoint.
+    let first = segments(dir.path()).pop().expect("segment");
+    let saved = fs::read(&first).expect("reads");
+    {
+        let (db, _) = open(dir.path());
+        db.checkpoint().expect("checkpoint");
+        db.commit_one(&batch(vec![person(2, "b")]))
+            .expect("commits");
+    }
+    fs::remove_file(dir.path().join("graph.kith")).expect("removes checkpoint");
+    let mut damaged = saved.clone();
+    let at = damaged.len() - 2;
+    damaged[at] ^= 1;
+    fs::write(&first, &damaged).expect("restores the old segment, damaged");
+    let error = Database::open(dir.path(), DatabaseOptions::default())
+        .err()
+        .expect("refused");
+    let text = error.to_string();
+    assert!(text.contains("not the newest segment"), "{text}");
+    assert!(text.contains(&first.display().to_string()), "{text}");
+    // Undamaged, the same files recover both writes.
+    fs::write(&first, &saved).expect("writes");
+    let (db, _) = open(dir.path());
+    assert!(node_with_id(&db, 1) && node_with_id(&db, 2));
+}
+
+#[test]
+fn a_corrupt_checkpoint_is_refused_by_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(dir.path());
+        db.commit_one(&batch(vec![person(1, "a")]))
+            .expect("commits");
+        db.close().expect("closes").expect("checkpointed");
+    }
+    let path = dir.path().join("graph.kith");
+    let mut bytes = fs::read(&path).expect("reads");
+    bytes[20] ^= 0xff;
+    fs::write(&path, &bytes).expect("writes");
+    let error = Database::open(dir.path(), DatabaseOptions::default())
+        .err()
+        .expect("refused");
+    assert!(matches!(error, StorageError::Corrupt { .. }), "{error}");
+    assert!(error.to_string().contains("graph.kith"), "{error}");
+}
+
+#[test]
+fn checkpoints_remove_only_covered_segments() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let expected;
+    {
+        let (db, _) = open(dir.path());
+        for i in 0..10 {
+            db.commit_one(&batch(vec![person(i, "x")]))
+                .expect("commits");
+        }
+        let report = db.checkpoint().expect("checkpoint");
+        assert_eq!(report.version, 10);
+        assert_eq!(report.removed_segments, 1);
+        assert_eq!(segments(dir.path()).len(), 1, "a fresh segment remains");
+        for i in 10..15 {
+            db.commit_one(&batch(vec![person(i, "y")]))
+                .expect("commits");
+        }
+        expected = image(&db.store().snapshot(), scratch.path());
+    }
+    let (db, report) = open(dir.path());
+    assert_eq!(report.checkpoint_version, 10);
+    assert_eq!(report.replayed_transactions, 5);
+    assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
+    let closed = db.close().expect("closes").expect("a final checkpoint");
+    assert_eq!(closed.version, 15);
+    let (_db, report) = open(dir.path());
+    assert_eq!(report.replayed_transactions, 0);
+}
+
+#[test]
+fn a_crash_between_checkpoint_and_segment_removal_replays_nothing_twice() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let expected;
+    let old_segment;
+    let old_bytes;
+    {
+        let (db, _) = open(dir.path());
+        for i in 0..4 {
+            db.commit_one(&batch(vec![person(i, "x")]))
+                .expect("commits");
+        }
+        old_segment = segments(dir.path()).pop().expect("segment");
+        old_bytes = fs::read(&old_segment).expect("reads");
+        db.checkpoint().expect("checkpoint");
+        db.commit_one(&batch(vec![person(9, "after")]))
+            .expect("commits");
+        expected = image(&db.store().snapshot(), scratch.path());
+    }
+    // Put back the segment the checkpoint removed, as if the crash came first.
+    fs::write(&old_segment, old_bytes).expect("writes");
+    let (db, report) = open(dir.path());
+    assert_eq!(report.replayed_transactions, 1);
+    assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
+}
+
+#[test]
+fn a_second_process_cannot_open_the_directory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_db, _) = open(dir.path());
+    let error = Database::open(dir.path(), DatabaseOptions::default())
+        .err()
+        .expect("locked");
+    assert!(matches!(error, StorageError::Locked(_)), "{error}");
+}
+
+#[test]
+fn property_indexes_are_maintained_and_survive_recovery() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let email = |e: &str| ("email".to_string(), Value::String(e.into()));
+    {
+        let (db, _) = open(dir.path());
+        db.commit_one(&batch(vec![WriteOp::CreateNode {
+            labels: vec!["Person".into()],
+            properties: vec![email("a@x")],
+        }]))
+        .expect("commits");
+        db.commit_one(&batch(vec![WriteOp::CreateIndex {
+            label: "Person".into(),
+            key: "email".into(),
+        }]))
+        .expect("indexes");
+        db.commit_one(&batch(vec![WriteOp::CreateNode {
+            labels: vec!["Person".into()],
+            properties: vec![email("b@x")],
+        }]))
+        .expect("commits");
+        db.checkpoint().expect("checkpoint");
+        // After the checkpoint: change a@x to c@x, through the log only.
+        db.commit_one(&batch(vec![WriteOp::SetNodeProperty {
+            node: NodeRef::Node(kith_core::NodeId(0)),
+            key: "email".into(),
+            value: Value::String("c@x".into()),
+        }]))
+        .expect("commits");
+    }
+    let (db, _) = open(dir.path());
+    let snap = db.store().snapshot();
+    let (person, key) = (
+        snap.label_id("Person").expect("label"),
+        snap.prop_key_id("email").expect("key"),
+    );
+    assert!(snap.is_indexed(person, key));
+    assert_eq!(
+        snap.index_definitions(),
+        vec![("Person".into(), "email".into())]
+    );
+    let find = |e: &str| snap.find_nodes(person, key, &Value::String(e.into()), 10);
+    assert_eq!(find("a@x"), vec![]);
+    assert_eq!(find("c@x"), vec![kith_core::NodeId(0)]);
+    assert_eq!(find("b@x"), vec![kith_core::NodeId(1)]);
+    drop(snap);
+    db.commit_one(&batch(vec![WriteOp::DropIndex {
+        label: "Person".into(),
+        key: "email".into(),
+    }]))
+    .expect("drops");
+    let snap = db.store().snapshot();
+    assert!(!snap.is_indexed(person, key));
+    // Unindexed lookups scan and still answer.
+    assert_eq!(
+        snap.find_nodes(person, key, &Value::String("b@x".into()), 10),
+        vec![kith_core::NodeId(1)]
+    );
+    let error = db
+        .commit_one(&batch(vec![WriteOp::DropIndex {
+            label: "Person".into(),
+            key: "email".into(),
+        }]))
+        .err()
+        .expect("no such index");
+    assert_eq!(error.code(), "not_found");
+}
+
+#[test]
+fn conditions_make_create_if_absent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, _) = open(dir.path());
+    let create_if_absent = |name: &str| {
+        batch(vec![
+            WriteOp::Require(Condition::Absent {
+                label: "User".into(),
+                key: "name".into(),
+                value: Value::String(name.into()),
+            }),
+            WriteOp::CreateNode {
+                labels: vec!["User".into()],
+                properties: vec![("name".into(), Value::String(name.into()))],
+            },
+        ])
+    };
+    let (a1, a2, b) = (
+        create_if_absent("ann"),
+        create_if_absent("ann"),
+        create_if_absent("ben"),
+    );
+    // In one group, the second "ann" sees the first.
+    let results = db.commit(&[&a1, &a2, &b]).expect("group");
+    assert!(results[0].is_ok());
+    let error = results[1].as_ref().err().expect("condition failed");
+    assert_eq!(error.code(), "condition_failed");
+    assert!(error.to_string().contains("ann"), "{error}");
+    assert!(results[2].is_ok());
+    assert_eq!(db.store().snapshot().node_count(), 2);
+    let present = batch(vec![WriteOp::Require(Condition::Present {
+        label: "User".into(),
+        key: "name".into(),
+        value: Value::String("zed".into()),
+    })]);
+    assert_eq!(
+        db.commit_one(&present).err().expect("absent").code(),
+        "condition_failed"
+    );
+}
+
+/// One random transaction over a small id space, so duplicates, missing nodes and
+/// failing conditions all happen.
+fn transaction() -> impl Strategy<Value = WriteBatch> {
+    let op = prop_oneof![
+        4 => (0i64..20).prop_map(|id| person(id, "p")),
+        3 => (0i64..20, 0i64..20).prop_map(|(a, b)| WriteOp::CreateRel {
+            rel_type: "KNOWS".into(),
+            src: by_id(a),
+            dst: by_id(b),
+            properties: vec![("w".into(), Value::Int(a * b))],
+        }),
+        1 => (0i64..20, any::<bool>()).prop_map(|(id, detach)| WriteOp::DeleteNode {
+            node: by_id(id),
+            detach,
+        }),
+        1 => (0i64..20, any::<i64>()).prop_map(|(id, v)| WriteOp::SetNodeProperty {
+            node: by_id(id),
+            key: "score".into(),
+            value: Value::Int(v),
+        }),
+        1 => (0i64..20).prop_map(|id| WriteOp::Require(Condition::Absent {
+            label: "Person".into(),
+            key: "id".into(),
+            value: Value::Int(id),
+        })),
+        1 => Just(WriteOp::CreateIndex { label: "Person".into(), key: "score".into() }),
+    ];
+    prop::collection::vec(op, 1..4).prop_map(|ops| WriteBatch { ops })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Whatever is committed, in whatever groups, reopening yields the same graph,
+    /// byte for byte, with or without a checkpoint in the middle.
+    #[test]
+    fn recovery_reproduces_the_committed_state(
+        groups in prop::collection::vec(prop::collection::vec(transaction(), 1..5), 1..12),
+        checkpoint_after in 0usize..12,
+    ) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let scratch = tempfile::tempdir().expect("tempdir");
+        let expected = {
+            let (db, _) = open(dir.path());
+            for (i, group) in groups.iter().enumerate() {
+                let refs: Vec<&WriteBatch> = group.iter().collect();
+                db.commit(&refs).expect("the log is writable");
+                if i == checkpoint_after {
+                    db.checkpoint().expect("checkpoint");
+                }
+            }
+            image(&db.store().snapshot(), scratch.path())
+        };
+        let (db, _) = open(dir.path());
+        prop_assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
+    }
+}
