@@ -178,7 +178,7 @@ pub(crate) fn scan_segment(
         }
         let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
         let crc = u32::from_le_bytes([rest[4], rest[5], rest[6], rest[7]]);
-        if len < 12 || len > RECORD_MAX_BYTES {
+        if !(12..=RECORD_MAX_BYTES).contains(&len) {
             return Ok(damaged(pos, format!("an impossible record length {len}")));
         }
         if rest.len() - RECORD_HEADER_BYTES < len {
