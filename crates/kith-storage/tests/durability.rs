@@ -375,8 +375,7 @@ fn property_indexes_are_maintained_and_survive_recovery() {
             label: "Person".into(),
             key: "email".into(),
         }]))
-        .err()
-        .expect("no such index");
+        .expect_err("no such index");
     assert_eq!(error.code(), "not_found");
 }
 
@@ -405,7 +404,7 @@ fn conditions_make_create_if_absent() {
     // In one group, the second "ann" sees the first.
     let results = db.commit(&[&a1, &a2, &b]).expect("group");
     assert!(results[0].is_ok());
-    let error = results[1].as_ref().err().expect("condition failed");
+    let error = results[1].as_ref().expect_err("condition failed");
     assert_eq!(error.code(), "condition_failed");
     assert!(error.to_string().contains("ann"), "{error}");
     assert!(results[2].is_ok());
@@ -416,7 +415,7 @@ fn conditions_make_create_if_absent() {
         value: Value::String("zed".into()),
     })]);
     assert_eq!(
-        db.commit_one(&present).err().expect("absent").code(),
+        db.commit_one(&present).expect_err("absent").code(),
         "condition_failed"
     );
 }
