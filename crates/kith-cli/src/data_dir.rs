@@ -1,7 +1,9 @@
-//! Data directories: a graph file plus a manifest saying what made it.
+//! Data directories: the last checkpoint, the log after it, and a manifest saying
+//! what made the data.
 //!
 //! ```text
-//! DIR/graph.kith      the graph (format: docs/storage-format.md)
+//! DIR/graph.kith      the last checkpoint (format: docs/storage-format.md)
+//! DIR/wal/*.wal       the write-ahead log after it
 //! DIR/dataset.json    {"generator": "shindig", "scale": 1.0, "seed": 42, ...}
 //! ```
 
@@ -10,7 +12,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use kith_datagen::shindig::{self, ShindigConfig};
-use kith_storage::{read_graph_file, write_graph_file, Snapshot};
+use kith_storage::{
+    create_data_dir, load_snapshot, Database, DatabaseOptions, Snapshot, StorageError,
+};
 
 /// The graph file inside a data directory.
 pub const GRAPH_FILE: &str = "graph.kith";
@@ -22,48 +26,74 @@ pub const DEFAULT_DIR: &str = "kith-data";
 /// A loaded graph and how long loading took.
 pub struct Loaded {
     pub snapshot: Snapshot,
-    pub read_seconds: f64,
-    pub build_seconds: f64,
+    /// Reading and building the checkpoint.
+    pub checkpoint_seconds: f64,
+    /// Replaying the log after it.
+    pub replay_seconds: f64,
 }
 
-/// Loads a data directory, generating the default Shindig graph first if the default
-/// directory does not exist yet (so a newcomer's first command works as it is).
-pub fn load_or_default(dir: Option<PathBuf>) -> Result<Loaded> {
-    let dir = match dir {
-        Some(dir) => dir,
+/// The directory to use: `dir`, or the default one, generated with the Shindig graph
+/// at scale 1 if it does not exist yet (so a newcomer's first command works as it is).
+pub fn resolve(dir: Option<PathBuf>) -> Result<PathBuf> {
+    match dir {
+        Some(dir) => Ok(dir),
         None => {
             let dir = PathBuf::from(DEFAULT_DIR);
             if !dir.join(GRAPH_FILE).exists() {
                 eprintln!("{DEFAULT_DIR}/ is empty: generating the Shindig graph at scale 1 there");
                 generate_shindig(&dir, ShindigConfig::default())?;
             }
-            dir
+            Ok(dir)
         }
-    };
-    load(&dir)
+    }
 }
 
-/// Loads a data directory.
+/// Loads a data directory, or the default one (see [`resolve`]).
+pub fn load_or_default(dir: Option<PathBuf>) -> Result<Loaded> {
+    load(&resolve(dir)?)
+}
+
+/// Loads a data directory: its checkpoint plus its log. While a server holds the
+/// directory, its log is the server's; then the last checkpoint is read alone, and
+/// a warning says so.
 pub fn load(dir: &Path) -> Result<Loaded> {
-    let path = dir.join(GRAPH_FILE);
-    if !path.exists() {
+    if !dir.join(GRAPH_FILE).exists() && !dir.join("wal").exists() {
         bail!(
-            "{} has no {GRAPH_FILE}; create one with `kith generate shindig --out {}`",
+            "{} holds no graph; create one with `kith generate shindig --out {}`",
             dir.display(),
             dir.display()
         );
     }
-    let started = Instant::now();
-    let raw = read_graph_file(&path)?;
-    let read_seconds = started.elapsed().as_secs_f64();
-    let started = Instant::now();
-    let snapshot =
-        Snapshot::from_raw(raw).with_context(|| format!("loading {}", path.display()))?;
-    Ok(Loaded {
-        snapshot,
-        read_seconds,
-        build_seconds: started.elapsed().as_secs_f64(),
-    })
+    match Database::open(dir, DatabaseOptions::default()) {
+        Ok((database, report)) => {
+            if let Some(cut) = &report.cut_tail {
+                eprintln!("warning: {cut}");
+            }
+            Ok(Loaded {
+                snapshot: Snapshot::clone(&database.store().snapshot()),
+                checkpoint_seconds: report.load_time.as_secs_f64(),
+                replay_seconds: report.replay_time.as_secs_f64(),
+            })
+        }
+        Err(StorageError::Locked(_)) => {
+            let path = dir.join(GRAPH_FILE);
+            let started = Instant::now();
+            let snapshot =
+                load_snapshot(&path).with_context(|| format!("loading {}", path.display()))?;
+            eprintln!(
+                "warning: a running server holds {}; showing its last checkpoint (version {}), \
+                 without the writes logged since",
+                dir.display(),
+                snapshot.version()
+            );
+            Ok(Loaded {
+                snapshot,
+                checkpoint_seconds: started.elapsed().as_secs_f64(),
+                replay_seconds: 0.0,
+            })
+        }
+        Err(e) => Err(e).with_context(|| format!("opening {}", dir.display())),
+    }
 }
 
 /// Generates a Shindig graph into `dir` and writes its manifest. Returns the snapshot
@@ -74,7 +104,8 @@ pub fn generate_shindig(dir: &Path, config: ShindigConfig) -> Result<(Snapshot, 
     let raw = shindig::generate(config)?;
     let snapshot = Snapshot::from_raw(raw)?;
     let seconds = started.elapsed().as_secs_f64();
-    write_graph_file(&snapshot, &dir.join(GRAPH_FILE))?;
+    create_data_dir(dir, &snapshot)
+        .with_context(|| format!("writing the generated graph into {}", dir.display()))?;
     let manifest = serde_json::json!({
         "generator": "shindig",
         "scale": config.scale,

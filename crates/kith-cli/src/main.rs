@@ -57,7 +57,22 @@ enum Command {
         bench: commands::bench::Bench,
     },
     /// Serve the graph over WebSocket and HTTP (docs/protocol.md).
-    Serve(commands::serve::ServeArgs),
+    Serve(Box<commands::serve::ServeArgs>),
+    /// Commit one transaction (docs/protocol.md 1.3.1), to a running server
+    /// (ws://HOST:PORT/v1/ws) or to a data directory no server is using.
+    Write {
+        /// A ws:// URL or a data directory.
+        target: String,
+        /// The operations as a JSON list, e.g.
+        /// '[{"op":"create_node","labels":["Person"],"props":{"id":1}}]'.
+        ops: Option<String>,
+        /// Read the operations from a file (- for stdin).
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the stored procedures with their parameters.
     Procedures {
         /// Print JSON instead of text.
@@ -78,7 +93,13 @@ fn main() -> ExitCode {
             json,
         } => commands::call::run(&dir, &procedure, &params, json),
         Command::Procedures { json } => commands::procedures::run(json),
-        Command::Serve(args) => commands::serve::run(args),
+        Command::Write {
+            target,
+            ops,
+            file,
+            json,
+        } => commands::write::run(&target, ops.as_deref(), file.as_deref(), json),
+        Command::Serve(args) => commands::serve::run(*args),
         Command::Bench { bench } => commands::bench::run(bench),
     };
     match result {

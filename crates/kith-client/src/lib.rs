@@ -15,7 +15,7 @@ use std::time::Duration;
 
 pub use error::ClientError;
 use kith_core::Value;
-pub use kith_protocol::{Compression, Encoding, Subprotocol, Timing};
+pub use kith_protocol::{ops, Compression, Encoding, Subprotocol, Timing};
 
 use connection::Connection;
 
@@ -67,6 +67,46 @@ pub struct QueryResult {
     pub timing: Option<Timing>,
 }
 
+/// What a committed write created.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct WriteResult {
+    /// The commit version of the transaction.
+    pub version: u64,
+    /// Internal ids of the nodes it created, in operation order.
+    pub nodes: Vec<u32>,
+    /// Internal ids of the relationships it created, in operation order.
+    pub rels: Vec<u32>,
+    /// Server time split (`exec_us` is the commit including its fsync), when asked.
+    pub timing: Option<Timing>,
+}
+
+impl WriteResult {
+    fn from_result(result: QueryResult) -> Result<WriteResult, ClientError> {
+        let bad = || ClientError::Protocol("a write answer is not [version, nodes, rels]".into());
+        let [Value::Int(version), Value::List(nodes), Value::List(rels)] =
+            result.rows.first().map(Vec::as_slice).ok_or_else(bad)?
+        else {
+            return Err(bad());
+        };
+        let ids = |items: &[Value]| {
+            items
+                .iter()
+                .map(|v| {
+                    v.as_int()
+                        .and_then(|i| u32::try_from(i).ok())
+                        .ok_or_else(bad)
+                })
+                .collect::<Result<Vec<u32>, ClientError>>()
+        };
+        Ok(WriteResult {
+            version: *version as u64,
+            nodes: ids(nodes)?,
+            rels: ids(rels)?,
+            timing: result.timing,
+        })
+    }
+}
+
 /// A pool of pipelined connections.
 pub struct Client {
     connections: Vec<Connection>,
@@ -115,18 +155,39 @@ impl Client {
         self.request(procedure, params, true).await
     }
 
+    /// Commits one transaction (operations built with [`ops`]) and returns once it
+    /// is durable on the server.
+    pub async fn write(&self, ops: Vec<Value>) -> Result<WriteResult, ClientError> {
+        let result = self
+            .send(kith_protocol::Request::Write { ops, timing: false })
+            .await?;
+        WriteResult::from_result(result)
+    }
+
+    /// Like [`Client::write`], asking the server for its time split.
+    pub async fn write_timed(&self, ops: Vec<Value>) -> Result<WriteResult, ClientError> {
+        let result = self
+            .send(kith_protocol::Request::Write { ops, timing: true })
+            .await?;
+        WriteResult::from_result(result)
+    }
+
     async fn request(
         &self,
         procedure: &str,
         params: Vec<(String, Value)>,
         timing: bool,
     ) -> Result<QueryResult, ClientError> {
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
-        let request = kith_protocol::Request::Call {
+        self.send(kith_protocol::Request::Call {
             procedure: procedure.to_owned(),
             params,
             timing,
-        };
+        })
+        .await
+    }
+
+    async fn send(&self, request: kith_protocol::Request) -> Result<QueryResult, ClientError> {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
         let deadline = tokio::time::Instant::now() + self.config.request_timeout;
         tokio::time::timeout_at(deadline, self.connections[i].call(request))
             .await

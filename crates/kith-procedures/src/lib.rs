@@ -7,6 +7,7 @@
 //! columns and rows of [`Value`](kith_core::Value)s.
 
 mod error;
+pub mod graph;
 mod params;
 mod registry;
 mod result;

@@ -14,6 +14,10 @@ pub enum ParamType {
     Int,
     /// A list of integers.
     IntList,
+    /// A string.
+    String,
+    /// Any scalar: bool, integer, float, string or datetime.
+    Scalar,
 }
 
 impl ParamType {
@@ -23,6 +27,15 @@ impl ParamType {
             (ParamType::IntList, Value::List(items)) => {
                 items.iter().all(|v| matches!(v, Value::Int(_)))
             }
+            (ParamType::String, Value::String(_)) => true,
+            (
+                ParamType::Scalar,
+                Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)
+                | Value::String(_)
+                | Value::DateTime(_),
+            ) => true,
             _ => false,
         }
     }
@@ -32,6 +45,8 @@ impl ParamType {
         match self {
             ParamType::Int => "Int",
             ParamType::IntList => "List<Int>",
+            ParamType::String => "String",
+            ParamType::Scalar => "Scalar",
         }
     }
 }
@@ -157,6 +172,19 @@ impl Params {
             })
     }
 
+    /// A String parameter.
+    pub fn string(&self, name: &str) -> Result<&str, ProcedureError> {
+        match self.get(name) {
+            Some(Value::String(s)) => Ok(s),
+            _ => Err(self.missing(name)),
+        }
+    }
+
+    /// A parameter's value as given.
+    pub fn value(&self, name: &str) -> Result<&Value, ProcedureError> {
+        self.get(name).ok_or_else(|| self.missing(name))
+    }
+
     /// A List<Int> parameter.
     pub fn int_list(&self, name: &str) -> Result<Vec<i64>, ProcedureError> {
         self.get(name)
@@ -207,6 +235,18 @@ pub fn parse_cli_value(ty: ParamType, text: &str) -> Value {
                 .map(|s| s.parse().map_or_else(|_| Value::string(s), Value::Int))
                 .collect();
             Value::List(items)
+        }
+        ParamType::String => Value::string(text),
+        ParamType::Scalar => {
+            if let Ok(i) = text.parse::<i64>() {
+                Value::Int(i)
+            } else if let Ok(x) = text.parse::<f64>() {
+                Value::Float(x)
+            } else if let Ok(b) = text.parse::<bool>() {
+                Value::Bool(b)
+            } else {
+                Value::string(text)
+            }
         }
     }
 }

@@ -39,7 +39,10 @@ impl Registry {
     /// Every procedure kith ships.
     pub fn with_builtins() -> Self {
         let mut registry = Registry::new();
-        for p in crate::shindig::procedures() {
+        for p in crate::graph::procedures()
+            .into_iter()
+            .chain(crate::shindig::procedures())
+        {
             registry.register(p);
         }
         registry

@@ -8,6 +8,7 @@
 //! - [`frame`]: the 12-byte frame header;
 //! - [`compress`]: the five compressions, with bounded decompression;
 //! - [`message`]: requests, result chunks and errors in any encoding;
+//! - [`ops`]: builders for the operations of a write request;
 //! - [`Wire`]: all of it for one connection.
 
 mod codec;
@@ -16,6 +17,7 @@ mod error;
 pub mod frame;
 pub mod message;
 pub mod negotiate;
+pub mod ops;
 mod wire;
 
 pub use error::ProtocolError;

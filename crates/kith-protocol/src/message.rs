@@ -17,6 +17,15 @@ pub enum Request {
         /// Ask for server timings in the last chunk.
         timing: bool,
     },
+    /// Commit a transaction: a list of write operations, all-or-nothing
+    /// (`docs/protocol.md` 1.3.1). Each operation is a map; the server validates
+    /// them, so this crate needs no storage types ([`crate::ops`] builds them).
+    Write {
+        /// The operations, in order.
+        ops: Vec<Value>,
+        /// Ask for server timings in the answer.
+        timing: bool,
+    },
 }
 
 /// Server-side time split of one request, in microseconds.
@@ -71,6 +80,14 @@ impl Request {
                 }
                 codec::encode(encoding, &Node::Map(doc))
             }
+            Request::Write { ops, timing } => {
+                let list = Value::List(ops.clone());
+                let mut doc = vec![("write", Node::Value(&list))];
+                if *timing {
+                    doc.push(("timing", Node::Bool(true)));
+                }
+                codec::encode(encoding, &Node::Map(doc))
+            }
         }
     }
 
@@ -83,6 +100,7 @@ impl Request {
         let mut procedure = None;
         let mut params = Vec::new();
         let mut timing = false;
+        let mut write = None;
         for (key, value) in entries {
             match (&*key, value) {
                 ("call", Value::String(name)) => procedure = Some(name.to_string()),
@@ -109,7 +127,14 @@ impl Request {
                         other.value_type()
                     )))
                 }
-                ("cypher" | "write", _) => {
+                ("write", Value::List(ops)) => write = Some(ops),
+                ("write", other) => {
+                    return Err(bad(format!(
+                        "`write` must be a list of operations, got {}",
+                        other.value_type()
+                    )))
+                }
+                ("cypher", _) => {
                     return Err(bad(format!(
                         "`{key}` requests are not supported by this server yet"
                     )))
@@ -117,7 +142,16 @@ impl Request {
                 (other, _) => return Err(bad(format!("unknown request key `{other}`"))),
             }
         }
-        let procedure = procedure.ok_or_else(|| bad("the request has no `call`".into()))?;
+        if let Some(ops) = write {
+            if procedure.is_some() {
+                return Err(bad(
+                    "a request has either `call` or `write`, not both".into()
+                ));
+            }
+            return Ok(Request::Write { ops, timing });
+        }
+        let procedure =
+            procedure.ok_or_else(|| bad("the request has neither `call` nor `write`".into()))?;
         Ok(Request::Call {
             procedure,
             params,

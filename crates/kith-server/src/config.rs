@@ -31,6 +31,23 @@ pub struct ServerConfig {
     pub query_timeout_ms: u64,
     /// Time a connection's writer may make no progress before it is closed.
     pub write_stall_timeout_ms: u64,
+    /// Operations in one write request.
+    pub write_ops_max: usize,
+    /// Transactions waiting for the writer, all connections together.
+    pub write_queue_max: usize,
+    /// Transactions in one commit group (one log record, one fsync).
+    pub write_group_transactions_max: usize,
+    /// Operations in one commit group (a larger single transaction is its own group).
+    pub write_group_ops_max: usize,
+    /// Time the writer waits for more transactions before committing a group. 0: commit
+    /// what is queued at once (groups still grow while the previous fsync runs).
+    pub write_group_linger_us: u64,
+    /// `fsync` (acknowledge after the disk has the write) or `none` (experiments only).
+    pub durability: String,
+    /// Log bytes that trigger a checkpoint.
+    pub checkpoint_wal_bytes: u64,
+    /// Seconds after which a checkpoint is written if anything changed.
+    pub checkpoint_interval_s: u64,
 }
 
 impl Default for ServerConfig {
@@ -47,6 +64,14 @@ impl Default for ServerConfig {
             connections_max: 1_024,
             query_timeout_ms: 10_000,
             write_stall_timeout_ms: 30_000,
+            write_ops_max: 1_000_000,
+            write_queue_max: 100_000,
+            write_group_transactions_max: 10_000,
+            write_group_ops_max: 1_000_000,
+            write_group_linger_us: 0,
+            durability: "fsync".into(),
+            checkpoint_wal_bytes: 256 << 20,
+            checkpoint_interval_s: 900,
         }
     }
 }
@@ -72,6 +97,13 @@ impl ServerConfig {
             ),
             ("queue_depth_max", self.queue_depth_max),
             ("connections_max", self.connections_max),
+            ("write_ops_max", self.write_ops_max),
+            ("write_queue_max", self.write_queue_max),
+            (
+                "write_group_transactions_max",
+                self.write_group_transactions_max,
+            ),
+            ("write_group_ops_max", self.write_group_ops_max),
         ];
         for (name, value) in positive {
             if value == 0 {
@@ -87,7 +119,29 @@ impl ServerConfig {
         if self.query_timeout_ms == 0 || self.write_stall_timeout_ms == 0 {
             return Err("timeouts must be at least 1 ms".into());
         }
+        self.durability_mode()?;
+        if self.checkpoint_wal_bytes == 0 || self.checkpoint_interval_s == 0 {
+            return Err(
+                "`checkpoint_wal_bytes` and `checkpoint_interval_s` must be at least 1".into(),
+            );
+        }
         Ok(())
+    }
+
+    /// `durability` parsed.
+    pub fn durability_mode(&self) -> Result<kith_storage::Durability, String> {
+        self.durability
+            .parse()
+            .map_err(|e| format!("`durability`: {e}"))
+    }
+
+    /// The database options these settings ask for.
+    pub fn database_options(&self) -> Result<kith_storage::DatabaseOptions, String> {
+        Ok(kith_storage::DatabaseOptions {
+            durability: self.durability_mode()?,
+            checkpoint_wal_bytes: self.checkpoint_wal_bytes,
+            checkpoint_interval: std::time::Duration::from_secs(self.checkpoint_interval_s),
+        })
     }
 }
 

@@ -47,6 +47,31 @@ pub(crate) fn execute(
     Ok(result)
 }
 
+/// The metrics name of write requests.
+pub(crate) const WRITE_METRIC: &str = "write";
+
+/// The answer to a committed write: one row `[version, nodes, rels]` with the ids of
+/// the nodes and relationships it created, in order.
+pub(crate) fn commit_row(info: &kith_storage::CommitInfo) -> (Vec<String>, Vec<Value>) {
+    let columns = vec!["version".into(), "nodes".into(), "rels".into()];
+    let row = vec![
+        Value::Int(info.version as i64),
+        Value::List(
+            info.created
+                .iter()
+                .map(|n| Value::Int(i64::from(n.0)))
+                .collect(),
+        ),
+        Value::List(
+            info.created_rels
+                .iter()
+                .map(|r| Value::Int(i64::from(r.0)))
+                .collect(),
+        ),
+    ];
+    (columns, row)
+}
+
 /// The name to record in metrics: registered procedures by name, others lumped.
 pub(crate) fn metric_name<'a>(state: &AppState, procedure: &'a str) -> &'a str {
     if state.registry.get(procedure).is_ok() {

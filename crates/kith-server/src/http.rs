@@ -23,6 +23,9 @@ fn status_of(code: &str) -> StatusCode {
         "frame_too_large" => StatusCode::PAYLOAD_TOO_LARGE,
         "result_too_large" => StatusCode::UNPROCESSABLE_ENTITY,
         "busy" => StatusCode::SERVICE_UNAVAILABLE,
+        "condition_failed" | "duplicate_id" => StatusCode::CONFLICT,
+        "read_only" => StatusCode::METHOD_NOT_ALLOWED,
+        "storage_failure" => StatusCode::INTERNAL_SERVER_ERROR,
         "timeout" => StatusCode::GATEWAY_TIMEOUT,
         "internal" => StatusCode::INTERNAL_SERVER_ERROR,
         _ => StatusCode::BAD_REQUEST,
@@ -113,14 +116,87 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
         "status": "ok",
         "nodes": snapshot.node_count(),
         "relationships": snapshot.rel_count(),
+        "version": snapshot.version(),
+        "writable": state.writes.is_some(),
+        "durability": state.config.durability,
     });
     json(StatusCode::OK, body.to_string().into_bytes())
 }
 
 /// `GET /metrics`.
 pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
-    let text = state
+    let mut text = state
         .metrics
         .render(state.pool.queued(), state.config.workers);
+    if let Some(writes) = &state.writes {
+        text.push_str(&format!(
+            "# HELP kith_write_queue_depth Transactions waiting for the writer.\n\
+             # TYPE kith_write_queue_depth gauge\nkith_write_queue_depth {}\n\
+             # HELP kith_graph_version The commit version being served.\n\
+             # TYPE kith_graph_version gauge\nkith_graph_version {}\n",
+            writes.queued(),
+            state.store.snapshot().version()
+        ));
+    }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+}
+
+/// `POST /v1/write`: one transaction as a JSON write request (`{"write": [ops]}`),
+/// answered after its group is durable. There is no query timeout here: an answer
+/// `timeout` could not tell the client whether the write committed, so the request
+/// waits for the writer (the bounded write queue answers `busy` instead of growing).
+pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Response {
+    let arrived = Instant::now();
+    let limit = state.config.frame_bytes_max;
+    let Ok(body) = to_bytes(body, limit).await else {
+        let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
+        return error(&state, "frame_too_large", &message);
+    };
+    state.metrics.bytes_in(body.len());
+    let ops = match kith_protocol::Request::decode(Encoding::Json, &body) {
+        Ok(kith_protocol::Request::Write { ops, .. }) => ops,
+        Ok(kith_protocol::Request::Call { .. }) => {
+            let message = "POST /v1/write takes a write request ({\"write\": [...]}); calls go to /v1/call/{procedure}";
+            return error(&state, "bad_request", message);
+        }
+        Err(e) => return error(&state, "bad_request", &e.to_string()),
+    };
+    let batch = match crate::write_ops::to_batch(ops, state.config.write_ops_max) {
+        Ok(batch) => batch,
+        Err(message) => return error(&state, "bad_request", &message),
+    };
+    let Some(writes) = state.writes.as_ref() else {
+        let message = "this server is read-only (started without a data directory to write to)";
+        return error(&state, "read_only", message);
+    };
+    let (done, answer) = oneshot::channel::<Result<Vec<u8>, ExecError>>();
+    let job_state = state.clone();
+    let reply: crate::write_queue::Reply = Box::new(move |outcome, _| {
+        let encoded = outcome.map(|info| {
+            let (columns, row) = crate::exec::commit_row(&info);
+            encode_chunk(Encoding::Json, Some(&columns), &row, columns.len(), None)
+        });
+        job_state.metrics.observe(
+            Transport::Http,
+            crate::exec::WRITE_METRIC,
+            arrived.elapsed(),
+        );
+        let _ = done.send(encoded);
+    });
+    let job = crate::write_queue::WriteJob {
+        batch,
+        arrived,
+        reply,
+    };
+    if let Err((_, ExecError { code, message })) = writes.submit(job) {
+        return error(&state, code, &message);
+    }
+    match answer.await {
+        Ok(Ok(bytes)) => {
+            state.metrics.bytes_out(bytes.len());
+            json(StatusCode::OK, bytes)
+        }
+        Ok(Err(ExecError { code, message })) => error(&state, code, &message),
+        Err(_) => error(&state, "internal", "the writer dropped the request"),
+    }
 }

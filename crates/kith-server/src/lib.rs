@@ -10,6 +10,9 @@
 //! - [`exec`]: one request's work, shared by both transports;
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
+//! - [`write_ops`]: write requests' operation maps as storage operations;
+//! - `write_queue`: the writer thread that commits transactions in durable groups,
+//!   and the checkpointer;
 //! - [`metrics`]: counters and histograms in Prometheus text format.
 
 pub mod config;
@@ -18,6 +21,8 @@ mod http;
 pub mod metrics;
 mod pool;
 mod router;
+pub mod write_ops;
+mod write_queue;
 mod ws;
 
 pub use config::ServerConfig;

@@ -7,12 +7,13 @@ use std::sync::Arc;
 use axum::routing::{get, post};
 use axum::Router;
 use kith_procedures::Registry;
-use kith_storage::Store;
+use kith_storage::{Database, Store};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::metrics::Metrics;
 use crate::pool::WorkerPool;
+use crate::write_queue::{GroupLimits, WriteQueue};
 use crate::ws::ShutdownSignal;
 use crate::ServerConfig;
 
@@ -24,6 +25,8 @@ pub(crate) struct AppState {
     pub(crate) config: ServerConfig,
     pub(crate) metrics: Metrics,
     pub(crate) shutdown: ShutdownSignal,
+    /// The write queue; `None` for a read-only server.
+    pub(crate) writes: Option<WriteQueue>,
 }
 
 /// A bound, not yet running server (binding first lets callers learn the port when
@@ -35,8 +38,35 @@ pub struct Server {
 }
 
 impl Server {
-    /// Binds `config.listen` and starts the worker pool.
+    /// Binds `config.listen` and starts the worker pool, serving `store` read-only
+    /// (write requests are answered `read_only`).
     pub async fn bind(config: ServerConfig, store: Arc<Store>) -> std::io::Result<Server> {
+        Server::bind_with(config, store, None).await
+    }
+
+    /// Binds and serves a durable database: reads from its store, writes through the
+    /// write queue and its log. Shutdown commits what is queued and checkpoints.
+    pub async fn bind_database(
+        config: ServerConfig,
+        database: Arc<Database>,
+    ) -> std::io::Result<Server> {
+        let invalid = |e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
+        config.validate().map_err(invalid)?;
+        let limits = GroupLimits {
+            transactions_max: config.write_group_transactions_max,
+            ops_max: config.write_group_ops_max,
+            linger: std::time::Duration::from_micros(config.write_group_linger_us),
+        };
+        let store = database.store().clone();
+        let writes = WriteQueue::start(database, config.write_queue_max, limits)?;
+        Server::bind_with(config, store, Some(writes)).await
+    }
+
+    async fn bind_with(
+        config: ServerConfig,
+        store: Arc<Store>,
+        writes: Option<WriteQueue>,
+    ) -> std::io::Result<Server> {
         config
             .validate()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
@@ -50,6 +80,7 @@ impl Server {
             config,
             metrics: Metrics::default(),
             shutdown: signal,
+            writes,
         });
         Ok(Server {
             listener,
@@ -77,6 +108,7 @@ impl Server {
         let app = Router::new()
             .route("/v1/ws", get(crate::ws::upgrade))
             .route("/v1/call/{procedure}", post(crate::http::call))
+            .route("/v1/write", post(crate::http::write))
             .route("/health", get(crate::http::health))
             .route("/metrics", get(crate::http::metrics))
             .with_state(state.clone());
@@ -85,11 +117,20 @@ impl Server {
             shutdown.await;
             let _ = trigger.send(true);
         });
-        axum::serve(listener, app)
+        let served = axum::serve(listener, app)
             .with_graceful_shutdown(async move {
                 let _ = signal.changed().await;
             })
-            .await
+            .await;
+        // Commit what is queued and write the final checkpoint.
+        let finishing = state.clone();
+        let _ = tokio::task::spawn_blocking(move || {
+            if let Some(writes) = &finishing.writes {
+                writes.shutdown();
+            }
+        })
+        .await;
+        served
     }
 }
 

@@ -286,13 +286,30 @@ fn handle_frame(
             "clients send only REQUEST frames (kind 1)",
         );
     }
-    let Request::Call {
-        procedure,
-        params,
-        timing,
-    } = match wire.decode_request(&payload) {
+    let request = match wire.decode_request(&payload) {
         Ok(r) => r,
         Err(e) => return send_error(state, out, wire, request_id, e.code(), &e.to_string()),
+    };
+    // Writes convert before they take an in-flight slot: a malformed one is answered
+    // at once and never queued.
+    let request = match request {
+        Request::Call {
+            procedure,
+            params,
+            timing,
+        } => Job::Call {
+            procedure,
+            params,
+            timing,
+        },
+        Request::Write { ops, timing } => {
+            match crate::write_ops::to_batch(ops, state.config.write_ops_max) {
+                Ok(batch) => Job::Write { batch, timing },
+                Err(message) => {
+                    return send_error(state, out, wire, request_id, "bad_request", &message)
+                }
+            }
+        }
     };
     {
         let mut ids = inflight.lock().unwrap_or_else(|p| p.into_inner());
@@ -312,6 +329,18 @@ fn handle_frame(
         }
         ids.insert(request_id);
     }
+    let (procedure, params, timing) = match request {
+        Job::Call {
+            procedure,
+            params,
+            timing,
+        } => (procedure, params, timing),
+        Job::Write { batch, timing } => {
+            return submit_write(
+                state, wire, request_id, arrived, batch, timing, inflight, out,
+            )
+        }
+    };
     // The worker sends the answer straight to this connection's writer: no task,
     // timer or channel per request in between (each cross-thread hop cost tens of
     // microseconds of round trip on a small machine).
@@ -371,6 +400,83 @@ fn handle_frame(
             state.config.queue_depth_max
         );
         send_error(state, out, wire, request_id, "busy", &message);
+    }
+}
+
+/// A decoded request, ready to run.
+enum Job {
+    Call {
+        procedure: String,
+        params: Vec<(String, kith_core::Value)>,
+        timing: bool,
+    },
+    Write {
+        batch: kith_storage::WriteBatch,
+        timing: bool,
+    },
+}
+
+/// Queues a transaction for the writer; its answer is sent from the writer thread
+/// once the transaction's group is durable.
+#[allow(clippy::too_many_arguments)]
+fn submit_write(
+    state: &Arc<AppState>,
+    wire: &Wire,
+    request_id: u64,
+    arrived: Instant,
+    batch: kith_storage::WriteBatch,
+    timing: bool,
+    inflight: &Arc<Mutex<HashSet<u64>>>,
+    out: &mpsc::UnboundedSender<Outgoing>,
+) {
+    let release = move |inflight: &Mutex<HashSet<u64>>| {
+        inflight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&request_id);
+    };
+    let Some(writes) = state.writes.as_ref() else {
+        release(inflight);
+        let message = "this server is read-only (started without a data directory to write to)";
+        return send_error(state, out, wire, request_id, "read_only", message);
+    };
+    let (job_state, job_wire, job_inflight, job_out) =
+        (state.clone(), *wire, inflight.clone(), out.clone());
+    let reply: crate::write_queue::Reply = Box::new(move |outcome, spent| {
+        let frames = match outcome {
+            Ok(info) => {
+                let (columns, row) = crate::exec::commit_row(&info);
+                job_wire.result(
+                    request_id,
+                    &columns,
+                    &row,
+                    job_state.config.chunk_rows,
+                    timing.then_some(Timing {
+                        queue_us: spent.queued.as_micros() as u64,
+                        exec_us: spent.commit.as_micros() as u64,
+                        encode_us: 0,
+                    }),
+                )
+            }
+            Err(ExecError { code, message }) => {
+                job_state.metrics.error(Transport::Ws, code);
+                vec![job_wire.error(request_id, code, &message)]
+            }
+        };
+        job_state
+            .metrics
+            .observe(Transport::Ws, crate::exec::WRITE_METRIC, arrived.elapsed());
+        release(&job_inflight);
+        let _ = job_out.send(Outgoing::Frames(frames));
+    });
+    let job = crate::write_queue::WriteJob {
+        batch,
+        arrived,
+        reply,
+    };
+    if let Err((_, ExecError { code, message })) = writes.submit(job) {
+        release(inflight);
+        send_error(state, out, wire, request_id, code, &message);
     }
 }
 

@@ -327,7 +327,7 @@ impl Database {
 
     /// A clean shutdown: syncs the log and writes a final checkpoint if anything was
     /// written since the last one.
-    pub fn close(self) -> Result<Option<CheckpointReport>, StorageError> {
+    pub fn close(&self) -> Result<Option<CheckpointReport>, StorageError> {
         let needed = {
             let mut log = lock(&self.log);
             log.writer.sync()?;

@@ -142,7 +142,7 @@ impl std::fmt::Display for Condition {
             Condition::Absent { label, key, value } => ("no", label, key, value),
             Condition::Present { label, key, value } => ("some", label, key, value),
         };
-        write!(f, "{what} :{label} node has {key} = {value:?}")
+        write!(f, "{what} :{label} node has {key} = {value}")
     }
 }
 

@@ -6,3 +6,4 @@ pub mod generate;
 pub mod procedures;
 pub mod serve;
 pub mod stats;
+pub mod write;

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use kith_core::GraphView;
 use kith_server::ServerConfig;
-use kith_storage::Store;
+use kith_storage::Database;
 
 use crate::data_dir;
 
@@ -52,6 +52,31 @@ pub struct ServeArgs {
     /// Time a connection may not read its answers before it is closed, in ms.
     #[arg(long)]
     write_stall_timeout_ms: Option<u64>,
+    /// `fsync` (acknowledge writes once on disk) or `none` (experiments only: a power
+    /// loss can lose acknowledged writes) [default: fsync].
+    #[arg(long)]
+    durability: Option<String>,
+    /// Operations in one write request.
+    #[arg(long)]
+    write_ops_max: Option<usize>,
+    /// Transactions waiting for the writer.
+    #[arg(long)]
+    write_queue_max: Option<usize>,
+    /// Transactions in one commit group (one log record, one fsync).
+    #[arg(long)]
+    write_group_transactions_max: Option<usize>,
+    /// Operations in one commit group.
+    #[arg(long)]
+    write_group_ops_max: Option<usize>,
+    /// Time the writer waits for more transactions before committing, in µs.
+    #[arg(long)]
+    write_group_linger_us: Option<u64>,
+    /// Log bytes that trigger a checkpoint.
+    #[arg(long)]
+    checkpoint_wal_bytes: Option<u64>,
+    /// Seconds after which a checkpoint is written if anything changed.
+    #[arg(long)]
+    checkpoint_interval_s: Option<u64>,
 }
 
 impl ServeArgs {
@@ -80,7 +105,15 @@ impl ServeArgs {
             queue_depth_max,
             connections_max
         );
-        set!(query_timeout_ms, write_stall_timeout_ms);
+        set!(query_timeout_ms, write_stall_timeout_ms, durability);
+        set!(
+            write_ops_max,
+            write_queue_max,
+            write_group_transactions_max,
+            write_group_ops_max,
+            write_group_linger_us
+        );
+        set!(checkpoint_wal_bytes, checkpoint_interval_s);
         if self.data.is_some() {
             c.data = self.data;
         }
@@ -98,28 +131,46 @@ pub fn run(args: ServeArgs) -> Result<()> {
         )
         .init();
     let config = args.config()?;
-    let loaded = data_dir::load_or_default(config.data.clone())?;
-    let snapshot = loaded.snapshot;
+    let dir = data_dir::resolve(config.data.clone())?;
+    let options = config
+        .database_options()
+        .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+    if options.durability == kith_storage::Durability::None {
+        tracing::warn!("durability = none: writes are acknowledged before they reach the disk; a power loss can lose them");
+    }
+    let (database, report) = Database::open(&dir, options)
+        .with_context(|| format!("opening the data directory {}", dir.display()))?;
+    let snapshot = database.store().snapshot();
     tracing::info!(
+        dir = %dir.display(),
         nodes = snapshot.node_count(),
         relationships = snapshot.rel_count(),
-        seconds = loaded.read_seconds + loaded.build_seconds,
-        "graph loaded"
+        version = report.version,
+        checkpoint_version = report.checkpoint_version,
+        replayed_transactions = report.replayed_transactions,
+        checkpoint_seconds = report.load_time.as_secs_f64(),
+        replay_seconds = report.replay_time.as_secs_f64(),
+        "graph recovered"
     );
-    let store = Arc::new(Store::new(snapshot));
+    if let Some(cut) = &report.cut_tail {
+        tracing::warn!("{cut}");
+    }
+    drop(snapshot);
+    let database = Arc::new(database);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("kith-io")
         .build()
         .context("starting the I/O runtime")?;
     runtime.block_on(async move {
-        let server = kith_server::Server::bind(config.clone(), store)
+        let server = kith_server::Server::bind_database(config.clone(), database)
             .await
             .with_context(|| format!("binding {}", config.listen))?;
         tracing::info!(
             address = %server.local_addr()?,
             workers = config.workers,
-            "kith serving: WebSocket ws://{}/v1/ws, HTTP http://{}/v1/call/{{procedure}}",
+            durability = %config.durability,
+            "kith serving: WebSocket ws://{}/v1/ws, HTTP http://{}/v1/call/{{procedure}} and /v1/write",
             config.listen,
             config.listen
         );

@@ -71,7 +71,8 @@ pub fn run(dir: Option<PathBuf>, memory: bool, json: bool) -> Result<()> {
             "relationships": g.rel_count(),
             "labels": labels,
             "relationship_types": types,
-            "load_seconds": { "read": loaded.read_seconds, "build": loaded.build_seconds },
+            "version": g.version(),
+            "load_seconds": { "checkpoint": loaded.checkpoint_seconds, "log_replay": loaded.replay_seconds },
         });
         if let Some(d) = &friend_degrees {
             out["friend_degree"] = serde_json::json!({
@@ -103,10 +104,11 @@ pub fn run(dir: Option<PathBuf>, memory: bool, json: bool) -> Result<()> {
         g.rel_count()
     );
     println!(
-        "loaded in {:.3} s (read + check {:.3} s, build adjacency {:.3} s)",
-        loaded.read_seconds + loaded.build_seconds,
-        loaded.read_seconds,
-        loaded.build_seconds
+        "version {}, loaded in {:.3} s (checkpoint {:.3} s, log replay {:.3} s)",
+        g.version(),
+        loaded.checkpoint_seconds + loaded.replay_seconds,
+        loaded.checkpoint_seconds,
+        loaded.replay_seconds
     );
     println!("\nnodes per label:");
     for (name, count) in &labels {

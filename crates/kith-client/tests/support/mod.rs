@@ -12,7 +12,7 @@ use kith_core::Value;
 use kith_datagen::shindig::{generate, ShindigConfig};
 use kith_procedures::Registry;
 use kith_server::{Server, ServerConfig};
-use kith_storage::{Snapshot, Store};
+use kith_storage::{Database, Snapshot, Store};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::oneshot;
 
@@ -30,6 +30,27 @@ impl TestServer {
         Self::start_with(store, "127.0.0.1:0".parse().expect("addr"), tune).await
     }
 
+    /// A writable server over the data directory `dir` (created if needed).
+    pub async fn start_database(
+        dir: &std::path::Path,
+        tune: impl FnOnce(&mut ServerConfig),
+    ) -> TestServer {
+        let mut config = ServerConfig {
+            listen: "127.0.0.1:0".parse().expect("addr"),
+            workers: 2,
+            ..ServerConfig::default()
+        };
+        tune(&mut config);
+        let options = config.database_options().expect("valid options");
+        let (database, _) = Database::open(dir, options).expect("opens");
+        let database = Arc::new(database);
+        let store = database.store().clone();
+        let server = Server::bind_database(config, database)
+            .await
+            .expect("binds");
+        Self::running(server, store)
+    }
+
     pub async fn start_with(
         store: Arc<Store>,
         listen: SocketAddr,
@@ -42,6 +63,10 @@ impl TestServer {
         };
         tune(&mut config);
         let server = Server::bind(config, store.clone()).await.expect("binds");
+        Self::running(server, store)
+    }
+
+    fn running(server: Server, store: Arc<Store>) -> TestServer {
         let addr = server.local_addr().expect("bound");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(server.run(async move {
