@@ -4,5 +4,9 @@
 //! server and database cost? It compares, in one run on one machine, the persistent
 //! WebSocket path with the HTTP baseline, against a raw WebSocket echo that moves the
 //! same bytes with no database behind it (the floor).
+//!
+//! [`writes`] is S3's: how fast do acknowledged writes go, per write pattern, when
+//! every acknowledgement means the write is on disk?
 
 pub mod transport;
+pub mod writes;

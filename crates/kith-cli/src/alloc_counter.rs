@@ -1,27 +1,50 @@
-//! A global allocator that counts live heap bytes, so `kith stats --memory` reports
-//! what loading a graph really costs rather than an estimate.
+//! The process allocator: mimalloc, plus an optional live-bytes counter so
+//! `kith stats --memory` reports what loading a graph really costs rather than an
+//! estimate.
+//!
+//! Why mimalloc: the write path allocates a request's values on an I/O thread and
+//! frees them on the writer thread; with the system allocator those cross-thread
+//! frees (and a shared counter updated on every call) were over half of the CPU time
+//! of `kith bench writes` (docs/benchmarks.md).
+//!
+//! Why counting is off by default: one shared atomic updated by every allocation on
+//! every thread makes the cores fight over its cache line. Commands that report heap
+//! bytes switch it on with [`start_counting`] before they allocate what they measure.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::alloc::{GlobalAlloc, Layout};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use mimalloc::MiMalloc;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
 static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
 
-/// The system allocator plus a live-bytes counter (one relaxed atomic per call).
+/// mimalloc plus a live-bytes counter that costs one relaxed load while it is off.
 pub struct CountingAllocator;
 
-/// Heap bytes allocated and not yet freed.
+/// Starts counting: allocations from now on are added, their frees subtracted.
+/// (Frees of memory allocated before are subtracted too, so call it early.)
+pub fn start_counting() {
+    COUNTING.store(true, Ordering::Relaxed);
+}
+
+/// Heap bytes allocated and not yet freed since [`start_counting`].
 pub fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Relaxed)
 }
 
-// Safety: every method forwards to `System` with the caller's arguments unchanged and
-// only adds bookkeeping, so `System`'s guarantees carry over.
+fn counting() -> bool {
+    COUNTING.load(Ordering::Relaxed)
+}
+
+// Safety: every method forwards to `MiMalloc` with the caller's arguments unchanged
+// and only adds bookkeeping, so its guarantees carry over.
 #[expect(unsafe_code, reason = "a GlobalAlloc impl is unsafe by definition")]
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // Safety: forwarded unchanged; the caller upholds `alloc`'s contract.
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
+        let ptr = unsafe { MiMalloc.alloc(layout) };
+        if !ptr.is_null() && counting() {
             LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
         }
         ptr
@@ -29,14 +52,19 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // Safety: forwarded unchanged; `ptr` came from this allocator with `layout`.
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { MiMalloc.dealloc(ptr, layout) };
+        if counting() {
+            // Saturating: memory allocated before counting started may be freed.
+            let _ = LIVE_BYTES.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                Some(v.saturating_sub(layout.size()))
+            });
+        }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // Safety: forwarded unchanged.
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
+        let ptr = unsafe { MiMalloc.alloc_zeroed(layout) };
+        if !ptr.is_null() && counting() {
             LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
         }
         ptr
@@ -44,9 +72,11 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // Safety: forwarded unchanged; `ptr` came from this allocator with `layout`.
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
-        if !new.is_null() {
-            LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+        let new = unsafe { MiMalloc.realloc(ptr, layout, new_size) };
+        if !new.is_null() && counting() {
+            let _ = LIVE_BYTES.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                Some(v.saturating_sub(layout.size()))
+            });
             LIVE_BYTES.fetch_add(new_size, Ordering::Relaxed);
         }
         new

@@ -81,8 +81,7 @@ impl Request {
                 codec::encode(encoding, &Node::Map(doc))
             }
             Request::Write { ops, timing } => {
-                let list = Value::List(ops.clone());
-                let mut doc = vec![("write", Node::Value(&list))];
+                let mut doc = vec![("write", Node::List(ops))];
                 if *timing {
                     doc.push(("timing", Node::Bool(true)));
                 }
@@ -341,9 +340,11 @@ mod tests {
 
     #[test]
     fn bad_requests_say_what_is_wrong() {
-        let cases: [(&str, &str); 6] = [
+        let cases: [(&str, &str); 8] = [
             ("[1]", "must be a map"),
-            ("{}", "has no `call`"),
+            ("{}", "neither `call` nor `write`"),
+            (r#"{"write": 3}"#, "must be a list of operations"),
+            (r#"{"call": "x", "write": []}"#, "not both"),
             (r#"{"call": 5}"#, "`call` must be a string"),
             (r#"{"call": "x", "params": [1]}"#, "`params` must be a map"),
             (

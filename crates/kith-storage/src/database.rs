@@ -88,6 +88,8 @@ struct LogState {
     last_checkpoint: Instant,
     /// The version the checkpoint file holds, if there is one.
     checkpointed: Option<u64>,
+    /// Log records (commit groups) appended since opening.
+    groups: u64,
 }
 
 /// A graph with a write-ahead log and checkpoints in a data directory.
@@ -238,6 +240,7 @@ impl Database {
                 bytes_since_checkpoint: 0,
                 last_checkpoint: Instant::now(),
                 checkpointed: report.checkpoint_found.then_some(report.checkpoint_version),
+                groups: 0,
             }),
             checkpointing: Mutex::new(()),
             options,
@@ -271,6 +274,7 @@ impl Database {
         self.store.apply_group(batches, |first_version, applied| {
             let bytes = log.writer.append(first_version, applied)?;
             log.bytes_since_checkpoint += bytes;
+            log.groups += 1;
             Ok(())
         })
     }
@@ -288,6 +292,11 @@ impl Database {
         log.bytes_since_checkpoint >= self.options.checkpoint_wal_bytes
             || (log.bytes_since_checkpoint > 0
                 && log.last_checkpoint.elapsed() >= self.options.checkpoint_interval)
+    }
+
+    /// Commit groups (log records, one fsync each) written since opening.
+    pub fn commit_groups(&self) -> u64 {
+        lock(&self.log).groups
     }
 
     /// Log bytes written since the last checkpoint.

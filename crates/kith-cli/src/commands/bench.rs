@@ -33,6 +33,39 @@ pub enum Bench {
         #[arg(long)]
         workers: Option<usize>,
     },
+    /// The S3 write experiment: concurrent clients writing through the durable path,
+    /// per write pattern, acknowledged only after fsync (docs/benchmarks.md).
+    Writes {
+        /// Concurrent clients, one connection each.
+        #[arg(long, default_value_t = 8)]
+        clients: usize,
+        /// Measured seconds per case (plus a warm-up of a tenth, at most 3 s).
+        #[arg(long, default_value_t = 30.0)]
+        seconds: f64,
+        /// Requests in flight per client in the queued-single case.
+        #[arg(long, default_value_t = 256)]
+        pipeline: usize,
+        /// Cases to run, comma-separated [default: all]: single-unlabelled,
+        /// single-labelled, single-labelled-indexed, tx1000-unlabelled, tx1000-labelled,
+        /// tx1000-labelled-indexed, nodes100-rels100, queued-single, engine-tx1000-labelled.
+        #[arg(long, value_delimiter = ',')]
+        cases: Vec<String>,
+        /// `fsync` (the default, and what the targets mean) or `none`.
+        #[arg(long, default_value = "fsync")]
+        durability: String,
+        /// Server worker threads [default: cores].
+        #[arg(long)]
+        workers: Option<usize>,
+        /// Where the per-case data directories go [default: the temp directory].
+        #[arg(long)]
+        scratch: Option<PathBuf>,
+        /// Also write the results as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// The clients' encoding: json, bson or msgpack.
+        #[arg(long, default_value = "msgpack")]
+        encoding: String,
+    },
 }
 
 pub fn run(bench: Bench) -> Result<()> {
@@ -81,6 +114,65 @@ pub fn run(bench: Bench) -> Result<()> {
                 .context("starting the runtime")?;
             let report = runtime.block_on(kith_bench::transport::run(store, options))?;
             print!("{}", report.markdown());
+            Ok(())
+        }
+        Bench::Writes {
+            clients,
+            seconds,
+            pipeline,
+            cases,
+            durability,
+            workers,
+            scratch,
+            json,
+            encoding,
+        } => {
+            use kith_bench::writes::{Case, Options};
+            let cases = if cases.is_empty() {
+                Case::ALL.to_vec()
+            } else {
+                cases
+                    .iter()
+                    .map(|c| Case::parse(c.trim()))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| anyhow::anyhow!(e))?
+            };
+            let options = Options {
+                cases,
+                clients: clients.max(1),
+                pipeline: pipeline.max(1),
+                duration: Duration::from_secs_f64(seconds.max(0.1)),
+                durability: durability.parse().map_err(|e: String| anyhow::anyhow!(e))?,
+                workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+                scratch,
+                encoding: kith_protocol::Encoding::ALL
+                    .into_iter()
+                    .find(|e| e.name() == encoding)
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "unknown encoding `{encoding}`; expected json, bson or msgpack"
+                        )
+                    })?,
+            };
+            eprintln!(
+                "measuring {} write case(s), {} clients, {:.1} s each, durability {}",
+                options.cases.len(),
+                options.clients,
+                seconds,
+                options.durability.name()
+            );
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("starting the runtime")?;
+            let report = runtime
+                .block_on(kith_bench::writes::run(options))
+                .map_err(|e| anyhow::anyhow!(e))?;
+            print!("{}", report.markdown());
+            if let Some(path) = json {
+                std::fs::write(&path, serde_json::to_string_pretty(&report.json())? + "\n")
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
             Ok(())
         }
     }

@@ -35,6 +35,7 @@ fn degrees(mut d: Vec<usize>) -> Option<Degrees> {
 }
 
 pub fn run(dir: Option<PathBuf>, memory: bool, json: bool) -> Result<()> {
+    alloc_counter::start_counting();
     let before = alloc_counter::live_bytes();
     let loaded = data_dir::load_or_default(dir)?;
     let heap_bytes = alloc_counter::live_bytes().saturating_sub(before);

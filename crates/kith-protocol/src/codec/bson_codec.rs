@@ -53,6 +53,13 @@ fn node(n: &Node<'_>) -> RawBson {
             RawBson::Array(rows)
         }
         Node::Map(entries) => RawBson::Document(map_of_nodes(entries)),
+        Node::List(items) => {
+            let mut a = RawArrayBuf::new();
+            for item in items.iter() {
+                a.push(value(item));
+            }
+            RawBson::Array(a)
+        }
     }
 }
 

@@ -48,6 +48,7 @@ fn write_node(out: &mut Vec<u8>, node: &Node<'_>) {
             }
             out.push(b']');
         }
+        Node::List(items) => write_list(out, items),
         Node::Map(entries) => {
             out.push(b'{');
             for (i, (k, v)) in entries.iter().enumerate() {

@@ -25,6 +25,8 @@ pub(crate) enum Node<'a> {
         width: usize,
     },
     Map(Vec<(&'a str, Node<'a>)>),
+    /// A list of values, borrowed (a write request's operations: no copy to encode).
+    List(&'a [Value]),
 }
 
 /// Encodes a top-level map.
