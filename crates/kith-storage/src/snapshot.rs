@@ -68,70 +68,34 @@ impl Snapshot {
             nodes,
             rels,
         } = raw;
-        let mut records: Vec<Option<NodeRecord>> = Vec::with_capacity(nodes.len());
-        let mut id_index = IdIndex::default();
-        let mut node_count = 0;
-        for (slot, node) in nodes.into_iter().enumerate() {
-            let Some(node) = node else {
-                records.push(None);
-                continue;
-            };
-            let id = NodeId(slot as u32);
-            let record = node_record(&catalog, node.labels, node.properties)?;
-            index_node(&catalog, &mut id_index, id, &record)?;
-            records.push(Some(record));
-            node_count += 1;
-        }
-        let mut rel_records = Vec::with_capacity(rels.len());
-        let mut rel_count = 0;
-        for (slot, rel) in rels.into_iter().enumerate() {
-            let Some(rel) = rel else {
-                rel_records.push(None);
-                continue;
-            };
-            let id = RelId(slot as u32);
-            check_properties(&catalog, &rel.properties)?;
-            for (end, other, direction) in [
-                (rel.src, rel.dst, Direction::Out),
-                (rel.dst, rel.src, Direction::In),
-            ] {
-                let Some(Some(record)) = records.get_mut(end.index()) else {
-                    return Err(StorageError::NodeNotFound(end));
-                };
-                push_unsorted(
-                    record,
-                    rel.rel_type,
-                    direction,
-                    Edge {
-                        node: other,
-                        rel: id,
-                    },
-                );
+        // The external-id index is a persistent trie built one insert at a time, the
+        // slowest part of a load; it is built on a second thread while this one
+        // builds the records and adjacency.
+        let mut keys: Vec<((LabelId, i64), NodeId)> = Vec::new();
+        for (slot, node) in nodes.iter().enumerate() {
+            let Some(node) = node else { continue };
+            // The last assignment of a key wins, as in `normalise_properties`.
+            let id = node.properties.iter().rev().find(|(k, _)| *k == ID_KEY);
+            if let Some(id) = id.and_then(|(_, v)| v.as_int()) {
+                let mut labels = node.labels.clone();
+                labels.sort_unstable();
+                labels.dedup();
+                keys.extend(labels.into_iter().map(|l| ((l, id), NodeId(slot as u32))));
             }
-            rel_records.push(Some(RelRecord {
-                rel_type: rel.rel_type,
-                src: rel.src,
-                dst: rel.dst,
-                props: normalise_properties(rel.properties),
-            }));
-            rel_count += 1;
         }
-        let nodes = records
-            .into_iter()
-            .map(|r| {
-                r.map(|mut r| {
-                    for list in &mut r.adjacency {
-                        list.edges.sort_unstable();
-                        list.edges.shrink_to_fit();
-                    }
-                    r.adjacency.shrink_to_fit();
-                    Arc::new(r)
-                })
-            })
-            .collect();
+        let (id_index, built) = std::thread::scope(|scope| {
+            let index_job = scope.spawn(|| build_id_index(&catalog, keys));
+            let built = build_records(&catalog, nodes, rels);
+            let id_index = index_job
+                .join()
+                .map_err(|_| StorageError::CapacityExceeded("the index builder panicked"));
+            (id_index, built)
+        });
+        let id_index = id_index??;
+        let (records, node_count, rel_records, rel_count) = built?;
         Ok(Snapshot {
             catalog: Arc::new(catalog),
-            nodes: PagedVec::from_vec(nodes),
+            nodes: PagedVec::from_vec(records),
             rels: PagedVec::from_vec(rel_records),
             id_index,
             prop_indexes: PropIndexes::default(),
@@ -234,6 +198,98 @@ impl Snapshot {
     pub(crate) fn rel(&self, rel: RelId) -> Option<&RelRecord> {
         self.rels.get(rel.index())?.as_ref()
     }
+}
+
+/// The id index from `(label, id) -> node` pairs, refusing duplicates.
+fn build_id_index(
+    catalog: &Catalog,
+    keys: Vec<((LabelId, i64), NodeId)>,
+) -> Result<IdIndex, StorageError> {
+    let mut index = IdIndex::default();
+    for (key, node) in keys {
+        if let Some(other) = index.insert(key, node) {
+            if other != node {
+                return Err(StorageError::DuplicateId {
+                    label: catalog.label_name(key.0).to_owned(),
+                    id: key.1,
+                });
+            }
+        }
+    }
+    Ok(index)
+}
+
+type BuiltRecords = (
+    Vec<Option<Arc<NodeRecord>>>,
+    usize,
+    Vec<Option<RelRecord>>,
+    usize,
+);
+
+/// Node records with sorted adjacency, and relationship records, from raw lists.
+fn build_records(
+    catalog: &Catalog,
+    nodes: Vec<Option<crate::RawNode>>,
+    rels: Vec<Option<crate::RawRel>>,
+) -> Result<BuiltRecords, StorageError> {
+    let mut records: Vec<Option<NodeRecord>> = Vec::with_capacity(nodes.len());
+    let mut node_count = 0;
+    for node in nodes {
+        let Some(node) = node else {
+            records.push(None);
+            continue;
+        };
+        records.push(Some(node_record(catalog, node.labels, node.properties)?));
+        node_count += 1;
+    }
+    let mut rel_records = Vec::with_capacity(rels.len());
+    let mut rel_count = 0;
+    for (slot, rel) in rels.into_iter().enumerate() {
+        let Some(rel) = rel else {
+            rel_records.push(None);
+            continue;
+        };
+        let id = RelId(slot as u32);
+        check_properties(catalog, &rel.properties)?;
+        for (end, other, direction) in [
+            (rel.src, rel.dst, Direction::Out),
+            (rel.dst, rel.src, Direction::In),
+        ] {
+            let Some(Some(record)) = records.get_mut(end.index()) else {
+                return Err(StorageError::NodeNotFound(end));
+            };
+            push_unsorted(
+                record,
+                rel.rel_type,
+                direction,
+                Edge {
+                    node: other,
+                    rel: id,
+                },
+            );
+        }
+        rel_records.push(Some(RelRecord {
+            rel_type: rel.rel_type,
+            src: rel.src,
+            dst: rel.dst,
+            props: normalise_properties(rel.properties),
+        }));
+        rel_count += 1;
+    }
+    let nodes: Vec<Option<Arc<NodeRecord>>> = records
+        .into_iter()
+        .map(|r| {
+            r.map(|mut r| {
+                for list in &mut r.adjacency {
+                    list.edges.sort_unstable();
+                    list.edges.shrink_to_fit();
+                }
+                r.adjacency.shrink_to_fit();
+                Arc::new(r)
+            })
+        })
+        .collect();
+    Ok((nodes, node_count, rel_records, rel_count))
 }
 
 /// Normalises labels and properties into a record without adjacency.

@@ -271,6 +271,7 @@ fn checkpoints_remove_only_covered_segments() {
     assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
     let closed = db.close().expect("closes").expect("a final checkpoint");
     assert_eq!(closed.version, 15);
+    drop(db);
     let (_db, report) = open(dir.path());
     assert_eq!(report.replayed_transactions, 0);
 }

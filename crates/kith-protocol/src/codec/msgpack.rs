@@ -111,7 +111,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Value, ProtocolError> {
     let mut d = Decoder {
         bytes,
         pos: 0,
-        keys: Vec::new(),
+        strings: Vec::new(),
     };
     let value = d.value(0)?;
     if d.pos != bytes.len() {
@@ -123,17 +123,20 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Value, ProtocolError> {
     Ok(value)
 }
 
-/// Map keys remembered per document: a write of a thousand nodes repeats the same
-/// few keys a thousand times, and sharing one `Arc<str>` per key instead of
-/// allocating each was a visible part of decoding one.
-const KEY_CACHE_MAX: usize = 32;
+/// Map keys and short strings remembered per document: a write of a thousand nodes
+/// repeats the same few keys, operation names and labels a thousand times, and
+/// sharing one `Arc<str>` each instead of allocating every occurrence was a visible
+/// part of decoding one.
+const STRING_CACHE_MAX: usize = 32;
+/// Longer string values are rarely repeated (names, texts): not worth a lookup.
+const CACHED_VALUE_BYTES_MAX: usize = 24;
 
 /// Decodes straight into [`Value`]s (no intermediate tree), per the MessagePack
 /// specification's formats.
 struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
-    keys: Vec<(&'a [u8], Arc<str>)>,
+    strings: Vec<(&'a [u8], Arc<str>)>,
 }
 
 impl<'a> Decoder<'a> {
@@ -178,14 +181,19 @@ impl<'a> Decoder<'a> {
         let Some(bytes) = self.str_bytes(marker)? else {
             return Err(self.err(format!("map key with marker {marker:#04x} is not a string")));
         };
-        if let Some((_, key)) = self.keys.iter().find(|(k, _)| *k == bytes) {
-            return Ok(key.clone());
+        self.shared(bytes)
+    }
+
+    /// The string for `bytes`, shared with an earlier occurrence in the document.
+    fn shared(&mut self, bytes: &'a [u8]) -> Result<Arc<str>, ProtocolError> {
+        if let Some((_, s)) = self.strings.iter().find(|(k, _)| *k == bytes) {
+            return Ok(s.clone());
         }
-        let key: Arc<str> = self.utf8(bytes)?.into();
-        if self.keys.len() < KEY_CACHE_MAX {
-            self.keys.push((bytes, key.clone()));
+        let s: Arc<str> = self.utf8(bytes)?.into();
+        if self.strings.len() < STRING_CACHE_MAX {
+            self.strings.push((bytes, s.clone()));
         }
-        Ok(key)
+        Ok(s)
     }
 
     fn value(&mut self, depth: usize) -> Result<Value, ProtocolError> {
@@ -196,7 +204,11 @@ impl<'a> Decoder<'a> {
         Ok(match marker {
             0xa0..=0xbf | 0xd9..=0xdb => {
                 let bytes = self.str_bytes(marker)?.unwrap_or_default();
-                Value::String(self.utf8(bytes)?.into())
+                if bytes.len() <= CACHED_VALUE_BYTES_MAX {
+                    Value::String(self.shared(bytes)?)
+                } else {
+                    Value::String(self.utf8(bytes)?.into())
+                }
             }
             0x00..=0x7f => Value::Int(i64::from(marker)),
             0xe0..=0xff => Value::Int(i64::from(marker as i8)),
