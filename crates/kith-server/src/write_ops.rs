@@ -5,7 +5,7 @@
 //! converts.
 
 use kith_core::{NodeId, RelId, Value};
-use kith_storage::{Condition, NodeRef, WriteBatch, WriteOp};
+use kith_storage::{Condition, Name, NodeRef, WriteBatch, WriteOp};
 
 /// Converts the operations of one write request.
 pub fn to_batch(ops: Vec<Value>, ops_max: usize) -> Result<WriteBatch, String> {
@@ -44,9 +44,9 @@ impl Fields {
             .ok_or_else(|| format!("`{}` needs a `{key}` field", self.kind))
     }
 
-    fn string(&mut self, key: &str) -> Result<String, String> {
+    fn string(&mut self, key: &str) -> Result<Name, String> {
         match self.required(key)? {
-            Value::String(s) => Ok(s.to_string()),
+            Value::String(s) => Ok(s),
             other => Err(self.wrong(key, "a string", &other)),
         }
     }
@@ -65,13 +65,10 @@ impl Fields {
             .map_err(|_| format!("`{key}` = {id} is not a relationship id"))
     }
 
-    fn props(&mut self, key: &str) -> Result<Vec<(String, Value)>, String> {
+    fn props(&mut self, key: &str) -> Result<Vec<(Name, Value)>, String> {
         match self.take(key) {
             None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Map(entries)) => Ok(entries
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect()),
+            Some(Value::Map(entries)) => Ok(entries),
             Some(other) => Err(self.wrong(key, "a map of properties", &other)),
         }
     }
@@ -166,7 +163,7 @@ fn convert(op: Value, out: &mut Vec<WriteOp>) -> Result<(), String> {
                 Some(Value::List(items)) => items
                     .into_iter()
                     .map(|v| match v {
-                        Value::String(s) => Ok(s.to_string()),
+                        Value::String(s) => Ok(s),
                         other => Err(f.wrong("labels", "a list of strings", &other)),
                     })
                     .collect::<Result<_, _>>()?,

@@ -38,4 +38,4 @@ pub use raw::{RawGraph, RawNode, RawRel};
 pub use snapshot::Snapshot;
 pub use store::{CommitInfo, GroupResults, Store};
 pub use wal::{Durability, WAL_FORMAT_VERSION};
-pub use write::{Condition, NodeRef, WriteBatch, WriteOp};
+pub use write::{Condition, Name, NodeRef, WriteBatch, WriteOp};

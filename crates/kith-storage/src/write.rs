@@ -8,6 +8,11 @@ use crate::node::{edge_pair, normalise_properties, set_property, NodeRecord, Rel
 use crate::snapshot::{check_value, index_node, node_record, unindex_node};
 use crate::{Snapshot, StorageError};
 
+/// A label, relationship type or property key name in a write. Shared (`Arc<str>`), so
+/// a request's thousand repetitions of one name, decoded once, are not copied a
+/// thousand times on their way to the catalog.
+pub type Name = Arc<str>;
+
 /// How an operation names a node.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NodeRef {
@@ -16,7 +21,7 @@ pub enum NodeRef {
     /// By the external-id index: the node of `label` whose `id` property is `id`.
     ById {
         /// Label.
-        label: String,
+        label: Name,
         /// External id.
         id: i64,
     },
@@ -32,27 +37,27 @@ pub enum WriteOp {
     /// Creates a node.
     CreateNode {
         /// Labels.
-        labels: Vec<String>,
+        labels: Vec<Name>,
         /// Properties; an Int `id` enters the external-id index under every label.
-        properties: Vec<(String, Value)>,
+        properties: Vec<(Name, Value)>,
     },
     /// Creates a relationship.
     CreateRel {
         /// Type.
-        rel_type: String,
+        rel_type: Name,
         /// Source.
         src: NodeRef,
         /// Target.
         dst: NodeRef,
         /// Properties.
-        properties: Vec<(String, Value)>,
+        properties: Vec<(Name, Value)>,
     },
     /// Sets a node property; `Null` removes it.
     SetNodeProperty {
         /// The node.
         node: NodeRef,
         /// Key.
-        key: String,
+        key: Name,
         /// New value.
         value: Value,
     },
@@ -61,7 +66,7 @@ pub enum WriteOp {
         /// The relationship.
         rel: RelId,
         /// Key.
-        key: String,
+        key: Name,
         /// New value.
         value: Value,
     },
@@ -70,14 +75,14 @@ pub enum WriteOp {
         /// The node.
         node: NodeRef,
         /// Label.
-        label: String,
+        label: Name,
     },
     /// Removes a label from a node.
     RemoveLabel {
         /// The node.
         node: NodeRef,
         /// Label.
-        label: String,
+        label: Name,
     },
     /// Deletes a node; with `detach` its relationships go too, without it a node that
     /// still has relationships is an error.
@@ -100,16 +105,16 @@ pub enum WriteOp {
     /// index changes nothing.
     CreateIndex {
         /// Label.
-        label: String,
+        label: Name,
         /// Property key.
-        key: String,
+        key: Name,
     },
     /// Drops a property index; dropping one that does not exist is an error.
     DropIndex {
         /// Label.
-        label: String,
+        label: Name,
         /// Property key.
-        key: String,
+        key: Name,
     },
 }
 
@@ -119,18 +124,18 @@ pub enum Condition {
     /// No node with `label` has property `key` equal to `value`.
     Absent {
         /// Label.
-        label: String,
+        label: Name,
         /// Property key.
-        key: String,
+        key: Name,
         /// Value.
         value: Value,
     },
     /// At least one node with `label` has property `key` equal to `value`.
     Present {
         /// Label.
-        label: String,
+        label: Name,
         /// Property key.
-        key: String,
+        key: Name,
         /// Value.
         value: Value,
     },
@@ -310,7 +315,7 @@ impl Snapshot {
                 };
                 if matches!(value, Value::Map(_) | Value::List(_)) {
                     return Err(StorageError::UnsupportedPropertyValue {
-                        key: key.clone(),
+                        key: key.to_string(),
                         found: format!("{} in a condition", value.value_type()),
                     });
                 }
@@ -345,8 +350,8 @@ impl Snapshot {
                 };
                 if !found {
                     return Err(StorageError::NoSuchIndex {
-                        label: label.clone(),
-                        key: key.clone(),
+                        label: label.to_string(),
+                        key: key.to_string(),
                     });
                 }
             }
@@ -383,7 +388,7 @@ impl Snapshot {
                 .find_label(label)
                 .and_then(|l| self.id_index.get(&(l, *id)).copied())
                 .ok_or_else(|| StorageError::NoNodeWithId {
-                    label: label.clone(),
+                    label: label.to_string(),
                     id: *id,
                 })?,
             NodeRef::Created(n) => created

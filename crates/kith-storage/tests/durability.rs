@@ -316,7 +316,7 @@ fn a_second_process_cannot_open_the_directory() {
 #[test]
 fn property_indexes_are_maintained_and_survive_recovery() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let email = |e: &str| ("email".to_string(), Value::String(e.into()));
+    let email = |e: &str| (kith_storage::Name::from("email"), Value::String(e.into()));
     {
         let (db, _) = open(dir.path());
         db.commit_one(&batch(vec![WriteOp::CreateNode {

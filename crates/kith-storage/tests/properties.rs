@@ -65,14 +65,14 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
     let node = |i: usize| pick(graph.node_id_bound(), i).map(|n| NodeRef::Node(NodeId(n)));
     Some(match action.clone() {
         Action::CreateNode { label, id } => WriteOp::CreateNode {
-            labels: vec![format!("L{label}")],
+            labels: vec![format!("L{label}").into()],
             properties: id
-                .map(|id| ("id".to_owned(), Value::Int(id)))
+                .map(|id| ("id".into(), Value::Int(id)))
                 .into_iter()
                 .collect(),
         },
         Action::CreateRel { src, dst, rel_type } => WriteOp::CreateRel {
-            rel_type: format!("T{rel_type}"),
+            rel_type: format!("T{rel_type}").into(),
             src: node(src)?,
             dst: node(dst)?,
             properties: vec![("w".into(), Value::Int(src as i64 % 7))],
@@ -96,7 +96,7 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
         },
         Action::AddLabel { node: n, label } => WriteOp::AddLabel {
             node: node(n)?,
-            label: format!("L{label}"),
+            label: format!("L{label}").into(),
         },
     })
 }

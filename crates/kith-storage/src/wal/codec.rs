@@ -7,7 +7,7 @@
 use kith_core::{NodeId, RelId, Value};
 
 use crate::graph_file::{put_len, put_u32, put_value, Reader};
-use crate::{Condition, NodeRef, StorageError, WriteBatch, WriteOp};
+use crate::{Condition, Name, NodeRef, StorageError, WriteBatch, WriteOp};
 
 const OP_CREATE_NODE: u8 = 1;
 const OP_CREATE_REL: u8 = 2;
@@ -39,7 +39,7 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-fn put_props(out: &mut Vec<u8>, props: &[(String, Value)]) {
+fn put_props(out: &mut Vec<u8>, props: &[(Name, Value)]) {
     put_len(out, props.len());
     for (k, v) in props {
         put_str(out, k);
@@ -150,11 +150,11 @@ pub(crate) fn read_batch(r: &mut Reader<'_>) -> Result<WriteBatch, StorageError>
     Ok(WriteBatch { ops })
 }
 
-fn read_str(r: &mut Reader<'_>) -> Result<String, StorageError> {
-    r.string().map(str::to_owned)
+fn read_str(r: &mut Reader<'_>) -> Result<Name, StorageError> {
+    r.string().map(Name::from)
 }
 
-fn read_props(r: &mut Reader<'_>) -> Result<Vec<(String, Value)>, StorageError> {
+fn read_props(r: &mut Reader<'_>) -> Result<Vec<(Name, Value)>, StorageError> {
     let count = r.u32()? as usize;
     let mut props = Vec::with_capacity(count.min(r.remaining() / 5));
     for _ in 0..count {
