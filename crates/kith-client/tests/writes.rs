@@ -251,3 +251,34 @@ async fn a_full_write_queue_answers_busy() {
     drop(snapshot);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookups_name_what_is_wrong() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start_database(dir.path(), |_| {}).await;
+    let client = Client::connect(ClientConfig::new(server.ws_url()))
+        .await
+        .expect("connects");
+    let code = |r: Result<kith_client::QueryResult, ClientError>| match r {
+        Err(ClientError::Server { code, .. }) => code,
+        other => panic!("expected an error, got {other:?}"),
+    };
+    let missing = client
+        .call("graph.node", vec![("node".into(), Value::Int(5))])
+        .await;
+    assert_eq!(code(missing), "not_found");
+    let list = client
+        .call(
+            "graph.find_nodes",
+            vec![
+                ("label".into(), s("P")),
+                ("key".into(), s("k")),
+                ("value".into(), Value::List(vec![])),
+            ],
+        )
+        .await;
+    assert_eq!(code(list), "wrong_parameter_type");
+    // A label the graph has never seen finds nothing, without error.
+    assert!(find(&client, "Nobody", "k", Value::Int(1)).await.is_empty());
+    server.stop().await;
+}

@@ -478,3 +478,38 @@ proptest! {
         prop_assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
     }
 }
+
+#[test]
+fn checkpoints_fall_due_by_log_size_or_by_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let by_size = DatabaseOptions {
+        checkpoint_wal_bytes: 200,
+        checkpoint_interval: std::time::Duration::from_secs(3600),
+        ..DatabaseOptions::default()
+    };
+    let (db, _) = Database::open(dir.path(), by_size).expect("opens");
+    assert!(!db.checkpoint_due(), "nothing written yet");
+    db.commit_one(&batch(vec![person(1, "a")]))
+        .expect("commits");
+    assert!(!db.checkpoint_due(), "one small record is under 200 bytes");
+    for i in 2..10 {
+        db.commit_one(&batch(vec![person(i, "b")]))
+            .expect("commits");
+    }
+    assert!(db.checkpoint_due());
+    db.checkpoint().expect("checkpoint");
+    assert!(!db.checkpoint_due(), "the checkpoint resets the count");
+    drop(db);
+
+    let by_time = DatabaseOptions {
+        checkpoint_wal_bytes: u64::MAX,
+        checkpoint_interval: std::time::Duration::from_millis(50),
+        ..DatabaseOptions::default()
+    };
+    let (db, _) = Database::open(dir.path(), by_time).expect("opens");
+    std::thread::sleep(std::time::Duration::from_millis(80));
+    assert!(!db.checkpoint_due(), "time alone does not make one due");
+    db.commit_one(&batch(vec![person(20, "c")]))
+        .expect("commits");
+    assert!(db.checkpoint_due(), "written, and the interval has passed");
+}
