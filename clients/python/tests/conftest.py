@@ -5,12 +5,18 @@ The binary is ``$KITH_BIN`` or ``<repo>/target/release/kith``, built with
 session at scale 0.1, seed 5. ``kith_server`` starts the server exactly as the
 protocol documents it (``kith serve --data D --listen 127.0.0.1:PORT --workers 2``),
 waits for ``GET /health`` to answer 200 (up to 30 s) and stops it with SIGTERM.
+
+A server locks the directory it serves (it may write to it), so the extra servers
+with other limits each serve a copy of the generated data. ``kith_write_server``
+serves an empty new directory, which the server turns into an empty writable
+database.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -30,6 +36,7 @@ class RunningServer:
     port: int
     process: subprocess.Popen
     log: Path
+    data: Path | None = None
 
     @property
     def ws_url(self) -> str:
@@ -85,7 +92,7 @@ def start_server(kith_bin: Path, data: Path, log_dir: Path, *extra: str) -> Runn
     command = [str(kith_bin), "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--workers", "2", *extra]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    server = RunningServer(port, process, log)
+    server = RunningServer(port, process, log, data)
     deadline = time.monotonic() + HEALTH_WAIT_S
     while True:
         if process.poll() is not None:
@@ -101,6 +108,21 @@ def start_server(kith_bin: Path, data: Path, log_dir: Path, *extra: str) -> Runn
             stop_server(server)
             pytest.fail(f"kith serve did not answer /health within {HEALTH_WAIT_S} s:\n{log.read_text()[-4000:]}")
         time.sleep(0.1)
+
+
+def copy_data(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of a data directory, for a second server (the first holds the
+    directory's lock). Its LOCK file is left behind: the lock is the holder's."""
+    copy = tmp_path_factory.mktemp("kith-copy") / "data"
+    shutil.copytree(data, copy, ignore=shutil.ignore_patterns("LOCK"))
+    return copy
+
+
+def empty_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty new directory for a server to create a database in."""
+    data = tmp_path_factory.mktemp("kith-empty") / "data"
+    data.mkdir()
+    return data
 
 
 def stop_server(server: RunningServer) -> None:
@@ -127,7 +149,9 @@ def kith_server(kith_bin: Path, kith_data: Path, tmp_path_factory: pytest.TempPa
 def kith_server_small_chunks(kith_bin: Path, kith_data: Path, tmp_path_factory: pytest.TempPathFactory):
     """A second server with 50-row chunks: at scale 0.1 there are only 201 people, so
     friends_of_friends_3 (at most 200 rows) fits one default 1,000-row chunk."""
-    server = start_server(kith_bin, kith_data, tmp_path_factory.mktemp("logs"), "--chunk-rows", "50")
+    server = start_server(
+        kith_bin, copy_data(kith_data, tmp_path_factory), tmp_path_factory.mktemp("logs"), "--chunk-rows", "50"
+    )
     yield server
     stop_server(server)
 
@@ -137,7 +161,7 @@ def kith_server_limits(kith_bin: Path, kith_data: Path, tmp_path_factory: pytest
     """Tight limits, to see busy, result_too_large and frame_too_large for real."""
     server = start_server(
         kith_bin,
-        kith_data,
+        copy_data(kith_data, tmp_path_factory),
         tmp_path_factory.mktemp("logs"),
         "--inflight-per-connection-max", "4",
         "--result-rows-max", "100",
@@ -151,7 +175,19 @@ def kith_server_limits(kith_bin: Path, kith_data: Path, tmp_path_factory: pytest
 def kith_server_timeouts(kith_bin: Path, kith_data: Path, tmp_path_factory: pytest.TempPathFactory):
     """One worker and a 1 ms query timeout, to see the server's `timeout`."""
     server = start_server(
-        kith_bin, kith_data, tmp_path_factory.mktemp("logs"), "--query-timeout-ms", "1"
+        kith_bin, copy_data(kith_data, tmp_path_factory), tmp_path_factory.mktemp("logs"), "--query-timeout-ms", "1"
     )
     yield server
     stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def kith_write_server(kith_bin: Path, tmp_path_factory: pytest.TempPathFactory):
+    """A server on an empty new directory: an empty writable database, shared by the
+    write tests (each uses its own labels)."""
+    server = start_server(kith_bin, empty_data(tmp_path_factory), tmp_path_factory.mktemp("logs"))
+    yield server
+    stop_server(server)
+    assert server.process.returncode == 0, (
+        f"kith serve exited {server.process.returncode} on SIGTERM:\n{server.log.read_text()[-4000:]}"
+    )

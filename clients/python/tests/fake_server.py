@@ -13,6 +13,14 @@ Procedures:
   test.close(code, reason)    the server closes the connection
   test.too_large()            ERROR frame_too_large with request id 0, then close 1009
   test.whoami()               one row: the connection number on this server
+
+Writes (``{"write": [op, ...]}``) are recorded, decoded, in ``writes`` and answered
+like the real server: ``[version, [node ids], [rel ids]]`` with one node id
+(1000 + position) per ``create_node`` and one rel id (5000 + position) per
+``create_rel``. Pseudo-operations change that:
+  {"op": "test.error", "code", "message"}   an ERROR frame
+  {"op": "test.sleep", "ms"}                answer after `ms` milliseconds
+  {"op": "test.bad_answer"}                 a result that is not a write answer
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ class FakeServer:
         self.loop = asyncio.new_event_loop()
         self._conn_ids = itertools.count(1)
         self.requests: list[tuple[int, int, str]] = []  # (connection, request id, procedure)
+        self.writes: list[dict[str, Any]] = []  # decoded write request documents
+        self._versions = itertools.count(1)
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -111,7 +121,31 @@ class FakeServer:
             async with send_lock:
                 await ws.send(_frames.encode_header(kind, flags, request_id) + payload)
 
+        async def write(request_id: int, doc: dict) -> None:
+            self.requests.append((conn_id, request_id, "write"))
+            self.writes.append(doc)
+            ops = doc["write"]
+            for op in ops:
+                if op["op"] == "test.error":
+                    error = {"code": op["code"], "message": op["message"]}
+                    await send(_frames.KIND_ERROR, request_id, error)
+                    return
+                if op["op"] == "test.sleep":
+                    await asyncio.sleep(op["ms"] / 1000)
+            if any(op["op"] == "test.bad_answer" for op in ops):
+                answer: dict[str, Any] = {"columns": ["version", "nodes", "rels"], "rows": [[1, ["x"], []]]}
+            else:
+                nodes = [1000 + i for i, op in enumerate(ops) if op["op"] == "create_node"]
+                rels = [5000 + i for i, op in enumerate(ops) if op["op"] == "create_rel"]
+                answer = {"columns": ["version", "nodes", "rels"], "rows": [[next(self._versions), nodes, rels]]}
+            if doc.get("timing"):
+                answer["timing"] = {"queue_us": 4, "exec_us": 5, "encode_us": 6}
+            await send(_frames.KIND_RESULT, request_id, answer)
+
         async def run(request_id: int, doc: dict) -> None:
+            if "write" in doc:
+                await write(request_id, doc)
+                return
             proc, params = doc["call"], doc.get("params") or {}
             self.requests.append((conn_id, request_id, proc))
             timing = {"queue_us": 1, "exec_us": 2, "encode_us": 3} if doc.get("timing") else None

@@ -238,3 +238,96 @@ def test_close_fails_calls_in_flight(server):
     client.close()
     with pytest.raises(kith.ConnectionClosed, match="closed by the client"):
         pending.result(5)
+
+
+# --- writes (docs/protocol.md 1.3.1) -------------------------------------------------
+
+WRITE_OPS = [
+    kith.ops.require_absent("Person", "email", "zoë@example.org"),
+    kith.ops.create_node(["Person"], {"id": 7, "bio": "Zoë " * 100, "t": PARAMS["t"]}),
+    kith.ops.create_node("Person", {"id": 8}),
+    kith.ops.create_rel("KNOWS", kith.ops.created(0), kith.ops.by_id("Person", 3), {"w": 0.5}),
+    kith.ops.set_node(kith.ops.node(12), {"nickname": None}),
+]
+
+
+@pytest.mark.parametrize("encoding,compression", SUBPROTOCOLS)
+def test_sync_write_in_every_subprotocol(server, encoding, compression):
+    with kith.connect(server.url, encoding=encoding, compression=compression) as client:
+        done = client.write(WRITE_OPS)
+        assert server.writes[-1] == {"write": WRITE_OPS}, "the server decoded exactly the operations"
+        assert (done.nodes, done.rels, done.timing) == ([1001, 1002], [5003], None)
+        timed = client.write(WRITE_OPS, timing=True)
+        assert server.writes[-1] == {"write": WRITE_OPS, "timing": True}
+        assert timed.version > done.version
+        assert timed.timing == {"queue_us": 4, "exec_us": 5, "encode_us": 6}
+
+
+@pytest.mark.parametrize("encoding,compression", SUBPROTOCOLS)
+async def test_async_write_in_every_subprotocol(server, encoding, compression):
+    async with kith.connect_async(server.url, encoding=encoding, compression=compression) as client:
+        done = await client.write(WRITE_OPS, timing=True)
+        assert server.writes[-1] == {"write": WRITE_OPS, "timing": True}
+        assert isinstance(done, kith.WriteResult) and done.nodes == [1001, 1002] and done.rels == [5003]
+
+
+async def test_writes_and_calls_pipeline_on_one_connection(server):
+    async with kith.connect_async(server.url) as client:
+        slow = asyncio.ensure_future(client.write([{"op": "test.sleep", "ms": 300}, kith.ops.create_node()]))
+        await asyncio.sleep(0.05)
+        assert (await client.call("test.echo", x=1)).single() == (1,)
+        assert not slow.done(), "the call's answer overtook the slow write"
+        assert (await slow).nodes == [1001]
+
+
+def test_write_errors_are_typed_and_the_connection_goes_on(server):
+    with kith.connect(server.url) as client:
+        for code, cls in [
+            ("condition_failed", kith.ConditionFailed),
+            ("duplicate_id", kith.DuplicateId),
+            ("invalid_write", kith.WriteError),
+            ("bad_request", kith.ProtocolError),
+            ("busy", kith.Busy),
+        ]:
+            with pytest.raises(cls) as info:
+                client.write([{"op": "test.error", "code": code, "message": "why"}])
+            assert (info.value.code, info.value.message) == (code, "why")
+        assert client.write([kith.ops.create_node()]).nodes == [1000]
+
+
+async def test_write_errors_are_typed_async(server):
+    async with kith.connect_async(server.url) as client:
+        with pytest.raises(kith.ConditionFailed):
+            await client.write([{"op": "test.error", "code": "condition_failed", "message": "taken"}])
+
+
+def test_a_malformed_write_answer_is_a_bad_response(server):
+    with kith.connect(server.url) as client:
+        with pytest.raises(kith.ProtocolError) as info:
+            client.write([{"op": "test.bad_answer"}])
+        assert info.value.code == "bad_response"
+
+
+def test_write_deadline_says_the_write_may_still_commit(server):
+    with kith.connect(server.url) as client:
+        with pytest.raises(kith.Timeout, match="may still commit"):
+            client.write([{"op": "test.sleep", "ms": 400}], timeout=0.1)
+        assert client._connections[0].dispatcher.in_flight() == 0
+        assert client.write([kith.ops.create_node()], timeout=None).nodes == [1000]
+
+
+async def test_async_write_deadline(server):
+    async with kith.connect_async(server.url) as client:
+        with pytest.raises(kith.Timeout, match="may still commit"):
+            await client.write([{"op": "test.sleep", "ms": 400}], timeout=0.1)
+
+
+def test_bad_operations_fail_in_the_caller_and_nothing_is_sent(server):
+    with kith.connect(server.url) as client:
+        before = len(server.writes)
+        with pytest.raises(TypeError, match="list of operations"):
+            client.write(kith.ops.create_node())
+        with pytest.raises(TypeError, match="props.p"):
+            client.write([kith.ops.create_node(["P"], {"p": {1, 2}})])
+        assert client._connections[0].dispatcher.in_flight() == 0
+        assert len(server.writes) == before

@@ -254,7 +254,14 @@ def test_http_errors_are_typed(kith_server):
 
 def test_health(kith_server):
     health = kith.http_health(kith_server.http_url)
-    assert health == {"status": "ok", "nodes": 8350, "relationships": 30400}
+    assert health == {
+        "status": "ok",
+        "nodes": 8350,
+        "relationships": 30400,
+        "version": 0,  # generated data, no write yet
+        "writable": True,
+        "durability": "fsync",
+    }
 
 
 @pytest.mark.parametrize("offer", ["kith.v1.xml.none", "kith.v2.json.none", "kith.v1.json.brotli"])

@@ -8,15 +8,22 @@ Quick start::
         for person_id, name in client.call("shindig.friends", person_id=7):
             print(person_id, name)
 
+        from kith import ops
+        done = client.write([ops.create_node(["Person"], {"id": 900001, "name": "Ann"})])
+        print(done.version, done.nodes)
+
 The wire protocol is docs/protocol.md of the kith repository (version 1).
 """
 
+from . import ops
 from .aio import AsyncClient, connect_async
 from .client import Client, connect
 from .errors import (
     Busy,
+    ConditionFailed,
     ConnectionClosed,
     ConnectionFailed,
+    DuplicateId,
     HandshakeError,
     KithError,
     NotFound,
@@ -25,9 +32,10 @@ from .errors import (
     ResultTooLarge,
     Timeout,
     UnknownProcedure,
+    WriteError,
 )
-from .http import http_call, http_health
-from .result import Record, Result
+from .http import http_call, http_health, http_write
+from .result import Record, Result, WriteResult
 from ._codec import ENCODINGS
 from ._compress import COMPRESSIONS
 
@@ -39,9 +47,12 @@ __all__ = [
     "Client",
     "AsyncClient",
     "http_call",
+    "http_write",
     "http_health",
+    "ops",
     "Result",
     "Record",
+    "WriteResult",
     "KithError",
     "NotFound",
     "UnknownProcedure",
@@ -53,6 +64,9 @@ __all__ = [
     "ResultTooLarge",
     "ConnectionClosed",
     "ConnectionFailed",
+    "WriteError",
+    "ConditionFailed",
+    "DuplicateId",
     "ENCODINGS",
     "COMPRESSIONS",
 ]

@@ -1,6 +1,6 @@
 """What one connection does with bytes, shared by the sync and async clients.
 
-:class:`Wire` turns a call into a request frame and a received message into a
+:class:`Wire` turns a call or a write into a request frame and a received message into a
 decoded document, for one negotiated ``kith.v1.<encoding>.<compression>``.
 :class:`Dispatcher` keeps the calls in flight by request id and reassembles chunked
 results: the transports (a thread with ``websockets.sync``, a task with
@@ -14,7 +14,7 @@ import copy
 import itertools
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from . import _frames
@@ -23,7 +23,14 @@ from ._compress import COMPRESSIONS, DecompressError, check_compression, decompr
 from .errors import KithError, ProtocolError, error_from_document
 from .result import Result
 
-__all__ = ["Wire", "Dispatcher", "subprotocol_name", "parse_subprotocol"]
+__all__ = [
+    "Wire",
+    "Dispatcher",
+    "call_document",
+    "write_document",
+    "subprotocol_name",
+    "parse_subprotocol",
+]
 
 log = logging.getLogger("kith")
 
@@ -52,6 +59,37 @@ def parse_subprotocol(name: str) -> tuple[str, str]:
     return encoding, compression
 
 
+def call_document(procedure: str, params: Mapping[str, Any], timing: bool = False) -> dict[str, Any]:
+    """``{"call": ..., "params": {...}}`` plus ``"timing": true`` when asked (1.3)."""
+    if not isinstance(procedure, str):
+        raise TypeError(f"the procedure name must be a str, got {type(procedure).__name__}")
+    doc: dict[str, Any] = {"call": procedure, "params": dict(params)}
+    if timing:
+        doc["timing"] = True
+    return doc
+
+
+def write_document(ops: Iterable[Mapping[str, Any]], timing: bool = False) -> dict[str, Any]:
+    """``{"write": [op, ...]}`` plus ``"timing": true`` when asked (1.3.1).
+
+    A lone operation (a mapping) or a string is refused here: iterating it would
+    send its keys or characters as "operations", and the server's ``bad_request``
+    would then point at an operation the caller never wrote.
+    """
+    if isinstance(ops, (Mapping, str, bytes)) or not isinstance(ops, Iterable):
+        raise TypeError(
+            f"ops must be a list of operations (put a single one in a list), got {type(ops).__name__}"
+        )
+    ops = list(ops)
+    for i, op in enumerate(ops):
+        if not isinstance(op, Mapping):
+            raise TypeError(f"ops[{i}]: an operation is a mapping (see kith.ops), got {type(op).__name__}")
+    doc: dict[str, Any] = {"write": ops}
+    if timing:
+        doc["timing"] = True
+    return doc
+
+
 class Wire:
     """Frames and documents for one negotiated encoding and compression."""
 
@@ -65,22 +103,22 @@ class Wire:
     def subprotocol(self) -> str:
         return f"kith.v1.{self.encoding}.{self.compression}"
 
+    def encode(self, doc: dict[str, Any]) -> tuple[bytes, int]:
+        """The (possibly compressed) payload of a request document and its frame
+        flags. Done before a request id is taken, so a value kith cannot carry fails
+        the request without leaving anything in flight."""
+        payload, compressed = maybe_compress(self.compression, self.codec.encode(doc))
+        return payload, (_frames.FLAG_COMPRESSED if compressed else 0)
+
     def encode_request(
         self, procedure: str, params: Mapping[str, Any], timing: bool = False
     ) -> tuple[bytes, int]:
-        """The (possibly compressed) payload of a request and its frame flags.
+        """:meth:`encode` of ``call_document(procedure, params, timing)``."""
+        return self.encode(call_document(procedure, params, timing))
 
-        ``{"call": ..., "params": {...}}`` plus ``"timing": true`` when asked. Done
-        before a request id is taken, so a parameter kith cannot carry fails the
-        call without leaving anything in flight.
-        """
-        if not isinstance(procedure, str):
-            raise TypeError(f"the procedure name must be a str, got {type(procedure).__name__}")
-        doc: dict[str, Any] = {"call": procedure, "params": dict(params)}
-        if timing:
-            doc["timing"] = True
-        payload, compressed = maybe_compress(self.compression, self.codec.encode(doc))
-        return payload, (_frames.FLAG_COMPRESSED if compressed else 0)
+    def encode_write(self, ops: Iterable[Mapping[str, Any]], timing: bool = False) -> tuple[bytes, int]:
+        """:meth:`encode` of ``write_document(ops, timing)``."""
+        return self.encode(write_document(ops, timing))
 
     @staticmethod
     def frame(request_id: int, payload: bytes, flags: int) -> bytes:
@@ -92,6 +130,12 @@ class Wire:
     ) -> bytes:
         """A whole REQUEST frame for ``procedure(**params)``."""
         return self.frame(request_id, *self.encode_request(procedure, params, timing))
+
+    def write_request(
+        self, request_id: int, ops: Iterable[Mapping[str, Any]], timing: bool = False
+    ) -> bytes:
+        """A whole REQUEST frame for a write transaction of ``ops``."""
+        return self.frame(request_id, *self.encode_write(ops, timing))
 
     def open(self, message: bytes) -> tuple[_frames.Header, dict[str, Any]]:
         """The header and decoded document of a received message (``ProtocolError``)."""

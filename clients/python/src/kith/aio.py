@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import _ws
 from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, parse_subprotocol
-from .client import DEFAULT, DEFAULT_URL, MESSAGE_BYTES_MAX, _Default, targets
+from .client import DEFAULT, DEFAULT_URL, MESSAGE_BYTES_MAX, WRITE_WHAT, _Default, targets
 from ._pool import RoundRobin
 from .errors import ConnectionClosed, KithError, Timeout
-from .result import Result
+from .result import Result, WriteResult
 
 __all__ = ["AsyncClient", "connect_async"]
 
@@ -94,6 +94,18 @@ class AsyncConnection:
         self, procedure: str, params: Mapping[str, Any], timing: bool, timeout: float | None
     ) -> Result:
         payload, flags = self.wire.encode_request(procedure, params, timing)
+        return await self._request(payload, flags, procedure, timeout)
+
+    async def write(
+        self, ops: Iterable[Mapping[str, Any]], timing: bool, timeout: float | None
+    ) -> Result:
+        """The raw result of a write (the client turns it into a ``WriteResult``)."""
+        payload, flags = self.wire.encode_write(ops, timing)
+        return await self._request(payload, flags, WRITE_WHAT, timeout)
+
+    async def _request(self, payload: bytes, flags: int, what: str, timeout: float | None) -> Result:
+        """Sends an encoded request and waits for its answer; ``what`` names it in a
+        client-side ``Timeout``."""
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         request_id = self.dispatcher.register(future)
         try:
@@ -106,7 +118,7 @@ class AsyncConnection:
             except asyncio.TimeoutError:
                 raise Timeout(
                     "timeout",
-                    f"no answer to {procedure} from {self.url} within {timeout} s "
+                    f"no answer to {what} from {self.url} within {timeout} s "
                     "(client-side deadline; a late answer is dropped)",
                 ) from None
         finally:
@@ -149,6 +161,21 @@ class AsyncClient(RoundRobin[AsyncConnection]):
         """:meth:`call` with the parameters as a mapping."""
         deadline = self.timeout if isinstance(timeout, _Default) else timeout
         return await self._pick().call(procedure, params or {}, timing, deadline)
+
+    async def write(
+        self,
+        ops: Iterable[Mapping[str, Any]],
+        *,
+        timing: bool = False,
+        timeout: float | None | _Default = DEFAULT,
+    ) -> WriteResult:
+        """Commits one transaction: ``await client.write([ops.create_node(...)])``.
+
+        Same semantics and options as the sync :meth:`kith.Client.write`; concurrent
+        writes (``asyncio.gather``) are pipelined and the server commits them in
+        groups."""
+        deadline = self.timeout if isinstance(timeout, _Default) else timeout
+        return WriteResult.from_result(await self._pick().write(ops, timing, deadline))
 
     async def close(self) -> None:
         """Closes every connection; calls still in flight fail with ConnectionClosed."""

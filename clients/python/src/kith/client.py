@@ -4,7 +4,8 @@ Each connection is a ``websockets.sync`` connection plus one reader thread. Call
 send from their own threads; the reader dispatches every frame by request id to a
 ``concurrent.futures.Future``. So one connection carries many calls at once
 (pipelining), whether they come from several threads or from one thread that
-:meth:`Client.submit` s several calls before waiting on any.
+:meth:`Client.submit` s several calls before waiting on any. Writes
+(:meth:`Client.write`) travel the same way; only their request document differs.
 """
 
 from __future__ import annotations
@@ -12,20 +13,22 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import _ws
 from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, parse_subprotocol
 from ._pool import RoundRobin
 from .errors import ConnectionClosed, KithError, Timeout
-from .result import Result
+from .result import Result, WriteResult
 
 __all__ = ["Client", "connect", "DEFAULT_URL"]
 
 log = logging.getLogger("kith")
 
 DEFAULT_URL = "ws://127.0.0.1:7600/v1/ws"
+# How a write is named in a client-side Timeout: the server may still commit it.
+WRITE_WHAT = "a write (it may still commit)"
 # WebSocket messages are bounded by the server's frame_bytes_max for requests and by
 # chunk_rows for results; this bound only stops a broken peer from exhausting memory.
 MESSAGE_BYTES_MAX = 64 * 1024 * 1024
@@ -106,8 +109,17 @@ class Connection:
     def submit(
         self, procedure: str, params: Mapping[str, Any], timing: bool = False
     ) -> concurrent.futures.Future:
-        """Sends the request; the future completes with its :class:`Result`."""
-        payload, flags = self.wire.encode_request(procedure, params, timing)
+        """Sends the call; the future completes with its :class:`Result`."""
+        return self._send(*self.wire.encode_request(procedure, params, timing))
+
+    def submit_write(
+        self, ops: Iterable[Mapping[str, Any]], timing: bool = False
+    ) -> concurrent.futures.Future:
+        """Sends the write; the future completes with its (raw) :class:`Result`."""
+        return self._send(*self.wire.encode_write(ops, timing))
+
+    def _send(self, payload: bytes, flags: int) -> concurrent.futures.Future:
+        """Sends an encoded request under a fresh request id."""
         future: concurrent.futures.Future = concurrent.futures.Future()
         request_id = self.dispatcher.register(future)
         future.kith_request_id = request_id  # type: ignore[attr-defined]
@@ -119,9 +131,9 @@ class Connection:
             raise _ws.closed_error(self._ws, self.url, self._closing) from None
         return future
 
-    def wait(
-        self, future: concurrent.futures.Future, procedure: str, timeout: float | None
-    ) -> Result:
+    def wait(self, future: concurrent.futures.Future, what: str, timeout: float | None) -> Result:
+        """The result of ``future``; ``what`` (a procedure name, or a write) names the
+        request in the client-side ``Timeout``."""
         try:
             return future.result(timeout)
         except concurrent.futures.TimeoutError:
@@ -129,7 +141,7 @@ class Connection:
             future.cancel()
             raise Timeout(
                 "timeout",
-                f"no answer to {procedure} from {self.url} within {timeout} s "
+                f"no answer to {what} from {self.url} within {timeout} s "
                 "(client-side deadline; a late answer is dropped)",
             ) from None
 
@@ -186,6 +198,26 @@ class Client(RoundRobin[Connection]):
         its :class:`Result`. Submitting many, then waiting, pipelines them from a
         single thread. No client-side deadline applies; pass one to ``.result()``."""
         return self._pick().submit(procedure, params, timing)
+
+    def write(
+        self,
+        ops: Iterable[Mapping[str, Any]],
+        *,
+        timing: bool = False,
+        timeout: float | None | _Default = DEFAULT,
+    ) -> WriteResult:
+        """Commits one transaction of ``ops`` (built with :mod:`kith.ops`) and returns
+        once the server has made it durable.
+
+        All operations apply, in order, or none does: a refused transaction raises
+        (:class:`~kith.ConditionFailed`, :class:`~kith.DuplicateId`, ...) and changed
+        nothing. ``timing`` and ``timeout`` are as for :meth:`call`; a client-side
+        ``Timeout`` cannot tell whether the write committed, so it says so.
+        """
+        conn = self._pick()
+        future = conn.submit_write(ops, timing)
+        deadline = self.timeout if isinstance(timeout, _Default) else timeout
+        return WriteResult.from_result(conn.wait(future, WRITE_WHAT, deadline))
 
     def close(self) -> None:
         """Closes every connection; calls still in flight fail with ConnectionClosed."""

@@ -20,6 +20,9 @@ __all__ = [
     "ResultTooLarge",
     "ConnectionClosed",
     "ConnectionFailed",
+    "WriteError",
+    "ConditionFailed",
+    "DuplicateId",
     "error_from_code",
 ]
 
@@ -40,7 +43,8 @@ class KithError(Exception):
 
 
 class NotFound(KithError):
-    """The subject of the call (a person, group, ...) does not exist (``not_found``)."""
+    """The subject of the call (a person, group, ...) does not exist (``not_found``);
+    for a write, a referenced node, relationship or index."""
 
 
 class UnknownProcedure(KithError):
@@ -86,6 +90,25 @@ class ConnectionFailed(ConnectionClosed):
     """The connection could not be opened at all (refused, unreachable, timed out)."""
 
 
+class WriteError(KithError):
+    """The server refused a write transaction, which then changed nothing:
+    ``invalid_write`` (e.g. a non-Int ``id``, deleting a node that has
+    relationships without ``detach``), ``read_only`` (the server has no data
+    directory), ``storage_failure`` (its log could not be written; it takes no more
+    writes until restarted), and the two subclasses below. Malformed operations are
+    ``bad_request`` (:class:`ProtocolError`) and missing references ``not_found``
+    (:class:`NotFound`), as for calls."""
+
+
+class ConditionFailed(WriteError):
+    """A ``require_absent`` / ``require_present`` did not hold (``condition_failed``):
+    for "create if absent", another transaction created it first."""
+
+
+class DuplicateId(WriteError):
+    """A node with that label and ``id`` already exists (``duplicate_id``)."""
+
+
 _BY_CODE: dict[str, type[KithError]] = {
     "not_found": NotFound,
     "unknown_procedure": UnknownProcedure,
@@ -100,6 +123,11 @@ _BY_CODE: dict[str, type[KithError]] = {
     "frame_too_large": ProtocolError,
     "result_too_large": ResultTooLarge,
     "connection_closed": ConnectionClosed,
+    "condition_failed": ConditionFailed,
+    "duplicate_id": DuplicateId,
+    "invalid_write": WriteError,
+    "read_only": WriteError,
+    "storage_failure": WriteError,
 }
 
 

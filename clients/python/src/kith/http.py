@@ -1,4 +1,4 @@
-"""The HTTP transport: one JSON request and answer per call (docs/protocol.md 2).
+"""The HTTP transport: one JSON request and answer per call or write (docs/protocol.md 2).
 
 It needs nothing beyond the standard library, which makes it the easy way to call
 kith from scripts and the baseline the WebSocket client is checked against. Errors
@@ -11,13 +11,15 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._codec import get_codec
+from ._wire import write_document
 from .errors import ConnectionFailed, KithError, ProtocolError, Timeout, error_from_document
-from .result import Result
+from .result import Result, WriteResult
 
-__all__ = ["http_call", "http_health"]
+__all__ = ["http_call", "http_write", "http_health"]
 
 _JSON = get_codec("json")
 # Straight to the server: a database call should not wander through an HTTP proxy
@@ -58,15 +60,8 @@ def _request(request: urllib.request.Request, timeout: float | None) -> bytes:
         raise Timeout("timeout", f"no answer from {request.full_url} within {timeout} s") from None
 
 
-def http_call(base_url: str, procedure: str, /, *, timeout: float | None = 10.0, **params: Any) -> Result:
-    """Runs ``procedure`` with ``POST {base_url}/v1/call/{procedure}``.
-
-    ``base_url`` is the server root, e.g. ``http://127.0.0.1:7600``. Parameters are
-    encoded like the WebSocket JSON encoding (datetimes as ``{"$datetime": ms}``),
-    and so are the values of the answer.
-    """
-    body = _JSON.encode(params)
-    url = _url(base_url, "/v1/call/" + urllib.parse.quote(procedure, safe=""))
+def _post_json(url: str, body: bytes, timeout: float | None) -> Result:
+    """POSTs a JSON body and reads the answer as a result (columns and rows)."""
     request = urllib.request.Request(
         url,
         data=body,
@@ -80,7 +75,33 @@ def http_call(base_url: str, procedure: str, /, *, timeout: float | None = 10.0,
     return Result(columns, rows, doc.get("timing"), chunks=1)
 
 
+def http_call(base_url: str, procedure: str, /, *, timeout: float | None = 10.0, **params: Any) -> Result:
+    """Runs ``procedure`` with ``POST {base_url}/v1/call/{procedure}``.
+
+    ``base_url`` is the server root, e.g. ``http://127.0.0.1:7600``. Parameters are
+    encoded like the WebSocket JSON encoding (datetimes as ``{"$datetime": ms}``),
+    and so are the values of the answer.
+    """
+    url = _url(base_url, "/v1/call/" + urllib.parse.quote(procedure, safe=""))
+    return _post_json(url, _JSON.encode(params), timeout)
+
+
+def http_write(
+    base_url: str, ops: Iterable[Mapping[str, Any]], *, timeout: float | None = 10.0
+) -> WriteResult:
+    """Commits one transaction with ``POST {base_url}/v1/write``.
+
+    ``ops`` as for :meth:`kith.Client.write` (built with :mod:`kith.ops`); values
+    travel as in :func:`http_call`. The server answers after the transaction is
+    durable and has no deadline of its own for writes, so ``timeout`` is the only
+    one: when it expires the write may still commit.
+    """
+    body = _JSON.encode(write_document(ops))
+    return WriteResult.from_result(_post_json(_url(base_url, "/v1/write"), body, timeout))
+
+
 def http_health(base_url: str, *, timeout: float | None = 10.0) -> dict[str, Any]:
-    """``GET /health``: ``{"status": "ok", "nodes": N, "relationships": M}``."""
+    """``GET /health``: ``{"status": "ok", "nodes": N, "relationships": M, "version": V,
+    "writable": true, "durability": "fsync"}`` (the server's keys, as it sends them)."""
     request = urllib.request.Request(_url(base_url, "/health"), method="GET")
     return json.loads(_request(request, timeout))

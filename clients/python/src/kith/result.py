@@ -6,15 +6,21 @@ with plain tuples come for free and cost nothing per row) that can also be read 
 column name like a mapping: ``rec["displayName"]``, ``rec.keys()``, ``dict(rec)``.
 The column-name index lives on a small tuple subclass made once per distinct column
 list (like a namedtuple), not on every row.
+
+A write answers with an ordinary one-row result (docs/protocol.md 1.3.1);
+:class:`WriteResult` is that row with names, checked once so callers need not.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, overload
 
-__all__ = ["Record", "Result"]
+from .errors import ProtocolError
+
+__all__ = ["Record", "Result", "WriteResult"]
 
 
 class Record(tuple):
@@ -133,3 +139,54 @@ class Result(Sequence[Record]):
 
     def __repr__(self) -> str:
         return f"<Result columns={self.columns} rows={len(self.records)}>"
+
+
+WRITE_COLUMNS = ["version", "nodes", "rels"]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a committed write created.
+
+    ``version`` is the transaction's commit version; ``nodes`` and ``rels`` are the
+    internal ids of the nodes and relationships it created, in operation order (use
+    them with ``kith.ops.node(id)``, ``set_rel``, ``graph.node``). ``timing`` holds
+    the server's ``queue_us`` (waiting for the writer) and ``exec_us`` (the group's
+    commit including its fsync) when the write asked for them.
+    """
+
+    version: int
+    nodes: list[int]
+    rels: list[int]
+    timing: dict[str, int] | None = None
+
+    @classmethod
+    def from_result(cls, result: Result) -> "WriteResult":
+        """The write answer in ``result``; ``ProtocolError`` if it is not
+        ``[version, [node ids], [rel ids]]``, so a server bug surfaces here rather
+        than as a wrong id later."""
+        row = result.records[0] if len(result.records) == 1 else None
+        if row is None or result.columns != WRITE_COLUMNS or len(row) != 3:
+            raise _bad_write_answer(result)
+        version, nodes, rels = row
+        if not (
+            _is_int(version)
+            and isinstance(nodes, list)
+            and isinstance(rels, list)
+            and all(_is_int(i) for i in nodes)
+            and all(_is_int(i) for i in rels)
+        ):
+            raise _bad_write_answer(result)
+        return cls(version, list(nodes), list(rels), result.timing)
+
+
+def _bad_write_answer(result: Result) -> ProtocolError:
+    return ProtocolError(
+        "bad_response",
+        f"a write answer is not one row [version, nodes, rels]: columns {result.columns}, "
+        f"rows {result.rows()[:2]!r}",
+    )
