@@ -42,6 +42,7 @@ impl Snapshot {
     /// Walks this version and sums its heap use by part.
     pub fn memory_report(&self) -> MemoryReport {
         let mut report = MemoryReport::default();
+        report.node_record_bytes += self.nodes.table_bytes();
         for page in self.nodes.pages() {
             report.node_record_bytes += page.capacity() * size_of::<Option<Arc<NodeRecord>>>();
         }
@@ -57,6 +58,7 @@ impl Snapshot {
                     .map(|a| a.edges.capacity() * size_of::<Edge>())
                     .sum::<usize>();
         }
+        report.rel_bytes += self.rels.table_bytes();
         for page in self.rels.pages() {
             report.rel_bytes += page.capacity() * size_of::<Option<RelRecord>>();
         }
