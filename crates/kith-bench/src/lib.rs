@@ -8,5 +8,7 @@
 //! [`writes`] is S3's: how fast do acknowledged writes go, per write pattern, when
 //! every acknowledgement means the write is on disk?
 
+mod http_client;
+pub mod shindig;
 pub mod transport;
 pub mod writes;

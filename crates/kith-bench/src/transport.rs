@@ -11,8 +11,8 @@ use kith_client::{Client, ClientConfig, Compression, Encoding, Subprotocol};
 use kith_core::Value;
 use kith_server::{Server, ServerConfig};
 use kith_storage::Store;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
+
+use crate::http_client::Http;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -326,62 +326,6 @@ async fn raw_ws_round_trips(addr: SocketAddr, options: &Options) -> std::io::Res
     ))
 }
 
-/// A keep-alive HTTP/1.1 connection: one request, one response, as S1's REST driver.
-struct Http {
-    reader: BufReader<TcpStream>,
-    host: String,
-}
-
-impl Http {
-    async fn connect(addr: SocketAddr) -> std::io::Result<Http> {
-        let stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        Ok(Http {
-            reader: BufReader::new(stream),
-            host: addr.to_string(),
-        })
-    }
-
-    async fn post(&mut self, path: &str, body: &str) -> std::io::Result<usize> {
-        let request = format!(
-            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.host,
-            body.len()
-        );
-        self.reader.get_mut().write_all(request.as_bytes()).await?;
-        let mut length = None;
-        let mut status_ok = false;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.reader.read_line(&mut line).await? == 0 {
-                return Err(std::io::Error::other("connection closed"));
-            }
-            let l = line.trim_end();
-            if l.is_empty() {
-                break;
-            }
-            if l.starts_with("HTTP/1.1 ") {
-                status_ok = l.starts_with("HTTP/1.1 200");
-            } else if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
-                length = v.trim().parse::<usize>().ok();
-            }
-        }
-        let length = length.ok_or_else(|| std::io::Error::other("no content-length"))?;
-        let mut body = vec![0u8; length];
-        self.reader.read_exact(&mut body).await?;
-        if !status_ok {
-            return Err(std::io::Error::other(
-                String::from_utf8_lossy(&body).into_owned(),
-            ));
-        }
-        // Decode the answer into values, as the WebSocket client does: a client that
-        // skipped this would make the baseline look cheaper than any real one.
-        kith_protocol::ResultChunk::decode(Encoding::Json, &body).map_err(std::io::Error::other)?;
-        Ok(length)
-    }
-}
-
 fn http_body(i: usize, people: i64) -> String {
     format!("{{\"person_id\": {}}}", 1 + (i as i64 * 7919) % people)
 }
@@ -394,7 +338,8 @@ async fn http_round_trips(addr: SocketAddr, options: &Options) -> std::io::Resul
         let started = Instant::now();
         bytes = http
             .post("/v1/call/shindig.profile", &http_body(i, options.people))
-            .await?;
+            .await?
+            .bytes;
         if i >= options.round_trips / 10 {
             samples.push(started.elapsed());
         }

@@ -57,14 +57,17 @@ impl Live {
 
     fn on_message(&self, bytes: &[u8]) -> Result<(), ClientError> {
         let protocol = |e: kith_protocol::ProtocolError| ClientError::Protocol(e.to_string());
+        let started = std::time::Instant::now();
         let (header, payload) = self.wire.open(bytes).map_err(protocol)?;
         match header.kind {
             Kind::Result => {
                 let chunk = self.wire.decode_chunk(&payload).map_err(protocol)?;
+                let decoded = started.elapsed();
                 let mut pending = self.pending();
                 let Some(p) = pending.get_mut(&header.request_id) else {
                     return Ok(()); // the caller gave up (timeout); drop the answer
                 };
+                p.result.client.decode_us += decoded.as_micros() as u64;
                 if let Some(columns) = chunk.columns {
                     p.result.columns = columns;
                 }
@@ -255,7 +258,9 @@ impl Connection {
             },
         );
         let _guard = PendingGuard { live: &live, id };
+        let started = std::time::Instant::now();
         let frame = live.wire.request(id, &request);
+        let encode_us = started.elapsed().as_micros() as u64;
         if let Err(e) = live
             .sink
             .lock()
@@ -266,8 +271,10 @@ impl Connection {
             live.fail_all(&e.to_string());
             return Err(ClientError::ConnectionClosed(e.to_string()));
         }
-        answer
+        let mut answer = answer
             .await
-            .map_err(|_| ClientError::ConnectionClosed("the connection closed".into()))?
+            .map_err(|_| ClientError::ConnectionClosed("the connection closed".into()))??;
+        answer.client.encode_us = encode_us;
+        Ok(answer)
     }
 }

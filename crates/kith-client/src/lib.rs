@@ -65,6 +65,17 @@ pub struct QueryResult {
     pub rows: Vec<Vec<Value>>,
     /// Server time split, when the call asked for it.
     pub timing: Option<Timing>,
+    /// Client time split: always measured.
+    pub client: ClientTiming,
+}
+
+/// Where a call's time went on the client (S1's steps 1 and 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ClientTiming {
+    /// Encoding (and compressing) the request, in microseconds.
+    pub encode_us: u64,
+    /// Decompressing and decoding every chunk of the answer, in microseconds.
+    pub decode_us: u64,
 }
 
 /// What a committed write created.

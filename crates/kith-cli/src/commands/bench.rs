@@ -33,6 +33,32 @@ pub enum Bench {
         #[arg(long)]
         workers: Option<usize>,
     },
+    /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
+    /// every encoding and compression), with the server/client time split.
+    Shindig {
+        /// Data directory (default ./kith-data, generated at scale 1 if absent).
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// Paths, comma-separated [default: all 16]: http-json, ws-json, ws-bson,
+        /// ws-msgpack, and ws-<encoding>-<deflate-fast|deflate-best|zstd|lz4>.
+        #[arg(long, value_delimiter = ',')]
+        paths: Vec<String>,
+        /// Multiplies S1's run counts (2,000 / 200 / 20 calls per query).
+        #[arg(long, default_value_t = 1.0)]
+        runs_scale: f64,
+        /// Warm-up calls per query and path.
+        #[arg(long, default_value_t = 20)]
+        warmup: usize,
+        /// Server worker threads [default: cores].
+        #[arg(long)]
+        workers: Option<usize>,
+        /// A smoke run: four paths, a twentieth of the runs, little warm-up.
+        #[arg(long)]
+        quick: bool,
+        /// Directory for the raw results (shindig.csv) and the summary (shindig.md).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// The S3 write experiment: concurrent clients writing through the durable path,
     /// per write pattern, acknowledged only after fsync (docs/benchmarks.md).
     Writes {
@@ -114,6 +140,73 @@ pub fn run(bench: Bench) -> Result<()> {
                 .context("starting the runtime")?;
             let report = runtime.block_on(kith_bench::transport::run(store, options))?;
             print!("{}", report.markdown());
+            Ok(())
+        }
+        Bench::Shindig {
+            data,
+            paths,
+            runs_scale,
+            warmup,
+            workers,
+            quick,
+            out,
+        } => {
+            use kith_bench::shindig::{Options, Path};
+            let paths: Vec<Path> = if !paths.is_empty() {
+                paths
+                    .iter()
+                    .map(|p| Path::parse(p.trim()))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| anyhow::anyhow!(e))?
+            } else if quick {
+                ["http-json", "ws-json", "ws-bson", "ws-msgpack"]
+                    .iter()
+                    .map(|p| Path::parse(p))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| anyhow::anyhow!(e))?
+            } else {
+                Path::all()
+            };
+            let loaded = data_dir::load_or_default(data)?;
+            let store = Arc::new(Store::new(loaded.snapshot));
+            let options = Options {
+                paths,
+                runs_scale: if quick { runs_scale / 20.0 } else { runs_scale },
+                warmup: if quick { warmup.min(3) } else { warmup },
+                workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+                sample: 64,
+            };
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} calls, {elapsed} elapsed, ETA {eta}",
+                )
+                .context("progress bar template")?,
+            );
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("starting the runtime")?;
+            let report = runtime
+                .block_on(kith_bench::shindig::run(store, options, |done, total| {
+                    if bar.length() != Some(total) {
+                        bar.set_length(total);
+                    }
+                    bar.set_position(done);
+                }))
+                .map_err(|e| anyhow::anyhow!(e))?;
+            bar.finish_and_clear();
+            let summary = report.markdown();
+            print!("{summary}");
+            if let Some(dir) = out {
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                std::fs::write(dir.join("shindig.csv"), report.csv())
+                    .with_context(|| format!("writing {}", dir.join("shindig.csv").display()))?;
+                std::fs::write(dir.join("shindig.md"), &summary)
+                    .with_context(|| format!("writing {}", dir.join("shindig.md").display()))?;
+                eprintln!("raw results: {}", dir.join("shindig.csv").display());
+            }
             Ok(())
         }
         Bench::Writes {
