@@ -10,5 +10,6 @@
 
 mod http_client;
 pub mod shindig;
+pub mod throughput;
 pub mod transport;
 pub mod writes;

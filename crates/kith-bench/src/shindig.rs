@@ -36,6 +36,13 @@ pub struct Query {
     params: Vec<Vec<(String, Value)>>,
 }
 
+impl Query {
+    /// The `i`-th parameter set, in rotation.
+    pub fn params(&self, i: usize) -> &[(String, Value)] {
+        &self.params[i % self.params.len()]
+    }
+}
+
 /// The suite's queries with S1's run counts.
 const SUITE: [(u8, &str, usize, bool); 19] = [
     (1, "shindig.group_members", 2000, false),
@@ -538,8 +545,17 @@ impl Report {
     }
 }
 
+/// Queries over a small generated graph, for tests in this crate.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests_support {
+    /// The suite over a scale-0.05 Shindig graph.
+    pub(crate) fn queries() -> Vec<super::Query> {
+        super::queries(&super::tests::small_graph(), 8).expect("a Shindig graph")
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -566,7 +582,7 @@ mod tests {
     }
 
     /// A small generated Shindig graph.
-    fn small_graph() -> kith_storage::Snapshot {
+    pub(crate) fn small_graph() -> kith_storage::Snapshot {
         let raw = kith_datagen::shindig::generate(kith_datagen::shindig::ShindigConfig {
             scale: 0.05,
             seed: 9,

@@ -59,6 +59,45 @@ pub enum Bench {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// S1's throughput matrix on the Shindig mix (spike queries excluded): client
+    /// threads x server workers x connections x compression, against a `kith serve`
+    /// process started per worker count; client and server CPU measured apart.
+    Throughput {
+        /// Data directory (default ./kith-data, generated at scale 1 if absent).
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// Client threads, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "4,16,64,128")]
+        threads: Vec<usize>,
+        /// Server workers, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16")]
+        workers: Vec<usize>,
+        /// Connections in the client's pool, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1,8")]
+        connections: Vec<usize>,
+        /// Compressions, comma-separated: none, deflate-fast, deflate-best, zstd, lz4.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "none,deflate-fast,deflate-best,zstd"
+        )]
+        compression: Vec<String>,
+        /// Encoding: json, bson or msgpack.
+        #[arg(long, default_value = "bson")]
+        encoding: String,
+        /// Measured seconds per cell (plus a fifth as warm-up).
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Include the spike queries (FOAF-3, FOAF-2, friend recommendations).
+        #[arg(long)]
+        include_spikes: bool,
+        /// A smoke run: one small cell per dimension value, 1 s each.
+        #[arg(long)]
+        quick: bool,
+        /// Directory for the raw results (throughput.csv) and summary (throughput.md).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// The S3 write experiment: concurrent clients writing through the durable path,
     /// per write pattern, acknowledged only after fsync (docs/benchmarks.md).
     Writes {
@@ -206,6 +245,110 @@ pub fn run(bench: Bench) -> Result<()> {
                 std::fs::write(dir.join("shindig.md"), &summary)
                     .with_context(|| format!("writing {}", dir.join("shindig.md").display()))?;
                 eprintln!("raw results: {}", dir.join("shindig.csv").display());
+            }
+            Ok(())
+        }
+        Bench::Throughput {
+            data,
+            threads,
+            workers,
+            connections,
+            compression,
+            encoding,
+            seconds,
+            include_spikes,
+            quick,
+            out,
+        } => {
+            use kith_bench::throughput::Options;
+            let dir = data_dir::resolve(data)?;
+            // Parameters come from the graph; the server is a separate process, so
+            // the directory is released before it starts.
+            let queries = {
+                let loaded = data_dir::load(&dir)?;
+                kith_bench::shindig::queries(&loaded.snapshot, 64)
+                    .map_err(|e| anyhow::anyhow!(e))?
+            };
+            let compressions = compression
+                .iter()
+                .map(|c| {
+                    kith_protocol::Compression::ALL
+                        .into_iter()
+                        .find(|k| k.name() == c.trim())
+                        .ok_or_else(|| anyhow::anyhow!("unknown compression `{c}`"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let encoding = kith_protocol::Encoding::ALL
+                .into_iter()
+                .find(|e| e.name() == encoding)
+                .ok_or_else(|| {
+                    anyhow::anyhow!("unknown encoding `{encoding}`; expected json, bson or msgpack")
+                })?;
+            let options = if quick {
+                Options {
+                    threads: vec![4, 16],
+                    workers: vec![2],
+                    connections: vec![1, 8],
+                    compressions: vec![kith_protocol::Compression::None],
+                    encoding,
+                    duration: Duration::from_secs(1),
+                    include_spikes,
+                    kith: std::env::current_exe().context("locating the kith binary")?,
+                    data: dir,
+                }
+            } else {
+                Options {
+                    threads,
+                    workers,
+                    connections,
+                    compressions,
+                    encoding,
+                    duration: Duration::from_secs_f64(seconds.max(0.2)),
+                    include_spikes,
+                    kith: std::env::current_exe().context("locating the kith binary")?,
+                    data: dir,
+                }
+            };
+            anyhow::ensure!(
+                options
+                    .threads
+                    .iter()
+                    .chain(&options.workers)
+                    .chain(&options.connections)
+                    .all(|n| *n > 0),
+                "threads, workers and connections must be at least 1"
+            );
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} cells, {elapsed} elapsed, ETA {eta}",
+                )
+                .context("progress bar template")?,
+            );
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("starting the runtime")?;
+            let report = runtime
+                .block_on(kith_bench::throughput::run(
+                    &queries,
+                    options,
+                    |done, total| {
+                        bar.set_length(total);
+                        bar.set_position(done);
+                    },
+                ))
+                .map_err(|e| anyhow::anyhow!(e))?;
+            bar.finish_and_clear();
+            let summary = report.markdown();
+            print!("{summary}");
+            if let Some(dir) = out {
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                std::fs::write(dir.join("throughput.csv"), report.csv())
+                    .with_context(|| format!("writing {}", dir.join("throughput.csv").display()))?;
+                std::fs::write(dir.join("throughput.md"), &summary)
+                    .with_context(|| format!("writing {}", dir.join("throughput.md").display()))?;
             }
             Ok(())
         }
