@@ -22,12 +22,24 @@ impl Names {
         self.by_name.get(name).copied()
     }
 
-    fn intern(&mut self, name: &str, what: &'static str) -> Result<u16, StorageError> {
+    fn intern(
+        &mut self,
+        name: &str,
+        what: &'static str,
+        full: &'static str,
+    ) -> Result<u16, StorageError> {
         if let Some(id) = self.get(name) {
             return Ok(id);
         }
+        // Wire formats carry names as map keys, and BSON keys end at a NUL byte.
+        if name.is_empty() || name.contains('\0') {
+            return Err(StorageError::InvalidName {
+                what,
+                name: name.escape_debug().to_string(),
+            });
+        }
         let id =
-            u16::try_from(self.names.len()).map_err(|_| StorageError::CapacityExceeded(what))?;
+            u16::try_from(self.names.len()).map_err(|_| StorageError::CapacityExceeded(full))?;
         let name: Arc<str> = name.into();
         self.names.push(name.clone());
         self.by_name.insert(name, id);
@@ -69,19 +81,23 @@ impl Catalog {
     /// Interns a label name.
     pub fn label(&mut self, name: &str) -> Result<LabelId, StorageError> {
         self.labels
-            .intern(name, "more than 65,536 labels")
+            .intern(name, "label", "more than 65,536 labels")
             .map(LabelId)
     }
     /// Interns a relationship type name.
     pub fn rel_type(&mut self, name: &str) -> Result<RelTypeId, StorageError> {
         self.rel_types
-            .intern(name, "more than 65,536 relationship types")
+            .intern(
+                name,
+                "relationship type",
+                "more than 65,536 relationship types",
+            )
             .map(RelTypeId)
     }
     /// Interns a property key name.
     pub fn prop_key(&mut self, name: &str) -> Result<PropKeyId, StorageError> {
         self.prop_keys
-            .intern(name, "more than 65,536 property keys")
+            .intern(name, "property key", "more than 65,536 property keys")
             .map(PropKeyId)
     }
     /// Looks up a label without interning it.

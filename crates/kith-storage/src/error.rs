@@ -47,6 +47,13 @@ pub enum StorageError {
         /// Property key.
         key: String,
     },
+    /// A label, type or key name that cannot be stored (empty, or holding a NUL).
+    InvalidName {
+        /// What kind of name.
+        what: &'static str,
+        /// The name, escaped.
+        name: String,
+    },
     /// Another process holds the data directory.
     Locked(PathBuf),
     /// A capacity limit (ids are `u32`, names `u16`).
@@ -118,6 +125,10 @@ impl std::fmt::Display for StorageError {
             StorageError::NoSuchIndex { label, key } => {
                 write!(f, "there is no index on :{label}({key})")
             }
+            StorageError::InvalidName { what, name } => write!(
+                f,
+                "\"{name}\" cannot be a name ({what}): names must be non-empty and hold no NUL character"
+            ),
             StorageError::Locked(path) => write!(
                 f,
                 "{} is locked: another kith process is using this data directory",
@@ -155,6 +166,7 @@ impl StorageError {
             | StorageError::IdNotInt(_)
             | StorageError::UnsupportedPropertyValue { .. }
             | StorageError::NodeHasRelationships(_)
+            | StorageError::InvalidName { .. }
             | StorageError::CapacityExceeded(_) => "invalid_write",
             StorageError::Io { .. }
             | StorageError::Corrupt { .. }

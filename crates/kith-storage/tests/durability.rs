@@ -513,3 +513,24 @@ fn checkpoints_fall_due_by_log_size_or_by_time() {
         .expect("commits");
     assert!(db.checkpoint_due(), "written, and the interval has passed");
 }
+
+#[test]
+fn names_with_nul_or_empty_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, _) = open(dir.path());
+    for ops in [
+        vec![WriteOp::CreateNode {
+            labels: vec!["a\0b".into()],
+            properties: vec![],
+        }],
+        vec![WriteOp::CreateNode {
+            labels: vec![],
+            properties: vec![("".into(), Value::Int(1))],
+        }],
+    ] {
+        let error = db.commit_one(&batch(ops)).expect_err("refused");
+        assert_eq!(error.code(), "invalid_write", "{error}");
+        assert!(error.to_string().contains("cannot be a name"), "{error}");
+    }
+    assert_eq!(db.store().snapshot().node_count(), 0);
+}
