@@ -43,6 +43,35 @@ impl Query {
     }
 }
 
+/// The suite's calls as JSON, so a peer runs exactly the same ones:
+/// `[{"number", "procedure", "runs", "spike", "params": [{name: value}, ...]}]`.
+pub fn queries_json(queries: &[Query]) -> serde_json::Value {
+    let value = |v: &Value| -> serde_json::Value {
+        match v {
+            Value::Int(i) => (*i).into(),
+            Value::List(items) => items
+                .iter()
+                .map(|i| serde_json::Value::from(i.as_int().unwrap_or_default()))
+                .collect(),
+            other => other.to_string().into(),
+        }
+    };
+    queries
+        .iter()
+        .map(|q| {
+            serde_json::json!({
+                "number": q.number,
+                "procedure": q.procedure,
+                "runs": q.runs,
+                "spike": q.spike,
+                "params": q.params.iter().map(|set| {
+                    set.iter().map(|(k, v)| (k.clone(), value(v))).collect::<serde_json::Map<_, _>>()
+                }).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
 /// The suite's queries with S1's run counts.
 const SUITE: [(u8, &str, usize, bool); 19] = [
     (1, "shindig.group_members", 2000, false),

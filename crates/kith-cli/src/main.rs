@@ -73,6 +73,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Export a graph as CSV in the layout of Neo4j's bulk importer (one file per
+    /// label and per relationship type between two labels).
+    Export {
+        /// Data directory.
+        dir: PathBuf,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List the stored procedures with their parameters.
     Procedures {
         /// Print JSON instead of text.
@@ -93,6 +102,7 @@ fn main() -> ExitCode {
             json,
         } => commands::call::run(&dir, &procedure, &params, json),
         Command::Procedures { json } => commands::procedures::run(json),
+        Command::Export { dir, out } => commands::export::run(&dir, &out),
         Command::Write {
             target,
             ops,

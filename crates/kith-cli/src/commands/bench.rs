@@ -207,6 +207,19 @@ pub fn run(bench: Bench) -> Result<()> {
                 Path::all()
             };
             let loaded = data_dir::load_or_default(data)?;
+            if let Some(dir) = &out {
+                // The exact calls, for peers (bench/peers/neo4j) to run the same ones.
+                let queries = kith_bench::shindig::queries(&loaded.snapshot, 64)
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                std::fs::write(
+                    dir.join("queries.json"),
+                    serde_json::to_string_pretty(&kith_bench::shindig::queries_json(&queries))?
+                        + "\n",
+                )
+                .with_context(|| format!("writing {}", dir.join("queries.json").display()))?;
+            }
             let store = Arc::new(Store::new(loaded.snapshot));
             let options = Options {
                 paths,

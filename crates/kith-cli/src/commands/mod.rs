@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod call;
+pub mod export;
 pub mod generate;
 pub mod procedures;
 pub mod serve;
