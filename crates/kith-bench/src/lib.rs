@@ -9,7 +9,9 @@
 //! every acknowledgement means the write is on disk?
 
 mod http_client;
+pub mod report;
 pub mod shindig;
+mod svg;
 pub mod throughput;
 pub mod transport;
 pub mod writes;

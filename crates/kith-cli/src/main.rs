@@ -82,6 +82,12 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Build RUN_DIR/report.html (and charts/*.svg) from a run's raw results
+    /// (`kith bench shindig --out RUN_DIR`, `kith bench throughput --out RUN_DIR`).
+    Report {
+        /// The run directory.
+        run_dir: PathBuf,
+    },
     /// List the stored procedures with their parameters.
     Procedures {
         /// Print JSON instead of text.
@@ -103,6 +109,11 @@ fn main() -> ExitCode {
         } => commands::call::run(&dir, &procedure, &params, json),
         Command::Procedures { json } => commands::procedures::run(json),
         Command::Export { dir, out } => commands::export::run(&dir, &out),
+        Command::Report { run_dir } => kith_bench::report::build(&run_dir)
+            .map(|w| {
+                println!("{} ({} charts)", w.html.display(), w.charts.len());
+            })
+            .map_err(|e| anyhow::anyhow!(e)),
         Command::Write {
             target,
             ops,
