@@ -236,6 +236,20 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
     // Figures from the throughput matrix.
     let mut summary_rows: Vec<(String, String, String, String)> = Vec::new();
     if let Some(t) = &throughput {
+        // workers = 0 is the driver against the no-op endpoint, not a server cell.
+        let ceiling = t
+            .rows
+            .iter()
+            .find(|r| num(r, "workers") == 0.0)
+            .map(|r| (num(r, "requests_per_s"), num(r, "client_cores")));
+        let t = &Table {
+            rows: t
+                .rows
+                .iter()
+                .filter(|r| num(r, "workers") > 0.0)
+                .cloned()
+                .collect(),
+        };
         let mut workers: Vec<f64> = t.rows.iter().map(|r| num(r, "workers")).collect();
         workers.sort_by(f64::total_cmp);
         workers.dedup();
@@ -332,6 +346,17 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
             fmt(max),
             neo4j_throughput(&neo4j, None),
         ));
+        if let (Some((rate, cores)), Some(max)) = (ceiling, max) {
+            summary_rows.push((
+                "Driver against a no-op endpoint (is the client the bottleneck?)".into(),
+                "—".into(),
+                format!(
+                    "{rate:.0} req/s on {cores:.1} client cores: {:.1}x the best measured",
+                    rate / max.max(1.0)
+                ),
+                "—".into(),
+            ));
+        }
     }
     let rel_of = |p: &str| relative.iter().find(|(x, _)| x == p).map(|(_, v)| *v);
     summary_rows.insert(

@@ -72,6 +72,50 @@ pub struct Report {
     pub options: Options,
     /// Cells, in run order.
     pub cells: Vec<Cell>,
+    /// The driver against a no-op endpoint (answers every request with an empty
+    /// result at once), at the largest thread count, 8 connections: what the client
+    /// alone can do on this machine.
+    pub driver_ceiling: Option<Cell>,
+}
+
+/// A kith-protocol endpoint that answers every request with an empty result and does
+/// nothing else: the driver's ceiling, with no database behind it.
+async fn start_noop() -> std::io::Result<SocketAddr> {
+    use axum::extract::ws::{Message, WebSocketUpgrade};
+    use axum::http::HeaderMap;
+    use futures_util::StreamExt;
+    let app = axum::Router::new().route(
+        "/v1/ws",
+        axum::routing::get(|headers: HeaderMap, ws: WebSocketUpgrade| async move {
+            let offered = headers
+                .get(axum::http::header::SEC_WEBSOCKET_PROTOCOL)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_owned();
+            let subprotocol = Subprotocol::choose(&offered).unwrap_or(Subprotocol::DEFAULT);
+            let mut ws = ws.read_buffer_size(kith_protocol::READ_BUFFER_BYTES);
+            if let Ok(v) = axum::http::HeaderValue::from_str(&subprotocol.to_string()) {
+                ws = ws.protocols([v.to_str().unwrap_or_default().to_owned()]);
+            }
+            ws.on_upgrade(move |mut socket| async move {
+                let wire = kith_protocol::Wire::new(subprotocol, 1 << 20);
+                while let Some(Ok(Message::Binary(bytes))) = socket.next().await {
+                    let id = kith_protocol::FrameHeader::request_id_of(&bytes);
+                    for frame in wire.result(id, &[], &[], 1, None) {
+                        if socket.send(Message::Binary(frame.into())).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            })
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Ok(addr)
 }
 
 /// CPU seconds (user + system) of a process, from `/proc/<pid>/stat`.
@@ -195,10 +239,10 @@ pub async fn run(
                 );
                 for &threads in &options.threads {
                     cells.push(
-                        measure_cell(
+                        measure_calls(
                             &client,
                             &calls,
-                            &server,
+                            Some(&server.pid()),
                             &options,
                             threads,
                             workers,
@@ -213,14 +257,52 @@ pub async fn run(
             }
         }
     }
-    Ok(Report { options, cells })
+    // The driver's own ceiling, against the no-op endpoint.
+    let threads = options.threads.iter().copied().max().unwrap_or(16);
+    let noop = start_noop()
+        .await
+        .map_err(|e| format!("starting the no-op endpoint: {e}"))?;
+    let config = ClientConfig {
+        subprotocol: Subprotocol {
+            encoding: options.encoding,
+            compression: Compression::None,
+        },
+        connections_per_url: 8,
+        request_timeout: Duration::from_secs(60),
+        ..ClientConfig::new(format!("ws://{noop}/v1/ws"))
+    };
+    let client = Arc::new(
+        Client::connect(config)
+            .await
+            .map_err(|e| format!("connecting to the no-op endpoint: {e}"))?,
+    );
+    let driver_ceiling = Some(
+        measure_calls(
+            &client,
+            &calls,
+            None,
+            &options,
+            threads,
+            0,
+            8,
+            Compression::None,
+        )
+        .await,
+    );
+    Ok(Report {
+        options,
+        cells,
+        driver_ceiling,
+    })
 }
 
+/// Measures one cell; `server_pid` is the process whose CPU counts as the server's
+/// (none for the in-process no-op endpoint).
 #[allow(clippy::too_many_arguments)]
-async fn measure_cell(
+async fn measure_calls(
     client: &Arc<Client>,
     calls: &Arc<Vec<Call>>,
-    server: &ServerProcess,
+    server_pid: Option<&str>,
     options: &Options,
     threads: usize,
     workers: usize,
@@ -262,15 +344,10 @@ async fn measure_cell(
     }
     // CPU is sampled over the measured window only.
     tokio::time::sleep_until(measure_from.into()).await;
-    let (client_before, server_before) = (
-        cpu_seconds("self").unwrap_or(0.0),
-        cpu_seconds(&server.pid()).unwrap_or(0.0),
-    );
+    let server_cpu = || server_pid.and_then(cpu_seconds).unwrap_or(0.0);
+    let (client_before, server_before) = (cpu_seconds("self").unwrap_or(0.0), server_cpu());
     tokio::time::sleep_until(measure_until.into()).await;
-    let (client_after, server_after) = (
-        cpu_seconds("self").unwrap_or(0.0),
-        cpu_seconds(&server.pid()).unwrap_or(0.0),
-    );
+    let (client_after, server_after) = (cpu_seconds("self").unwrap_or(0.0), server_cpu());
     let mut latencies = Vec::new();
     for task in tasks {
         if let Ok(mut l) = task.await {
@@ -320,6 +397,18 @@ impl Report {
                 c.server_cores
             ));
         }
+        if let Some(c) = &self.driver_ceiling {
+            out.push_str(&format!(
+                "{},none,8,0,{},{:.1},{:.1},{:.1},{},{:.2},0\n",
+                self.options.encoding.name(),
+                c.threads,
+                c.requests_per_s,
+                c.p50_us,
+                c.p99_us,
+                c.errors,
+                c.client_cores
+            ));
+        }
         out
     }
 
@@ -365,6 +454,22 @@ impl Report {
                     out.push('\n');
                 }
             }
+        }
+        let best = self
+            .cells
+            .iter()
+            .map(|c| c.requests_per_s)
+            .fold(0.0, f64::max);
+        if let Some(c) = &self.driver_ceiling {
+            out.push_str(&format!(
+                "\nDriver ceiling (the same client, {} threads, 8 connections, against an endpoint that answers at once): \
+                 {:.0} req/s with {:.1} client cores, {:.1}x the best cell above ({best:.0} req/s). \
+                 (workers = 0 marks this row in throughput.csv.)\n",
+                c.threads,
+                c.requests_per_s,
+                c.client_cores,
+                c.requests_per_s / best.max(1.0)
+            ));
         }
         out
     }
