@@ -3,8 +3,9 @@
 //!
 //! Reads `shindig.csv` (required, from `kith bench shindig --out`) and, when present,
 //! `throughput.csv` (`kith bench throughput --out`) and `neo4j.json` (the peer's
-//! results: `{"latency": [{"procedure", "p50_us"}...], "throughput": [{"threads",
-//! "requests_per_s"}...]}`). Every figure says what it is and where it came from.
+//! results, as `bench/peers/neo4j/shindig/run.py --out` writes them:
+//! `{"latency": [{"procedure", "p50_us"}...], "throughput": {"cells": [{"threads",
+//! "requests_per_s"}...]}}`). Every figure says what it is and where it came from.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -438,7 +439,13 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
 }
 
 fn neo4j_throughput(neo4j: &Option<serde_json::Value>, threads: Option<f64>) -> String {
-    let Some(rows) = neo4j.as_ref().and_then(|n| n["throughput"].as_array()) else {
+    // `throughput` is a list of cells, or (bench/peers/neo4j/shindig/run.py) a map
+    // holding them under `cells`.
+    let Some(rows) = neo4j.as_ref().and_then(|n| {
+        n["throughput"]
+            .as_array()
+            .or_else(|| n["throughput"]["cells"].as_array())
+    }) else {
         return "not in this run".into();
     };
     rows.iter()
