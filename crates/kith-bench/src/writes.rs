@@ -367,11 +367,7 @@ async fn run_case(case: Case, options: &Options) -> Result<CaseResult, String> {
     drop(reopened);
 
     latencies.sort_unstable();
-    let at = |q: f64| {
-        latencies
-            .get(((latencies.len().max(1) - 1) as f64 * q).round() as usize)
-            .map_or(0.0, |d| d.as_secs_f64() * 1e6)
-    };
+    let at = |q: f64| percentile_us(&latencies, q);
     let seconds = options.duration.as_secs_f64();
     let nodes = requests as f64 * case.nodes_per_request() as f64;
     let rels = requests as f64 * case.rels_per_request() as f64;
@@ -434,11 +430,7 @@ fn run_engine_case(options: &Options) -> Result<CaseResult, String> {
         }
     }
     latencies.sort_unstable();
-    let at = |q: f64| {
-        latencies
-            .get(((latencies.len().max(1) - 1) as f64 * q).round() as usize)
-            .map_or(0.0, |d| d.as_secs_f64() * 1e6)
-    };
+    let at = |q: f64| percentile_us(&latencies, q);
     let seconds = options.duration.as_secs_f64();
     let nodes = requests as f64 * 1_000.0;
     Ok(CaseResult {
@@ -452,6 +444,13 @@ fn run_engine_case(options: &Options) -> Result<CaseResult, String> {
         errors: 0,
         transactions_per_group: 1.0,
     })
+}
+
+/// The `q` quantile of sorted latencies, in µs (0 when there are none).
+fn percentile_us(sorted: &[Duration], q: f64) -> f64 {
+    sorted
+        .get(((sorted.len().max(1) - 1) as f64 * q).round() as usize)
+        .map_or(0.0, |d| d.as_secs_f64() * 1e6)
 }
 
 impl Report {

@@ -251,12 +251,10 @@ pub fn run(bench: Bench) -> Result<()> {
             let summary = report.markdown();
             print!("{summary}");
             if let Some(dir) = out {
-                std::fs::create_dir_all(&dir)
-                    .with_context(|| format!("creating {}", dir.display()))?;
-                std::fs::write(dir.join("shindig.csv"), report.csv())
-                    .with_context(|| format!("writing {}", dir.join("shindig.csv").display()))?;
-                std::fs::write(dir.join("shindig.md"), &summary)
-                    .with_context(|| format!("writing {}", dir.join("shindig.md").display()))?;
+                write_run_files(
+                    &dir,
+                    &[("shindig.csv", &report.csv()), ("shindig.md", &summary)],
+                )?;
                 eprintln!("raw results: {}", dir.join("shindig.csv").display());
             }
             Ok(())
@@ -356,12 +354,13 @@ pub fn run(bench: Bench) -> Result<()> {
             let summary = report.markdown();
             print!("{summary}");
             if let Some(dir) = out {
-                std::fs::create_dir_all(&dir)
-                    .with_context(|| format!("creating {}", dir.display()))?;
-                std::fs::write(dir.join("throughput.csv"), report.csv())
-                    .with_context(|| format!("writing {}", dir.join("throughput.csv").display()))?;
-                std::fs::write(dir.join("throughput.md"), &summary)
-                    .with_context(|| format!("writing {}", dir.join("throughput.md").display()))?;
+                write_run_files(
+                    &dir,
+                    &[
+                        ("throughput.csv", &report.csv()),
+                        ("throughput.md", &summary),
+                    ],
+                )?;
             }
             Ok(())
         }
@@ -425,4 +424,14 @@ pub fn run(bench: Bench) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Writes a run's output files into `dir` (created if needed).
+fn write_run_files(dir: &std::path::Path, files: &[(&str, &str)]) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
