@@ -222,18 +222,7 @@ async fn run_case(case: Case, options: &Options) -> Result<CaseResult, String> {
     if case == Case::EngineTx1000Labelled {
         return run_engine_case(options);
     }
-    let scratch = match &options.scratch {
-        Some(dir) => tempfile::tempdir_in(dir),
-        None => tempfile::tempdir(),
-    }
-    .map_err(|e| format!("creating a scratch data directory: {e}"))?;
-    let db_options = DatabaseOptions {
-        durability: options.durability,
-        // No checkpoint during a case: it measures the write path alone.
-        checkpoint_wal_bytes: u64::MAX,
-        checkpoint_interval: Duration::from_secs(24 * 3600),
-    };
-    let (database, _) = Database::open(scratch.path(), db_options).map_err(|e| e.to_string())?;
+    let (scratch, database) = fresh_database(options)?;
     let database = Arc::new(database);
     let store = database.store().clone();
     let groups_counter = database.clone();
@@ -388,10 +377,9 @@ async fn run_case(case: Case, options: &Options) -> Result<CaseResult, String> {
     })
 }
 
-/// Commits 1,000-node transactions in-process for the measured time.
-fn run_engine_case(options: &Options) -> Result<CaseResult, String> {
-    use kith_storage::{WriteBatch, WriteOp};
-    let case = Case::EngineTx1000Labelled;
+/// An empty database in a new scratch directory (removed when the guard drops), with
+/// no checkpoint during the case: a case measures the write path alone.
+fn fresh_database(options: &Options) -> Result<(tempfile::TempDir, Database), String> {
     let scratch = match &options.scratch {
         Some(dir) => tempfile::tempdir_in(dir),
         None => tempfile::tempdir(),
@@ -403,6 +391,14 @@ fn run_engine_case(options: &Options) -> Result<CaseResult, String> {
         checkpoint_interval: Duration::from_secs(24 * 3600),
     };
     let (database, _) = Database::open(scratch.path(), db_options).map_err(|e| e.to_string())?;
+    Ok((scratch, database))
+}
+
+/// Commits 1,000-node transactions in-process for the measured time.
+fn run_engine_case(options: &Options) -> Result<CaseResult, String> {
+    use kith_storage::{WriteBatch, WriteOp};
+    let case = Case::EngineTx1000Labelled;
+    let (_scratch, database) = fresh_database(options)?;
     let mut uid = 0i64;
     let mut latencies = Vec::new();
     let started = Instant::now();

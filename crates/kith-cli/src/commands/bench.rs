@@ -173,10 +173,7 @@ pub fn run(bench: Bench) -> Result<()> {
                 seconds,
                 options.workers
             );
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .context("starting the runtime")?;
+            let runtime = runtime()?;
             let report = runtime.block_on(kith_bench::transport::run(store, options))?;
             print!("{}", report.markdown());
             Ok(())
@@ -228,17 +225,8 @@ pub fn run(bench: Bench) -> Result<()> {
                 workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
                 sample: 64,
             };
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} calls, {elapsed} elapsed, ETA {eta}",
-                )
-                .context("progress bar template")?,
-            );
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .context("starting the runtime")?;
+            let bar = progress_bar("calls")?;
+            let runtime = runtime()?;
             let report = runtime
                 .block_on(kith_bench::shindig::run(store, options, |done, total| {
                     if bar.length() != Some(total) {
@@ -329,17 +317,8 @@ pub fn run(bench: Bench) -> Result<()> {
                     .all(|n| *n > 0),
                 "threads, workers and connections must be at least 1"
             );
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} cells, {elapsed} elapsed, ETA {eta}",
-                )
-                .context("progress bar template")?,
-            );
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .context("starting the runtime")?;
+            let bar = progress_bar("cells")?;
+            let runtime = runtime()?;
             let report = runtime
                 .block_on(kith_bench::throughput::run(
                     &queries,
@@ -409,10 +388,7 @@ pub fn run(bench: Bench) -> Result<()> {
                 seconds,
                 options.durability.name()
             );
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .context("starting the runtime")?;
+            let runtime = runtime()?;
             let report = runtime
                 .block_on(kith_bench::writes::run(options))
                 .map_err(|e| anyhow::anyhow!(e))?;
@@ -434,4 +410,24 @@ fn write_run_files(dir: &std::path::Path, files: &[(&str, &str)]) -> Result<()> 
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// A progress bar with ETA counting `unit`s; its length is set as the run learns it.
+fn progress_bar(unit: &str) -> Result<indicatif::ProgressBar> {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {unit}, {{elapsed}} elapsed, ETA {{eta}}"
+        ))
+        .context("progress bar template")?,
+    );
+    Ok(bar)
+}
+
+/// The multi-threaded runtime the load drivers run on.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")
 }
