@@ -264,8 +264,8 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
                 .map(|r| num(r, "requests_per_s"))
                 .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
         };
-        let series: Vec<String> = workers.iter().map(|w| format!("{w} workers")).collect();
-        let values: Vec<Vec<Option<f64>>> = workers
+        let mut series: Vec<String> = workers.iter().map(|w| format!("{w} workers")).collect();
+        let mut values: Vec<Vec<Option<f64>>> = workers
             .iter()
             .map(|w| {
                 threads
@@ -278,6 +278,14 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
                     .collect()
             })
             .collect();
+        let neo4j_at: Vec<Option<f64>> = threads
+            .iter()
+            .map(|th| neo4j_best_throughput(&neo4j, Some(*th)))
+            .collect();
+        if neo4j_at.iter().any(Option::is_some) {
+            series.push("Neo4j 5.26 (Bolt, Cypher)".into());
+            values.push(neo4j_at.clone());
+        }
         charts.push((
             "throughput.svg".into(),
             "Throughput against client threads, per server worker count; best over connections and compression (S1 Figures 7-8)".into(),
@@ -332,6 +340,24 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
                 false,
             ),
         ));
+        // kith over Neo4j at each client thread count both measured (the issue's
+        // target is 25x), best cell each side.
+        let ratios: Vec<String> = threads
+            .iter()
+            .zip(&neo4j_at)
+            .filter_map(|(th, n)| {
+                let k = best(&|r: &BTreeMap<String, String>| num(r, "threads") == *th)?;
+                Some(format!("{th} threads: {:.1}x", k / n.filter(|n| *n > 0.0)?))
+            })
+            .collect();
+        if !ratios.is_empty() {
+            summary_rows.push((
+                "kith ÷ Neo4j, mix throughput (best cell per thread count)".into(),
+                "—".into(),
+                ratios.join(", "),
+                "1x".into(),
+            ));
+        }
         let at_128 = best(&|r: &BTreeMap<String, String>| num(r, "threads") == 128.0);
         let max = best(&|_| true);
         let fmt = |v: Option<f64>| v.map_or("not measured".into(), |v| format!("{v:.0} req/s"));
@@ -438,21 +464,30 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
     })
 }
 
-fn neo4j_throughput(neo4j: &Option<serde_json::Value>, threads: Option<f64>) -> String {
-    // `throughput` is a list of cells, or (bench/peers/neo4j/shindig/run.py) a map
-    // holding them under `cells`.
-    let Some(rows) = neo4j.as_ref().and_then(|n| {
+/// Neo4j's throughput cells: a list, or (bench/peers/neo4j/shindig/run.py) a map
+/// holding them under `cells`. `None` when the run has no Neo4j throughput.
+fn neo4j_cells(neo4j: &Option<serde_json::Value>) -> Option<&Vec<serde_json::Value>> {
+    neo4j.as_ref().and_then(|n| {
         n["throughput"]
             .as_array()
             .or_else(|| n["throughput"]["cells"].as_array())
-    }) else {
-        return "not in this run".into();
-    };
-    rows.iter()
+    })
+}
+
+/// Neo4j's best requests/s, at `threads` client threads or over all cells.
+fn neo4j_best_throughput(neo4j: &Option<serde_json::Value>, threads: Option<f64>) -> Option<f64> {
+    neo4j_cells(neo4j)?
+        .iter()
         .filter(|r| threads.is_none_or(|t| r["threads"].as_f64() == Some(t)))
         .filter_map(|r| r["requests_per_s"].as_f64())
         .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
-        .map_or("not measured".into(), |v| format!("{v:.0} req/s"))
+}
+
+fn neo4j_throughput(neo4j: &Option<serde_json::Value>, threads: Option<f64>) -> String {
+    if neo4j_cells(neo4j).is_none() {
+        return "not in this run".into();
+    }
+    neo4j_best_throughput(neo4j, threads).map_or("not measured".into(), |v| format!("{v:.0} req/s"))
 }
 
 #[cfg(test)]
@@ -487,5 +522,21 @@ mod tests {
         assert!(html.contains("3000 req/s"));
         assert!(html.contains("no Neo4j results in this run"));
         assert!(!html.contains("NaN"));
+
+        // With Neo4j's results beside it: the ratio per thread count and Neo4j's line.
+        std::fs::write(
+            dir.path().join("neo4j.json"),
+            r#"{"latency":[{"procedure":"shindig.q1","p50_us":5000}],
+                "throughput":{"cells":[{"threads":4,"requests_per_s":100},{"threads":128,"requests_per_s":150}]}}"#,
+        )
+        .expect("writes");
+        let written = build(dir.path()).expect("builds");
+        let html = std::fs::read_to_string(&written.html).expect("reads");
+        assert!(
+            html.contains("4 threads: 10.0x, 128 threads: 20.0x"),
+            "{html}"
+        );
+        assert!(html.contains("Neo4j 5.26 (Bolt, Cypher)"));
+        assert!(!html.contains("no Neo4j results in this run"));
     }
 }
