@@ -9,6 +9,8 @@
 //! every acknowledgement means the write is on disk?
 
 mod http_client;
+pub mod ldbc;
+mod local_server;
 pub mod report;
 pub mod shindig;
 mod svg;

@@ -16,7 +16,6 @@ use kith_client::{Client, ClientConfig, Compression, Encoding, Subprotocol};
 use kith_core::shindig_schema::label;
 use kith_core::{GraphView, Value};
 use kith_procedures::Registry;
-use kith_server::{Server, ServerConfig};
 use kith_storage::Store;
 
 use crate::http_client::Http;
@@ -378,22 +377,9 @@ pub async fn run(
     mut progress: impl FnMut(u64, u64),
 ) -> Result<Report, String> {
     let queries = queries(&*store.snapshot(), options.sample)?;
-    let config = ServerConfig {
-        listen: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
-        workers: options.workers,
-        ..ServerConfig::default()
-    };
-    let server = Server::bind(config, store)
-        .await
-        .map_err(|e| format!("starting the server: {e}"))?;
-    let addr = server.local_addr().map_err(|e| e.to_string())?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(server.run(async move {
-        let _ = stopped.await;
-    }));
-    let outcome = measure(addr, &queries, &options, &mut progress).await;
-    let _ = stop.send(());
-    let _ = serving.await;
+    let server = crate::local_server::LocalServer::start(store, options.workers).await?;
+    let outcome = measure(server.addr, &queries, &options, &mut progress).await;
+    server.stop().await;
     Ok(Report {
         options,
         measurements: outcome?,

@@ -28,6 +28,26 @@ enum Command {
         #[command(subcommand)]
         dataset: commands::generate::Dataset,
     },
+    /// Load a published data set into a new data directory.
+    Load {
+        #[command(subcommand)]
+        source: commands::load::Source,
+    },
+    /// Apply LDBC update streams (updateStream_*_{person,forum}.csv) in timestamp
+    /// order through the durable write path, to a data directory or a running server.
+    Replay {
+        /// A data directory no server is using, or a server's ws:// URL (reads go on
+        /// while it replays).
+        target: String,
+        /// The directory holding the update streams.
+        streams: PathBuf,
+        /// Apply only the first N events.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Events per commit group (one fsync) offline, or in flight to a server.
+        #[arg(long, default_value_t = 256)]
+        group: usize,
+    },
     /// Node and relationship counts, the friend-degree distribution, and memory use.
     Stats {
         /// Data directory (default ./kith-data, generated at scale 1 if absent).
@@ -100,6 +120,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Generate { dataset } => commands::generate::run(dataset),
+        Command::Load { source } => commands::load::run(source),
+        Command::Replay {
+            target,
+            streams,
+            limit,
+            group,
+        } => commands::replay::run(&target, &streams, limit, group),
         Command::Stats { dir, memory, json } => commands::stats::run(dir, memory, json),
         Command::Call {
             dir,

@@ -38,9 +38,9 @@ pub struct RelView<'a> {
     pub properties: &'a [(PropKeyId, Value)],
 }
 
-impl RelView<'_> {
-    /// A property of the relationship.
-    pub fn property(&self, key: PropKeyId) -> Option<&Value> {
+impl<'a> RelView<'a> {
+    /// A property of the relationship (borrowed from the graph, not from the view).
+    pub fn property(&self, key: PropKeyId) -> Option<&'a Value> {
         lookup(self.properties, key)
     }
 }

@@ -7,8 +7,10 @@
 
 mod graph_view;
 mod ids;
+pub mod ldbc_schema;
 pub mod shindig_schema;
 mod value;
+pub mod write_op;
 
 pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};
 pub use ids::{LabelId, NodeId, PropKeyId, RelId, RelTypeId};

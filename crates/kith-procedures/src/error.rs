@@ -56,6 +56,11 @@ pub enum ProcedureError {
         /// Its external id.
         id: i64,
     },
+    /// An update procedure was called where only reads run (no writer here).
+    UpdateNotHere {
+        /// The update procedure.
+        name: String,
+    },
     /// The graph lacks a name the procedure family needs.
     SchemaMismatch {
         /// The procedure family (e.g. `shindig`).
@@ -68,7 +73,7 @@ pub enum ProcedureError {
 impl ProcedureError {
     /// A stable code for clients: `unknown_procedure`, `missing_parameter`,
     /// `unknown_parameter`, `wrong_parameter_type`, `parameter_out_of_range`,
-    /// `not_found`, `schema_mismatch`.
+    /// `not_found`, `schema_mismatch`, `read_only`.
     pub fn code(&self) -> &'static str {
         match self {
             ProcedureError::UnknownProcedure { .. } => "unknown_procedure",
@@ -78,6 +83,7 @@ impl ProcedureError {
             ProcedureError::ParameterOutOfRange { .. } => "parameter_out_of_range",
             ProcedureError::NotFound { .. } => "not_found",
             ProcedureError::SchemaMismatch { .. } => "schema_mismatch",
+            ProcedureError::UpdateNotHere { .. } => "read_only",
         }
     }
 }
@@ -126,6 +132,11 @@ impl fmt::Display for ProcedureError {
                 write!(f, "{procedure}: parameter `{parameter}` {reason}")
             }
             ProcedureError::NotFound { label, id } => write!(f, "no {label} with id {id}"),
+            ProcedureError::UpdateNotHere { name } => write!(
+                f,
+                "`{name}` is an update procedure: it runs through the durable write path \
+                 (a server with a data directory, or `kith replay`), not as a read"
+            ),
             ProcedureError::SchemaMismatch { family, missing } => write!(
                 f,
                 "this graph has no {missing}; {family} procedures need a {family} graph"

@@ -8,6 +8,7 @@
 
 mod error;
 pub mod graph;
+pub mod ldbc;
 mod params;
 mod registry;
 mod result;
@@ -15,5 +16,5 @@ pub mod shindig;
 
 pub use error::ProcedureError;
 pub use params::{parse_cli_value, ParamSpec, ParamType, Params, LIST_PARAM_LEN_MAX};
-pub use registry::{Procedure, Registry};
+pub use registry::{Procedure, Registry, UpdateFn, UpdateProcedure};
 pub use result::ResultSet;

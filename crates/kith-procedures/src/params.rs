@@ -18,6 +18,10 @@ pub enum ParamType {
     String,
     /// Any scalar: bool, integer, float, string or datetime.
     Scalar,
+    /// A list of strings.
+    StringList,
+    /// A list of `[Int, Int]` pairs (LDBC's `[organisationId, year]`).
+    IntPairList,
 }
 
 impl ParamType {
@@ -28,6 +32,13 @@ impl ParamType {
                 items.iter().all(|v| matches!(v, Value::Int(_)))
             }
             (ParamType::String, Value::String(_)) => true,
+            (ParamType::StringList, Value::List(items)) => {
+                items.iter().all(|v| matches!(v, Value::String(_)))
+            }
+            (ParamType::IntPairList, Value::List(items)) => items.iter().all(|v| {
+                matches!(v, Value::List(pair)
+                    if pair.len() == 2 && pair.iter().all(|x| matches!(x, Value::Int(_))))
+            }),
             (
                 ParamType::Scalar,
                 Value::Bool(_)
@@ -47,6 +58,8 @@ impl ParamType {
             ParamType::IntList => "List<Int>",
             ParamType::String => "String",
             ParamType::Scalar => "Scalar",
+            ParamType::StringList => "List<String>",
+            ParamType::IntPairList => "List<[Int, Int]>",
         }
     }
 }
@@ -193,6 +206,29 @@ impl Params {
             .ok_or_else(|| self.missing(name))
     }
 
+    /// A List<String> parameter.
+    pub fn string_list(&self, name: &str) -> Result<Vec<Value>, ProcedureError> {
+        self.get(name)
+            .and_then(Value::as_list)
+            .map(<[Value]>::to_vec)
+            .ok_or_else(|| self.missing(name))
+    }
+
+    /// A List<[Int, Int]> parameter.
+    pub fn int_pairs(&self, name: &str) -> Result<Vec<(i64, i64)>, ProcedureError> {
+        let items = self
+            .get(name)
+            .and_then(Value::as_list)
+            .ok_or_else(|| self.missing(name))?;
+        Ok(items
+            .iter()
+            .filter_map(|pair| match pair.as_list()? {
+                [a, b] => Some((a.as_int()?, b.as_int()?)),
+                _ => None,
+            })
+            .collect())
+    }
+
     fn missing(&self, name: &str) -> ProcedureError {
         ProcedureError::MissingParameter {
             procedure: self.procedure.into(),
@@ -237,6 +273,32 @@ pub fn parse_cli_value(ty: ParamType, text: &str) -> Value {
             Value::List(items)
         }
         ParamType::String => Value::string(text),
+        ParamType::StringList => Value::List(
+            text.trim_start_matches('[')
+                .trim_end_matches(']')
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(Value::string)
+                .collect(),
+        ),
+        // `1,2010;5,2011`: pairs separated by `;`, as in LDBC's update streams.
+        ParamType::IntPairList => Value::List(
+            text.split(';')
+                .filter(|s| !s.trim().is_empty())
+                .map(|pair| {
+                    Value::List(
+                        pair.split(',')
+                            .map(|s| {
+                                s.trim()
+                                    .parse()
+                                    .map_or_else(|_| Value::string(s), Value::Int)
+                            })
+                            .collect(),
+                    )
+                })
+                .collect(),
+        ),
         ParamType::Scalar => {
             if let Ok(i) = text.parse::<i64>() {
                 Value::Int(i)

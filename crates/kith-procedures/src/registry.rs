@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use kith_core::write_op::WriteOp;
 use kith_core::{GraphView, Value};
 
 use crate::{ParamSpec, Params, ProcedureError, ResultSet};
@@ -24,10 +25,29 @@ pub struct Procedure {
     pub run: ProcedureFn,
 }
 
+/// The body of an update procedure: turns validated parameters into one transaction.
+/// It reads nothing; nodes are named by external id, so the writer resolves them
+/// against the version the transaction commits on, and a missing one fails it.
+pub type UpdateFn = fn(&Params) -> Result<Vec<WriteOp>, ProcedureError>;
+
+/// A registered update procedure (e.g. LDBC's IU1..IU8).
+#[derive(Clone, Copy, Debug)]
+pub struct UpdateProcedure {
+    /// Its name, `family.query`.
+    pub name: &'static str,
+    /// What it changes, one line.
+    pub description: &'static str,
+    /// Its parameters.
+    pub params: &'static [ParamSpec],
+    /// Its body.
+    pub build: UpdateFn,
+}
+
 /// All procedures by name.
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
     procedures: BTreeMap<&'static str, Procedure>,
+    updates: BTreeMap<&'static str, UpdateProcedure>,
 }
 
 impl Registry {
@@ -42,10 +62,46 @@ impl Registry {
         for p in crate::graph::procedures()
             .into_iter()
             .chain(crate::shindig::procedures())
+            .chain(crate::ldbc::procedures())
         {
             registry.register(p);
         }
+        for u in crate::ldbc::updates() {
+            registry.register_update(u);
+        }
         registry
+    }
+
+    /// Adds (or replaces) an update procedure.
+    pub fn register_update(&mut self, update: UpdateProcedure) {
+        self.updates.insert(update.name, update);
+    }
+
+    /// An update procedure by name, if `name` is one.
+    pub fn update(&self, name: &str) -> Option<&UpdateProcedure> {
+        self.updates.get(name)
+    }
+
+    /// All update procedures, by name.
+    pub fn updates(&self) -> impl Iterator<Item = &UpdateProcedure> + '_ {
+        self.updates.values()
+    }
+
+    /// Validates the parameters of update procedure `name` and builds its transaction.
+    pub fn build_update(
+        &self,
+        name: &str,
+        params: &[(String, Value)],
+    ) -> Result<Vec<WriteOp>, ProcedureError> {
+        let update = self
+            .updates
+            .get(name)
+            .ok_or_else(|| ProcedureError::UnknownProcedure {
+                name: name.to_owned(),
+                suggestions: self.suggest(name),
+            })?;
+        let params = Params::validate(update.name, update.params, params)?;
+        (update.build)(&params)
     }
 
     /// Adds (or replaces) a procedure.
@@ -55,12 +111,18 @@ impl Registry {
 
     /// A procedure by name.
     pub fn get(&self, name: &str) -> Result<&Procedure, ProcedureError> {
-        self.procedures
-            .get(name)
-            .ok_or_else(|| ProcedureError::UnknownProcedure {
-                name: name.to_owned(),
-                suggestions: self.suggest(name),
-            })
+        self.procedures.get(name).ok_or_else(|| {
+            if self.updates.contains_key(name) {
+                ProcedureError::UpdateNotHere {
+                    name: name.to_owned(),
+                }
+            } else {
+                ProcedureError::UnknownProcedure {
+                    name: name.to_owned(),
+                    suggestions: self.suggest(name),
+                }
+            }
+        })
     }
 
     /// All procedures, by name.
@@ -85,6 +147,7 @@ impl Registry {
         let tail = name.rsplit('.').next().unwrap_or(name);
         self.procedures
             .keys()
+            .chain(self.updates.keys())
             .filter(|candidate| {
                 let candidate_tail = candidate.rsplit('.').next().unwrap_or(candidate);
                 candidate_tail == tail || edit_distance(candidate, name) <= 3

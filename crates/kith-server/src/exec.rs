@@ -47,6 +47,29 @@ pub(crate) fn execute(
     Ok(result)
 }
 
+/// The transaction of an update procedure call, with its parameters validated.
+pub(crate) fn update_batch(
+    state: &AppState,
+    procedure: &str,
+    params: &[(String, Value)],
+) -> Result<kith_storage::WriteBatch, ExecError> {
+    let ops = state
+        .registry
+        .build_update(procedure, params)
+        .map_err(|e| ExecError::new(e.code(), e.to_string()))?;
+    if ops.len() > state.config.write_ops_max {
+        return Err(ExecError::new(
+            "bad_request",
+            format!(
+                "{procedure} makes {} operations; the limit (write_ops_max) is {}",
+                ops.len(),
+                state.config.write_ops_max
+            ),
+        ));
+    }
+    Ok(kith_storage::WriteBatch { ops })
+}
+
 /// The metrics name of write requests.
 pub(crate) const WRITE_METRIC: &str = "write";
 

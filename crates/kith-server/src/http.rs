@@ -64,6 +64,14 @@ pub(crate) async fn call(
         Ok(p) => p,
         Err(e) => return error(&state, "bad_request", &e.to_string()),
     };
+    // An update procedure (LDBC's IU1..IU8) is a write: its operations go through
+    // the write queue like POST /v1/write's.
+    if state.registry.update(&procedure).is_some() {
+        return match crate::exec::update_batch(&state, &procedure, &params) {
+            Ok(batch) => commit(state, batch, arrived).await,
+            Err(ExecError { code, message }) => error(&state, code, &message),
+        };
+    }
     let (done, answer) = oneshot::channel::<Result<Vec<u8>, ExecError>>();
     let job_state = state.clone();
     let submitted = state.pool.submit(move || {
@@ -165,6 +173,15 @@ pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Res
         Ok(batch) => batch,
         Err(message) => return error(&state, "bad_request", &message),
     };
+    commit(state, batch, arrived).await
+}
+
+/// Queues one transaction for the writer and answers once its group is durable.
+async fn commit(
+    state: Arc<AppState>,
+    batch: kith_storage::WriteBatch,
+    arrived: Instant,
+) -> Response {
     let Some(writes) = state.writes.as_ref() else {
         let message = "this server is read-only (started without a data directory to write to)";
         return error(&state, "read_only", message);

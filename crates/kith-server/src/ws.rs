@@ -293,6 +293,19 @@ fn handle_frame(
     // Writes convert before they take an in-flight slot: a malformed one is answered
     // at once and never queued.
     let request = match request {
+        // An update procedure (LDBC's IU1..IU8) is a write: queued for the writer.
+        Request::Call {
+            procedure,
+            params,
+            timing,
+        } if state.registry.update(&procedure).is_some() => {
+            match crate::exec::update_batch(state, &procedure, &params) {
+                Ok(batch) => Job::Write { batch, timing },
+                Err(ExecError { code, message }) => {
+                    return send_error(state, out, wire, request_id, code, &message)
+                }
+            }
+        }
         Request::Call {
             procedure,
             params,

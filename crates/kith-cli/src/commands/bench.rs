@@ -33,6 +33,38 @@ pub enum Bench {
         #[arg(long)]
         workers: Option<usize>,
     },
+    /// LDBC SNB Interactive reads (IS1-IS7, IC1-IC14), single caller: latency
+    /// in-process and over WS-BSON, on a `kith load ldbc` data directory.
+    Ldbc {
+        /// Data directory (from `kith load ldbc`).
+        #[arg(long)]
+        data: PathBuf,
+        /// The substitution parameters (interactive_N_param.txt) for IC1-IC14.
+        #[arg(long)]
+        params: PathBuf,
+        /// Measured calls per query and path.
+        #[arg(long, default_value_t = 200)]
+        calls: usize,
+        /// Unmeasured calls per query and path first.
+        #[arg(long, default_value_t = 20)]
+        warmup: usize,
+        /// Persons and messages the short reads rotate over.
+        #[arg(long, default_value_t = 50)]
+        sample: usize,
+        /// Server worker threads [default: cores].
+        #[arg(long)]
+        workers: Option<usize>,
+        /// A smoke run: 10 calls per query and path, 2 warm-up.
+        #[arg(long)]
+        quick: bool,
+        /// Neo4j's results from the same run (bench/peers/neo4j/ldbc), shown beside
+        /// kith's; default RUN_DIR/neo4j-ldbc.json when --out is given and it exists.
+        #[arg(long)]
+        neo4j: Option<PathBuf>,
+        /// Directory for ldbc.csv, ldbc.md and queries.json (the calls, for peers).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
     Shindig {
@@ -176,6 +208,76 @@ pub fn run(bench: Bench) -> Result<()> {
             let runtime = runtime()?;
             let report = runtime.block_on(kith_bench::transport::run(store, options))?;
             print!("{}", report.markdown());
+            Ok(())
+        }
+        Bench::Ldbc {
+            data,
+            params,
+            calls,
+            warmup,
+            sample,
+            workers,
+            quick,
+            neo4j,
+            out,
+        } => {
+            let loaded = data_dir::load(&data)?;
+            let queries = kith_bench::ldbc::queries(&loaded.snapshot, &params, sample)
+                .map_err(|e| anyhow::anyhow!(e))?;
+            if let Some(dir) = &out {
+                write_run_files(
+                    dir,
+                    &[(
+                        "queries.json",
+                        &(serde_json::to_string_pretty(&kith_bench::ldbc::queries_json(&queries))?
+                            + "\n"),
+                    )],
+                )?;
+            }
+            let options = kith_bench::ldbc::Options {
+                calls: if quick { 10 } else { calls.max(1) },
+                warmup: if quick { 2 } else { warmup },
+                short_sample: sample,
+                workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+            };
+            let store = Arc::new(Store::new(loaded.snapshot));
+            let bar = progress_bar("calls")?;
+            let runtime = runtime()?;
+            let report = runtime
+                .block_on(kith_bench::ldbc::run(
+                    store,
+                    &queries,
+                    options,
+                    |done, total| {
+                        if bar.length() != Some(total) {
+                            bar.set_length(total);
+                        }
+                        bar.set_position(done);
+                    },
+                ))
+                .map_err(|e| anyhow::anyhow!(e))?;
+            bar.finish_and_clear();
+            let neo4j_path = neo4j.or_else(|| {
+                out.as_ref()
+                    .map(|d| d.join("neo4j-ldbc.json"))
+                    .filter(|p| p.exists())
+            });
+            let neo4j_json = match &neo4j_path {
+                Some(p) => Some(
+                    serde_json::from_str::<serde_json::Value>(
+                        &std::fs::read_to_string(p)
+                            .with_context(|| format!("reading {}", p.display()))?,
+                    )
+                    .with_context(|| format!("{} is not JSON", p.display()))?,
+                ),
+                None => None,
+            };
+            let summary = report.markdown(neo4j_json.as_ref());
+            print!("{summary}");
+            if let Some(dir) = &out {
+                write_run_files(dir, &[("ldbc.csv", &report.csv()), ("ldbc.md", &summary)])?;
+                eprintln!("raw results: {}", dir.join("ldbc.csv").display());
+            }
             Ok(())
         }
         Bench::Shindig {
@@ -413,7 +515,7 @@ fn write_run_files(dir: &std::path::Path, files: &[(&str, &str)]) -> Result<()> 
 }
 
 /// A progress bar with ETA counting `unit`s; its length is set as the run learns it.
-fn progress_bar(unit: &str) -> Result<indicatif::ProgressBar> {
+pub(crate) fn progress_bar(unit: &str) -> Result<indicatif::ProgressBar> {
     let bar = indicatif::ProgressBar::new(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(&format!(

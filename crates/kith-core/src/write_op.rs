@@ -1,0 +1,150 @@
+//! Write operations as plain data: what a client sends, the log records and an update
+//! procedure produces. They live here, not in the store, so procedures (which see only
+//! kith-core) can describe updates that the storage layer then applies durably.
+
+use std::sync::Arc;
+
+use crate::{NodeId, RelId, Value};
+
+/// A label, relationship type or property key name in a write. Shared (`Arc<str>`), so
+/// a request's thousand repetitions of one name, decoded once, are not copied a
+/// thousand times on their way to the catalog.
+pub type Name = Arc<str>;
+
+/// How an operation names a node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeRef {
+    /// By internal id.
+    Node(NodeId),
+    /// By the external-id index: the node of `label` whose `id` property is `id`.
+    ById {
+        /// Label.
+        label: Name,
+        /// External id.
+        id: i64,
+    },
+    /// The `n`-th node (counting from 0) created by earlier `CreateNode` operations
+    /// of the same batch: the index into the storage layer's `CommitInfo::created`.
+    Created(usize),
+}
+
+/// One change to the graph. Names are strings so a batch can introduce new labels,
+/// types and keys; the writer interns them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteOp {
+    /// Creates a node.
+    CreateNode {
+        /// Labels.
+        labels: Vec<Name>,
+        /// Properties; an Int `id` enters the external-id index under every label.
+        properties: Vec<(Name, Value)>,
+    },
+    /// Creates a relationship.
+    CreateRel {
+        /// Type.
+        rel_type: Name,
+        /// Source.
+        src: NodeRef,
+        /// Target.
+        dst: NodeRef,
+        /// Properties.
+        properties: Vec<(Name, Value)>,
+    },
+    /// Sets a node property; `Null` removes it.
+    SetNodeProperty {
+        /// The node.
+        node: NodeRef,
+        /// Key.
+        key: Name,
+        /// New value.
+        value: Value,
+    },
+    /// Sets a relationship property; `Null` removes it.
+    SetRelProperty {
+        /// The relationship.
+        rel: RelId,
+        /// Key.
+        key: Name,
+        /// New value.
+        value: Value,
+    },
+    /// Adds a label to a node.
+    AddLabel {
+        /// The node.
+        node: NodeRef,
+        /// Label.
+        label: Name,
+    },
+    /// Removes a label from a node.
+    RemoveLabel {
+        /// The node.
+        node: NodeRef,
+        /// Label.
+        label: Name,
+    },
+    /// Deletes a node; with `detach` its relationships go too, without it a node that
+    /// still has relationships is an error.
+    DeleteNode {
+        /// The node.
+        node: NodeRef,
+        /// Delete its relationships first.
+        detach: bool,
+    },
+    /// Deletes a relationship.
+    DeleteRel {
+        /// The relationship.
+        rel: RelId,
+    },
+    /// Aborts the whole batch unless the condition holds when this operation runs
+    /// (after the batch's earlier operations). "Create if absent" is
+    /// `Require(Absent{..})` followed by the `CreateNode`.
+    Require(Condition),
+    /// Declares a property index on `(label, key)` and fills it; declaring an existing
+    /// index changes nothing.
+    CreateIndex {
+        /// Label.
+        label: Name,
+        /// Property key.
+        key: Name,
+    },
+    /// Drops a property index; dropping one that does not exist is an error.
+    DropIndex {
+        /// Label.
+        label: Name,
+        /// Property key.
+        key: Name,
+    },
+}
+
+/// A precondition of a batch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    /// No node with `label` has property `key` equal to `value`.
+    Absent {
+        /// Label.
+        label: Name,
+        /// Property key.
+        key: Name,
+        /// Value.
+        value: Value,
+    },
+    /// At least one node with `label` has property `key` equal to `value`.
+    Present {
+        /// Label.
+        label: Name,
+        /// Property key.
+        key: Name,
+        /// Value.
+        value: Value,
+    },
+}
+
+impl std::fmt::Display for Condition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, label, key, value) = match self {
+            Condition::Absent { label, key, value } => ("no", label, key, value),
+            Condition::Present { label, key, value } => ("some", label, key, value),
+        };
+        write!(f, "{what} :{label} node has {key} = {value}")
+    }
+}

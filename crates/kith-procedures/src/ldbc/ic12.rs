@@ -1,0 +1,93 @@
+//! IC12: expert search: friends' replies to posts about a tag class (or its
+//! subclasses).
+
+use kith_core::{GraphView, NodeId, Value};
+use rustc_hash::FxHashSet;
+
+use super::schema::Ldbc;
+use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
+
+const COLUMNS: &[&str] = &[
+    "personId",
+    "personFirstName",
+    "personLastName",
+    "tagNames",
+    "replyCount",
+];
+
+pub(crate) const PROCEDURE: Procedure = Procedure {
+    name: "ldbc.ic12",
+    description: "LDBC IC12: friends' comments on posts tagged within a tag class hierarchy",
+    params: &[
+        ParamSpec::required("personId", ParamType::Int, "the start person"),
+        ParamSpec::required("tagClassName", ParamType::String, "the tag class"),
+    ],
+    columns: COLUMNS,
+    run,
+};
+
+fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
+    let s = Ldbc::resolve(g)?;
+    let person = s.person(p.int("personId")?)?;
+    let mut out = ResultSet::new(COLUMNS);
+    let Some(class) = s.tag_class_named(p.string("tagClassName")?) else {
+        return Ok(out);
+    };
+    // The class and every class below it, then their tags.
+    let mut classes = vec![class];
+    let mut i = 0;
+    while i < classes.len() {
+        for sub in s.inc(classes[i], s.is_subclass_of) {
+            if !classes.contains(&sub.node) {
+                classes.push(sub.node);
+            }
+        }
+        i += 1;
+    }
+    let tags: FxHashSet<NodeId> = classes
+        .iter()
+        .flat_map(|c| s.inc(*c, s.has_type).iter().map(|e| e.node))
+        .collect();
+    let mut rows: Vec<(i64, i64, NodeId, Vec<&str>)> = Vec::new();
+    for friend in s.friends(person) {
+        let mut count = 0i64;
+        let mut names: Vec<&str> = Vec::new();
+        for c in s.inc(friend.node, s.has_creator) {
+            if !g.has_label(c.node, s.comment) {
+                continue;
+            }
+            let Some(post) = s.one_out(c.node, s.reply_of) else {
+                continue;
+            };
+            if !g.has_label(post, s.post) {
+                continue;
+            }
+            let mut matched = false;
+            for t in s.out(post, s.has_tag) {
+                if tags.contains(&t.node) {
+                    matched = true;
+                    names.push(s.text(t.node, s.name));
+                }
+            }
+            count += i64::from(matched);
+        }
+        if count > 0 {
+            names.sort_unstable();
+            names.dedup();
+            rows.push((count, s.ext_id(friend.node), friend.node, names));
+        }
+    }
+    for (count, _, friend, names) in
+        super::top_k(rows, 20, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)))
+    {
+        let [id, first, last] = s.person_triple(friend);
+        out.push([
+            id,
+            first,
+            last,
+            Value::List(names.into_iter().map(Value::string).collect()),
+            Value::Int(count),
+        ]);
+    }
+    Ok(out)
+}

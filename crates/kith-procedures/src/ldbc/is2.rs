@@ -1,0 +1,65 @@
+//! IS2: a person's 10 most recent messages, each with its thread's original post and
+//! that post's author.
+
+use kith_core::{GraphView, Value};
+
+use super::schema::Ldbc;
+use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
+
+const COLUMNS: &[&str] = &[
+    "messageId",
+    "messageContent",
+    "messageCreationDate",
+    "originalPostId",
+    "originalPostAuthorId",
+    "originalPostAuthorFirstName",
+    "originalPostAuthorLastName",
+];
+
+pub(crate) const PROCEDURE: Procedure = Procedure {
+    name: "ldbc.is2",
+    description: "LDBC IS2: a person's 10 latest messages with their original posts",
+    params: &[ParamSpec::required(
+        "personId",
+        ParamType::Int,
+        "the person",
+    )],
+    columns: COLUMNS,
+    run,
+};
+
+fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
+    let s = Ldbc::resolve(g)?;
+    let person = s.person(p.int("personId")?)?;
+    // (creationDate, id, node), newest first, ties by id descending.
+    let mut messages: Vec<(i64, i64, kith_core::NodeId)> = s
+        .inc(person, s.has_creator)
+        .iter()
+        .map(|e| (s.int(e.node, s.creation_date), s.ext_id(e.node), e.node))
+        .collect();
+    let n = messages.len().min(10);
+    if n > 0 {
+        messages.select_nth_unstable_by(n - 1, |a, b| b.cmp(a));
+        messages.truncate(n);
+        messages.sort_unstable_by(|a, b| b.cmp(a));
+    }
+    let mut out = ResultSet::new(COLUMNS);
+    for (date, id, m) in messages {
+        let post = s.root_post(m);
+        let author = s.creator(post);
+        let [author_id, first, last] = author
+            .map_or([Value::Null, Value::Null, Value::Null], |a| {
+                s.person_triple(a)
+            });
+        out.push([
+            Value::Int(id),
+            s.message_content(m),
+            Value::DateTime(date),
+            Value::Int(s.ext_id(post)),
+            author_id,
+            first,
+            last,
+        ]);
+    }
+    Ok(out)
+}

@@ -1,0 +1,47 @@
+//! The shape IC2 and IC9 share: the newest messages of a set of persons, before a date.
+
+use kith_core::{NodeId, Value};
+
+use super::schema::Ldbc;
+use crate::ResultSet;
+
+pub(crate) const COLUMNS: &[&str] = &[
+    "personId",
+    "personFirstName",
+    "personLastName",
+    "messageId",
+    "messageContent",
+    "messageCreationDate",
+];
+
+/// The 20 newest messages created by `persons` whose creation date passes `keep`,
+/// newest first, ties by message id ascending.
+pub(crate) fn newest_messages(
+    s: &Ldbc<'_>,
+    persons: impl Iterator<Item = NodeId>,
+    keep: impl Fn(i64) -> bool,
+) -> ResultSet {
+    let mut candidates: Vec<(i64, i64, NodeId, NodeId)> = Vec::new();
+    for person in persons {
+        for e in s.inc(person, s.has_creator) {
+            let date = s.int(e.node, s.creation_date);
+            if keep(date) {
+                candidates.push((date, s.ext_id(e.node), e.node, person));
+            }
+        }
+    }
+    let top = super::top_k(candidates, 20, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out = ResultSet::new(COLUMNS);
+    for (date, id, m, person) in top {
+        let [pid, first, last] = s.person_triple(person);
+        out.push([
+            pid,
+            first,
+            last,
+            Value::Int(id),
+            s.message_content(m),
+            Value::DateTime(date),
+        ]);
+    }
+    out
+}

@@ -1,0 +1,314 @@
+//! The LDBC schema's ids in one graph, resolved once per call, and the lookups every
+//! query shares.
+
+use kith_core::ldbc_schema::{key, label, rel};
+use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
+
+use crate::ProcedureError;
+
+/// Label, type and key ids of the LDBC schema in a particular graph.
+pub(crate) struct Ldbc<'g> {
+    pub(crate) g: &'g dyn GraphView,
+    pub(crate) person: LabelId,
+    pub(crate) message: LabelId,
+    pub(crate) post: LabelId,
+    pub(crate) comment: LabelId,
+    pub(crate) tag: LabelId,
+    pub(crate) tag_class: LabelId,
+    pub(crate) country: LabelId,
+    pub(crate) knows: RelTypeId,
+    pub(crate) has_creator: RelTypeId,
+    pub(crate) reply_of: RelTypeId,
+    pub(crate) container_of: RelTypeId,
+    pub(crate) has_member: RelTypeId,
+    pub(crate) has_moderator: RelTypeId,
+    pub(crate) has_tag: RelTypeId,
+    pub(crate) has_interest: RelTypeId,
+    pub(crate) likes: RelTypeId,
+    pub(crate) is_located_in: RelTypeId,
+    pub(crate) is_part_of: RelTypeId,
+    pub(crate) study_at: RelTypeId,
+    pub(crate) work_at: RelTypeId,
+    pub(crate) has_type: RelTypeId,
+    pub(crate) is_subclass_of: RelTypeId,
+    pub(crate) id: PropKeyId,
+    pub(crate) first_name: PropKeyId,
+    pub(crate) last_name: PropKeyId,
+    pub(crate) gender: PropKeyId,
+    pub(crate) birthday: PropKeyId,
+    pub(crate) creation_date: PropKeyId,
+    pub(crate) location_ip: PropKeyId,
+    pub(crate) browser_used: PropKeyId,
+    pub(crate) email: PropKeyId,
+    pub(crate) speaks: PropKeyId,
+    pub(crate) title: PropKeyId,
+    pub(crate) image_file: PropKeyId,
+    pub(crate) content: PropKeyId,
+    pub(crate) name: PropKeyId,
+    pub(crate) join_date: PropKeyId,
+    pub(crate) class_year: PropKeyId,
+    pub(crate) work_from: PropKeyId,
+}
+
+fn need<T>(found: Option<T>, what: &str, name: &str) -> Result<T, ProcedureError> {
+    found.ok_or_else(|| ProcedureError::SchemaMismatch {
+        family: "ldbc",
+        missing: format!("{what} {name}"),
+    })
+}
+
+impl<'g> Ldbc<'g> {
+    pub(crate) fn resolve(g: &'g dyn GraphView) -> Result<Self, ProcedureError> {
+        let l = |n| need(g.label_id(n), "label", n);
+        let t = |n| need(g.rel_type_id(n), "relationship type", n);
+        let k = |n| need(g.prop_key_id(n), "property key", n);
+        Ok(Ldbc {
+            g,
+            person: l(label::PERSON)?,
+            message: l(label::MESSAGE)?,
+            post: l(label::POST)?,
+            comment: l(label::COMMENT)?,
+            tag: l(label::TAG)?,
+            tag_class: l(label::TAG_CLASS)?,
+            country: l(label::COUNTRY)?,
+            knows: t(rel::KNOWS)?,
+            has_creator: t(rel::HAS_CREATOR)?,
+            reply_of: t(rel::REPLY_OF)?,
+            container_of: t(rel::CONTAINER_OF)?,
+            has_member: t(rel::HAS_MEMBER)?,
+            has_moderator: t(rel::HAS_MODERATOR)?,
+            has_tag: t(rel::HAS_TAG)?,
+            has_interest: t(rel::HAS_INTEREST)?,
+            likes: t(rel::LIKES)?,
+            is_located_in: t(rel::IS_LOCATED_IN)?,
+            is_part_of: t(rel::IS_PART_OF)?,
+            study_at: t(rel::STUDY_AT)?,
+            work_at: t(rel::WORK_AT)?,
+            has_type: t(rel::HAS_TYPE)?,
+            is_subclass_of: t(rel::IS_SUBCLASS_OF)?,
+            id: k(key::ID)?,
+            first_name: k(key::FIRST_NAME)?,
+            last_name: k(key::LAST_NAME)?,
+            gender: k(key::GENDER)?,
+            birthday: k(key::BIRTHDAY)?,
+            creation_date: k(key::CREATION_DATE)?,
+            location_ip: k(key::LOCATION_IP)?,
+            browser_used: k(key::BROWSER_USED)?,
+            email: k(key::EMAIL)?,
+            speaks: k(key::SPEAKS)?,
+            title: k(key::TITLE)?,
+            image_file: k(key::IMAGE_FILE)?,
+            content: k(key::CONTENT)?,
+            name: k(key::NAME)?,
+            join_date: k(key::JOIN_DATE)?,
+            class_year: k(key::CLASS_YEAR)?,
+            work_from: k(key::WORK_FROM)?,
+        })
+    }
+
+    /// The person with external id `id`, or `not_found`.
+    pub(crate) fn person(&self, id: i64) -> Result<NodeId, ProcedureError> {
+        self.g
+            .node_by_id(self.person, id)
+            .ok_or(ProcedureError::NotFound {
+                label: label::PERSON,
+                id,
+            })
+    }
+
+    /// The message (post or comment) with external id `id`, or `not_found`.
+    pub(crate) fn message(&self, id: i64) -> Result<NodeId, ProcedureError> {
+        self.g
+            .node_by_id(self.message, id)
+            .ok_or(ProcedureError::NotFound {
+                label: label::MESSAGE,
+                id,
+            })
+    }
+
+    /// A property's value, `Null` when absent.
+    #[inline]
+    pub(crate) fn prop(&self, node: NodeId, key: PropKeyId) -> Value {
+        self.g
+            .node_property(node, key)
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+
+    /// An Int or DateTime property as an integer (ids, dates, years); `i64::MIN` when
+    /// absent, which sorts first and matches no date window.
+    #[inline]
+    pub(crate) fn int(&self, node: NodeId, key: PropKeyId) -> i64 {
+        match self.g.node_property(node, key) {
+            Some(Value::Int(v) | Value::DateTime(v)) => *v,
+            _ => i64::MIN,
+        }
+    }
+
+    /// An Int or DateTime property of a relationship as an integer; `i64::MIN` when
+    /// absent.
+    #[inline]
+    pub(crate) fn rel_int(&self, rel: kith_core::RelId, key: PropKeyId) -> i64 {
+        match self.g.relationship(rel).and_then(|r| r.property(key)) {
+            Some(Value::Int(v) | Value::DateTime(v)) => *v,
+            _ => i64::MIN,
+        }
+    }
+
+    /// A string property, `""` when absent.
+    #[inline]
+    pub(crate) fn text(&self, node: NodeId, key: PropKeyId) -> &'g str {
+        match self.g.node_property(node, key) {
+            Some(Value::String(s)) => s,
+            _ => "",
+        }
+    }
+
+    /// The external id.
+    #[inline]
+    pub(crate) fn ext_id(&self, node: NodeId) -> i64 {
+        self.int(node, self.id)
+    }
+
+    /// Out-neighbours over `rel`.
+    #[inline]
+    pub(crate) fn out(&self, node: NodeId, rel: RelTypeId) -> &'g [Edge] {
+        self.g.neighbors(node, rel, Direction::Out)
+    }
+
+    /// In-neighbours over `rel`.
+    #[inline]
+    pub(crate) fn inc(&self, node: NodeId, rel: RelTypeId) -> &'g [Edge] {
+        self.g.neighbors(node, rel, Direction::In)
+    }
+
+    /// The single out-neighbour over `rel` (a message's creator, a person's city).
+    #[inline]
+    pub(crate) fn one_out(&self, node: NodeId, rel: RelTypeId) -> Option<NodeId> {
+        self.out(node, rel).first().map(|e| e.node)
+    }
+
+    /// A person's friends: KNOWS is stored once per friendship, in either direction,
+    /// so both lists are merged (each is sorted by neighbour; a friendship stored both
+    /// ways counts once, with its outgoing relationship).
+    pub(crate) fn friends(&self, person: NodeId) -> Vec<Edge> {
+        let (a, b) = (self.out(person, self.knows), self.inc(person, self.knows));
+        if b.is_empty() {
+            return a.to_vec();
+        }
+        if a.is_empty() {
+            return b.to_vec();
+        }
+        let mut merged = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let take_a = j == b.len() || (i < a.len() && a[i].node <= b[j].node);
+            let next = if take_a {
+                i += 1;
+                a[i - 1]
+            } else {
+                j += 1;
+                b[j - 1]
+            };
+            if merged
+                .last()
+                .is_none_or(|last: &Edge| last.node != next.node)
+            {
+                merged.push(next);
+            }
+        }
+        merged
+    }
+
+    /// Friends and friends of friends of `person` (not `person`), each with its
+    /// distance (1 or 2), in no particular order.
+    pub(crate) fn within_two(&self, person: NodeId) -> Vec<(NodeId, u8)> {
+        let mut seen = rustc_hash::FxHashMap::default();
+        seen.insert(person, 0u8);
+        let friends = self.friends(person);
+        for f in &friends {
+            seen.insert(f.node, 1);
+        }
+        for f in &friends {
+            for ff in self.friends(f.node) {
+                seen.entry(ff.node).or_insert(2);
+            }
+        }
+        seen.into_iter().filter(|(_, d)| *d > 0).collect()
+    }
+
+    /// Whether two persons know each other.
+    pub(crate) fn knows_each_other(&self, a: NodeId, b: NodeId) -> bool {
+        let has = |x: NodeId, y: NodeId| {
+            self.out(x, self.knows)
+                .binary_search_by_key(&y, |e| e.node)
+                .is_ok()
+        };
+        has(a, b) || has(b, a)
+    }
+
+    /// A message's creator.
+    pub(crate) fn creator(&self, message: NodeId) -> Option<NodeId> {
+        self.one_out(message, self.has_creator)
+    }
+
+    /// A message's text: its content, or its image file when it has no content.
+    pub(crate) fn message_content(&self, message: NodeId) -> Value {
+        match self.g.node_property(message, self.content) {
+            Some(Value::String(s)) if !s.is_empty() => Value::String(s.clone()),
+            _ => self.prop(message, self.image_file),
+        }
+    }
+
+    /// The post at the root of a message's reply chain.
+    pub(crate) fn root_post(&self, message: NodeId) -> NodeId {
+        let mut m = message;
+        while let Some(parent) = self.one_out(m, self.reply_of) {
+            m = parent;
+        }
+        m
+    }
+
+    /// The country a place (city) is part of; a country is its own.
+    pub(crate) fn country_of(&self, place: NodeId) -> Option<NodeId> {
+        if self.g.has_label(place, self.country) {
+            return Some(place);
+        }
+        self.one_out(place, self.is_part_of)
+    }
+
+    /// The Country node named `name`, if any (a scan of the few hundred places
+    /// a country can be part of would need an index; countries are found by name
+    /// through the declared index when one exists, else by a scan).
+    pub(crate) fn country_named(&self, name: &str) -> Option<NodeId> {
+        self.g
+            .nodes_with_property(self.country, self.name, &Value::string(name), 1)
+            .first()
+            .copied()
+    }
+
+    /// The Tag named `name`.
+    pub(crate) fn tag_named(&self, name: &str) -> Option<NodeId> {
+        self.g
+            .nodes_with_property(self.tag, self.name, &Value::string(name), 1)
+            .first()
+            .copied()
+    }
+
+    /// The TagClass named `name`.
+    pub(crate) fn tag_class_named(&self, name: &str) -> Option<NodeId> {
+        self.g
+            .nodes_with_property(self.tag_class, self.name, &Value::string(name), 1)
+            .first()
+            .copied()
+    }
+
+    /// The standard person triple `[id, firstName, lastName]`.
+    pub(crate) fn person_triple(&self, person: NodeId) -> [Value; 3] {
+        [
+            Value::Int(self.ext_id(person)),
+            self.prop(person, self.first_name),
+            self.prop(person, self.last_name),
+        ]
+    }
+}
