@@ -419,16 +419,36 @@ fn check_layout(src: &Path) -> Result<(), LoadError> {
         return Err(error("not a directory".into()));
     }
     if !src.join("static").is_dir() || !src.join("dynamic").is_dir() {
-        let hint = if src.join("social_network").is_dir() {
-            format!("; did you mean {}?", src.join("social_network").display())
-        } else {
-            String::new()
-        };
+        let hint = find_layout(src, 2)
+            .map(|d| format!("; did you mean {}?", d.display()))
+            .unwrap_or_default();
         return Err(error(format!(
             "expected the LDBC csv_composite layout: static/ and dynamic/ directories{hint}"
         )));
     }
     Ok(())
+}
+
+/// A directory at most `depth` levels below `dir` that holds `static/` and
+/// `dynamic/` (the data set inside an unpacked archive), first by name.
+fn find_layout(dir: &Path, depth: usize) -> Option<PathBuf> {
+    if depth == 0 {
+        return None;
+    }
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    subdirs.sort();
+    subdirs.iter().find_map(|d| {
+        if d.join("static").is_dir() && d.join("dynamic").is_dir() {
+            Some(d.clone())
+        } else {
+            find_layout(d, depth - 1)
+        }
+    })
 }
 
 /// The partition files `{stem}_{i}_{j}.csv` of one table, sorted by name.

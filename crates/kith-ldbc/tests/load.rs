@@ -205,7 +205,12 @@ fn malformed_files_are_refused_naming_file_line_and_column() {
 
     // The parent of the data set, with a hint.
     let parent = tempfile::tempdir().expect("tempdir");
-    std::fs::create_dir(parent.path().join("social_network")).expect("mkdir");
+    for sub in ["social_network/static", "social_network/dynamic"] {
+        std::fs::create_dir_all(parent.path().join(sub)).expect("mkdir");
+    }
     let e = load_error(parent.path());
-    assert!(e.contains("did you mean"), "{e}");
+    assert!(
+        e.contains("did you mean") && e.contains("social_network"),
+        "{e}"
+    );
 }
