@@ -98,3 +98,100 @@ fn load_then_replay_the_update_streams() {
         "{out}"
     );
 }
+
+/// `kith replay ws://...`: the update stream goes through a running server's write
+/// queue while another client reads; the reads keep being answered, and at the end
+/// the server holds what the stream added.
+#[test]
+fn replay_to_a_running_server_while_reading() {
+    use std::io::{Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    let work = tempfile::tempdir().expect("tempdir");
+    let dir = work.path().join("ldbc");
+    let (ok, out) = kith(&[
+        "load",
+        "ldbc",
+        test_data().join("vanilla").to_str().expect("utf-8"),
+        "--out",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert!(ok, "{out}");
+    let addr = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_kith"))
+        .args(["serve", "--data"])
+        .arg(&dir)
+        .args(["--listen", &addr.to_string(), "--workers", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("starts kith serve");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while TcpStream::connect(addr).is_err() {
+        assert!(Instant::now() < deadline, "kith serve did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // One HTTP call (a new connection each time, Connection: close).
+    let http = move |path: &str, body: &str| -> String {
+        let mut s = TcpStream::connect(addr).expect("connects");
+        write!(
+            s,
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("sends");
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).expect("reads");
+        answer
+    };
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut answered = 0;
+            while !stop.load(Ordering::Relaxed) {
+                let a = http("/v1/call/ldbc.is3", r#"{"personId": 8796093022357}"#);
+                assert!(a.starts_with("HTTP/1.1 200"), "{a}");
+                answered += 1;
+            }
+            answered
+        })
+    };
+    let url = format!("ws://{addr}/v1/ws");
+    let streams = test_data().join("update_streams");
+    let (ok, out) = kith(&["replay", &url, streams.to_str().expect("utf-8")]);
+    stop.store(true, Ordering::Relaxed);
+    let answered = reader.join().expect("reader");
+    assert!(ok, "{out}");
+    assert!(out.contains(" 0 failed"), "{out}");
+    assert!(answered > 0, "no read was answered during the replay");
+
+    // The person IU1 added, read back from the server; and an update procedure
+    // called over HTTP is a durable write answered with its version.
+    let a = http("/v1/call/ldbc.is1", r#"{"personId": 10995116277817}"#);
+    assert!(a.contains("Akira"), "{a}");
+    let a = http(
+        "/v1/call/ldbc.iu8",
+        r#"{"person1Id": 10995116277817, "person2Id": 8796093022357, "creationDate": 1300000000000}"#,
+    );
+    assert!(
+        a.starts_with("HTTP/1.1 200") && a.contains("version"),
+        "{a}"
+    );
+    let a = http(
+        "/v1/call/ldbc.iu8",
+        r#"{"person1Id": 10995116277817, "person2Id": 42, "creationDate": 1300000000000}"#,
+    );
+    assert!(
+        !a.starts_with("HTTP/1.1 200"),
+        "a friendship with a missing person: {a}"
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+}
