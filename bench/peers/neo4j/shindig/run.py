@@ -331,7 +331,11 @@ def main():
     pid = server_pid(a.home)
     t_all = time.time()
     with neo4j.GraphDatabase.driver(f"bolt://{a.host}:{a.port}", auth=None) as driver:
-        driver.verify_connectivity()
+        try:
+            driver.verify_connectivity()
+        except (neo4j.exceptions.ServiceUnavailable, OSError) as e:
+            sys.exit(f"run: cannot reach Neo4j at bolt://{a.host}:{a.port} "
+                     f"(start it with neo4j.sh start HOME {a.port}): {e}")
         with driver.session(database=a.database) as s:
             comp = s.run("CALL dbms.components() YIELD name, versions, edition "
                          "RETURN name, versions[0] AS version, edition").single()
