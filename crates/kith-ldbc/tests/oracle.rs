@@ -244,6 +244,48 @@ fn check_dataset(dataset: &str, graph: &Snapshot) -> (usize, usize) {
     (cases, rows_compared)
 }
 
+/// `src` loaded and then `streams` replayed (the first `limit` events, all when
+/// `None`) through the update procedures and a durable data directory, as `kith
+/// replay` does.
+fn replayed(src: &Path, streams: &Path, limit: Option<usize>) -> Snapshot {
+    let dir = tempfile::tempdir().expect("tempdir");
+    kith_storage::create_data_dir(dir.path(), &load(src)).expect("writes the data dir");
+    let options = kith_storage::DatabaseOptions {
+        durability: kith_storage::Durability::None,
+        ..kith_storage::DatabaseOptions::default()
+    };
+    let (db, _) = kith_storage::Database::open(dir.path(), options).expect("opens");
+    let registry = Registry::with_builtins();
+    let mut events = kith_ldbc::read_streams(streams).expect("reads the streams");
+    events.truncate(limit.unwrap_or(usize::MAX));
+    for chunk in events.chunks(256) {
+        let batches: Vec<kith_storage::WriteBatch> = chunk
+            .iter()
+            .map(|e| kith_storage::WriteBatch {
+                ops: registry
+                    .build_update(e.procedure, &e.params)
+                    .unwrap_or_else(|err| panic!("{} at {}: {err}", e.procedure, e.timestamp)),
+            })
+            .collect();
+        let refs: Vec<&kith_storage::WriteBatch> = batches.iter().collect();
+        for (e, result) in chunk.iter().zip(db.commit(&refs).expect("log written")) {
+            if let Err(err) = result {
+                panic!("{} at {}: {err}", e.procedure, e.timestamp);
+            }
+        }
+    }
+    Snapshot::clone(&db.store().snapshot())
+}
+
+/// How many stream events the oracle replayed before answering (`replayed_events`
+/// in the fixtures; `None`: all of them).
+fn replayed_events(dataset: &str) -> Option<usize> {
+    let file = fixtures(dataset).join("is1.json");
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let fixture: Json = serde_json::from_str(&text).expect("fixture JSON");
+    fixture["replayed_events"].as_u64().map(|n| n as usize)
+}
+
 #[test]
 fn answers_equal_the_oracle_on_the_test_data_set() {
     let (cases, rows) = check_dataset("test", test_graph());
@@ -254,4 +296,28 @@ fn answers_equal_the_oracle_on_the_test_data_set() {
 fn answers_equal_the_oracle_on_sf01() {
     let (cases, rows) = check_dataset("sf0.1", sf01_graph());
     eprintln!("SF0.1: {cases} cases, {rows} rows equal the oracle's");
+}
+
+#[test]
+fn answers_equal_the_oracle_after_the_update_stream_on_the_test_data_set() {
+    let base = shared_data().join("ldbc-snb-interactive-test");
+    let graph = replayed(
+        &base.join("vanilla"),
+        &base.join("update_streams"),
+        replayed_events("test-after-updates"),
+    );
+    let (cases, rows) = check_dataset("test-after-updates", &graph);
+    eprintln!("test data set after its update stream: {cases} cases, {rows} rows equal the oracle's");
+}
+
+#[test]
+fn answers_equal_the_oracle_after_updates_on_sf01() {
+    let limit = replayed_events("sf0.1-after-updates");
+    let graph = replayed(
+        &sf01_dir(),
+        &sf01_dir().join("../update_streams"),
+        limit,
+    );
+    let (cases, rows) = check_dataset("sf0.1-after-updates", &graph);
+    eprintln!("SF0.1 after {limit:?} update events: {cases} cases, {rows} rows equal the oracle's");
 }
