@@ -5,7 +5,7 @@
 # replays the update streams into Neo4j (updates.py) and writes the after-updates sample
 # (fixtures/<dataset>-after-updates: every IC parameter line, IS on 20 original and 20
 # added persons and messages). On SF0.1 only the first SF01_EVENTS (20,000) events of the
-# stream are replayed: Neo4j applies ~140 events/s here, so all 304,616 would take 35 min.
+# stream are replayed: Neo4j applies 140-270 events/s here, so all 304,616 would take 20-35 min.
 #
 # usage: regen.sh [WORK]        (WORK defaults to /tmp/kith-ldbc-oracle; see README.md for times)
 # env:   PORT (7698), DATASETS ("test sf0.1"), REPLAY (1; 0 skips the updates), NEO4J_PEER_HEAP (2g) / NEO4J_PEER_PAGECACHE (1g)
