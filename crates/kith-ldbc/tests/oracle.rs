@@ -307,17 +307,15 @@ fn answers_equal_the_oracle_after_the_update_stream_on_the_test_data_set() {
         replayed_events("test-after-updates"),
     );
     let (cases, rows) = check_dataset("test-after-updates", &graph);
-    eprintln!("test data set after its update stream: {cases} cases, {rows} rows equal the oracle's");
+    eprintln!(
+        "test data set after its update stream: {cases} cases, {rows} rows equal the oracle's"
+    );
 }
 
 #[test]
 fn answers_equal_the_oracle_after_updates_on_sf01() {
     let limit = replayed_events("sf0.1-after-updates");
-    let graph = replayed(
-        &sf01_dir(),
-        &sf01_dir().join("../update_streams"),
-        limit,
-    );
+    let graph = replayed(&sf01_dir(), &sf01_dir().join("../update_streams"), limit);
     let (cases, rows) = check_dataset("sf0.1-after-updates", &graph);
     eprintln!("SF0.1 after {limit:?} update events: {cases} cases, {rows} rows equal the oracle's");
 }
