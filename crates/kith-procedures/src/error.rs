@@ -146,3 +146,17 @@ impl fmt::Display for ProcedureError {
 }
 
 impl std::error::Error for ProcedureError {}
+
+/// `found`, or a `schema_mismatch` naming what a procedure family needs and this graph
+/// lacks (`what` is "label", "relationship type" or "property key").
+pub(crate) fn need<T>(
+    family: &'static str,
+    found: Option<T>,
+    what: &str,
+    name: &str,
+) -> Result<T, ProcedureError> {
+    found.ok_or_else(|| ProcedureError::SchemaMismatch {
+        family,
+        missing: format!("{what} {name}"),
+    })
+}

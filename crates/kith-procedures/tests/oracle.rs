@@ -1362,6 +1362,29 @@ fn errors_name_what_is_wrong() {
         19,
         "19 Shindig procedures are registered"
     );
+    // LDBC procedures on a Shindig graph name what the graph lacks; an LDBC update
+    // called as a read is refused, pointing at the write path.
+    fx.check_err(
+        "ldbc.is1",
+        vec![s("personId", Value::Int(1))],
+        "schema_mismatch",
+        &["ldbc procedures need a ldbc graph"],
+    );
+    fx.check_err(
+        "ldbc.iu8",
+        vec![],
+        "read_only",
+        &["update procedure", "kith replay"],
+    );
+    fx.check_err(
+        "ldbc.ic1",
+        vec![
+            s("personId", Value::string("x")),
+            s("firstName", Value::string("A")),
+        ],
+        "wrong_parameter_type",
+        &["personId", "Int"],
+    );
     fx.check_err(
         "shindig.freinds",
         vec![s("person_id", Value::Int(1))],

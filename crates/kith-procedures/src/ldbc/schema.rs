@@ -4,6 +4,7 @@
 use kith_core::ldbc_schema::{key, label, rel};
 use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
 
+use crate::error::need;
 use crate::ProcedureError;
 
 /// Label, type and key ids of the LDBC schema in a particular graph.
@@ -50,18 +51,11 @@ pub(crate) struct Ldbc<'g> {
     pub(crate) work_from: PropKeyId,
 }
 
-fn need<T>(found: Option<T>, what: &str, name: &str) -> Result<T, ProcedureError> {
-    found.ok_or_else(|| ProcedureError::SchemaMismatch {
-        family: "ldbc",
-        missing: format!("{what} {name}"),
-    })
-}
-
 impl<'g> Ldbc<'g> {
     pub(crate) fn resolve(g: &'g dyn GraphView) -> Result<Self, ProcedureError> {
-        let l = |n| need(g.label_id(n), "label", n);
-        let t = |n| need(g.rel_type_id(n), "relationship type", n);
-        let k = |n| need(g.prop_key_id(n), "property key", n);
+        let l = |n| need("ldbc", g.label_id(n), "label", n);
+        let t = |n| need("ldbc", g.rel_type_id(n), "relationship type", n);
+        let k = |n| need("ldbc", g.prop_key_id(n), "property key", n);
         Ok(Ldbc {
             g,
             person: l(label::PERSON)?,

@@ -418,3 +418,88 @@ const IU8: UpdateProcedure = UpdateProcedure {
 pub(crate) fn procedures() -> Vec<UpdateProcedure> {
     vec![IU1, IU2, IU3, IU4, IU5, IU6, IU7, IU8]
 }
+
+#[cfg(test)]
+mod tests {
+    use kith_core::write_op::{NodeRef, WriteOp};
+    use kith_core::Value;
+
+    use crate::Registry;
+
+    fn p(k: &str, v: Value) -> (String, Value) {
+        (k.to_owned(), v)
+    }
+
+    #[test]
+    fn a_comment_names_exactly_one_parent() {
+        let r = Registry::with_builtins();
+        let base = |post: i64, comment: i64| {
+            vec![
+                p("commentId", Value::Int(9)),
+                p("creationDate", Value::Int(1)),
+                p("locationIP", Value::string("1.2.3.4")),
+                p("browserUsed", Value::string("Firefox")),
+                p("content", Value::string("yes")),
+                p("length", Value::Int(3)),
+                p("authorPersonId", Value::Int(7)),
+                p("countryId", Value::Int(1)),
+                p("replyToPostId", Value::Int(post)),
+                p("replyToCommentId", Value::Int(comment)),
+                p("tagIds", Value::List(vec![Value::Int(5)])),
+            ]
+        };
+        let ops = r.build_update("ldbc.iu7", &base(-1, 12)).expect("builds");
+        assert!(ops.iter().any(|op| matches!(op,
+            WriteOp::CreateRel { rel_type, dst: NodeRef::ById { label, id: 12 }, .. }
+                if &**rel_type == "REPLY_OF" && &**label == "Comment")));
+        for (post, comment) in [(-1, -1), (3, 12)] {
+            let e = r
+                .build_update("ldbc.iu7", &base(post, comment))
+                .expect_err("refused");
+            assert_eq!(e.code(), "parameter_out_of_range", "{e}");
+        }
+        // A wrong type is refused before anything is built.
+        let mut bad = base(-1, 12);
+        bad[10] = p("tagIds", Value::string("5"));
+        let e = r.build_update("ldbc.iu7", &bad).expect_err("refused");
+        assert_eq!(e.code(), "wrong_parameter_type", "{e}");
+    }
+
+    #[test]
+    fn a_new_person_keeps_empty_lists_out_and_links_everything() {
+        let r = Registry::with_builtins();
+        let params = vec![
+            p("personId", Value::Int(1)),
+            p("personFirstName", Value::string("A")),
+            p("personLastName", Value::string("B")),
+            p("gender", Value::string("male")),
+            p("birthday", Value::Int(0)),
+            p("creationDate", Value::Int(1)),
+            p("locationIP", Value::string("ip")),
+            p("browserUsed", Value::string("Chrome")),
+            p("cityId", Value::Int(3)),
+            p("languages", Value::List(vec![Value::string("en")])),
+            p("emails", Value::List(vec![])),
+            p("tagIds", Value::List(vec![Value::Int(4), Value::Int(5)])),
+            p(
+                "studyAt",
+                Value::List(vec![Value::List(vec![Value::Int(6), Value::Int(2001)])]),
+            ),
+            p("workAt", Value::List(vec![])),
+        ];
+        let ops = r.build_update("ldbc.iu1", &params).expect("builds");
+        let WriteOp::CreateNode { properties, .. } = &ops[0] else {
+            panic!("the person first: {ops:?}")
+        };
+        assert!(properties.iter().any(|(k, _)| &**k == "speaks"));
+        assert!(
+            !properties.iter().any(|(k, _)| &**k == "email"),
+            "no empty list"
+        );
+        assert!(properties
+            .iter()
+            .any(|(k, v)| &**k == "birthday" && *v == Value::DateTime(0)));
+        // city + 2 interests + 1 university.
+        assert_eq!(ops.len(), 1 + 1 + 2 + 1);
+    }
+}

@@ -3,6 +3,7 @@
 use kith_core::shindig_schema::{key, label, rel};
 use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
 
+use crate::error::need;
 use crate::ProcedureError;
 
 /// Label, type and key ids of the Shindig schema in a particular graph.
@@ -33,18 +34,11 @@ pub(crate) struct Shindig<'g> {
     pub(crate) status: Option<PropKeyId>,
 }
 
-fn need<T>(found: Option<T>, what: &str, name: &str) -> Result<T, ProcedureError> {
-    found.ok_or_else(|| ProcedureError::SchemaMismatch {
-        family: "shindig",
-        missing: format!("{what} {name}"),
-    })
-}
-
 impl<'g> Shindig<'g> {
     pub(crate) fn resolve(g: &'g dyn GraphView) -> Result<Self, ProcedureError> {
-        let l = |n| need(g.label_id(n), "label", n);
-        let t = |n| need(g.rel_type_id(n), "relationship type", n);
-        let k = |n| need(g.prop_key_id(n), "property key", n);
+        let l = |n| need("shindig", g.label_id(n), "label", n);
+        let t = |n| need("shindig", g.rel_type_id(n), "relationship type", n);
+        let k = |n| need("shindig", g.prop_key_id(n), "property key", n);
         Ok(Shindig {
             g,
             person: l(label::PERSON)?,
