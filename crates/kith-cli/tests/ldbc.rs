@@ -77,6 +77,12 @@ fn load_then_replay_the_update_streams() {
     let (ok, out) = is1(&dir);
     assert!(ok, "{out}");
     assert!(out.contains("Akira") && out.contains("Ito"), "{out}");
+    // IU1 stored its dates as Int epoch milliseconds (the official Cypher schema), so
+    // the birthday and creationDate columns print as integers, not ISO date-times.
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let row = &json["rows"][0];
+    assert_eq!(row[2], serde_json::json!(365126400000_i64), "{out}");
+    assert_eq!(row[7], serde_json::json!(1290926804528_i64), "{out}");
 
     // A stream with a malformed line is refused before anything is applied, naming
     // the file, line and column.

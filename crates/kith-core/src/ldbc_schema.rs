@@ -94,9 +94,9 @@ pub mod key {
     pub const LAST_NAME: &str = "lastName";
     /// A person's gender.
     pub const GENDER: &str = "gender";
-    /// A person's birthday (DateTime).
+    /// A person's birthday (Int epoch milliseconds, as the official Cypher schema's `LONG`).
     pub const BIRTHDAY: &str = "birthday";
-    /// When an element was created (DateTime).
+    /// When an element was created (Int epoch milliseconds).
     pub const CREATION_DATE: &str = "creationDate";
     /// The creator's IP address.
     pub const LOCATION_IP: &str = "locationIP";
@@ -120,7 +120,7 @@ pub mod key {
     pub const NAME: &str = "name";
     /// A URL (tag, tag class, place, organisation).
     pub const URL: &str = "url";
-    /// When a person joined a forum (DateTime, on HAS_MEMBER).
+    /// When a person joined a forum (Int epoch milliseconds, on HAS_MEMBER).
     pub const JOIN_DATE: &str = "joinDate";
     /// The year a person finished studying (Int, on STUDY_AT).
     pub const CLASS_YEAR: &str = "classYear";

@@ -29,7 +29,7 @@ enum Kind {
     OptionalText,
     /// An integer.
     Int,
-    /// Epoch milliseconds, stored as a `DateTime`.
+    /// Epoch milliseconds, stored as an Int (the official Cypher schema's `LONG`).
     Date,
     /// `;`-separated strings; an empty field is an absent property.
     List,
@@ -544,8 +544,7 @@ impl Loader {
     ) -> Result<Option<Value>, LoadError> {
         let text = record.text(i);
         Ok(match kind {
-            Kind::Id | Kind::Int => Some(Value::Int(record.int(i)?)),
-            Kind::Date => Some(Value::DateTime(record.int(i)?)),
+            Kind::Id | Kind::Int | Kind::Date => Some(Value::Int(record.int(i)?)),
             Kind::Text => Some(Value::String(Arc::from(text))),
             Kind::Category => Some(Value::String(self.intern(text))),
             Kind::OptionalText if text.is_empty() => None,

@@ -87,9 +87,54 @@ fn the_test_data_set_loads_completely() {
             .cloned()
     };
     assert_eq!(prop("firstName"), Some(kith_core::Value::string("Jose")));
+    // Dates are Int epoch milliseconds, as in the official Cypher schema (`LONG`).
+    assert_eq!(prop("birthday"), Some(kith_core::Value::Int(558921600000)));
     assert_eq!(
-        prop("birthday"),
-        Some(kith_core::Value::DateTime(558921600000))
+        prop("creationDate"),
+        Some(kith_core::Value::Int(1284620040602))
+    );
+    // No property anywhere is a DateTime: every date of every node and relationship
+    // (birthday, creationDate, KNOWS/LIKES creationDate, HAS_MEMBER joinDate) is an Int.
+    let date_keys: Vec<_> = ["birthday", "creationDate", "joinDate"]
+        .iter()
+        .map(|k| g.prop_key_id(k).expect("key"))
+        .collect();
+    let (mut node_dates, mut rel_dates) = (0usize, 0usize);
+    for n in g.node_ids() {
+        for (k, v) in g.node_properties(n) {
+            assert!(!matches!(v, kith_core::Value::DateTime(_)), "{v:?}");
+            if date_keys.contains(k) {
+                assert!(matches!(v, kith_core::Value::Int(_)), "{v:?}");
+                node_dates += 1;
+            }
+        }
+        for t in g.rel_types_at(n, Direction::Out) {
+            for e in g.neighbors(n, t, Direction::Out) {
+                let r = g.relationship(e.rel).expect("relationship");
+                for (k, v) in r.properties {
+                    assert!(!matches!(v, kith_core::Value::DateTime(_)), "{v:?}");
+                    if date_keys.contains(k) {
+                        assert!(matches!(v, kith_core::Value::Int(_)), "{v:?}");
+                        rel_dates += 1;
+                    }
+                }
+            }
+        }
+    }
+    let person_dates = 2 * records("dynamic", "person");
+    assert_eq!(
+        node_dates,
+        person_dates
+            + records("dynamic", "forum")
+            + records("dynamic", "post")
+            + records("dynamic", "comment")
+    );
+    assert_eq!(
+        rel_dates,
+        records("dynamic", "person_knows_person")
+            + records("dynamic", "person_likes_post")
+            + records("dynamic", "person_likes_comment")
+            + records("dynamic", "forum_hasMember_person")
     );
     assert_eq!(
         prop("speaks"),

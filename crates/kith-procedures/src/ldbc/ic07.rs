@@ -67,7 +67,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             id,
             first,
             last,
-            Value::DateTime(date),
+            Value::Int(date),
             Value::Int(message_id),
             s.message_content(m),
             Value::Int(latency_ms.div_euclid(60_000)),

@@ -46,7 +46,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             pid,
             first,
             last,
-            Value::DateTime(date),
+            Value::Int(date),
             Value::Int(id),
             s.prop(c, s.content),
         ]);

@@ -38,12 +38,12 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     out.push([
         s.prop(person, s.first_name),
         s.prop(person, s.last_name),
-        s.prop(person, s.birthday),
+        s.date(person, s.birthday),
         s.prop(person, s.location_ip),
         s.prop(person, s.browser_used),
         city,
         s.prop(person, s.gender),
-        s.prop(person, s.creation_date),
+        s.date(person, s.creation_date),
     ]);
     Ok(out)
 }

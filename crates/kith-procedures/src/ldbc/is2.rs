@@ -54,7 +54,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         out.push([
             Value::Int(id),
             s.message_content(m),
-            Value::DateTime(date),
+            Value::Int(date),
             Value::Int(s.ext_id(post)),
             author_id,
             first,

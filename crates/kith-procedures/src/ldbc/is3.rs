@@ -37,7 +37,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let mut out = ResultSet::new(COLUMNS);
     for (since, _, f) in friends {
         let [id, first, last] = s.person_triple(f);
-        out.push([id, first, last, Value::DateTime(since)]);
+        out.push([id, first, last, Value::Int(since)]);
     }
     Ok(out)
 }

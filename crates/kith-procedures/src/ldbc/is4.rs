@@ -23,6 +23,6 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Ldbc::resolve(g)?;
     let m = s.message(p.int("messageId")?)?;
     let mut out = ResultSet::new(COLUMNS);
-    out.push([s.prop(m, s.creation_date), s.message_content(m)]);
+    out.push([s.date(m, s.creation_date), s.message_content(m)]);
     Ok(out)
 }

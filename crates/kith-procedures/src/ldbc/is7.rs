@@ -60,7 +60,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         out.push([
             Value::Int(s.ext_id(c)),
             s.prop(c, s.content),
-            Value::DateTime(date),
+            Value::Int(date),
             aid,
             first,
             last,

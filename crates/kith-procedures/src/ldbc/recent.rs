@@ -40,7 +40,7 @@ pub(crate) fn newest_messages(
             last,
             Value::Int(id),
             s.message_content(m),
-            Value::DateTime(date),
+            Value::Int(date),
         ]);
     }
     out

@@ -129,8 +129,10 @@ impl<'g> Ldbc<'g> {
             .unwrap_or(Value::Null)
     }
 
-    /// An Int or DateTime property as an integer (ids, dates, years); `i64::MIN` when
-    /// absent, which sorts first and matches no date window.
+    /// An Int property as an integer (ids, dates, years); `i64::MIN` when absent,
+    /// which sorts first and matches no date window. Dates are Int epoch milliseconds
+    /// (the official Cypher schema's `LONG`); a `DateTime` (a graph loaded before
+    /// dates were Ints) reads the same.
     #[inline]
     pub(crate) fn int(&self, node: NodeId, key: PropKeyId) -> i64 {
         match self.g.node_property(node, key) {
@@ -139,13 +141,23 @@ impl<'g> Ldbc<'g> {
         }
     }
 
-    /// An Int or DateTime property of a relationship as an integer; `i64::MIN` when
-    /// absent.
+    /// An Int (or `DateTime`) property of a relationship as an integer; `i64::MIN`
+    /// when absent.
     #[inline]
     pub(crate) fn rel_int(&self, rel: kith_core::RelId, key: PropKeyId) -> i64 {
         match self.g.relationship(rel).and_then(|r| r.property(key)) {
             Some(Value::Int(v) | Value::DateTime(v)) => *v,
             _ => i64::MIN,
+        }
+    }
+
+    /// A date property as a result column: Int epoch milliseconds (a `DateTime` is
+    /// returned as its Int), `Null` when absent.
+    #[inline]
+    pub(crate) fn date(&self, node: NodeId, key: PropKeyId) -> Value {
+        match self.g.node_property(node, key) {
+            Some(Value::Int(v) | Value::DateTime(v)) => Value::Int(*v),
+            _ => Value::Null,
         }
     }
 

@@ -69,11 +69,8 @@ fn iu1(p: &Params) -> Result<Vec<WriteOp>, ProcedureError> {
             Value::string(p.string("personLastName")?),
         ),
         (name(key::GENDER), Value::string(p.string("gender")?)),
-        (name(key::BIRTHDAY), Value::DateTime(p.int("birthday")?)),
-        (
-            name(key::CREATION_DATE),
-            Value::DateTime(p.int("creationDate")?),
-        ),
+        (name(key::BIRTHDAY), Value::Int(p.int("birthday")?)),
+        (name(key::CREATION_DATE), Value::Int(p.int("creationDate")?)),
         (
             name(key::LOCATION_IP),
             Value::string(p.string("locationIP")?),
@@ -135,10 +132,7 @@ fn like(
         rel::LIKES,
         by_id(label::PERSON, p.int("personId")?),
         by_id(target_label, p.int(target_param)?),
-        vec![(
-            name(key::CREATION_DATE),
-            Value::DateTime(p.int("creationDate")?),
-        )],
+        vec![(name(key::CREATION_DATE), Value::Int(p.int("creationDate")?))],
     )])
 }
 
@@ -156,10 +150,7 @@ fn iu4(p: &Params) -> Result<Vec<WriteOp>, ProcedureError> {
         properties: vec![
             (name(key::ID), Value::Int(p.int("forumId")?)),
             (name(key::TITLE), Value::string(p.string("forumTitle")?)),
-            (
-                name(key::CREATION_DATE),
-                Value::DateTime(p.int("creationDate")?),
-            ),
+            (name(key::CREATION_DATE), Value::Int(p.int("creationDate")?)),
         ],
     }];
     ops.push(rel_op(
@@ -177,17 +168,14 @@ fn iu5(p: &Params) -> Result<Vec<WriteOp>, ProcedureError> {
         rel::HAS_MEMBER,
         by_id(label::FORUM, p.int("forumId")?),
         by_id(label::PERSON, p.int("personId")?),
-        vec![(name(key::JOIN_DATE), Value::DateTime(p.int("joinDate")?))],
+        vec![(name(key::JOIN_DATE), Value::Int(p.int("joinDate")?))],
     )])
 }
 
 fn iu6(p: &Params) -> Result<Vec<WriteOp>, ProcedureError> {
     let mut props = vec![(name(key::ID), Value::Int(p.int("postId")?))];
     optional_text(p, "imageFile", key::IMAGE_FILE, &mut props)?;
-    props.push((
-        name(key::CREATION_DATE),
-        Value::DateTime(p.int("creationDate")?),
-    ));
+    props.push((name(key::CREATION_DATE), Value::Int(p.int("creationDate")?)));
     props.push((
         name(key::LOCATION_IP),
         Value::string(p.string("locationIP")?),
@@ -228,10 +216,7 @@ fn iu6(p: &Params) -> Result<Vec<WriteOp>, ProcedureError> {
 fn iu7(p: &Params) -> Result<Vec<WriteOp>, ProcedureError> {
     let mut props = vec![
         (name(key::ID), Value::Int(p.int("commentId")?)),
-        (
-            name(key::CREATION_DATE),
-            Value::DateTime(p.int("creationDate")?),
-        ),
+        (name(key::CREATION_DATE), Value::Int(p.int("creationDate")?)),
         (
             name(key::LOCATION_IP),
             Value::string(p.string("locationIP")?),
@@ -283,10 +268,7 @@ fn iu8(p: &Params) -> Result<Vec<WriteOp>, ProcedureError> {
         rel::KNOWS,
         by_id(label::PERSON, p.int("person1Id")?),
         by_id(label::PERSON, p.int("person2Id")?),
-        vec![(
-            name(key::CREATION_DATE),
-            Value::DateTime(p.int("creationDate")?),
-        )],
+        vec![(name(key::CREATION_DATE), Value::Int(p.int("creationDate")?))],
     )])
 }
 
@@ -496,10 +478,89 @@ mod tests {
             !properties.iter().any(|(k, _)| &**k == "email"),
             "no empty list"
         );
+        // Dates are Int epoch milliseconds, the official Cypher schema's `LONG`.
         assert!(properties
             .iter()
-            .any(|(k, v)| &**k == "birthday" && *v == Value::DateTime(0)));
+            .any(|(k, v)| &**k == "birthday" && *v == Value::Int(0)));
+        assert!(properties
+            .iter()
+            .any(|(k, v)| &**k == "creationDate" && *v == Value::Int(1)));
         // city + 2 interests + 1 university.
         assert_eq!(ops.len(), 1 + 1 + 2 + 1);
+    }
+
+    #[test]
+    fn every_update_writes_its_date_as_an_int() {
+        let r = Registry::with_builtins();
+        let when = 1_300_000_000_000;
+        let ids = |names: &[&str]| -> Vec<(String, Value)> {
+            names.iter().map(|n| p(n, Value::Int(3))).collect()
+        };
+        let text = |n: &str| p(n, Value::string("x"));
+        let no_tags = || p("tagIds", Value::List(vec![]));
+        let calls = [
+            ("ldbc.iu2", "creationDate", ids(&["personId", "postId"])),
+            ("ldbc.iu3", "creationDate", ids(&["personId", "commentId"])),
+            (
+                "ldbc.iu4",
+                "creationDate",
+                [
+                    ids(&["forumId", "moderatorPersonId"]),
+                    vec![text("forumTitle"), no_tags()],
+                ]
+                .concat(),
+            ),
+            ("ldbc.iu5", "joinDate", ids(&["forumId", "personId"])),
+            (
+                "ldbc.iu6",
+                "creationDate",
+                [
+                    ids(&["postId", "length", "authorPersonId", "forumId", "countryId"]),
+                    [
+                        "imageFile",
+                        "locationIP",
+                        "browserUsed",
+                        "language",
+                        "content",
+                    ]
+                    .map(text)
+                    .to_vec(),
+                    vec![no_tags()],
+                ]
+                .concat(),
+            ),
+            (
+                "ldbc.iu7",
+                "creationDate",
+                [
+                    ids(&[
+                        "commentId",
+                        "length",
+                        "authorPersonId",
+                        "countryId",
+                        "replyToPostId",
+                    ]),
+                    vec![p("replyToCommentId", Value::Int(-1)), no_tags()],
+                    ["locationIP", "browserUsed", "content"].map(text).to_vec(),
+                ]
+                .concat(),
+            ),
+            ("ldbc.iu8", "creationDate", ids(&["person1Id", "person2Id"])),
+        ];
+        for (procedure, date, mut params) in calls {
+            params.push(p(date, Value::Int(when)));
+            let ops = r.build_update(procedure, &params).expect("builds");
+            let dates: Vec<&Value> = ops
+                .iter()
+                .flat_map(|op| match op {
+                    WriteOp::CreateNode { properties, .. }
+                    | WriteOp::CreateRel { properties, .. } => properties.as_slice(),
+                    _ => &[],
+                })
+                .filter(|(k, _)| &**k == date)
+                .map(|(_, v)| v)
+                .collect();
+            assert_eq!(dates, [&Value::Int(when)], "{procedure}: {ops:?}");
+        }
     }
 }
