@@ -1,0 +1,345 @@
+//! The syntax tree: what the parser read, before names are resolved.
+//!
+//! Every expression carries the byte offset it starts at, so later stages can point
+//! at the place in the text an error belongs to.
+
+/// A whole statement: clauses, possibly several queries joined by UNION.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    /// The first query.
+    pub query: SingleQuery,
+    /// `UNION [ALL]` parts that follow, with whether each is ALL.
+    pub unions: Vec<(bool, SingleQuery)>,
+}
+
+/// One query: a sequence of clauses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SingleQuery {
+    /// The clauses in order.
+    pub clauses: Vec<Clause>,
+}
+
+/// A clause.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Clause {
+    /// `[OPTIONAL] MATCH pattern [WHERE expr]`.
+    Match(Match),
+    /// `UNWIND expr AS var`.
+    Unwind {
+        /// The list.
+        expr: Expr,
+        /// The variable each element binds.
+        var: String,
+    },
+    /// `WITH ...`: a projection that opens a new scope.
+    With(Projection),
+    /// `RETURN ...`.
+    Return(Projection),
+    /// `CREATE pattern`.
+    Create(Vec<PatternPart>),
+}
+
+/// `[OPTIONAL] MATCH`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    /// Whether the clause is OPTIONAL.
+    pub optional: bool,
+    /// The comma-separated parts.
+    pub pattern: Vec<PatternPart>,
+    /// The WHERE predicate.
+    pub where_: Option<Expr>,
+}
+
+/// The body of WITH and RETURN.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Projection {
+    /// DISTINCT.
+    pub distinct: bool,
+    /// `*` (all variables in scope), before the items.
+    pub star: bool,
+    /// The items.
+    pub items: Vec<ProjectionItem>,
+    /// ORDER BY keys, each with whether it is descending.
+    pub order_by: Vec<(Expr, bool)>,
+    /// SKIP.
+    pub skip: Option<Expr>,
+    /// LIMIT.
+    pub limit: Option<Expr>,
+    /// WHERE (WITH only).
+    pub where_: Option<Expr>,
+}
+
+/// `expr [AS alias]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProjectionItem {
+    /// The expression.
+    pub expr: Expr,
+    /// The name it is known by: the alias, or the expression's text.
+    pub name: String,
+    /// Whether `name` was given with AS.
+    pub aliased: bool,
+}
+
+/// One comma-separated part of a pattern, perhaps bound to a path variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternPart {
+    /// `p = ...`.
+    pub path_var: Option<String>,
+    /// Plain, or wrapped in `shortestPath` / `allShortestPaths`.
+    pub kind: PathKind,
+    /// The chain.
+    pub path: PathPattern,
+    /// Offset of the part in the text.
+    pub pos: usize,
+}
+
+/// How a pattern part matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathKind {
+    /// Every match.
+    Plain,
+    /// One shortest path.
+    Shortest,
+    /// Every shortest path.
+    AllShortest,
+}
+
+/// `(node)-[rel]-(node)...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathPattern {
+    /// The first node.
+    pub start: NodePattern,
+    /// Each relationship with the node after it.
+    pub steps: Vec<(RelPattern, NodePattern)>,
+}
+
+/// `(var:Label:Other {k: v})`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodePattern {
+    /// The variable, if named.
+    pub var: Option<String>,
+    /// Labels the node must carry (all of them).
+    pub labels: Vec<String>,
+    /// Properties it must have: a map literal or a parameter.
+    pub props: Option<Expr>,
+    /// Offset in the text.
+    pub pos: usize,
+}
+
+/// `-[var:T1|T2*min..max {k: v}]->`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RelPattern {
+    /// The variable, if named.
+    pub var: Option<String>,
+    /// Allowed types (any when empty).
+    pub types: Vec<String>,
+    /// Properties it must have.
+    pub props: Option<Expr>,
+    /// Which way it points.
+    pub direction: RelDirection,
+    /// `*min..max`, when variable-length: each bound is absent when not written.
+    pub length: Option<(Option<u64>, Option<u64>)>,
+    /// Offset in the text.
+    pub pos: usize,
+}
+
+/// The arrow of a relationship pattern, read left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelDirection {
+    /// `-->`
+    Right,
+    /// `<--`
+    Left,
+    /// `--`
+    Both,
+}
+
+/// An expression with its place in the text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Offset in the text.
+    pub pos: usize,
+}
+
+/// The kinds of expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(String),
+    /// `$name`.
+    Param(String),
+    /// A variable.
+    Var(String),
+    /// `expr.key`.
+    Property(Box<Expr>, String),
+    /// `expr[index]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// `expr[from..to]`.
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// `expr:Label:Other`.
+    HasLabels(Box<Expr>, Vec<String>),
+    /// `[a, b]`.
+    List(Vec<Expr>),
+    /// `{k: v}`.
+    Map(Vec<(String, Expr)>),
+    /// A unary operator.
+    Unary(UnaryOp, Box<Expr>),
+    /// A binary operator.
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `a < b <= c`: a chain of comparisons, true when each holds.
+    Compare(Box<Expr>, Vec<(CompareOp, Expr)>),
+    /// `expr IS [NOT] NULL` (the flag is NOT).
+    IsNull(Box<Expr>, bool),
+    /// A function call.
+    Call {
+        /// The name, namespace included (`datetime`, `my.fn`).
+        name: String,
+        /// DISTINCT (aggregates).
+        distinct: bool,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `count(*)`.
+    CountStar,
+    /// `CASE [operand] WHEN .. THEN .. [ELSE ..] END`.
+    Case {
+        /// The simple form's operand.
+        operand: Option<Box<Expr>>,
+        /// WHEN / THEN pairs.
+        whens: Vec<(Expr, Expr)>,
+        /// ELSE.
+        else_: Option<Box<Expr>>,
+    },
+    /// `[x IN list WHERE pred | expr]`.
+    ListComprehension {
+        /// The element variable.
+        var: String,
+        /// The list.
+        list: Box<Expr>,
+        /// WHERE.
+        filter: Option<Box<Expr>>,
+        /// `| expr`.
+        map: Option<Box<Expr>>,
+    },
+    /// `[p = (a)-->(b) WHERE pred | expr]`.
+    PatternComprehension {
+        /// The path variable.
+        path_var: Option<String>,
+        /// The pattern.
+        pattern: Box<PathPattern>,
+        /// WHERE.
+        filter: Option<Box<Expr>>,
+        /// `| expr`.
+        map: Box<Expr>,
+    },
+    /// A pattern as a predicate: true when it has a match.
+    Pattern(Box<PathPattern>),
+    /// `reduce(acc = init, x IN list | expr)`.
+    Reduce {
+        /// The accumulator.
+        acc: String,
+        /// Its first value.
+        init: Box<Expr>,
+        /// The element variable.
+        var: String,
+        /// The list.
+        list: Box<Expr>,
+        /// The step.
+        expr: Box<Expr>,
+    },
+    /// `all/any/none/single(x IN list WHERE pred)`.
+    Quantifier {
+        /// Which one.
+        kind: Quantifier,
+        /// The element variable.
+        var: String,
+        /// The list.
+        list: Box<Expr>,
+        /// The predicate.
+        pred: Box<Expr>,
+    },
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `NOT`.
+    Not,
+    /// `-`.
+    Neg,
+    /// `+`.
+    Plus,
+}
+
+/// Binary operators (comparisons are [`CompareOp`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `OR`.
+    Or,
+    /// `XOR`.
+    Xor,
+    /// `AND`.
+    And,
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`.
+    Div,
+    /// `%`.
+    Mod,
+    /// `^`.
+    Pow,
+    /// `IN`.
+    In,
+    /// `STARTS WITH`.
+    StartsWith,
+    /// `ENDS WITH`.
+    EndsWith,
+    /// `CONTAINS`.
+    Contains,
+    /// `=~`.
+    Regex,
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareOp {
+    /// `=`.
+    Eq,
+    /// `<>`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+/// List quantifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `all`.
+    All,
+    /// `any`.
+    Any,
+    /// `none`.
+    None,
+    /// `single`.
+    Single,
+}

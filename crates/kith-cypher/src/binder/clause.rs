@@ -1,0 +1,343 @@
+//! Binding clauses into the operator pipeline.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use super::pattern::split_and;
+use super::{has_aggregate, BExpr, BPart, Binder};
+use crate::ast::{Clause, ExprKind, PatternPart, Projection, RelDirection, SingleQuery, Statement};
+use crate::error::{ErrorCode, Result};
+use crate::planner::{plan_match, CreateNode, CreateRel, CreateSpec, Op, Plan};
+
+/// Binds and plans a whole statement.
+pub fn bind_statement(text: &str, statement: &Statement) -> Result<Plan> {
+    let mut plan = bind_query(text, &statement.query)?;
+    for (all, query) in &statement.unions {
+        let other = bind_query(text, query)?;
+        let names = |p: &Plan| p.columns.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        if names(&other) != names(&plan) {
+            return Err(crate::error::CypherError::new(
+                ErrorCode::SemanticError,
+                "all sub queries in a UNION must return the same column names",
+            ));
+        }
+        plan.unions.push((*all, other));
+    }
+    Ok(plan)
+}
+
+fn bind_query(text: &str, query: &SingleQuery) -> Result<Plan> {
+    let mut b = Binder::new(text);
+    let mut ops = Vec::new();
+    let mut columns = Vec::new();
+    let mut writes = false;
+    for clause in &query.clauses {
+        match clause {
+            Clause::Match(m) => {
+                let pre = b.bound_slots();
+                let parts = b.pattern_parts(&m.pattern, &pre)?;
+                let conjuncts = match &m.where_ {
+                    Some(w) => split_and(b.expr(w)?),
+                    None => Vec::new(),
+                };
+                let steps = plan_match(&parts, conjuncts, &pre, &b.names);
+                if m.optional {
+                    ops.push(Op::Optional {
+                        steps,
+                        slots: new_slots(&parts, &pre),
+                    });
+                } else {
+                    ops.push(Op::Match(steps));
+                }
+            }
+            Clause::Unwind { expr, var } => {
+                let expr = b.expr(expr)?;
+                let slot = b.slot();
+                b.scope.define(var, slot);
+                ops.push(Op::Unwind { expr, slot });
+            }
+            Clause::With(p) => {
+                b.projection(p, &mut ops, true)?;
+            }
+            Clause::Return(p) => columns = b.projection(p, &mut ops, false)?,
+            Clause::Create(parts) => {
+                writes = true;
+                ops.push(Op::Create(b.create(parts)?));
+            }
+        }
+    }
+    let last_is_return = matches!(query.clauses.last(), Some(Clause::Return(_)));
+    if !last_is_return && !writes {
+        return Err(crate::error::CypherError::new(
+            ErrorCode::SemanticError,
+            "a query cannot end with this clause: it must end with RETURN or a write (CREATE)",
+        ));
+    }
+    Ok(Plan {
+        ops,
+        width: b.width,
+        names: b.names,
+        columns,
+        writes,
+        unions: Vec::new(),
+    })
+}
+
+fn new_slots(parts: &[BPart], pre: &FxHashSet<usize>) -> Vec<usize> {
+    let mut out = Vec::new();
+    for p in parts {
+        out.extend(p.nodes.iter().map(|n| n.slot));
+        out.extend(p.rels.iter().map(|r| r.slot));
+        out.extend(p.path_slot);
+    }
+    out.retain(|s| !pre.contains(s));
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+impl Binder<'_> {
+    /// WITH or RETURN: appends its operators and opens the new scope. Returns the
+    /// output columns with their slots.
+    fn projection(
+        &mut self,
+        p: &Projection,
+        ops: &mut Vec<Op>,
+        with: bool,
+    ) -> Result<Vec<(String, usize)>> {
+        let aggregating = p.items.iter().any(|i| has_aggregate(&i.expr));
+        let mut outputs: Vec<(String, usize)> = if p.star {
+            self.scope.visible()
+        } else {
+            Vec::new()
+        };
+        if p.star && outputs.is_empty() && p.items.is_empty() {
+            return Err(self.error(
+                ErrorCode::SemanticError,
+                "RETURN * has no variables in scope",
+                0,
+            ));
+        }
+        let mut computed = Vec::new();
+        let mut post = Vec::new();
+        let mut keys: Vec<(usize, BExpr)> =
+            outputs.iter().map(|(_, s)| (*s, BExpr::Slot(*s))).collect();
+        self.aggs = if aggregating { Some(Vec::new()) } else { None };
+        for item in &p.items {
+            if with && !item.aliased && !matches!(item.expr.kind, ExprKind::Var(_)) {
+                return Err(self.error(
+                    ErrorCode::SemanticError,
+                    "expression in WITH must be aliased (use AS)",
+                    item.expr.pos,
+                ));
+            }
+            let item_aggregates = has_aggregate(&item.expr);
+            let bound = self.expr(&item.expr);
+            let bound = match bound {
+                Ok(b) => b,
+                Err(e) => {
+                    self.aggs = None;
+                    return Err(e);
+                }
+            };
+            let slot = match bound {
+                BExpr::Slot(s) => s,
+                other => {
+                    let s = self.slot();
+                    if item_aggregates {
+                        post.push((s, other));
+                    } else {
+                        computed.push((s, other.clone()));
+                    }
+                    s
+                }
+            };
+            if aggregating && !item_aggregates {
+                keys.push((slot, BExpr::Slot(slot)));
+            }
+            if outputs.iter().any(|(n, _)| n == &item.name) {
+                self.aggs = None;
+                return Err(self.error(
+                    ErrorCode::SemanticError,
+                    format!("multiple result columns with the same name `{}`", item.name),
+                    item.expr.pos,
+                ));
+            }
+            outputs.push((item.name.clone(), slot));
+        }
+        let aggs = self.aggs.take();
+        if !computed.is_empty() {
+            ops.push(Op::Project(computed));
+        }
+        if let Some(aggs) = aggs {
+            ops.push(Op::Aggregate { keys, aggs });
+            if !post.is_empty() {
+                ops.push(Op::Project(post));
+            }
+        }
+        if p.distinct {
+            ops.push(Op::Distinct(outputs.iter().map(|(_, s)| *s).collect()));
+        }
+        self.open_scope(p, &outputs, aggregating, ops)?;
+        Ok(outputs)
+    }
+
+    /// ORDER BY, SKIP, LIMIT and WHERE of a projection, then the new scope.
+    fn open_scope(
+        &mut self,
+        p: &Projection,
+        outputs: &[(String, usize)],
+        aggregating: bool,
+        ops: &mut Vec<Op>,
+    ) -> Result<()> {
+        if aggregating || p.distinct {
+            self.scope = Default::default();
+        }
+        for (name, slot) in outputs {
+            self.scope.define(name, *slot);
+        }
+        if !p.order_by.is_empty() {
+            let mut keys = Vec::with_capacity(p.order_by.len());
+            for (e, desc) in &p.order_by {
+                keys.push((self.expr(e)?, *desc));
+            }
+            let skip = p.skip.as_ref().map(|e| self.expr(e)).transpose()?;
+            let limit = p.limit.as_ref().map(|e| self.expr(e)).transpose()?;
+            ops.push(Op::Sort {
+                keys,
+                skip: skip.clone(),
+                limit: limit.clone(),
+            });
+            if let Some(s) = skip {
+                ops.push(Op::Skip(s));
+            }
+            if let Some(l) = limit {
+                ops.push(Op::Limit(l));
+            }
+        } else {
+            if let Some(s) = &p.skip {
+                let s = self.expr(s)?;
+                ops.push(Op::Skip(s));
+            }
+            if let Some(l) = &p.limit {
+                let l = self.expr(l)?;
+                ops.push(Op::Limit(l));
+            }
+        }
+        self.scope = Default::default();
+        for (name, slot) in outputs {
+            self.scope.define(name, *slot);
+        }
+        if let Some(w) = &p.where_ {
+            let w = self.expr(w)?;
+            ops.push(Op::Filter(w));
+        }
+        Ok(())
+    }
+
+    fn create(&mut self, parts: &[PatternPart]) -> Result<CreateSpec> {
+        let mut spec = CreateSpec::default();
+        for part in parts {
+            if part.path_var.is_some() {
+                return Err(self.error(
+                    ErrorCode::NotSupported,
+                    "a path variable in CREATE",
+                    part.pos,
+                ));
+            }
+            let mut prev = self.create_node(&part.path.start, &mut spec)?;
+            for (rel, node) in &part.path.steps {
+                let next = self.create_node(node, &mut spec)?;
+                let [rel_type] = rel.types.as_slice() else {
+                    return Err(self.error(
+                        ErrorCode::SemanticError,
+                        "a relationship to create needs exactly one type",
+                        rel.pos,
+                    ));
+                };
+                let (from, to) = match rel.direction {
+                    RelDirection::Right => (prev, next),
+                    RelDirection::Left => (next, prev),
+                    RelDirection::Both => {
+                        return Err(self.error(
+                            ErrorCode::SemanticError,
+                            "a relationship to create needs a direction",
+                            rel.pos,
+                        ))
+                    }
+                };
+                if rel.length.is_some() {
+                    return Err(self.error(
+                        ErrorCode::SemanticError,
+                        "a variable-length relationship cannot be created",
+                        rel.pos,
+                    ));
+                }
+                let slot = match &rel.var {
+                    Some(v) => {
+                        let s = self.slot();
+                        self.scope.define(v, s);
+                        s
+                    }
+                    None => self.slot(),
+                };
+                let props = self.create_props(rel.props.as_ref())?;
+                spec.rels.push(CreateRel {
+                    slot,
+                    rel_type: Arc::from(rel_type.as_str()),
+                    from,
+                    to,
+                    props,
+                });
+                prev = next;
+            }
+        }
+        Ok(spec)
+    }
+
+    fn create_node(&mut self, n: &crate::ast::NodePattern, spec: &mut CreateSpec) -> Result<usize> {
+        if let Some(v) = &n.var {
+            if let Some(slot) = self.scope.get(v) {
+                if !n.labels.is_empty() || n.props.is_some() {
+                    return Err(self.error(
+                        ErrorCode::SemanticError,
+                        format!("variable `{v}` already declared"),
+                        n.pos,
+                    ));
+                }
+                return Ok(slot);
+            }
+        }
+        let slot = self.slot();
+        if let Some(v) = &n.var {
+            self.scope.define(v, slot);
+        }
+        let labels = n.labels.iter().map(|l| Arc::from(l.as_str())).collect();
+        let props = self.create_props(n.props.as_ref())?;
+        spec.nodes.push(CreateNode {
+            slot,
+            labels,
+            props,
+        });
+        Ok(slot)
+    }
+
+    fn create_props(&mut self, props: Option<&crate::ast::Expr>) -> Result<Vec<(Arc<str>, BExpr)>> {
+        match props.map(|e| (&e.kind, e.pos)) {
+            None => Ok(Vec::new()),
+            Some((ExprKind::Map(entries), _)) => {
+                let mut out = Vec::with_capacity(entries.len());
+                for (k, v) in entries {
+                    out.push((Arc::from(k.as_str()), self.expr(v)?));
+                }
+                Ok(out)
+            }
+            Some((_, pos)) => Err(self.error(
+                ErrorCode::NotSupported,
+                "CREATE properties from a parameter map",
+                pos,
+            )),
+        }
+    }
+}

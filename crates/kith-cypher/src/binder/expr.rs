@@ -1,0 +1,275 @@
+//! Binding expressions.
+
+use std::sync::Arc;
+
+use super::{AggSpec, BExpr, BinOp, Binder};
+use crate::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::error::{ErrorCode, Result};
+use crate::functions::{Aggregate, Function};
+use crate::value::Val;
+
+impl Binder<'_> {
+    /// Binds an expression in the current scope.
+    pub(crate) fn expr(&mut self, e: &Expr) -> Result<BExpr> {
+        Ok(match &e.kind {
+            ExprKind::Null => BExpr::Const(Val::Null),
+            ExprKind::Bool(b) => BExpr::Const(Val::Bool(*b)),
+            ExprKind::Int(i) => BExpr::Const(Val::Int(*i)),
+            ExprKind::Float(f) => BExpr::Const(Val::Float(*f)),
+            ExprKind::Str(s) => BExpr::Const(Val::str(s)),
+            ExprKind::Param(p) => BExpr::Param(self.names.param(p)),
+            ExprKind::Var(v) => BExpr::Slot(self.lookup(v, e.pos)?),
+            ExprKind::Property(base, key) => {
+                BExpr::Prop(Box::new(self.expr(base)?), self.names.key(key))
+            }
+            ExprKind::Index(a, i) => BExpr::Index(Box::new(self.expr(a)?), Box::new(self.expr(i)?)),
+            ExprKind::Slice(a, from, to) => BExpr::Slice(
+                Box::new(self.expr(a)?),
+                self.opt(from.as_deref())?,
+                self.opt(to.as_deref())?,
+            ),
+            ExprKind::HasLabels(a, labels) => {
+                let labels = labels.iter().map(|l| self.names.label(l)).collect();
+                BExpr::HasLabels(Box::new(self.expr(a)?), labels)
+            }
+            ExprKind::List(items) => BExpr::List(self.exprs(items)?),
+            ExprKind::Map(entries) => {
+                let mut out = Vec::with_capacity(entries.len());
+                for (k, v) in entries {
+                    out.push((Arc::from(k.as_str()), self.expr(v)?));
+                }
+                BExpr::Map(out)
+            }
+            ExprKind::Unary(op, a) => {
+                let a = Box::new(self.expr(a)?);
+                match op {
+                    UnaryOp::Not => BExpr::Not(a),
+                    UnaryOp::Neg => BExpr::Neg(a),
+                    UnaryOp::Plus => *a,
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b)?,
+            ExprKind::Compare(first, rest) => {
+                let first = Box::new(self.expr(first)?);
+                let mut chain = Vec::with_capacity(rest.len());
+                for (op, e) in rest {
+                    chain.push((*op, self.expr(e)?));
+                }
+                BExpr::Compare(first, chain)
+            }
+            ExprKind::IsNull(a, negated) => BExpr::IsNull(Box::new(self.expr(a)?), *negated),
+            ExprKind::Call {
+                name,
+                distinct,
+                args,
+            } => self.call(name, *distinct, args, e.pos)?,
+            ExprKind::CountStar => self.aggregate(Aggregate::Count, false, None, e.pos)?,
+            ExprKind::Case {
+                operand,
+                whens,
+                else_,
+            } => {
+                let operand = self.opt(operand.as_deref())?;
+                let mut bound = Vec::with_capacity(whens.len());
+                for (w, t) in whens {
+                    bound.push((self.expr(w)?, self.expr(t)?));
+                }
+                BExpr::Case {
+                    operand,
+                    whens: bound,
+                    else_: self.opt(else_.as_deref())?,
+                }
+            }
+            ExprKind::ListComprehension {
+                var,
+                list,
+                filter,
+                map,
+            } => {
+                let list = Box::new(self.expr(list)?);
+                let saved = self.scope.clone();
+                let slot = self.slot();
+                self.scope.define(var, slot);
+                let filter = self.opt(filter.as_deref());
+                let map = self.opt(map.as_deref());
+                self.scope = saved;
+                BExpr::ListComp {
+                    slot,
+                    list,
+                    filter: filter?,
+                    map: map?,
+                }
+            }
+            ExprKind::Reduce {
+                acc,
+                init,
+                var,
+                list,
+                expr,
+            } => {
+                let init = Box::new(self.expr(init)?);
+                let list = Box::new(self.expr(list)?);
+                let saved = self.scope.clone();
+                let (acc_slot, slot) = (self.slot(), self.slot());
+                self.scope.define(acc, acc_slot);
+                self.scope.define(var, slot);
+                let body = self.expr(expr);
+                self.scope = saved;
+                BExpr::Reduce {
+                    acc: acc_slot,
+                    init,
+                    slot,
+                    list,
+                    expr: Box::new(body?),
+                }
+            }
+            ExprKind::Quantifier {
+                kind,
+                var,
+                list,
+                pred,
+            } => {
+                let list = Box::new(self.expr(list)?);
+                let saved = self.scope.clone();
+                let slot = self.slot();
+                self.scope.define(var, slot);
+                let pred = self.expr(pred);
+                self.scope = saved;
+                BExpr::Quantifier {
+                    kind: *kind,
+                    slot,
+                    list,
+                    pred: Box::new(pred?),
+                }
+            }
+            ExprKind::Pattern(path) => self.pattern_predicate(path)?,
+            ExprKind::PatternComprehension {
+                path_var,
+                pattern,
+                filter,
+                map,
+            } => {
+                self.pattern_comprehension(path_var.as_deref(), pattern, filter.as_deref(), map)?
+            }
+        })
+    }
+
+    pub(crate) fn exprs(&mut self, items: &[Expr]) -> Result<Vec<BExpr>> {
+        items.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn opt(&mut self, e: Option<&Expr>) -> Result<Option<Box<BExpr>>> {
+        e.map(|e| self.expr(e).map(Box::new)).transpose()
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr) -> Result<BExpr> {
+        let (x, y) = (Box::new(self.expr(a)?), Box::new(self.expr(b)?));
+        let op = match op {
+            BinaryOp::And => return Ok(BExpr::And(x, y)),
+            BinaryOp::Or => return Ok(BExpr::Or(x, y)),
+            BinaryOp::Xor => return Ok(BExpr::Xor(x, y)),
+            BinaryOp::Regex => {
+                if let BExpr::Const(Val::Str(pattern)) = &*y {
+                    let re = compile_regex(pattern)
+                        .map_err(|m| self.error(ErrorCode::ArgumentError, m, b.pos))?;
+                    return Ok(BExpr::RegexConst(x, Arc::new(re)));
+                }
+                BinOp::Regex
+            }
+            BinaryOp::Add => BinOp::Add,
+            BinaryOp::Sub => BinOp::Sub,
+            BinaryOp::Mul => BinOp::Mul,
+            BinaryOp::Div => BinOp::Div,
+            BinaryOp::Mod => BinOp::Mod,
+            BinaryOp::Pow => BinOp::Pow,
+            BinaryOp::In => BinOp::In,
+            BinaryOp::StartsWith => BinOp::StartsWith,
+            BinaryOp::EndsWith => BinOp::EndsWith,
+            BinaryOp::Contains => BinOp::Contains,
+        };
+        Ok(BExpr::Binary(op, x, y))
+    }
+
+    fn call(&mut self, name: &str, distinct: bool, args: &[Expr], pos: usize) -> Result<BExpr> {
+        let lower = name.to_ascii_lowercase();
+        if let Some(agg) = Aggregate::lookup(&lower) {
+            if args.len() != 1 {
+                return Err(self.error(
+                    ErrorCode::SemanticError,
+                    format!("{name}() takes exactly one argument, got {}", args.len()),
+                    pos,
+                ));
+            }
+            return self.aggregate(agg, distinct, Some(&args[0]), pos);
+        }
+        let Some(f) = Function::lookup(&lower) else {
+            return Err(self.error(
+                ErrorCode::UnknownFunction,
+                format!("unknown function '{name}'"),
+                pos,
+            ));
+        };
+        let (min, max) = f.arity();
+        if args.len() < min || args.len() > max {
+            let expected = if min == max {
+                format!("{min}")
+            } else {
+                format!("{min} to {max}")
+            };
+            return Err(self.error(
+                ErrorCode::SemanticError,
+                format!("{name}() takes {expected} argument(s), got {}", args.len()),
+                pos,
+            ));
+        }
+        Ok(BExpr::Call(f, self.exprs(args)?))
+    }
+
+    fn aggregate(
+        &mut self,
+        func: Aggregate,
+        distinct: bool,
+        arg: Option<&Expr>,
+        pos: usize,
+    ) -> Result<BExpr> {
+        let Some(mut aggs) = self.aggs.take() else {
+            return Err(self.error(
+                ErrorCode::SemanticError,
+                "an aggregate function may only stand in WITH or RETURN",
+                pos,
+            ));
+        };
+        if arg.is_some_and(super::has_aggregate) {
+            self.aggs = Some(aggs);
+            return Err(self.error(
+                ErrorCode::SemanticError,
+                "aggregate functions cannot be nested",
+                pos,
+            ));
+        }
+        let arg = arg.map(|a| self.expr(a)).transpose();
+        let slot = self.slot();
+        match arg {
+            Ok(arg) => aggs.push(AggSpec {
+                slot,
+                func,
+                distinct,
+                arg,
+            }),
+            Err(e) => {
+                self.aggs = Some(aggs);
+                return Err(e);
+            }
+        }
+        self.aggs = Some(aggs);
+        Ok(BExpr::Slot(slot))
+    }
+}
+
+/// Compiles a Cypher regular expression: the whole string must match, as in Java.
+pub(crate) fn compile_regex(pattern: &str) -> std::result::Result<regex::Regex, String> {
+    regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|e| format!("invalid regular expression: {e}"))
+}

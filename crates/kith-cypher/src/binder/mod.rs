@@ -1,0 +1,362 @@
+//! Names to row slots: every variable of the query gets one slot in a fixed-width row,
+//! scopes follow WITH/RETURN, functions are resolved, aggregates are pulled out of
+//! projections, and the errors a query has before it runs are found here (an unknown
+//! variable, a wrong number of arguments, an aggregate inside WHERE).
+
+mod clause;
+mod expr;
+mod pattern;
+
+use std::sync::Arc;
+
+use crate::ast::{CompareOp, PathKind, Quantifier, RelDirection};
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::functions::{Aggregate, Function};
+use crate::planner::Step;
+use crate::value::Val;
+
+pub use clause::bind_statement;
+pub(crate) use expr::compile_regex;
+
+/// Names the query uses, interned: expressions refer to them by index, and each run
+/// resolves them against the graph's catalog once.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    /// Property keys.
+    pub keys: Vec<Arc<str>>,
+    /// Labels.
+    pub labels: Vec<Arc<str>>,
+    /// Relationship types.
+    pub types: Vec<Arc<str>>,
+    /// Parameters.
+    pub params: Vec<String>,
+}
+
+fn intern(list: &mut Vec<Arc<str>>, name: &str) -> usize {
+    if let Some(i) = list.iter().position(|n| &**n == name) {
+        return i;
+    }
+    list.push(Arc::from(name));
+    list.len() - 1
+}
+
+impl Names {
+    /// The index of a property key.
+    pub fn key(&mut self, name: &str) -> usize {
+        intern(&mut self.keys, name)
+    }
+    /// The index of a label.
+    pub fn label(&mut self, name: &str) -> usize {
+        intern(&mut self.labels, name)
+    }
+    /// The index of a relationship type.
+    pub fn rel_type(&mut self, name: &str) -> usize {
+        intern(&mut self.types, name)
+    }
+    /// The index of a parameter.
+    pub fn param(&mut self, name: &str) -> usize {
+        if let Some(i) = self.params.iter().position(|n| n == name) {
+            return i;
+        }
+        self.params.push(name.to_owned());
+        self.params.len() - 1
+    }
+}
+
+/// A bound expression: variables are slots, names are indexes into [`Names`].
+#[derive(Clone, Debug)]
+pub enum BExpr {
+    /// A constant.
+    Const(Val),
+    /// A parameter by index.
+    Param(usize),
+    /// A row slot.
+    Slot(usize),
+    /// A property by key index.
+    Prop(Box<BExpr>, usize),
+    /// `e[i]`.
+    Index(Box<BExpr>, Box<BExpr>),
+    /// `e[a..b]`.
+    Slice(Box<BExpr>, Option<Box<BExpr>>, Option<Box<BExpr>>),
+    /// `e:A:B` (label indexes).
+    HasLabels(Box<BExpr>, Vec<usize>),
+    /// `[a, b]`.
+    List(Vec<BExpr>),
+    /// `{k: v}`.
+    Map(Vec<(Arc<str>, BExpr)>),
+    /// `NOT e`.
+    Not(Box<BExpr>),
+    /// `-e`.
+    Neg(Box<BExpr>),
+    /// `a AND b`.
+    And(Box<BExpr>, Box<BExpr>),
+    /// `a OR b`.
+    Or(Box<BExpr>, Box<BExpr>),
+    /// `a XOR b`.
+    Xor(Box<BExpr>, Box<BExpr>),
+    /// Arithmetic and string/list operators.
+    Binary(BinOp, Box<BExpr>, Box<BExpr>),
+    /// A chain of comparisons.
+    Compare(Box<BExpr>, Vec<(CompareOp, BExpr)>),
+    /// `e IS [NOT] NULL`.
+    IsNull(Box<BExpr>, bool),
+    /// A scalar function.
+    Call(Function, Vec<BExpr>),
+    /// `CASE`.
+    Case {
+        /// The simple form's operand.
+        operand: Option<Box<BExpr>>,
+        /// WHEN / THEN.
+        whens: Vec<(BExpr, BExpr)>,
+        /// ELSE.
+        else_: Option<Box<BExpr>>,
+    },
+    /// `[x IN list WHERE f | m]`, `x` in `slot`.
+    ListComp {
+        /// The element's slot.
+        slot: usize,
+        /// The list.
+        list: Box<BExpr>,
+        /// WHERE.
+        filter: Option<Box<BExpr>>,
+        /// The mapping.
+        map: Option<Box<BExpr>>,
+    },
+    /// `reduce(acc = init, x IN list | e)`.
+    Reduce {
+        /// The accumulator's slot.
+        acc: usize,
+        /// The first value.
+        init: Box<BExpr>,
+        /// The element's slot.
+        slot: usize,
+        /// The list.
+        list: Box<BExpr>,
+        /// The step.
+        expr: Box<BExpr>,
+    },
+    /// `all/any/none/single(x IN list WHERE p)`.
+    Quantifier {
+        /// Which.
+        kind: Quantifier,
+        /// The element's slot.
+        slot: usize,
+        /// The list.
+        list: Box<BExpr>,
+        /// The predicate.
+        pred: Box<BExpr>,
+    },
+    /// A pattern predicate: true when the steps produce a row from this one.
+    Exists(Arc<Vec<Step>>),
+    /// A pattern comprehension: the map expression for every row the steps produce.
+    PatternComp(Arc<Vec<Step>>, Box<BExpr>),
+    /// A regular expression known when the query was bound.
+    RegexConst(Box<BExpr>, Arc<regex::Regex>),
+}
+
+/// Binary operators other than the logical ones and comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`.
+    Div,
+    /// `%`.
+    Mod,
+    /// `^`.
+    Pow,
+    /// `IN`.
+    In,
+    /// `STARTS WITH`.
+    StartsWith,
+    /// `ENDS WITH`.
+    EndsWith,
+    /// `CONTAINS`.
+    Contains,
+    /// `=~`.
+    Regex,
+}
+
+/// A node of a bound pattern.
+#[derive(Clone, Debug)]
+pub struct BNode {
+    /// Its slot.
+    pub slot: usize,
+    /// Whether the slot is bound before the pattern (an earlier clause, or the outer row).
+    pub bound: bool,
+    /// Label indexes it must carry.
+    pub labels: Vec<usize>,
+    /// Property equalities it must satisfy.
+    pub props: Vec<(usize, BExpr)>,
+    /// A parameter map of properties it must satisfy (`(n $props)`).
+    pub props_map: Option<BExpr>,
+}
+
+/// A relationship of a bound pattern.
+#[derive(Clone, Debug)]
+pub struct BRel {
+    /// Its slot (a list of relationships when variable-length).
+    pub slot: usize,
+    /// Whether the slot was bound before the pattern.
+    pub bound: bool,
+    /// Allowed type indexes (any when empty).
+    pub types: Vec<usize>,
+    /// Property equalities.
+    pub props: Vec<(usize, BExpr)>,
+    /// Direction, left to right.
+    pub direction: RelDirection,
+    /// `(min, max)` hops when variable-length.
+    pub length: Option<(u32, u32)>,
+}
+
+/// One part of a bound pattern: `nodes[i] -rels[i]- nodes[i+1]`.
+#[derive(Clone, Debug)]
+pub struct BPart {
+    /// The path variable's slot.
+    pub path_slot: Option<usize>,
+    /// Plain or shortest.
+    pub kind: PathKind,
+    /// The nodes.
+    pub nodes: Vec<BNode>,
+    /// The relationships.
+    pub rels: Vec<BRel>,
+}
+
+/// Everything a variable-length pattern without an upper bound may walk: a limit so a
+/// `*` on a dense graph stays a bounded search.
+pub const VAR_LENGTH_HOPS_MAX: u32 = 1_000_000;
+
+/// A scope: the variables visible, innermost last.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scope {
+    vars: Vec<(String, usize)>,
+}
+
+impl Scope {
+    fn get(&self, name: &str) -> Option<usize> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    fn define(&mut self, name: &str, slot: usize) {
+        self.vars.push((name.to_owned(), slot));
+    }
+
+    /// The visible names, each once, with its slot.
+    pub(crate) fn visible(&self) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = Vec::new();
+        for (n, s) in self.vars.iter().rev() {
+            if !out.iter().any(|(m, _)| m == n) && !n.starts_with(' ') {
+                out.push((n.clone(), *s));
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+/// The binder's state over one statement.
+pub(crate) struct Binder<'t> {
+    pub(crate) text: &'t str,
+    pub(crate) names: Names,
+    pub(crate) scope: Scope,
+    pub(crate) width: usize,
+    /// Where aggregates found in a projection go; `None` where none may stand.
+    pub(crate) aggs: Option<Vec<AggSpec>>,
+}
+
+/// An aggregate pulled out of a projection: its result lands in `slot`.
+#[derive(Clone, Debug)]
+pub struct AggSpec {
+    /// The result's slot.
+    pub slot: usize,
+    /// The function.
+    pub func: Aggregate,
+    /// DISTINCT.
+    pub distinct: bool,
+    /// The argument (`None` for `count(*)`).
+    pub arg: Option<BExpr>,
+}
+
+impl<'t> Binder<'t> {
+    pub(crate) fn new(text: &'t str) -> Binder<'t> {
+        Binder {
+            text,
+            names: Names::default(),
+            scope: Scope::default(),
+            width: 0,
+            aggs: None,
+        }
+    }
+
+    /// A fresh slot.
+    pub(crate) fn slot(&mut self) -> usize {
+        self.width += 1;
+        self.width - 1
+    }
+
+    pub(crate) fn error(
+        &self,
+        code: ErrorCode,
+        message: impl Into<String>,
+        pos: usize,
+    ) -> CypherError {
+        CypherError::at(code, message, self.text, pos)
+    }
+
+    pub(crate) fn lookup(&self, name: &str, pos: usize) -> Result<usize> {
+        self.scope.get(name).ok_or_else(|| {
+            self.error(
+                ErrorCode::SemanticError,
+                format!("variable `{name}` not defined"),
+                pos,
+            )
+        })
+    }
+}
+
+/// Whether an aggregate function is called anywhere in the expression (outside of
+/// nested comprehensions' own scopes, which Cypher also counts).
+pub(crate) fn has_aggregate(e: &crate::ast::Expr) -> bool {
+    use crate::ast::ExprKind as K;
+    match &e.kind {
+        K::CountStar => true,
+        K::Call { name, args, .. } => {
+            Aggregate::lookup(&name.to_ascii_lowercase()).is_some()
+                || args.iter().any(has_aggregate)
+        }
+        K::Property(b, _) | K::HasLabels(b, _) | K::Unary(_, b) | K::IsNull(b, _) => {
+            has_aggregate(b)
+        }
+        K::Index(a, b) | K::Binary(_, a, b) => has_aggregate(a) || has_aggregate(b),
+        K::Slice(a, b, c) => {
+            has_aggregate(a)
+                || b.as_deref().is_some_and(has_aggregate)
+                || c.as_deref().is_some_and(has_aggregate)
+        }
+        K::List(items) => items.iter().any(has_aggregate),
+        K::Map(entries) => entries.iter().any(|(_, v)| has_aggregate(v)),
+        K::Compare(first, rest) => {
+            has_aggregate(first) || rest.iter().any(|(_, e)| has_aggregate(e))
+        }
+        K::Case {
+            operand,
+            whens,
+            else_,
+        } => {
+            operand.as_deref().is_some_and(has_aggregate)
+                || whens
+                    .iter()
+                    .any(|(a, b)| has_aggregate(a) || has_aggregate(b))
+                || else_.as_deref().is_some_and(has_aggregate)
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,201 @@
+//! Binding patterns: MATCH parts, pattern predicates and pattern comprehensions.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use super::{BExpr, BNode, BPart, BRel, Binder, VAR_LENGTH_HOPS_MAX};
+use crate::ast::{Expr, ExprKind, NodePattern, PathKind, PathPattern, PatternPart, RelPattern};
+use crate::error::{ErrorCode, Result};
+use crate::planner::{plan_match, Step};
+
+/// Property equalities of a pattern element, and a parameter map of them.
+type PatternProps = (Vec<(usize, BExpr)>, Option<BExpr>);
+
+impl Binder<'_> {
+    /// The slots visible now: what a pattern bound from here may take as given.
+    pub(crate) fn bound_slots(&self) -> FxHashSet<usize> {
+        self.scope.visible().into_iter().map(|(_, s)| s).collect()
+    }
+
+    /// Binds pattern parts, defining their new variables in the current scope.
+    pub(crate) fn pattern_parts(
+        &mut self,
+        parts: &[PatternPart],
+        pre: &FxHashSet<usize>,
+    ) -> Result<Vec<BPart>> {
+        let mut out = Vec::with_capacity(parts.len());
+        for part in parts {
+            let mut bound = self.path(&part.path, pre)?;
+            bound.kind = part.kind;
+            if let Some(v) = &part.path_var {
+                if self.scope.get(v).is_some() {
+                    return Err(self.error(
+                        ErrorCode::SemanticError,
+                        format!("variable `{v}` already defined"),
+                        part.pos,
+                    ));
+                }
+                let slot = self.slot();
+                self.scope.define(v, slot);
+                bound.path_slot = Some(slot);
+            }
+            out.push(bound);
+        }
+        Ok(out)
+    }
+
+    fn path(&mut self, path: &PathPattern, pre: &FxHashSet<usize>) -> Result<BPart> {
+        let mut nodes = vec![self.node(&path.start, pre)?];
+        let mut rels = Vec::with_capacity(path.steps.len());
+        for (rel, node) in &path.steps {
+            rels.push(self.rel(rel, pre)?);
+            nodes.push(self.node(node, pre)?);
+        }
+        Ok(BPart {
+            path_slot: None,
+            kind: PathKind::Plain,
+            nodes,
+            rels,
+        })
+    }
+
+    fn variable_slot(&mut self, var: Option<&str>, pre: &FxHashSet<usize>) -> (usize, bool) {
+        match var {
+            Some(v) => match self.scope.get(v) {
+                Some(slot) => (slot, pre.contains(&slot)),
+                None => {
+                    let slot = self.slot();
+                    self.scope.define(v, slot);
+                    (slot, false)
+                }
+            },
+            None => (self.slot(), false),
+        }
+    }
+
+    fn node(&mut self, n: &NodePattern, pre: &FxHashSet<usize>) -> Result<BNode> {
+        let (slot, bound) = self.variable_slot(n.var.as_deref(), pre);
+        let labels = n.labels.iter().map(|l| self.names.label(l)).collect();
+        let (props, props_map) = self.pattern_props(n.props.as_ref())?;
+        Ok(BNode {
+            slot,
+            bound,
+            labels,
+            props,
+            props_map,
+        })
+    }
+
+    fn rel(&mut self, r: &RelPattern, pre: &FxHashSet<usize>) -> Result<BRel> {
+        let (slot, bound) = self.variable_slot(r.var.as_deref(), pre);
+        let types = r.types.iter().map(|t| self.names.rel_type(t)).collect();
+        let (props, props_map) = self.pattern_props(r.props.as_ref())?;
+        if props_map.is_some() {
+            return Err(self.error(
+                ErrorCode::NotSupported,
+                "a parameter map on a relationship pattern",
+                r.pos,
+            ));
+        }
+        let length = r.length.map(|(min, max)| {
+            let min = min.map_or(1, |m| m.min(u64::from(VAR_LENGTH_HOPS_MAX)) as u32);
+            let max = max.map_or(VAR_LENGTH_HOPS_MAX, |m| {
+                m.min(u64::from(VAR_LENGTH_HOPS_MAX)) as u32
+            });
+            (min, max)
+        });
+        Ok(BRel {
+            slot,
+            bound,
+            types,
+            props,
+            direction: r.direction,
+            length,
+        })
+    }
+
+    fn pattern_props(&mut self, props: Option<&Expr>) -> Result<PatternProps> {
+        match props.map(|e| &e.kind) {
+            None => Ok((Vec::new(), None)),
+            Some(ExprKind::Map(entries)) => {
+                let mut out = Vec::with_capacity(entries.len());
+                for (k, v) in entries {
+                    let key = self.names.key(k);
+                    out.push((key, self.expr(v)?));
+                }
+                Ok((out, None))
+            }
+            Some(_) => {
+                let e = self.expr(props.expect("checked above"))?;
+                Ok((Vec::new(), Some(e)))
+            }
+        }
+    }
+
+    /// `(a)-[:R]->(b)` as a predicate.
+    pub(crate) fn pattern_predicate(&mut self, path: &PathPattern) -> Result<BExpr> {
+        let saved = self.scope.clone();
+        let pre = self.bound_slots();
+        let parts = self.pattern_parts(&[part_of(path)], &pre);
+        self.scope = saved;
+        let steps = plan_match(&parts?, Vec::new(), &pre, &self.names);
+        Ok(BExpr::Exists(Arc::new(steps)))
+    }
+
+    /// `[p = (a)-->(b) WHERE f | m]`.
+    pub(crate) fn pattern_comprehension(
+        &mut self,
+        path_var: Option<&str>,
+        path: &PathPattern,
+        filter: Option<&Expr>,
+        map: &Expr,
+    ) -> Result<BExpr> {
+        let saved = self.scope.clone();
+        let result = self.pattern_comprehension_inner(path_var, path, filter, map);
+        self.scope = saved;
+        let (steps, map) = result?;
+        Ok(BExpr::PatternComp(Arc::new(steps), Box::new(map)))
+    }
+
+    fn pattern_comprehension_inner(
+        &mut self,
+        path_var: Option<&str>,
+        path: &PathPattern,
+        filter: Option<&Expr>,
+        map: &Expr,
+    ) -> Result<(Vec<Step>, BExpr)> {
+        let pre = self.bound_slots();
+        let mut part = part_of(path);
+        part.path_var = path_var.map(str::to_owned);
+        let parts = self.pattern_parts(&[part], &pre)?;
+        let conjuncts = match filter {
+            Some(f) => split_and(self.expr(f)?),
+            None => Vec::new(),
+        };
+        let map = self.expr(map)?;
+        Ok((plan_match(&parts, conjuncts, &pre, &self.names), map))
+    }
+}
+
+fn part_of(path: &PathPattern) -> PatternPart {
+    PatternPart {
+        path_var: None,
+        kind: PathKind::Plain,
+        path: path.clone(),
+        pos: path.start.pos,
+    }
+}
+
+/// A predicate split at its top-level ANDs, so each piece can run as early as its
+/// variables are bound.
+pub(crate) fn split_and(e: BExpr) -> Vec<BExpr> {
+    match e {
+        BExpr::And(a, b) => {
+            let mut out = split_and(*a);
+            out.extend(split_and(*b));
+            out
+        }
+        other => vec![other],
+    }
+}

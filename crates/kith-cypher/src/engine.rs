@@ -1,0 +1,210 @@
+//! The engine's front door: prepare (parse, bind, plan; cached by text) and run.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use kith_core::write_op::WriteOp;
+use kith_core::{GraphView, Value};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::binder::bind_statement;
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::executor::{self, Budget, Ctx};
+use crate::parser::parse;
+use crate::planner::Plan;
+use crate::value::{Key, Val};
+
+/// A parsed, bound and planned query.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The text it came from.
+    pub text: String,
+    /// The plan.
+    pub plan: Plan,
+}
+
+impl Prepared {
+    /// Parses, binds and plans `text`.
+    pub fn new(text: &str) -> Result<Prepared> {
+        let statement = parse(text)?;
+        let plan = bind_statement(text, &statement)?;
+        Ok(Prepared {
+            text: text.to_owned(),
+            plan,
+        })
+    }
+
+    /// The result column names.
+    pub fn columns(&self) -> Vec<String> {
+        self.plan.columns.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// Whether running it writes.
+    pub fn writes(&self) -> bool {
+        self.plan.writes || self.plan.unions.iter().any(|(_, p)| p.writes)
+    }
+}
+
+/// What one query may use.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Rows any one operator may hold.
+    pub rows_max: usize,
+    /// Rows the result may have.
+    pub result_rows_max: usize,
+    /// Time the query may run.
+    pub timeout: Option<Duration>,
+    /// Set to stop the query.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            rows_max: 10_000_000,
+            result_rows_max: 1_000_000,
+            timeout: None,
+            cancel: None,
+        }
+    }
+}
+
+/// A query's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryResult {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows of values.
+    pub rows: Vec<Vec<Value>>,
+    /// Writes the query makes, as one transaction (empty for reads).
+    pub writes: Vec<WriteOp>,
+}
+
+/// Plans cached by text, bounded.
+pub struct Engine {
+    cache: Mutex<FxHashMap<String, Arc<Prepared>>>,
+    cache_entries_max: usize,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(1024)
+    }
+}
+
+impl Engine {
+    /// An engine caching at most `cache_entries_max` plans.
+    pub fn new(cache_entries_max: usize) -> Engine {
+        Engine {
+            cache: Mutex::new(FxHashMap::default()),
+            cache_entries_max,
+        }
+    }
+
+    /// The plan for `text`, from the cache when it was prepared before.
+    pub fn prepare(&self, text: &str) -> Result<Arc<Prepared>> {
+        if let Some(p) = self.cache.lock().map_err(|_| poisoned())?.get(text) {
+            return Ok(p.clone());
+        }
+        let prepared = Arc::new(Prepared::new(text)?);
+        let mut cache = self.cache.lock().map_err(|_| poisoned())?;
+        if cache.len() >= self.cache_entries_max {
+            // A full cache starts over: simple, bounded, and texts in use return at once.
+            cache.clear();
+        }
+        cache.insert(text.to_owned(), prepared.clone());
+        Ok(prepared)
+    }
+
+    /// Prepares (or finds) and runs `text`.
+    pub fn query(
+        &self,
+        graph: &dyn GraphView,
+        text: &str,
+        params: &[(String, Value)],
+        limits: &Limits,
+    ) -> Result<QueryResult> {
+        let prepared = self.prepare(text)?;
+        run(graph, &prepared, params, limits)
+    }
+}
+
+fn poisoned() -> CypherError {
+    CypherError::new(
+        ErrorCode::Cancelled,
+        "the plan cache is unusable after a panic",
+    )
+}
+
+/// Runs a prepared query over a graph.
+pub fn run(
+    graph: &dyn GraphView,
+    prepared: &Prepared,
+    params: &[(String, Value)],
+    limits: &Limits,
+) -> Result<QueryResult> {
+    let budget = Budget {
+        rows_max: limits.rows_max,
+        deadline: limits.timeout.map(|t| Instant::now() + t),
+        cancel: limits.cancel.clone(),
+    };
+    let plan = &prepared.plan;
+    let (mut rows, mut writes) = run_plan(graph, plan, params, &budget)?;
+    for (all, other) in &plan.unions {
+        let (more, w) = run_plan(graph, other, params, &budget)?;
+        rows.extend(more);
+        writes.extend(w);
+        if !*all {
+            dedup(&mut rows);
+        }
+    }
+    if rows.len() > limits.result_rows_max {
+        return Err(CypherError::new(
+            ErrorCode::LimitExceeded,
+            format!("the result has more than {} rows", limits.result_rows_max),
+        ));
+    }
+    let rows = rows
+        .into_iter()
+        .map(|r| r.iter().map(|v| v.to_value(graph)).collect())
+        .collect();
+    Ok(QueryResult {
+        columns: prepared.columns(),
+        rows,
+        writes,
+    })
+}
+
+fn dedup(rows: &mut Vec<Vec<Val>>) {
+    let mut seen: FxHashSet<Vec<Key>> = FxHashSet::default();
+    rows.retain(|r| seen.insert(r.iter().cloned().map(Key).collect()));
+}
+
+fn run_plan(
+    graph: &dyn GraphView,
+    plan: &Plan,
+    params: &[(String, Value)],
+    budget: &Budget,
+) -> Result<(Vec<Vec<Val>>, Vec<WriteOp>)> {
+    let mut values = Vec::with_capacity(plan.names.params.len());
+    for name in &plan.names.params {
+        let v = params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| Val::from_value(v));
+        values.push(v.ok_or_else(|| {
+            CypherError::new(
+                ErrorCode::ParameterMissing,
+                format!("expected a parameter named `{name}`"),
+            )
+        })?);
+    }
+    let cx = Ctx::new(graph, plan, values, budget.clone());
+    let rows = executor::run(plan, &cx)?;
+    let out = rows
+        .iter()
+        .map(|r| plan.columns.iter().map(|(_, s)| r[*s].clone()).collect())
+        .collect();
+    Ok((out, cx.writes.into_inner()))
+}

@@ -1,0 +1,163 @@
+//! The one error type of the engine: a stable code, a message, and where in the text.
+
+use std::fmt;
+
+/// What went wrong, as a stable code. The codes follow Neo4j's status-code families
+/// (`Neo.ClientError.Statement.*`) so tools that know Neo4j's errors read ours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// The text is not Cypher: an unexpected token, an unclosed string or comment.
+    SyntaxError,
+    /// A variable used before it is defined, defined twice, or an aggregate where none
+    /// may stand: errors found before running anything.
+    SemanticError,
+    /// A value of the wrong type for an operator or a function argument.
+    TypeError,
+    /// A function or procedure argument of the right type but an invalid value.
+    ArgumentError,
+    /// Integer division or modulo by zero.
+    ArithmeticError,
+    /// A parameter the query uses was not supplied.
+    ParameterMissing,
+    /// A function name the engine does not know.
+    UnknownFunction,
+    /// A feature of Cypher this engine does not run yet.
+    NotSupported,
+    /// The query ran past its time limit.
+    Timeout,
+    /// The query was cancelled by its client or the server.
+    Cancelled,
+    /// The query produced or held more rows than the server allows.
+    LimitExceeded,
+    /// A write the query would make was refused (a missing node, a deleted one).
+    ConstraintViolation,
+}
+
+impl ErrorCode {
+    /// The stable wire name of the code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::SyntaxError => "Neo.ClientError.Statement.SyntaxError",
+            ErrorCode::SemanticError => "Neo.ClientError.Statement.SemanticError",
+            ErrorCode::TypeError => "Neo.ClientError.Statement.TypeError",
+            ErrorCode::ArgumentError => "Neo.ClientError.Statement.ArgumentError",
+            ErrorCode::ArithmeticError => "Neo.ClientError.Statement.ArithmeticError",
+            ErrorCode::ParameterMissing => "Neo.ClientError.Statement.ParameterMissing",
+            ErrorCode::UnknownFunction => "Neo.ClientError.Statement.UnknownFunction",
+            ErrorCode::NotSupported => "Neo.ClientError.Statement.FeatureNotSupported",
+            ErrorCode::Timeout => "Neo.ClientError.Transaction.TransactionTimedOut",
+            ErrorCode::Cancelled => "Neo.ClientError.Transaction.Terminated",
+            ErrorCode::LimitExceeded => "Neo.ClientError.Statement.LimitExceeded",
+            ErrorCode::ConstraintViolation => "Neo.ClientError.Schema.ConstraintValidationFailed",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A position in the query text: byte offset, 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Byte offset from the start of the text.
+    pub offset: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+impl Position {
+    /// The position of byte `offset` in `text`.
+    pub fn at(text: &str, offset: usize) -> Position {
+        let offset = offset.min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        Position {
+            offset,
+            line,
+            column,
+        }
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// An error from parsing, planning or running a query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CypherError {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What was wrong, in words.
+    pub message: String,
+    /// Where, when the error belongs to a place in the text.
+    pub position: Option<Position>,
+}
+
+impl CypherError {
+    /// An error without a position.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> CypherError {
+        CypherError {
+            code,
+            message: message.into(),
+            position: None,
+        }
+    }
+
+    /// An error at byte `offset` of `text`.
+    pub fn at(
+        code: ErrorCode,
+        message: impl Into<String>,
+        text: &str,
+        offset: usize,
+    ) -> CypherError {
+        CypherError {
+            code,
+            message: message.into(),
+            position: Some(Position::at(text, offset)),
+        }
+    }
+
+    /// A type error.
+    pub fn type_error(message: impl Into<String>) -> CypherError {
+        CypherError::new(ErrorCode::TypeError, message)
+    }
+
+    /// The message with the line of `text` it points into and a caret under the column,
+    /// as cypher-shell shows it.
+    pub fn render(&self, text: &str) -> String {
+        let Some(pos) = self.position else {
+            return format!("{}: {}", self.code, self.message);
+        };
+        let line = text.lines().nth(pos.line - 1).unwrap_or("");
+        let caret = " ".repeat(pos.column.saturating_sub(1));
+        format!(
+            "{}: {} (line {}, column {})\n  {}\n  {}^",
+            self.code, self.message, pos.line, pos.column, line, caret
+        )
+    }
+}
+
+impl fmt::Display for CypherError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some(p) => write!(f, "{} (line {}, column {})", self.message, p.line, p.column),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for CypherError {}
+
+/// The engine's result type.
+pub type Result<T> = std::result::Result<T, CypherError>;

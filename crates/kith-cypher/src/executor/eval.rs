@@ -1,0 +1,639 @@
+//! Evaluating bound expressions against one row.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use super::{steps, Ctx, Rows};
+use crate::ast::{CompareOp, Quantifier};
+use crate::binder::{BExpr, BinOp};
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::functions;
+use crate::value::{civil, compare, equals, Val};
+
+/// The value of `e` in `row`.
+pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
+    Ok(match e {
+        BExpr::Const(v) => v.clone(),
+        BExpr::Param(i) => cx.params[*i].clone(),
+        BExpr::Slot(s) => row[*s].clone(),
+        BExpr::Prop(base, key) => property(&eval(base, row, cx)?, *key, cx)?,
+        BExpr::Index(a, i) => index(&eval(a, row, cx)?, &eval(i, row, cx)?, cx)?,
+        BExpr::Slice(a, from, to) => {
+            let from = from.as_deref().map(|f| eval(f, row, cx)).transpose()?;
+            let to = to.as_deref().map(|t| eval(t, row, cx)).transpose()?;
+            slice(&eval(a, row, cx)?, from, to)?
+        }
+        BExpr::HasLabels(a, labels) => match eval(a, row, cx)? {
+            Val::Null => Val::Null,
+            Val::Node(n) => Val::Bool(
+                labels
+                    .iter()
+                    .all(|l| cx.labels[*l].is_some_and(|id| cx.graph.has_label(n, id))),
+            ),
+            other => {
+                return Err(CypherError::type_error(format!(
+                    "a label test needs a node, got {}",
+                    other.type_name()
+                )))
+            }
+        },
+        BExpr::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for i in items {
+                out.push(eval(i, row, cx)?);
+            }
+            Val::list(out)
+        }
+        BExpr::Map(entries) => {
+            let mut out = Vec::with_capacity(entries.len());
+            for (k, v) in entries {
+                out.push((k.clone(), eval(v, row, cx)?));
+            }
+            Val::Map(Arc::new(out))
+        }
+        BExpr::Not(a) => match truth(&eval(a, row, cx)?)? {
+            Some(b) => Val::Bool(!b),
+            None => Val::Null,
+        },
+        BExpr::Neg(a) => negate(eval(a, row, cx)?)?,
+        BExpr::And(a, b) => logic(
+            truth(&eval(a, row, cx)?)?,
+            || truth(&eval(b, row, cx)?),
+            true,
+        )?,
+        BExpr::Or(a, b) => logic(
+            truth(&eval(a, row, cx)?)?,
+            || truth(&eval(b, row, cx)?),
+            false,
+        )?,
+        BExpr::Xor(a, b) => match (truth(&eval(a, row, cx)?)?, truth(&eval(b, row, cx)?)?) {
+            (Some(x), Some(y)) => Val::Bool(x != y),
+            _ => Val::Null,
+        },
+        BExpr::Binary(BinOp::In, a, b) => {
+            membership_cached(eval(a, row, cx)?, eval(b, row, cx)?, cx)?
+        }
+        BExpr::Binary(op, a, b) => binary(*op, eval(a, row, cx)?, eval(b, row, cx)?)?,
+        BExpr::Compare(first, chain) => compare_chain(first, chain, row, cx)?,
+        BExpr::IsNull(a, negated) => Val::Bool(eval(a, row, cx)?.is_null() != *negated),
+        BExpr::Call(f, args) => {
+            let mut vals = Vec::with_capacity(args.len());
+            for a in args {
+                vals.push(eval(a, row, cx)?);
+            }
+            functions::call(*f, &vals, cx.graph)?
+        }
+        BExpr::Case {
+            operand,
+            whens,
+            else_,
+        } => case(operand.as_deref(), whens, else_.as_deref(), row, cx)?,
+        BExpr::ListComp {
+            slot,
+            list,
+            filter,
+            map,
+        } => list_comprehension(*slot, list, filter.as_deref(), map.as_deref(), row, cx)?,
+        BExpr::Reduce {
+            acc,
+            init,
+            slot,
+            list,
+            expr,
+        } => reduce(*acc, init, *slot, list, expr, row, cx)?,
+        BExpr::Quantifier {
+            kind,
+            slot,
+            list,
+            pred,
+        } => quantifier(*kind, *slot, list, pred, row, cx)?,
+        BExpr::Exists(plan) => {
+            let mut input = Rows::new(cx.width);
+            input.push(row);
+            Val::Bool(!steps::run_steps(plan, input, cx)?.is_empty())
+        }
+        BExpr::PatternComp(plan, map) => {
+            let mut input = Rows::new(cx.width);
+            input.push(row);
+            let out = steps::run_steps(plan, input, cx)?;
+            let mut items = Vec::with_capacity(out.len());
+            for r in out.iter() {
+                items.push(eval(map, r, cx)?);
+            }
+            Val::list(items)
+        }
+        BExpr::RegexConst(a, re) => match eval(a, row, cx)? {
+            Val::Str(s) => Val::Bool(re.is_match(&s)),
+            _ => Val::Null,
+        },
+    })
+}
+
+/// Whether a predicate's value holds: `Some(bool)`, or `None` for null.
+pub fn truth(v: &Val) -> Result<Option<bool>> {
+    match v {
+        Val::Bool(b) => Ok(Some(*b)),
+        Val::Null => Ok(None),
+        other => Err(CypherError::type_error(format!(
+            "expected a boolean, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn logic(a: Option<bool>, b: impl FnOnce() -> Result<Option<bool>>, and: bool) -> Result<Val> {
+    // AND: false wins; OR: true wins. Short-circuit on the winner.
+    if a == Some(!and) {
+        return Ok(Val::Bool(!and));
+    }
+    let b = b()?;
+    Ok(match (a, b) {
+        (_, Some(x)) if x != and => Val::Bool(!and),
+        (Some(_), Some(_)) => Val::Bool(and),
+        _ => Val::Null,
+    })
+}
+
+/// A property of a node, relationship, map or temporal value.
+pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
+    Ok(match base {
+        Val::Null => Val::Null,
+        Val::Node(n) if n.0 >= cx.node_bound => {
+            let pending = cx.pending.borrow();
+            let name = &cx.names.keys[key];
+            pending
+                .get((n.0 - cx.node_bound) as usize)
+                .and_then(|p| p.props.iter().find(|(k, _)| k == name))
+                .map_or(Val::Null, |(_, v)| v.clone())
+        }
+        Val::Node(n) => match cx.keys[key] {
+            Some(k) => cx
+                .graph
+                .node_property(*n, k)
+                .map_or(Val::Null, Val::from_value),
+            None => Val::Null,
+        },
+        Val::Rel(r) => match (cx.keys[key], cx.graph.relationship(*r)) {
+            (Some(k), Some(rel)) => rel.property(k).map_or(Val::Null, Val::from_value),
+            _ => Val::Null,
+        },
+        Val::Map(m) => {
+            let name = &cx.names.keys[key];
+            m.iter()
+                .find(|(k, _)| k == name)
+                .map_or(Val::Null, |(_, v)| v.clone())
+        }
+        Val::DateTime(t) => temporal_field(*t, &cx.names.keys[key])?,
+        other => {
+            return Err(CypherError::type_error(format!(
+                "cannot read property `{}` of a {}",
+                cx.names.keys[key],
+                other.type_name()
+            )))
+        }
+    })
+}
+
+fn temporal_field(t: i64, name: &str) -> Result<Val> {
+    let c = civil(t);
+    let v = match name {
+        "year" => c[0],
+        "month" => c[1],
+        "day" => c[2],
+        "hour" => c[3],
+        "minute" => c[4],
+        "second" => c[5],
+        "millisecond" => c[6],
+        "epochMillis" => t,
+        "epochSeconds" => t.div_euclid(1000),
+        other => {
+            return Err(CypherError::new(
+                ErrorCode::ArgumentError,
+                format!("a datetime has no field `{other}`"),
+            ))
+        }
+    };
+    Ok(Val::Int(v))
+}
+
+fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
+    Ok(match (base, i) {
+        (Val::Null, _) | (_, Val::Null) => Val::Null,
+        (Val::List(l), Val::Int(i)) => {
+            let n = l.len() as i64;
+            let at = if *i < 0 { n + i } else { *i };
+            if (0..n).contains(&at) {
+                l[at as usize].clone()
+            } else {
+                Val::Null
+            }
+        }
+        (Val::Map(m), Val::Str(k)) => m
+            .iter()
+            .find(|(key, _)| key == k)
+            .map_or(Val::Null, |(_, v)| v.clone()),
+        (Val::Node(_) | Val::Rel(_), Val::Str(k)) => match cx.graph.prop_key_id(k) {
+            Some(id) => match base {
+                Val::Node(n) => cx
+                    .graph
+                    .node_property(*n, id)
+                    .map_or(Val::Null, Val::from_value),
+                Val::Rel(r) => cx
+                    .graph
+                    .relationship(*r)
+                    .and_then(|rel| rel.property(id).map(Val::from_value))
+                    .unwrap_or(Val::Null),
+                _ => Val::Null,
+            },
+            None => Val::Null,
+        },
+        (b, i) => {
+            return Err(CypherError::type_error(format!(
+                "cannot index a {} with a {}",
+                b.type_name(),
+                i.type_name()
+            )))
+        }
+    })
+}
+
+fn slice(base: &Val, from: Option<Val>, to: Option<Val>) -> Result<Val> {
+    let Val::List(l) = base else {
+        return match base {
+            Val::Null => Ok(Val::Null),
+            other => Err(CypherError::type_error(format!(
+                "cannot slice a {}",
+                other.type_name()
+            ))),
+        };
+    };
+    let n = l.len() as i64;
+    let bound = |v: Option<Val>, default: i64| -> Result<Option<i64>> {
+        match v {
+            None => Ok(Some(default)),
+            Some(Val::Null) => Ok(None),
+            Some(Val::Int(i)) => Ok(Some(if i < 0 { (n + i).max(0) } else { i.min(n) })),
+            Some(other) => Err(CypherError::type_error(format!(
+                "a slice bound must be an integer, got {}",
+                other.type_name()
+            ))),
+        }
+    };
+    let (Some(a), Some(b)) = (bound(from, 0)?, bound(to, n)?) else {
+        return Ok(Val::Null);
+    };
+    if a >= b {
+        return Ok(Val::list(Vec::new()));
+    }
+    Ok(Val::list(l[a as usize..b as usize].to_vec()))
+}
+
+fn negate(v: Val) -> Result<Val> {
+    match v {
+        Val::Null => Ok(Val::Null),
+        Val::Int(i) => i.checked_neg().map(Val::Int).ok_or_else(overflow),
+        Val::Float(f) => Ok(Val::Float(-f)),
+        other => Err(CypherError::type_error(format!(
+            "cannot negate a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn overflow() -> CypherError {
+    CypherError::new(ErrorCode::ArithmeticError, "integer overflow")
+}
+
+/// Arithmetic, IN and the string operators.
+pub(crate) fn binary(op: BinOp, a: Val, b: Val) -> Result<Val> {
+    match op {
+        BinOp::In => return membership(&a, &b),
+        BinOp::StartsWith | BinOp::EndsWith | BinOp::Contains | BinOp::Regex => {
+            return string_op(op, &a, &b)
+        }
+        _ => {}
+    }
+    if a.is_null() || b.is_null() {
+        return Ok(Val::Null);
+    }
+    match op {
+        BinOp::Add => add(a, b),
+        _ => numeric(op, &a, &b),
+    }
+}
+
+fn add(a: Val, b: Val) -> Result<Val> {
+    Ok(match (a, b) {
+        (Val::List(x), Val::List(y)) => Val::list(x.iter().chain(y.iter()).cloned().collect()),
+        (Val::List(x), y) => {
+            let mut v = x.as_ref().clone();
+            v.push(y);
+            Val::list(v)
+        }
+        (x, Val::List(y)) => {
+            let mut v = vec![x];
+            v.extend(y.iter().cloned());
+            Val::list(v)
+        }
+        (Val::Str(x), Val::Str(y)) => Val::str(&format!("{x}{y}")),
+        (Val::Str(x), y @ (Val::Int(_) | Val::Float(_) | Val::Bool(_))) => {
+            let Val::Str(t) = functions::scalar_to_string(&y) else {
+                return Ok(Val::Null);
+            };
+            Val::str(&format!("{x}{t}"))
+        }
+        (x @ (Val::Int(_) | Val::Float(_) | Val::Bool(_)), Val::Str(y)) => {
+            let Val::Str(t) = functions::scalar_to_string(&x) else {
+                return Ok(Val::Null);
+            };
+            Val::str(&format!("{t}{y}"))
+        }
+        (x, y) => numeric(BinOp::Add, &x, &y)?,
+    })
+}
+
+fn numeric(op: BinOp, a: &Val, b: &Val) -> Result<Val> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => int_op(op, *x, *y),
+        (Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
+            let (x, y) = (as_f64(a), as_f64(b));
+            Ok(Val::Float(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Mod => x % y,
+                _ => x.powf(y),
+            }))
+        }
+        _ => Err(CypherError::type_error(format!(
+            "cannot apply {} to {} and {}",
+            op_symbol(op),
+            a.type_name(),
+            b.type_name()
+        ))),
+    }
+}
+
+fn int_op(op: BinOp, x: i64, y: i64) -> Result<Val> {
+    let r = match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        BinOp::Div | BinOp::Mod if y == 0 => {
+            return Err(CypherError::new(ErrorCode::ArithmeticError, "/ by zero"));
+        }
+        BinOp::Div => x.checked_div(y),
+        BinOp::Mod => x.checked_rem(y),
+        _ => return Ok(Val::Float((x as f64).powf(y as f64))),
+    };
+    r.map(Val::Int).ok_or_else(overflow)
+}
+
+fn op_symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Mod => "%",
+        BinOp::Pow => "^",
+        BinOp::In => "IN",
+        BinOp::StartsWith => "STARTS WITH",
+        BinOp::EndsWith => "ENDS WITH",
+        BinOp::Contains => "CONTAINS",
+        BinOp::Regex => "=~",
+    }
+}
+
+fn as_f64(v: &Val) -> f64 {
+    match v {
+        Val::Int(i) => *i as f64,
+        Val::Float(f) => *f,
+        _ => f64::NAN,
+    }
+}
+
+/// Lists at least this long are tested through a hash set when tested again.
+const IN_SET_LEN_MIN: usize = 16;
+
+/// `a IN list`, through a set when the same large list of plain values (a parameter, or
+/// a list a WITH collected) is tested row after row.
+fn membership_cached(a: Val, list: Val, cx: &Ctx<'_>) -> Result<Val> {
+    let Val::List(items) = &list else {
+        return membership(&a, &list);
+    };
+    if items.len() < IN_SET_LEN_MIN || !is_plain(&a) {
+        return membership(&a, &list);
+    }
+    let mut cache = cx.in_set.borrow_mut();
+    let hit = cache.as_ref().is_some_and(|(l, _)| Arc::ptr_eq(l, items));
+    if !hit {
+        if !items.iter().all(is_plain) {
+            return membership(&a, &list);
+        }
+        let set = items.iter().cloned().map(crate::value::Key).collect();
+        *cache = Some((items.clone(), set));
+    }
+    let (_, set) = cache.as_ref().expect("filled above");
+    Ok(Val::Bool(set.contains(&crate::value::Key(a))))
+}
+
+/// A value whose equality is plain (never null, no nested nulls to make it unknown).
+fn is_plain(v: &Val) -> bool {
+    matches!(
+        v,
+        Val::Bool(_) | Val::Int(_) | Val::Str(_) | Val::Node(_) | Val::Rel(_) | Val::DateTime(_)
+    ) || matches!(v, Val::Float(f) if !f.is_nan())
+}
+
+fn membership(a: &Val, list: &Val) -> Result<Val> {
+    let items = match list {
+        Val::Null => return Ok(Val::Null),
+        Val::List(l) => l,
+        other => {
+            return Err(CypherError::type_error(format!(
+                "IN needs a list, got {}",
+                other.type_name()
+            )))
+        }
+    };
+    let mut unknown = false;
+    for item in items.iter() {
+        match equals(a, item) {
+            Some(true) => return Ok(Val::Bool(true)),
+            None => unknown = true,
+            Some(false) => {}
+        }
+    }
+    Ok(if unknown { Val::Null } else { Val::Bool(false) })
+}
+
+fn string_op(op: BinOp, a: &Val, b: &Val) -> Result<Val> {
+    let (Val::Str(x), Val::Str(y)) = (a, b) else {
+        return Ok(Val::Null);
+    };
+    Ok(Val::Bool(match op {
+        BinOp::StartsWith => x.starts_with(&**y),
+        BinOp::EndsWith => x.ends_with(&**y),
+        BinOp::Contains => x.contains(&**y),
+        _ => {
+            let re = crate::binder::compile_regex(y)
+                .map_err(|m| CypherError::new(ErrorCode::ArgumentError, m))?;
+            re.is_match(x)
+        }
+    }))
+}
+
+fn compare_chain(
+    first: &BExpr,
+    chain: &[(CompareOp, BExpr)],
+    row: &[Val],
+    cx: &Ctx<'_>,
+) -> Result<Val> {
+    let mut left = eval(first, row, cx)?;
+    let mut result = Some(true);
+    for (op, e) in chain {
+        let right = eval(e, row, cx)?;
+        match compare_one(*op, &left, &right) {
+            Some(false) => return Ok(Val::Bool(false)),
+            None => result = None,
+            Some(true) => {}
+        }
+        left = right;
+    }
+    Ok(result.map_or(Val::Null, Val::Bool))
+}
+
+/// One comparison: `None` when unknown.
+pub(crate) fn compare_one(op: CompareOp, a: &Val, b: &Val) -> Option<bool> {
+    match op {
+        CompareOp::Eq => equals(a, b),
+        CompareOp::Ne => equals(a, b).map(|e| !e),
+        _ => {
+            let o = compare(a, b)?;
+            Some(match op {
+                CompareOp::Lt => o == Ordering::Less,
+                CompareOp::Le => o != Ordering::Greater,
+                CompareOp::Gt => o == Ordering::Greater,
+                _ => o != Ordering::Less,
+            })
+        }
+    }
+}
+
+fn case(
+    operand: Option<&BExpr>,
+    whens: &[(BExpr, BExpr)],
+    else_: Option<&BExpr>,
+    row: &[Val],
+    cx: &Ctx<'_>,
+) -> Result<Val> {
+    let subject = operand.map(|o| eval(o, row, cx)).transpose()?;
+    for (w, t) in whens {
+        let v = eval(w, row, cx)?;
+        let hit = match &subject {
+            Some(s) => equals(s, &v) == Some(true),
+            None => matches!(v, Val::Bool(true)),
+        };
+        if hit {
+            return eval(t, row, cx);
+        }
+    }
+    else_.map_or(Ok(Val::Null), |e| eval(e, row, cx))
+}
+
+fn list_of(v: Val) -> Result<Option<Arc<Vec<Val>>>> {
+    match v {
+        Val::Null => Ok(None),
+        Val::List(l) => Ok(Some(l)),
+        other => Err(CypherError::type_error(format!(
+            "expected a list, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn list_comprehension(
+    slot: usize,
+    list: &BExpr,
+    filter: Option<&BExpr>,
+    map: Option<&BExpr>,
+    row: &[Val],
+    cx: &Ctx<'_>,
+) -> Result<Val> {
+    let Some(items) = list_of(eval(list, row, cx)?)? else {
+        return Ok(Val::Null);
+    };
+    let mut scratch = row.to_vec();
+    let mut out = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        scratch[slot] = item.clone();
+        if let Some(f) = filter {
+            if truth(&eval(f, &scratch, cx)?)? != Some(true) {
+                continue;
+            }
+        }
+        out.push(match map {
+            Some(m) => eval(m, &scratch, cx)?,
+            None => item.clone(),
+        });
+    }
+    Ok(Val::list(out))
+}
+
+fn reduce(
+    acc: usize,
+    init: &BExpr,
+    slot: usize,
+    list: &BExpr,
+    expr: &BExpr,
+    row: &[Val],
+    cx: &Ctx<'_>,
+) -> Result<Val> {
+    let Some(items) = list_of(eval(list, row, cx)?)? else {
+        return Ok(Val::Null);
+    };
+    let mut scratch = row.to_vec();
+    scratch[acc] = eval(init, row, cx)?;
+    for item in items.iter() {
+        scratch[slot] = item.clone();
+        scratch[acc] = eval(expr, &scratch, cx)?;
+    }
+    Ok(std::mem::take(&mut scratch[acc]))
+}
+
+fn quantifier(
+    kind: Quantifier,
+    slot: usize,
+    list: &BExpr,
+    pred: &BExpr,
+    row: &[Val],
+    cx: &Ctx<'_>,
+) -> Result<Val> {
+    let Some(items) = list_of(eval(list, row, cx)?)? else {
+        return Ok(Val::Null);
+    };
+    let mut scratch = row.to_vec();
+    let (mut trues, mut nulls) = (0usize, 0usize);
+    for item in items.iter() {
+        scratch[slot] = item.clone();
+        match truth(&eval(pred, &scratch, cx)?)? {
+            Some(true) => trues += 1,
+            None => nulls += 1,
+            Some(false) => {}
+        }
+    }
+    let falses = items.len() - trues - nulls;
+    let known = |b: bool| if nulls > 0 { Val::Null } else { Val::Bool(b) };
+    Ok(match kind {
+        Quantifier::All if falses > 0 => Val::Bool(false),
+        Quantifier::All => known(true),
+        Quantifier::Any if trues > 0 => Val::Bool(true),
+        Quantifier::Any => known(false),
+        Quantifier::None if trues > 0 => Val::Bool(false),
+        Quantifier::None => known(true),
+        Quantifier::Single if trues > 1 => Val::Bool(false),
+        Quantifier::Single => known(trues == 1),
+    })
+}

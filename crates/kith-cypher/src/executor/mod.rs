@@ -1,0 +1,261 @@
+//! Runs a plan: operators over batches of fixed-width rows.
+//!
+//! A batch is one flat `Vec<Val>` with `width` values a row, so a batch of a thousand
+//! rows is one allocation, and copying a row into the next batch is `width` clones
+//! (reference-count increments for strings and lists). Every operator checks the
+//! query's budget: rows held, time, cancellation.
+
+mod eval;
+mod ops;
+mod paths;
+mod steps;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use kith_core::write_op::WriteOp;
+use kith_core::{GraphView, LabelId, NodeId, PropKeyId, RelTypeId};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub use eval::eval;
+
+use crate::binder::Names;
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::planner::Plan;
+use crate::value::{Key, Val};
+
+/// Rows of one width, stored flat.
+#[derive(Clone, Debug, Default)]
+pub struct Rows {
+    width: usize,
+    data: Vec<Val>,
+}
+
+impl Rows {
+    /// No rows.
+    pub fn new(width: usize) -> Rows {
+        Rows {
+            width,
+            data: Vec::new(),
+        }
+    }
+
+    /// One row of nulls: the input of a query's first clause.
+    pub fn unit(width: usize) -> Rows {
+        Rows {
+            width,
+            data: vec![Val::Null; width],
+        }
+    }
+
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.data
+            .len()
+            .checked_div(self.width)
+            .unwrap_or(usize::from(!self.data.is_empty()))
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Row `i`.
+    pub fn row(&self, i: usize) -> &[Val] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+
+    /// Iterates the rows.
+    pub fn iter(&self) -> impl Iterator<Item = &[Val]> {
+        self.data.chunks_exact(self.width.max(1))
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, row: &[Val]) {
+        debug_assert_eq!(row.len(), self.width);
+        self.data.extend_from_slice(row);
+    }
+
+    /// Appends a copy of `row` with one slot replaced.
+    pub fn push_with(&mut self, row: &[Val], slot: usize, v: Val) {
+        let start = self.data.len();
+        self.data.extend_from_slice(row);
+        self.data[start + slot] = v;
+    }
+
+    /// Appends a copy of `row` with two slots replaced.
+    pub fn push_with2(&mut self, row: &[Val], a: (usize, Val), b: (usize, Val)) {
+        let start = self.data.len();
+        self.data.extend_from_slice(row);
+        self.data[start + a.0] = a.1;
+        self.data[start + b.0] = b.1;
+    }
+
+    /// The last row, to change it.
+    pub fn last_mut(&mut self) -> &mut [Val] {
+        let start = self.data.len() - self.width;
+        &mut self.data[start..]
+    }
+
+    /// Keeps the first `n` rows.
+    pub fn truncate(&mut self, n: usize) {
+        self.data.truncate(n * self.width);
+    }
+}
+
+/// Limits of one run.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Rows one operator may hold.
+    pub rows_max: usize,
+    /// When the query must stop.
+    pub deadline: Option<Instant>,
+    /// Set by another thread to stop the query.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// A node CREATE made in this run, not yet in the graph.
+#[derive(Clone, Debug)]
+pub struct PendingNode {
+    /// Its labels.
+    pub labels: Vec<Arc<str>>,
+    /// Its properties.
+    pub props: Vec<(Arc<str>, Val)>,
+}
+
+/// A list and the set of its values.
+pub(crate) type InSet = (Arc<Vec<Val>>, FxHashSet<Key>);
+
+/// What a run needs besides the rows.
+pub struct Ctx<'g> {
+    /// The graph.
+    pub graph: &'g dyn GraphView,
+    /// Parameter values by index.
+    pub params: Vec<Val>,
+    /// Property keys resolved in this graph.
+    pub keys: Vec<Option<PropKeyId>>,
+    /// Labels resolved.
+    pub labels: Vec<Option<LabelId>>,
+    /// Relationship types resolved.
+    pub types: Vec<Option<RelTypeId>>,
+    /// The names.
+    pub names: &'g Names,
+    /// Row width.
+    pub width: usize,
+    /// Node ids at or past this are nodes created by this run.
+    pub node_bound: u32,
+    /// Created nodes.
+    pub pending: RefCell<Vec<PendingNode>>,
+    /// Writes made.
+    pub writes: RefCell<Vec<WriteOp>>,
+    budget: Budget,
+    ticks: Cell<u32>,
+    /// Nodes per label, listed once per run: a snapshot does not change under a run.
+    label_nodes: RefCell<FxHashMap<LabelId, Rc<Vec<NodeId>>>>,
+    /// The last large list `IN` tested against, as a set (the list kept alive so its
+    /// address names it).
+    pub(crate) in_set: RefCell<Option<InSet>>,
+}
+
+impl<'g> Ctx<'g> {
+    /// A context for `plan` over `graph`.
+    pub fn new(
+        graph: &'g dyn GraphView,
+        plan: &'g Plan,
+        params: Vec<Val>,
+        budget: Budget,
+    ) -> Ctx<'g> {
+        let names = &plan.names;
+        Ctx {
+            graph,
+            params,
+            keys: names.keys.iter().map(|k| graph.prop_key_id(k)).collect(),
+            labels: names.labels.iter().map(|l| graph.label_id(l)).collect(),
+            types: names.types.iter().map(|t| graph.rel_type_id(t)).collect(),
+            names,
+            width: plan.width,
+            node_bound: u32::try_from(graph.node_id_bound()).unwrap_or(u32::MAX),
+            pending: RefCell::new(Vec::new()),
+            writes: RefCell::new(Vec::new()),
+            budget,
+            ticks: Cell::new(0),
+            label_nodes: RefCell::new(FxHashMap::default()),
+            in_set: RefCell::new(None),
+        }
+    }
+
+    /// The nodes carrying `label`, in id order.
+    pub fn nodes_with_label(&self, label: LabelId) -> Rc<Vec<NodeId>> {
+        if let Some(nodes) = self.label_nodes.borrow().get(&label) {
+            return nodes.clone();
+        }
+        let nodes: Rc<Vec<NodeId>> = Rc::new(
+            self.graph
+                .node_ids()
+                .filter(|n| self.graph.has_label(*n, label))
+                .collect(),
+        );
+        self.label_nodes.borrow_mut().insert(label, nodes.clone());
+        nodes
+    }
+
+    /// Checks time and cancellation every few thousand calls.
+    #[inline]
+    pub fn tick(&self) -> Result<()> {
+        let t = self.ticks.get().wrapping_add(1);
+        self.ticks.set(t);
+        if !t.is_multiple_of(4096) {
+            return Ok(());
+        }
+        self.check_budget()
+    }
+
+    fn check_budget(&self) -> Result<()> {
+        if let Some(c) = &self.budget.cancel {
+            if c.load(Ordering::Relaxed) {
+                return Err(CypherError::new(
+                    ErrorCode::Cancelled,
+                    "the query was cancelled",
+                ));
+            }
+        }
+        if let Some(d) = self.budget.deadline {
+            if Instant::now() >= d {
+                return Err(CypherError::new(
+                    ErrorCode::Timeout,
+                    "the query ran past its time limit",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails when a batch holds more rows than allowed.
+    pub fn check_rows(&self, rows: &Rows) -> Result<()> {
+        if rows.len() > self.budget.rows_max {
+            return Err(CypherError::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "the query held more than {} rows in one operator",
+                    self.budget.rows_max
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Runs the plan's pipeline; the result rows (all slots).
+pub fn run(plan: &Plan, cx: &Ctx<'_>) -> Result<Rows> {
+    let mut rows = Rows::unit(plan.width);
+    for op in &plan.ops {
+        rows = ops::run_op(op, rows, cx)?;
+        cx.check_rows(&rows)?;
+        cx.check_budget()?;
+    }
+    Ok(rows)
+}

@@ -1,0 +1,389 @@
+//! The scalar functions' bodies.
+
+use std::sync::Arc;
+
+use kith_core::GraphView;
+
+use super::Function;
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::value::Val;
+
+/// Calls `f` on evaluated arguments (arity already checked by the binder).
+pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
+    use Function as F;
+    if f == F::Coalesce {
+        return Ok(args
+            .iter()
+            .find(|v| !v.is_null())
+            .cloned()
+            .unwrap_or(Val::Null));
+    }
+    let a = &args[0];
+    if a.is_null() && f != F::ToString {
+        return Ok(Val::Null);
+    }
+    match f {
+        F::ToInteger => to_integer(a),
+        F::ToFloat => to_float(a),
+        F::ToString => Ok(to_string(a)),
+        F::ToBoolean => to_boolean(a),
+        F::Floor | F::Ceil | F::Round | F::Sqrt | F::Exp | F::Log | F::Log10 => math(f, a),
+        F::Abs => match a {
+            Val::Int(i) => Ok(Val::Int(i.wrapping_abs())),
+            Val::Float(x) => Ok(Val::Float(x.abs())),
+            _ => Err(arg_type(f, "a number", a)),
+        },
+        F::Sign => match a {
+            Val::Int(i) => Ok(Val::Int(i.signum())),
+            Val::Float(x) => Ok(Val::Int(if *x > 0.0 {
+                1
+            } else if *x < 0.0 {
+                -1
+            } else {
+                0
+            })),
+            _ => Err(arg_type(f, "a number", a)),
+        },
+        F::Size => size(a),
+        F::Length => match a {
+            Val::Path(p) => Ok(Val::Int(p.rels.len() as i64)),
+            Val::Str(_) | Val::List(_) => size(a),
+            _ => Err(arg_type(f, "a path", a)),
+        },
+        F::Head | F::Last | F::Tail | F::Reverse => list_fn(f, a),
+        F::Nodes => match a {
+            Val::Path(p) => Ok(Val::list(p.nodes.iter().map(|n| Val::Node(*n)).collect())),
+            _ => Err(arg_type(f, "a path", a)),
+        },
+        F::Relationships => match a {
+            Val::Path(p) => Ok(Val::list(p.rels.iter().map(|r| Val::Rel(*r)).collect())),
+            _ => Err(arg_type(f, "a path", a)),
+        },
+        F::StartNode | F::EndNode | F::Type => rel_fn(f, a, graph),
+        F::Labels => match a {
+            Val::Node(n) => Ok(Val::list(
+                graph
+                    .node_labels(*n)
+                    .iter()
+                    .map(|l| Val::str(graph.label_name(*l)))
+                    .collect(),
+            )),
+            _ => Err(arg_type(f, "a node", a)),
+        },
+        F::Id => match a {
+            Val::Node(n) => Ok(Val::Int(i64::from(n.0))),
+            Val::Rel(r) => Ok(Val::Int(i64::from(r.0))),
+            _ => Err(arg_type(f, "a node or relationship", a)),
+        },
+        F::Keys | F::Properties => props_fn(f, a, graph),
+        F::Range => range(args),
+        F::Substring | F::Left | F::Right => substring(f, args),
+        F::Trim | F::LTrim | F::RTrim | F::ToUpper | F::ToLower => string_fn(f, a),
+        F::Replace => replace(args),
+        F::Split => split(args),
+        F::Exists => Ok(Val::Bool(!a.is_null())),
+        F::IsEmpty => match a {
+            Val::Str(s) => Ok(Val::Bool(s.is_empty())),
+            Val::List(l) => Ok(Val::Bool(l.is_empty())),
+            Val::Map(m) => Ok(Val::Bool(m.is_empty())),
+            _ => Err(arg_type(f, "a string, list or map", a)),
+        },
+        F::DateTime => datetime(a),
+        F::Coalesce => unreachable_coalesce(),
+    }
+}
+
+fn unreachable_coalesce() -> Result<Val> {
+    Err(CypherError::new(
+        ErrorCode::SemanticError,
+        "coalesce is evaluated before dispatch",
+    ))
+}
+
+fn arg_type(f: Function, expected: &str, got: &Val) -> CypherError {
+    CypherError::type_error(format!(
+        "{}() expects {expected}, got {}",
+        f.name(),
+        got.type_name()
+    ))
+}
+
+fn to_integer(a: &Val) -> Result<Val> {
+    Ok(match a {
+        Val::Int(i) => Val::Int(*i),
+        Val::Float(x) if x.is_finite() => Val::Int(x.trunc() as i64),
+        Val::Float(_) => Val::Null,
+        Val::Bool(b) => Val::Int(i64::from(*b)),
+        Val::Str(s) => s
+            .trim()
+            .parse::<i64>()
+            .map(Val::Int)
+            .or_else(|_| s.trim().parse::<f64>().map(|x| Val::Int(x.trunc() as i64)))
+            .unwrap_or(Val::Null),
+        other => {
+            return Err(arg_type(
+                Function::ToInteger,
+                "a number, string or boolean",
+                other,
+            ))
+        }
+    })
+}
+
+fn to_float(a: &Val) -> Result<Val> {
+    Ok(match a {
+        Val::Int(i) => Val::Float(*i as f64),
+        Val::Float(x) => Val::Float(*x),
+        Val::Str(s) => s.trim().parse::<f64>().map(Val::Float).unwrap_or(Val::Null),
+        other => return Err(arg_type(Function::ToFloat, "a number or string", other)),
+    })
+}
+
+fn to_boolean(a: &Val) -> Result<Val> {
+    Ok(match a {
+        Val::Bool(b) => Val::Bool(*b),
+        Val::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" => Val::Bool(true),
+            "false" => Val::Bool(false),
+            _ => Val::Null,
+        },
+        Val::Int(i) => Val::Bool(*i != 0),
+        other => {
+            return Err(arg_type(
+                Function::ToBoolean,
+                "a boolean, string or integer",
+                other,
+            ))
+        }
+    })
+}
+
+/// The text of a value as `toString` gives it.
+pub fn to_string(a: &Val) -> Val {
+    match a {
+        Val::Null => Val::Null,
+        Val::Str(s) => Val::Str(s.clone()),
+        Val::Int(i) => Val::str(&i.to_string()),
+        Val::Float(x) => Val::str(&format_float(*x)),
+        Val::Bool(b) => Val::str(&b.to_string()),
+        Val::DateTime(t) => Val::str(&kith_core::format_epoch_millis(*t)),
+        other => Val::str(&format!("{other:?}")),
+    }
+}
+
+/// A float as Cypher prints it: always with a decimal point.
+pub fn format_float(x: f64) -> String {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e16 {
+        format!("{x:.1}")
+    } else {
+        format!("{x}")
+    }
+}
+
+fn math(f: Function, a: &Val) -> Result<Val> {
+    let x = match a {
+        Val::Int(i) => *i as f64,
+        Val::Float(x) => *x,
+        other => return Err(arg_type(f, "a number", other)),
+    };
+    let y = match f {
+        Function::Floor => x.floor(),
+        Function::Ceil => x.ceil(),
+        Function::Round => x.round(),
+        Function::Sqrt => x.sqrt(),
+        Function::Exp => x.exp(),
+        Function::Log => x.ln(),
+        _ => x.log10(),
+    };
+    Ok(Val::Float(y))
+}
+
+fn size(a: &Val) -> Result<Val> {
+    match a {
+        Val::Str(s) => Ok(Val::Int(s.chars().count() as i64)),
+        Val::List(l) => Ok(Val::Int(l.len() as i64)),
+        Val::Map(m) => Ok(Val::Int(m.len() as i64)),
+        other => Err(arg_type(Function::Size, "a string or list", other)),
+    }
+}
+
+fn list_fn(f: Function, a: &Val) -> Result<Val> {
+    if let (Function::Reverse, Val::Str(s)) = (f, a) {
+        return Ok(Val::str(&s.chars().rev().collect::<String>()));
+    }
+    let Val::List(l) = a else {
+        return Err(arg_type(f, "a list", a));
+    };
+    Ok(match f {
+        Function::Head => l.first().cloned().unwrap_or(Val::Null),
+        Function::Last => l.last().cloned().unwrap_or(Val::Null),
+        Function::Tail => Val::list(l.iter().skip(1).cloned().collect()),
+        _ => Val::list(l.iter().rev().cloned().collect()),
+    })
+}
+
+fn rel_fn(f: Function, a: &Val, graph: &dyn GraphView) -> Result<Val> {
+    let Val::Rel(r) = a else {
+        return Err(arg_type(f, "a relationship", a));
+    };
+    let Some(rel) = graph.relationship(*r) else {
+        return Ok(Val::Null);
+    };
+    Ok(match f {
+        Function::StartNode => Val::Node(rel.src),
+        Function::EndNode => Val::Node(rel.dst),
+        _ => Val::str(graph.rel_type_name(rel.rel_type)),
+    })
+}
+
+fn props_fn(f: Function, a: &Val, graph: &dyn GraphView) -> Result<Val> {
+    let props: Vec<(Arc<str>, Val)> = match a {
+        Val::Node(n) => graph
+            .node_properties(*n)
+            .iter()
+            .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), Val::from_value(v)))
+            .collect(),
+        Val::Rel(r) => match graph.relationship(*r) {
+            Some(rel) => rel
+                .properties
+                .iter()
+                .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), Val::from_value(v)))
+                .collect(),
+            None => Vec::new(),
+        },
+        Val::Map(m) => m.as_ref().clone(),
+        other => return Err(arg_type(f, "a node, relationship or map", other)),
+    };
+    if f == Function::Keys {
+        return Ok(Val::list(
+            props.into_iter().map(|(k, _)| Val::Str(k)).collect(),
+        ));
+    }
+    Ok(Val::Map(Arc::new(props)))
+}
+
+fn int_arg(f: Function, v: &Val) -> Result<i64> {
+    match v {
+        Val::Int(i) => Ok(*i),
+        other => Err(arg_type(f, "an integer", other)),
+    }
+}
+
+/// `range(start, end[, step])`, bounded so one call cannot exhaust memory.
+fn range(args: &[Val]) -> Result<Val> {
+    const RANGE_ITEMS_MAX: i64 = 10_000_000;
+    let start = int_arg(Function::Range, &args[0])?;
+    let end = int_arg(Function::Range, &args[1])?;
+    let step = match args.get(2) {
+        Some(v) => int_arg(Function::Range, v)?,
+        None => 1,
+    };
+    if step == 0 {
+        return Err(CypherError::new(
+            ErrorCode::ArgumentError,
+            "range() step must not be zero",
+        ));
+    }
+    let count = if (step > 0 && end < start) || (step < 0 && end > start) {
+        0
+    } else {
+        (end.abs_diff(start) / step.unsigned_abs()) as i64 + 1
+    };
+    if count > RANGE_ITEMS_MAX {
+        return Err(CypherError::new(
+            ErrorCode::ArgumentError,
+            format!("range() of {count} items is over the limit of {RANGE_ITEMS_MAX}"),
+        ));
+    }
+    Ok(Val::list(
+        (0..count).map(|i| Val::Int(start + i * step)).collect(),
+    ))
+}
+
+fn substring(f: Function, args: &[Val]) -> Result<Val> {
+    let Val::Str(s) = &args[0] else {
+        return Err(arg_type(f, "a string", &args[0]));
+    };
+    if args[1..].iter().any(Val::is_null) {
+        return Ok(Val::Null);
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let n = chars.len() as i64;
+    let (from, len) = match f {
+        Function::Left => (0, int_arg(f, &args[1])?),
+        Function::Right => {
+            let len = int_arg(f, &args[1])?;
+            ((n - len).max(0), len)
+        }
+        _ => (
+            int_arg(f, &args[1])?,
+            args.get(2).map_or(Ok(n), |v| int_arg(f, v))?,
+        ),
+    };
+    if from < 0 || len < 0 {
+        return Err(CypherError::new(
+            ErrorCode::ArgumentError,
+            format!("{}() with a negative bound", f.name()),
+        ));
+    }
+    let from = from.min(n) as usize;
+    let to = (from as i64 + len).min(n) as usize;
+    Ok(Val::str(&chars[from..to].iter().collect::<String>()))
+}
+
+fn string_fn(f: Function, a: &Val) -> Result<Val> {
+    let Val::Str(s) = a else {
+        return Err(arg_type(f, "a string", a));
+    };
+    Ok(Val::str(&match f {
+        Function::Trim => s.trim().to_owned(),
+        Function::LTrim => s.trim_start().to_owned(),
+        Function::RTrim => s.trim_end().to_owned(),
+        Function::ToUpper => s.to_uppercase(),
+        _ => s.to_lowercase(),
+    }))
+}
+
+fn replace(args: &[Val]) -> Result<Val> {
+    if args.iter().any(Val::is_null) {
+        return Ok(Val::Null);
+    }
+    match (&args[0], &args[1], &args[2]) {
+        (Val::Str(s), Val::Str(from), Val::Str(to)) => Ok(Val::str(&s.replace(&**from, to))),
+        _ => Err(CypherError::type_error("replace() expects three strings")),
+    }
+}
+
+fn split(args: &[Val]) -> Result<Val> {
+    match (&args[0], &args[1]) {
+        (_, Val::Null) => Ok(Val::Null),
+        (Val::Str(s), Val::Str(sep)) => Ok(Val::list(s.split(&**sep).map(Val::str).collect())),
+        _ => Err(CypherError::type_error("split() expects two strings")),
+    }
+}
+
+/// `datetime({epochMillis: n})` (the form the LDBC texts use) and `datetime(n)`.
+fn datetime(a: &Val) -> Result<Val> {
+    match a {
+        Val::DateTime(t) => Ok(Val::DateTime(*t)),
+        Val::Map(m) => {
+            let ms = m
+                .iter()
+                .find(|(k, _)| &**k == "epochMillis")
+                .map(|(_, v)| v);
+            let secs = m
+                .iter()
+                .find(|(k, _)| &**k == "epochSeconds")
+                .map(|(_, v)| v);
+            match (ms, secs) {
+                (Some(Val::Int(ms)), _) => Ok(Val::DateTime(*ms)),
+                (_, Some(Val::Int(s))) => Ok(Val::DateTime(s.saturating_mul(1000))),
+                _ => Err(CypherError::new(
+                    ErrorCode::NotSupported,
+                    "datetime() takes a map with an integer epochMillis or epochSeconds",
+                )),
+            }
+        }
+        other => Err(arg_type(Function::DateTime, "a map", other)),
+    }
+}

@@ -1,0 +1,24 @@
+//! kith's Cypher engine.
+//!
+//! Text goes through one stage per folder: `lexer/` (tokens) -> `parser/` (syntax tree
+//! in `ast/`) -> `binder/` (names to row slots, scopes, aggregates, errors found before
+//! running) -> `planner/` (the operator pipeline: index seeks, expands, variable-length
+//! and shortest-path expands, aggregation, top-k) -> `executor/` (operators over
+//! batches of rows, reading through `&dyn GraphView`). Like the native procedures it
+//! depends on kith-core only, so a replica or a shard proxy can stand behind it.
+
+pub mod ast;
+pub mod binder;
+pub mod error;
+pub mod executor;
+pub mod functions;
+pub mod lexer;
+pub mod parser;
+pub mod planner;
+pub mod value;
+
+mod engine;
+
+pub use engine::{run, Engine, Limits, Prepared, QueryResult};
+pub use error::{CypherError, ErrorCode, Position, Result};
+pub use value::Val;

@@ -1,0 +1,251 @@
+//! A recursive-descent parser over the token list; expressions by precedence
+//! climbing (`expr.rs`), patterns in `pattern.rs`, clauses in `clause.rs`.
+
+mod clause;
+mod expr;
+mod pattern;
+
+use crate::ast::Statement;
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::lexer::{tokenize, Spanned, Token};
+
+/// Parses one statement (an optional trailing `;` is allowed).
+pub fn parse(text: &str) -> Result<Statement> {
+    let tokens = tokenize(text)?;
+    let mut parser = Parser {
+        text,
+        tokens,
+        pos: 0,
+        depth: 0,
+    };
+    let statement = parser.statement()?;
+    parser.eat(&Token::Semicolon);
+    if !parser.at(&Token::Eof) {
+        return Err(parser.expected("end of the query"));
+    }
+    Ok(statement)
+}
+
+/// How deeply expressions and patterns may nest: a bound on the parser's recursion so a
+/// hostile text cannot overflow the stack.
+const NESTING_DEPTH_MAX: usize = 200;
+
+pub(crate) struct Parser<'t> {
+    text: &'t str,
+    tokens: Vec<Spanned>,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Token {
+        &self.tokens[self.pos].token
+    }
+
+    fn peek_at(&self, ahead: usize) -> &Token {
+        let i = (self.pos + ahead).min(self.tokens.len() - 1);
+        &self.tokens[i].token
+    }
+
+    fn offset(&self) -> usize {
+        self.tokens[self.pos].start
+    }
+
+    fn advance(&mut self) -> Token {
+        let token = self.tokens[self.pos].token.clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        token
+    }
+
+    fn at(&self, token: &Token) -> bool {
+        self.peek() == token
+    }
+
+    fn eat(&mut self, token: &Token) -> bool {
+        if self.at(token) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, token: &Token, what: &str) -> Result<()> {
+        if self.eat(token) {
+            Ok(())
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    /// Whether the current token is the keyword `kw` (case-insensitive).
+    fn at_keyword(&self, kw: &str) -> bool {
+        self.keyword_at(0, kw)
+    }
+
+    fn keyword_at(&self, ahead: usize, kw: &str) -> bool {
+        matches!(self.peek_at(ahead), Token::Ident(s) if s.eq_ignore_ascii_case(kw))
+    }
+
+    fn eat_keyword(&mut self, kw: &str) -> bool {
+        if self.at_keyword(kw) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_keyword(&mut self, kw: &str) -> Result<()> {
+        if self.eat_keyword(kw) {
+            Ok(())
+        } else {
+            Err(self.expected(kw))
+        }
+    }
+
+    /// A name: an identifier (keywords included, as Cypher allows for names).
+    fn name(&mut self, what: &str) -> Result<String> {
+        match self.peek() {
+            Token::Ident(s) => {
+                let s = s.clone();
+                self.advance();
+                Ok(s)
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// A variable name: an identifier that is not a reserved clause keyword.
+    fn variable(&mut self) -> Result<String> {
+        if let Token::Ident(s) = self.peek() {
+            if is_reserved(s) {
+                return Err(self.expected("a variable name"));
+            }
+        }
+        self.name("a variable name")
+    }
+
+    fn expected(&self, what: &str) -> CypherError {
+        let found = describe(self.peek());
+        CypherError::at(
+            ErrorCode::SyntaxError,
+            format!("expected {what}, found {found}"),
+            self.text,
+            self.offset(),
+        )
+    }
+
+    fn error_here(&self, message: impl Into<String>) -> CypherError {
+        CypherError::at(ErrorCode::SyntaxError, message, self.text, self.offset())
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > NESTING_DEPTH_MAX {
+            return Err(self.error_here(format!(
+                "the query nests deeper than {NESTING_DEPTH_MAX} levels"
+            )));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+}
+
+/// Keywords that cannot be variable names because they start or continue a clause.
+fn is_reserved(s: &str) -> bool {
+    const RESERVED: &[&str] = &[
+        "MATCH",
+        "OPTIONAL",
+        "WHERE",
+        "WITH",
+        "RETURN",
+        "UNWIND",
+        "CREATE",
+        "MERGE",
+        "DELETE",
+        "DETACH",
+        "SET",
+        "REMOVE",
+        "ORDER",
+        "SKIP",
+        "LIMIT",
+        "UNION",
+        "AS",
+        "AND",
+        "OR",
+        "XOR",
+        "NOT",
+        "IN",
+        "IS",
+        "CASE",
+        "WHEN",
+        "THEN",
+        "ELSE",
+        "END",
+        "DISTINCT",
+        "CALL",
+        "YIELD",
+        "STARTS",
+        "ENDS",
+        "CONTAINS",
+        "BY",
+        "ASC",
+        "DESC",
+        "ASCENDING",
+        "DESCENDING",
+        "FOREACH",
+    ];
+    RESERVED.iter().any(|k| s.eq_ignore_ascii_case(k))
+}
+
+fn describe(token: &Token) -> String {
+    match token {
+        Token::Ident(s) => format!("'{s}'"),
+        Token::Integer(s) | Token::Float(s) => format!("number {s}"),
+        Token::Str(s) => format!("string {s}"),
+        Token::Param(s) => format!("parameter ${s}"),
+        Token::Eof => "the end of the query".to_owned(),
+        other => format!("'{}'", symbol(other)),
+    }
+}
+
+fn symbol(token: &Token) -> &'static str {
+    match token {
+        Token::LParen => "(",
+        Token::RParen => ")",
+        Token::LBracket => "[",
+        Token::RBracket => "]",
+        Token::LBrace => "{",
+        Token::RBrace => "}",
+        Token::Comma => ",",
+        Token::DotDot => "..",
+        Token::Dot => ".",
+        Token::Colon => ":",
+        Token::Semicolon => ";",
+        Token::Pipe => "|",
+        Token::Plus => "+",
+        Token::PlusEq => "+=",
+        Token::Minus => "-",
+        Token::Star => "*",
+        Token::Slash => "/",
+        Token::Percent => "%",
+        Token::Caret => "^",
+        Token::Eq => "=",
+        Token::Ne => "<>",
+        Token::Lt => "<",
+        Token::Gt => ">",
+        Token::Le => "<=",
+        Token::Ge => ">=",
+        Token::RegexMatch => "=~",
+        _ => "?",
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+//! Patterns: `p = shortestPath((a:L {k: v})-[r:T*1..3]->(b))`, comma-separated.
+
+use super::Parser;
+use crate::ast::{NodePattern, PathKind, PathPattern, PatternPart, RelDirection, RelPattern};
+use crate::error::Result;
+use crate::lexer::Token;
+
+impl Parser<'_> {
+    /// Comma-separated pattern parts.
+    pub(super) fn pattern(&mut self) -> Result<Vec<PatternPart>> {
+        let mut parts = vec![self.pattern_part()?];
+        while self.eat(&Token::Comma) {
+            parts.push(self.pattern_part()?);
+        }
+        Ok(parts)
+    }
+
+    fn pattern_part(&mut self) -> Result<PatternPart> {
+        let pos = self.offset();
+        let path_var = if matches!(self.peek(), Token::Ident(_)) && self.peek_at(1) == &Token::Eq {
+            let v = self.variable()?;
+            self.advance();
+            Some(v)
+        } else {
+            None
+        };
+        let kind = if self.at_keyword("shortestPath") {
+            PathKind::Shortest
+        } else if self.at_keyword("allShortestPaths") {
+            PathKind::AllShortest
+        } else {
+            PathKind::Plain
+        };
+        if kind == PathKind::Plain {
+            let path = self.path_pattern()?;
+            return Ok(PatternPart {
+                path_var,
+                kind,
+                path,
+                pos,
+            });
+        }
+        self.advance();
+        self.expect(&Token::LParen, "'(' after the shortest-path function")?;
+        let path = self.path_pattern()?;
+        self.expect(&Token::RParen, "')'")?;
+        if path.steps.len() != 1 {
+            return Err(self.error_here("a shortest path pattern has exactly one relationship"));
+        }
+        Ok(PatternPart {
+            path_var,
+            kind,
+            path,
+            pos,
+        })
+    }
+
+    /// `(a)-[r]->(b)...`.
+    pub(super) fn path_pattern(&mut self) -> Result<PathPattern> {
+        self.enter()?;
+        let start = self.node_pattern()?;
+        let mut steps = Vec::new();
+        while self.at_relationship() {
+            let rel = self.rel_pattern()?;
+            let node = self.node_pattern()?;
+            steps.push((rel, node));
+        }
+        self.leave();
+        Ok(PathPattern { start, steps })
+    }
+
+    /// Whether a relationship pattern starts here: `-[`, `--`, `->`, `<-`.
+    pub(super) fn at_relationship(&self) -> bool {
+        matches!(
+            (self.peek(), self.peek_at(1)),
+            (Token::Minus, Token::LBracket | Token::Minus | Token::Gt) | (Token::Lt, Token::Minus)
+        )
+    }
+
+    pub(super) fn node_pattern(&mut self) -> Result<NodePattern> {
+        let pos = self.offset();
+        self.expect(&Token::LParen, "'(' to start a node pattern")?;
+        let var = if matches!(self.peek(), Token::Ident(_)) {
+            Some(self.variable()?)
+        } else {
+            None
+        };
+        let mut labels = Vec::new();
+        while self.eat(&Token::Colon) {
+            labels.push(self.name("a label name")?);
+        }
+        let props = self.pattern_properties()?;
+        self.expect(&Token::RParen, "')' to close the node pattern")?;
+        Ok(NodePattern {
+            var,
+            labels,
+            props,
+            pos,
+        })
+    }
+
+    fn pattern_properties(&mut self) -> Result<Option<crate::ast::Expr>> {
+        match self.peek() {
+            Token::LBrace | Token::Param(_) => Ok(Some(self.primary()?)),
+            _ => Ok(None),
+        }
+    }
+
+    fn rel_pattern(&mut self) -> Result<RelPattern> {
+        let pos = self.offset();
+        let left = self.eat(&Token::Lt);
+        self.expect(&Token::Minus, "'-'")?;
+        let mut rel = RelPattern {
+            var: None,
+            types: Vec::new(),
+            props: None,
+            direction: RelDirection::Both,
+            length: None,
+            pos,
+        };
+        if self.eat(&Token::LBracket) {
+            self.rel_detail(&mut rel)?;
+            self.expect(&Token::RBracket, "']' to close the relationship pattern")?;
+        }
+        self.expect(&Token::Minus, "'-'")?;
+        let right = self.eat(&Token::Gt);
+        rel.direction = match (left, right) {
+            (true, false) => RelDirection::Left,
+            (false, true) => RelDirection::Right,
+            (false, false) => RelDirection::Both,
+            (true, true) => return Err(self.error_here("a relationship cannot point both ways")),
+        };
+        Ok(rel)
+    }
+
+    fn rel_detail(&mut self, rel: &mut RelPattern) -> Result<()> {
+        if matches!(self.peek(), Token::Ident(_)) {
+            rel.var = Some(self.variable()?);
+        }
+        if self.eat(&Token::Colon) {
+            rel.types.push(self.name("a relationship type")?);
+            while self.eat(&Token::Pipe) {
+                self.eat(&Token::Colon);
+                rel.types.push(self.name("a relationship type")?);
+            }
+        }
+        if self.eat(&Token::Star) {
+            rel.length = Some(self.range()?);
+        }
+        rel.props = self.pattern_properties()?;
+        Ok(())
+    }
+
+    /// After `*`: nothing, `n`, `n..`, `..m`, `n..m`.
+    fn range(&mut self) -> Result<(Option<u64>, Option<u64>)> {
+        let min = self.range_bound()?;
+        if !self.eat(&Token::DotDot) {
+            return Ok(match min {
+                Some(n) => (Some(n), Some(n)),
+                None => (None, None),
+            });
+        }
+        let max = self.range_bound()?;
+        Ok((min, max))
+    }
+
+    fn range_bound(&mut self) -> Result<Option<u64>> {
+        if let Token::Integer(s) = self.peek() {
+            let n = s
+                .parse()
+                .map_err(|_| self.error_here(format!("bad length bound {s}")))?;
+            self.advance();
+            return Ok(Some(n));
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,559 @@
+//! Ordering one MATCH into steps.
+
+use rustc_hash::FxHashSet;
+
+use super::{Dir, Expand, Step};
+use crate::ast::{PathKind, RelDirection};
+use crate::binder::{BExpr, BNode, BPart, Names};
+
+/// Plans a MATCH (or a pattern predicate or comprehension): `pre` are the slots bound
+/// before it, `conjuncts` the WHERE split at its ANDs.
+pub fn plan_match(
+    parts: &[BPart],
+    conjuncts: Vec<BExpr>,
+    pre: &FxHashSet<usize>,
+    names: &Names,
+) -> Vec<Step> {
+    let mut p = MatchPlanner {
+        parts,
+        id_key: names.keys.iter().position(|k| &**k == "id"),
+        bound: pre.clone(),
+        steps: Vec::new(),
+        done_edges: FxHashSet::default(),
+        done_shortest: FxHashSet::default(),
+        built_paths: FxHashSet::default(),
+        filters: conjuncts
+            .into_iter()
+            .map(|c| (needed_slots(&c), c))
+            .collect(),
+        id_seeks: Vec::new(),
+    };
+    p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
+    p.check_prebound();
+    p.emit_ready();
+    while p.advance() {
+        p.emit_ready();
+    }
+    p.finish()
+}
+
+/// How good an edge is to expand next: (kind, part, relationship), lowest first.
+type EdgeRank = (u8, usize, usize);
+
+struct MatchPlanner<'a> {
+    parts: &'a [BPart],
+    /// The name index of the `id` key: `{id: ...}` on a labelled node is an id seek.
+    id_key: Option<usize>,
+    bound: FxHashSet<usize>,
+    steps: Vec<Step>,
+    done_edges: FxHashSet<(usize, usize)>,
+    done_shortest: FxHashSet<usize>,
+    built_paths: FxHashSet<usize>,
+    /// Conjuncts not yet placed, with the slots they need (`None`: all of the pattern).
+    filters: Vec<(Option<FxHashSet<usize>>, BExpr)>,
+    /// Nodes the WHERE pins to a few ids: (slot, ids).
+    id_seeks: Vec<(usize, Vec<BExpr>)>,
+}
+
+impl MatchPlanner<'_> {
+    fn all_nodes(&self) -> impl Iterator<Item = &BNode> {
+        self.parts.iter().flat_map(|p| p.nodes.iter())
+    }
+
+    /// Label and property checks on nodes bound before the pattern.
+    fn check_prebound(&mut self) {
+        let pre: Vec<usize> = self
+            .all_nodes()
+            .filter(|n| n.bound)
+            .map(|n| n.slot)
+            .collect();
+        for slot in pre {
+            self.check_node(slot, None);
+        }
+    }
+
+    /// One more step: an expand, a shortest path, or a new start. False when done.
+    fn advance(&mut self) -> bool {
+        if let Some((pi, ri, forward)) = self.best_edge() {
+            self.expand(pi, ri, forward);
+            return true;
+        }
+        if let Some(pi) = self.ready_shortest() {
+            self.shortest(pi);
+            return true;
+        }
+        if let Some(slot) = self.best_start() {
+            self.start(slot);
+            return true;
+        }
+        false
+    }
+
+    /// The next plain edge with a bound end: both ends bound first, then single hops.
+    fn best_edge(&self) -> Option<(usize, usize, bool)> {
+        let mut best: Option<(EdgeRank, (usize, usize, bool))> = None;
+        for (pi, part) in self.parts.iter().enumerate() {
+            if part.kind != PathKind::Plain {
+                continue;
+            }
+            for (ri, rel) in part.rels.iter().enumerate() {
+                if self.done_edges.contains(&(pi, ri)) {
+                    continue;
+                }
+                let (a, b) = (part.nodes[ri].slot, part.nodes[ri + 1].slot);
+                let (ba, bb) = (self.bound.contains(&a), self.bound.contains(&b));
+                if !ba && !bb {
+                    continue;
+                }
+                let rank = if ba && bb {
+                    0
+                } else if rel.length.is_none() {
+                    1
+                } else {
+                    2
+                };
+                let key = (rank, pi, ri);
+                if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                    best = Some((key, (pi, ri, ba)));
+                }
+            }
+        }
+        best.map(|(_, e)| e)
+    }
+
+    fn expand(&mut self, pi: usize, ri: usize, forward: bool) {
+        let part = &self.parts[pi];
+        let rel = &part.rels[ri];
+        let (from, to) = if forward {
+            (part.nodes[ri].slot, part.nodes[ri + 1].slot)
+        } else {
+            (part.nodes[ri + 1].slot, part.nodes[ri].slot)
+        };
+        let dir = match (rel.direction, forward) {
+            (RelDirection::Both, _) => Dir::Both,
+            (RelDirection::Right, true) | (RelDirection::Left, false) => Dir::Out,
+            _ => Dir::In,
+        };
+        let into = self.bound.contains(&to);
+        let (min, max) = rel.length.unwrap_or((1, 1));
+        let e = Expand {
+            from,
+            rel: rel.slot,
+            to,
+            types: rel.types.clone(),
+            dir,
+            into,
+            rel_props: rel.props.clone(),
+            min,
+            max,
+        };
+        self.steps.push(if rel.length.is_some() {
+            Step::VarExpand(e)
+        } else {
+            Step::Expand(e)
+        });
+        self.done_edges.insert((pi, ri));
+        self.bound.insert(rel.slot);
+        if !into {
+            self.bound.insert(to);
+            self.check_node(to, None);
+        }
+    }
+
+    fn ready_shortest(&self) -> Option<usize> {
+        self.parts.iter().enumerate().find_map(|(pi, p)| {
+            let ready = p.kind != PathKind::Plain
+                && !self.done_shortest.contains(&pi)
+                && p.nodes.iter().all(|n| self.bound.contains(&n.slot));
+            ready.then_some(pi)
+        })
+    }
+
+    fn shortest(&mut self, pi: usize) {
+        let part = &self.parts[pi];
+        let rel = &part.rels[0];
+        let dir = match rel.direction {
+            RelDirection::Both => Dir::Both,
+            RelDirection::Right => Dir::Out,
+            RelDirection::Left => Dir::In,
+        };
+        let (min, max) = rel.length.unwrap_or((1, 1));
+        let expand = Expand {
+            from: part.nodes[0].slot,
+            rel: rel.slot,
+            to: part.nodes[1].slot,
+            types: rel.types.clone(),
+            dir,
+            into: true,
+            rel_props: rel.props.clone(),
+            min,
+            max,
+        };
+        let all = part.kind == PathKind::AllShortest;
+        self.steps.push(Step::Shortest {
+            expand,
+            all,
+            path: part.path_slot,
+        });
+        self.done_shortest.insert(pi);
+        self.bound.insert(rel.slot);
+        if let Some(p) = part.path_slot {
+            self.bound.insert(p);
+            self.built_paths.insert(pi);
+        }
+    }
+
+    /// The unbound node to start from: an id seek, a property seek, a label scan, any.
+    fn best_start(&self) -> Option<usize> {
+        let mut best: Option<(u8, usize)> = None;
+        for n in self.all_nodes() {
+            if self.bound.contains(&n.slot) {
+                continue;
+            }
+            let mut score = start_score(n, self.id_key);
+            if score < 90 && !n.labels.is_empty() && self.id_seeks.iter().any(|(s, _)| *s == n.slot)
+            {
+                score = 90;
+            }
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, n.slot));
+            }
+        }
+        best.map(|(_, slot)| slot)
+    }
+
+    fn start(&mut self, slot: usize) {
+        let node = self.all_nodes().find(|n| n.slot == slot).cloned();
+        let Some(node) = node else { return };
+        let mut used_prop = None;
+        let step = match (node.labels.first(), id_prop(&node, self.id_key)) {
+            (Some(&label), Some(i)) => {
+                used_prop = Some(i);
+                Step::SeekId {
+                    slot,
+                    label,
+                    value: node.props[i].1.clone(),
+                }
+            }
+            (Some(&label), None) if self.id_seeks.iter().any(|(s, _)| *s == slot) => {
+                let values = self
+                    .id_seeks
+                    .iter()
+                    .find(|(s, _)| *s == slot)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default();
+                Step::SeekIdAny {
+                    slot,
+                    label,
+                    values,
+                }
+            }
+            (Some(&label), None) if !node.props.is_empty() => {
+                used_prop = Some(0);
+                Step::SeekProp {
+                    slot,
+                    label,
+                    key: node.props[0].0,
+                    value: node.props[0].1.clone(),
+                }
+            }
+            (Some(&label), None) => Step::ScanLabel { slot, label },
+            (None, _) => Step::ScanAll { slot },
+        };
+        self.steps.push(step);
+        self.bound.insert(slot);
+        self.check_node(slot, used_prop.map(|i| (node.labels[0], i)));
+    }
+
+    /// Checks the labels and properties every occurrence of the node asks for, less
+    /// the first label and the property a seek already ensured.
+    fn check_node(&mut self, slot: usize, seeked: Option<(usize, usize)>) {
+        let mut labels = Vec::new();
+        let mut props = Vec::new();
+        let mut props_map = None;
+        let mut first_occurrence = true;
+        for n in self
+            .parts
+            .iter()
+            .flat_map(|p| p.nodes.iter())
+            .filter(|n| n.slot == slot)
+        {
+            for (i, l) in n.labels.iter().enumerate() {
+                let seek_label = first_occurrence && i == 0 && seeked.is_some();
+                if !seek_label && !labels.contains(l) {
+                    labels.push(*l);
+                }
+            }
+            for (i, p) in n.props.iter().enumerate() {
+                if !(first_occurrence && seeked.is_some_and(|(_, pi)| pi == i)) {
+                    props.push(p.clone());
+                }
+            }
+            if n.props_map.is_some() {
+                props_map = n.props_map.clone();
+            }
+            first_occurrence = false;
+        }
+        if !labels.is_empty() || !props.is_empty() || props_map.is_some() {
+            self.steps.push(Step::CheckNode {
+                slot,
+                labels,
+                props,
+                props_map,
+            });
+        }
+    }
+
+    /// Paths whose parts are all bound, and filters whose slots are.
+    fn emit_ready(&mut self) {
+        for (pi, part) in self.parts.iter().enumerate() {
+            let Some(path_slot) = part.path_slot else {
+                continue;
+            };
+            if part.kind != PathKind::Plain || self.built_paths.contains(&pi) {
+                continue;
+            }
+            let complete = part.rels.iter().all(|r| self.bound.contains(&r.slot))
+                && part.nodes.iter().all(|n| self.bound.contains(&n.slot));
+            if complete {
+                let hops = part.rels.iter().map(|r| r.slot).collect();
+                self.steps.push(Step::BuildPath {
+                    slot: path_slot,
+                    start: part.nodes[0].slot,
+                    hops,
+                });
+                self.built_paths.insert(pi);
+                self.bound.insert(path_slot);
+            }
+        }
+        let bound = &self.bound;
+        let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.filters)
+            .into_iter()
+            .partition(|(need, _)| {
+                need.as_ref()
+                    .is_some_and(|n| n.iter().all(|s| bound.contains(s)))
+            });
+        self.filters = waiting;
+        self.steps
+            .extend(ready.into_iter().map(|(_, f)| Step::Filter(f)));
+    }
+
+    fn finish(mut self) -> Vec<Step> {
+        let rels: Vec<usize> = self
+            .parts
+            .iter()
+            .filter(|p| p.kind == PathKind::Plain)
+            .flat_map(|p| p.rels.iter())
+            .filter(|r| !r.bound)
+            .map(|r| r.slot)
+            .collect();
+        let has_var_length = self
+            .parts
+            .iter()
+            .flat_map(|p| p.rels.iter())
+            .any(|r| r.length.is_some());
+        if rels.len() > 1 || (has_var_length && !rels.is_empty()) {
+            self.steps.push(Step::DistinctRels(rels));
+        }
+        let rest = std::mem::take(&mut self.filters);
+        self.steps
+            .extend(rest.into_iter().map(|(_, f)| Step::Filter(f)));
+        self.steps
+    }
+}
+
+fn id_prop(n: &BNode, id_key: Option<usize>) -> Option<usize> {
+    let id_key = id_key?;
+    n.props.iter().position(|(k, _)| *k == id_key)
+}
+
+fn start_score(n: &BNode, id_key: Option<usize>) -> u8 {
+    match (n.labels.is_empty(), n.props.is_empty()) {
+        (false, false) if id_prop(n, id_key).is_some() => 100,
+        (false, false) => 50,
+        (false, true) => 10,
+        (true, false) => 2,
+        (true, true) => 1,
+    }
+}
+
+/// Nodes of the pattern that every disjunct of some WHERE conjunct pins to an id
+/// known before the pattern: `(a.id = x AND ..) OR (a.id = y AND ..)` gives `a: [x, y]`.
+fn id_seeks(
+    parts: &[BPart],
+    filters: &[(Option<FxHashSet<usize>>, BExpr)],
+    pre: &FxHashSet<usize>,
+    id_key: Option<usize>,
+) -> Vec<(usize, Vec<BExpr>)> {
+    let Some(id_key) = id_key else {
+        return Vec::new();
+    };
+    let new_nodes: FxHashSet<usize> = parts
+        .iter()
+        .flat_map(|p| p.nodes.iter())
+        .filter(|n| !n.bound)
+        .map(|n| n.slot)
+        .collect();
+    let mut out: Vec<(usize, Vec<BExpr>)> = Vec::new();
+    for (_, f) in filters {
+        let mut disjuncts = Vec::new();
+        flatten(f, true, &mut disjuncts);
+        let mut pinned: Option<Vec<(usize, Vec<BExpr>)>> = None;
+        for d in disjuncts {
+            let mut terms = Vec::new();
+            flatten(d, false, &mut terms);
+            let here: Vec<(usize, BExpr)> = terms
+                .iter()
+                .filter_map(|t| id_equality(t, id_key, &new_nodes, pre))
+                .collect();
+            pinned = Some(match pinned {
+                None => here.into_iter().map(|(s, e)| (s, vec![e])).collect(),
+                Some(prev) => prev
+                    .into_iter()
+                    .filter_map(|(s, mut vals)| {
+                        let (_, e) = here.iter().find(|(t, _)| *t == s)?;
+                        vals.push(e.clone());
+                        Some((s, vals))
+                    })
+                    .collect(),
+            });
+        }
+        for (s, vals) in pinned.unwrap_or_default() {
+            if !out.iter().any(|(t, _)| *t == s) {
+                out.push((s, vals));
+            }
+        }
+    }
+    out
+}
+
+/// Splits at ORs (`or`) or at ANDs.
+fn flatten<'e>(e: &'e BExpr, or: bool, out: &mut Vec<&'e BExpr>) {
+    match (e, or) {
+        (BExpr::Or(a, b), true) | (BExpr::And(a, b), false) => {
+            flatten(a, or, out);
+            flatten(b, or, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// `n.id = e` (either way round) with `n` a new node and `e` known before the pattern.
+fn id_equality(
+    t: &BExpr,
+    id_key: usize,
+    new_nodes: &FxHashSet<usize>,
+    pre: &FxHashSet<usize>,
+) -> Option<(usize, BExpr)> {
+    let BExpr::Compare(left, chain) = t else {
+        return None;
+    };
+    let [(crate::ast::CompareOp::Eq, right)] = chain.as_slice() else {
+        return None;
+    };
+    let side = |node: &BExpr, value: &BExpr| -> Option<(usize, BExpr)> {
+        let BExpr::Prop(base, key) = node else {
+            return None;
+        };
+        let BExpr::Slot(s) = **base else { return None };
+        let known = needed_slots(value).is_some_and(|need| need.iter().all(|x| pre.contains(x)));
+        (*key == id_key && new_nodes.contains(&s) && known).then(|| (s, value.clone()))
+    };
+    side(left, right).or_else(|| side(right, left))
+}
+
+/// The slots an expression reads from the row; `None` when it holds a pattern, whose
+/// steps may read any slot of the MATCH (it then runs after the whole pattern).
+fn needed_slots(e: &BExpr) -> Option<FxHashSet<usize>> {
+    let mut out = FxHashSet::default();
+    collect_slots(e, &mut out).then_some(out)
+}
+
+fn collect_slots(e: &BExpr, out: &mut FxHashSet<usize>) -> bool {
+    let all = |es: &[&BExpr], out: &mut FxHashSet<usize>| es.iter().all(|e| collect_slots(e, out));
+    match e {
+        BExpr::Const(_) | BExpr::Param(_) => true,
+        BExpr::Slot(s) => {
+            out.insert(*s);
+            true
+        }
+        BExpr::Prop(a, _)
+        | BExpr::HasLabels(a, _)
+        | BExpr::Not(a)
+        | BExpr::Neg(a)
+        | BExpr::IsNull(a, _) => collect_slots(a, out),
+        BExpr::RegexConst(a, _) => collect_slots(a, out),
+        BExpr::Index(a, b)
+        | BExpr::And(a, b)
+        | BExpr::Or(a, b)
+        | BExpr::Xor(a, b)
+        | BExpr::Binary(_, a, b) => all(&[a, b], out),
+        BExpr::Slice(a, b, c) => {
+            collect_slots(a, out)
+                && b.as_deref().is_none_or(|b| collect_slots(b, out))
+                && c.as_deref().is_none_or(|c| collect_slots(c, out))
+        }
+        BExpr::List(items) | BExpr::Call(_, items) => items.iter().all(|i| collect_slots(i, out)),
+        BExpr::Map(entries) => entries.iter().all(|(_, v)| collect_slots(v, out)),
+        BExpr::Compare(first, rest) => {
+            collect_slots(first, out) && rest.iter().all(|(_, e)| collect_slots(e, out))
+        }
+        BExpr::Case {
+            operand,
+            whens,
+            else_,
+        } => {
+            operand.as_deref().is_none_or(|o| collect_slots(o, out))
+                && whens
+                    .iter()
+                    .all(|(w, t)| collect_slots(w, out) && collect_slots(t, out))
+                && else_.as_deref().is_none_or(|e| collect_slots(e, out))
+        }
+        // Comprehension variables live in their own slots, set while evaluating: the
+        // outer slots they read are what matters, and those are the ones collected
+        // besides the element slot, which is harmless to require... except it is never
+        // bound by a step, so leave it out.
+        BExpr::ListComp {
+            slot,
+            list,
+            filter,
+            map,
+        } => {
+            let mut inner = FxHashSet::default();
+            let ok = collect_slots(list, out)
+                && filter
+                    .as_deref()
+                    .is_none_or(|f| collect_slots(f, &mut inner))
+                && map.as_deref().is_none_or(|m| collect_slots(m, &mut inner));
+            inner.remove(slot);
+            out.extend(inner);
+            ok
+        }
+        BExpr::Quantifier {
+            slot, list, pred, ..
+        } => {
+            let mut inner = FxHashSet::default();
+            let ok = collect_slots(list, out) && collect_slots(pred, &mut inner);
+            inner.remove(slot);
+            out.extend(inner);
+            ok
+        }
+        BExpr::Reduce {
+            acc,
+            init,
+            slot,
+            list,
+            expr,
+        } => {
+            let mut inner = FxHashSet::default();
+            let ok = collect_slots(init, out)
+                && collect_slots(list, out)
+                && collect_slots(expr, &mut inner);
+            inner.remove(slot);
+            inner.remove(acc);
+            out.extend(inner);
+            ok
+        }
+        BExpr::Exists(_) | BExpr::PatternComp(..) => false,
+    }
+}

@@ -1,0 +1,235 @@
+//! The operator pipeline a query runs as.
+//!
+//! A query is a list of [`Op`]s over batches of fixed-width rows (one slot per
+//! variable). Each MATCH becomes a list of [`Step`]s chosen by [`plan_match`]: start
+//! from what is bound, else from the most selective node (an id seek, then a property
+//! seek, then a label scan), expand along relationships from bound nodes, check labels
+//! and properties as nodes are bound, and run each WHERE conjunct as soon as its
+//! variables are bound.
+
+mod match_plan;
+
+use std::sync::Arc;
+
+pub use match_plan::plan_match;
+
+use crate::binder::{AggSpec, BExpr, Names};
+
+/// Which way an expand follows relationships, from the bound node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    /// Outgoing.
+    Out,
+    /// Incoming.
+    In,
+    /// Either.
+    Both,
+}
+
+/// One step of a MATCH.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// Every node.
+    ScanAll {
+        /// Where the node goes.
+        slot: usize,
+    },
+    /// Every node with a label.
+    ScanLabel {
+        /// Where the node goes.
+        slot: usize,
+        /// The label's name index.
+        label: usize,
+    },
+    /// The node of `label` whose `id` is the value (the external-id index).
+    SeekId {
+        /// Where the node goes.
+        slot: usize,
+        /// The label's name index.
+        label: usize,
+        /// The id.
+        value: BExpr,
+    },
+    /// The nodes of `label` whose `id` is any of the values (a WHERE of the form
+    /// `(n.id = x AND ...) OR (n.id = y AND ...)`; the WHERE still runs after).
+    SeekIdAny {
+        /// Where the node goes.
+        slot: usize,
+        /// The label's name index.
+        label: usize,
+        /// The ids.
+        values: Vec<BExpr>,
+    },
+    /// Nodes of `label` whose `key` equals the value (an index when declared).
+    SeekProp {
+        /// Where the node goes.
+        slot: usize,
+        /// The label's name index.
+        label: usize,
+        /// The key's name index.
+        key: usize,
+        /// The value.
+        value: BExpr,
+    },
+    /// Drops rows whose node lacks a label or a property value.
+    CheckNode {
+        /// The node's slot.
+        slot: usize,
+        /// Labels it must have.
+        labels: Vec<usize>,
+        /// Properties it must have.
+        props: Vec<(usize, BExpr)>,
+        /// A parameter map of properties it must have.
+        props_map: Option<BExpr>,
+    },
+    /// One hop.
+    Expand(Expand),
+    /// `min..max` hops, every trail (no relationship twice).
+    VarExpand(Expand),
+    /// The shortest path(s) between two bound nodes.
+    Shortest {
+        /// The hop description (`into` is always true).
+        expand: Expand,
+        /// Every shortest path, not one.
+        all: bool,
+        /// Where the path goes.
+        path: Option<usize>,
+    },
+    /// A WHERE conjunct.
+    Filter(BExpr),
+    /// Relationship uniqueness within one MATCH: slots hold a relationship or a list.
+    DistinctRels(Vec<usize>),
+    /// Builds a path value from its start node and its relationship slots.
+    BuildPath {
+        /// Where the path goes.
+        slot: usize,
+        /// The first node's slot.
+        start: usize,
+        /// Relationship slots in order (a relationship or a list of them).
+        hops: Vec<usize>,
+    },
+}
+
+/// An expand from a bound node.
+#[derive(Clone, Debug)]
+pub struct Expand {
+    /// The bound node's slot.
+    pub from: usize,
+    /// The relationship's slot (a list when variable-length).
+    pub rel: usize,
+    /// The other node's slot.
+    pub to: usize,
+    /// Allowed type name indexes (any when empty).
+    pub types: Vec<usize>,
+    /// Direction from `from`.
+    pub dir: Dir,
+    /// `to` is already bound: keep rows where the two connect.
+    pub into: bool,
+    /// Property equalities on the relationship.
+    pub rel_props: Vec<(usize, BExpr)>,
+    /// Fewest hops (variable-length).
+    pub min: u32,
+    /// Most hops (variable-length).
+    pub max: u32,
+}
+
+/// A node CREATE makes.
+#[derive(Clone, Debug)]
+pub struct CreateNode {
+    /// Its slot.
+    pub slot: usize,
+    /// Its labels.
+    pub labels: Vec<Arc<str>>,
+    /// Its properties (null values are left out).
+    pub props: Vec<(Arc<str>, BExpr)>,
+}
+
+/// A relationship CREATE makes.
+#[derive(Clone, Debug)]
+pub struct CreateRel {
+    /// Its slot.
+    pub slot: usize,
+    /// Its type.
+    pub rel_type: Arc<str>,
+    /// Source node slot.
+    pub from: usize,
+    /// Target node slot.
+    pub to: usize,
+    /// Its properties.
+    pub props: Vec<(Arc<str>, BExpr)>,
+}
+
+/// What one CREATE clause makes per row.
+#[derive(Clone, Debug, Default)]
+pub struct CreateSpec {
+    /// Nodes, in order.
+    pub nodes: Vec<CreateNode>,
+    /// Relationships, in order.
+    pub rels: Vec<CreateRel>,
+}
+
+/// A pipeline operator.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// A MATCH.
+    Match(Vec<Step>),
+    /// An OPTIONAL MATCH: rows with no match keep one row with `slots` null.
+    Optional {
+        /// The steps.
+        steps: Vec<Step>,
+        /// The slots the match binds.
+        slots: Vec<usize>,
+    },
+    /// UNWIND.
+    Unwind {
+        /// The list.
+        expr: BExpr,
+        /// Where each element goes.
+        slot: usize,
+    },
+    /// Computes expressions into slots.
+    Project(Vec<(usize, BExpr)>),
+    /// Groups by the keys and computes the aggregates.
+    Aggregate {
+        /// Grouping keys, into their slots.
+        keys: Vec<(usize, BExpr)>,
+        /// The aggregates.
+        aggs: Vec<AggSpec>,
+    },
+    /// Keeps the first row of each distinct combination of the slots.
+    Distinct(Vec<usize>),
+    /// Sorts (a top-k when a limit is known).
+    Sort {
+        /// Keys, each with whether descending.
+        keys: Vec<(BExpr, bool)>,
+        /// SKIP that follows.
+        skip: Option<BExpr>,
+        /// LIMIT that follows.
+        limit: Option<BExpr>,
+    },
+    /// SKIP.
+    Skip(BExpr),
+    /// LIMIT.
+    Limit(BExpr),
+    /// WHERE after WITH.
+    Filter(BExpr),
+    /// CREATE.
+    Create(CreateSpec),
+}
+
+/// A planned statement.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The pipeline.
+    pub ops: Vec<Op>,
+    /// Slots per row.
+    pub width: usize,
+    /// The names it uses.
+    pub names: Names,
+    /// Output columns and their slots.
+    pub columns: Vec<(String, usize)>,
+    /// Whether it writes.
+    pub writes: bool,
+    /// `UNION [ALL]` parts.
+    pub unions: Vec<(bool, Plan)>,
+}

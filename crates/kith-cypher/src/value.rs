@@ -1,0 +1,435 @@
+//! Values while a query runs: property values plus nodes, relationships and paths.
+//!
+//! Lists and maps sit behind `Arc` so that copying a row (every expand copies its
+//! input row) costs reference-count increments, not deep copies.
+
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use kith_core::{GraphView, NodeId, RelId, Value};
+
+/// A runtime value.
+#[derive(Clone, Debug, Default)]
+pub enum Val {
+    /// `null`.
+    #[default]
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(Arc<str>),
+    /// A list.
+    List(Arc<Vec<Val>>),
+    /// A map, in key order of construction.
+    Map(Arc<Vec<(Arc<str>, Val)>>),
+    /// A node.
+    Node(NodeId),
+    /// A relationship.
+    Rel(RelId),
+    /// A path.
+    Path(Arc<Path>),
+    /// An instant, epoch milliseconds UTC.
+    DateTime(i64),
+}
+
+/// A path: `nodes.len() == rels.len() + 1`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Path {
+    /// The nodes in order.
+    pub nodes: Vec<NodeId>,
+    /// The relationships between them.
+    pub rels: Vec<RelId>,
+}
+
+impl Val {
+    /// A string value.
+    pub fn str(s: &str) -> Val {
+        Val::Str(Arc::from(s))
+    }
+
+    /// A list value.
+    pub fn list(items: Vec<Val>) -> Val {
+        Val::List(Arc::new(items))
+    }
+
+    /// Whether this is null.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Val::Null)
+    }
+
+    /// The name of the value's type, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Val::Null => "Null",
+            Val::Bool(_) => "Boolean",
+            Val::Int(_) => "Integer",
+            Val::Float(_) => "Float",
+            Val::Str(_) => "String",
+            Val::List(_) => "List",
+            Val::Map(_) => "Map",
+            Val::Node(_) => "Node",
+            Val::Rel(_) => "Relationship",
+            Val::Path(_) => "Path",
+            Val::DateTime(_) => "DateTime",
+        }
+    }
+
+    /// A stored property value as a runtime value.
+    pub fn from_value(v: &Value) -> Val {
+        match v {
+            Value::Null => Val::Null,
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Int(i) => Val::Int(*i),
+            Value::Float(f) => Val::Float(*f),
+            Value::String(s) => Val::Str(s.clone()),
+            Value::DateTime(t) => Val::DateTime(*t),
+            Value::List(items) => Val::list(items.iter().map(Val::from_value).collect()),
+            Value::Map(entries) => Val::Map(Arc::new(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Val::from_value(v)))
+                    .collect(),
+            )),
+        }
+    }
+
+    /// A runtime value as a result value. Nodes become maps of their id, labels and
+    /// properties; relationships of their id, type, ends and properties; paths of
+    /// their nodes and relationships.
+    pub fn to_value(&self, graph: &dyn GraphView) -> Value {
+        match self {
+            Val::Null => Value::Null,
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Int(i) => Value::Int(*i),
+            Val::Float(f) => Value::Float(*f),
+            Val::Str(s) => Value::String(s.clone()),
+            Val::DateTime(t) => Value::DateTime(*t),
+            Val::List(items) => Value::List(items.iter().map(|v| v.to_value(graph)).collect()),
+            Val::Map(entries) => Value::Map(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_value(graph)))
+                    .collect(),
+            ),
+            Val::Node(n) => node_value(graph, *n),
+            Val::Rel(r) => rel_value(graph, *r),
+            Val::Path(p) => Value::Map(vec![
+                (
+                    Arc::from("nodes"),
+                    Value::List(p.nodes.iter().map(|n| node_value(graph, *n)).collect()),
+                ),
+                (
+                    Arc::from("relationships"),
+                    Value::List(p.rels.iter().map(|r| rel_value(graph, *r)).collect()),
+                ),
+            ]),
+        }
+    }
+}
+
+fn props_value(graph: &dyn GraphView, props: &[(kith_core::PropKeyId, Value)]) -> Value {
+    Value::Map(
+        props
+            .iter()
+            .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), v.clone()))
+            .collect(),
+    )
+}
+
+fn node_value(graph: &dyn GraphView, n: NodeId) -> Value {
+    let labels = graph
+        .node_labels(n)
+        .iter()
+        .map(|l| Value::string(graph.label_name(*l)))
+        .collect();
+    Value::Map(vec![
+        (Arc::from("_id"), Value::Int(i64::from(n.0))),
+        (Arc::from("_labels"), Value::List(labels)),
+        (
+            Arc::from("properties"),
+            props_value(graph, graph.node_properties(n)),
+        ),
+    ])
+}
+
+fn rel_value(graph: &dyn GraphView, r: RelId) -> Value {
+    let Some(rel) = graph.relationship(r) else {
+        return Value::Null;
+    };
+    Value::Map(vec![
+        (Arc::from("_id"), Value::Int(i64::from(r.0))),
+        (
+            Arc::from("_type"),
+            Value::string(graph.rel_type_name(rel.rel_type)),
+        ),
+        (Arc::from("_start"), Value::Int(i64::from(rel.src.0))),
+        (Arc::from("_end"), Value::Int(i64::from(rel.dst.0))),
+        (Arc::from("properties"), props_value(graph, rel.properties)),
+    ])
+}
+
+/// Cypher equality: `None` is null (unknown), as when either side holds a null.
+pub fn equals(a: &Val, b: &Val) -> Option<bool> {
+    match (a, b) {
+        (Val::Null, _) | (_, Val::Null) => None,
+        (Val::Int(x), Val::Float(y)) | (Val::Float(y), Val::Int(x)) => Some((*x as f64) == *y),
+        (Val::List(x), Val::List(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            let mut unknown = false;
+            for (p, q) in x.iter().zip(y.iter()) {
+                match equals(p, q) {
+                    Some(false) => return Some(false),
+                    None => unknown = true,
+                    Some(true) => {}
+                }
+            }
+            if unknown {
+                None
+            } else {
+                Some(true)
+            }
+        }
+        (Val::Map(x), Val::Map(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            let mut unknown = false;
+            for (k, v) in x.iter() {
+                let Some((_, w)) = y.iter().find(|(k2, _)| k2 == k) else {
+                    return Some(false);
+                };
+                match equals(v, w) {
+                    Some(false) => return Some(false),
+                    None => unknown = true,
+                    Some(true) => {}
+                }
+            }
+            if unknown {
+                None
+            } else {
+                Some(true)
+            }
+        }
+        _ => Some(same(a, b)),
+    }
+}
+
+/// Equality of two non-null values of the same kind (different kinds are unequal).
+fn same(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Float(x), Val::Float(y)) => x == y,
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Node(x), Val::Node(y)) => x == y,
+        (Val::Rel(x), Val::Rel(y)) => x == y,
+        (Val::Path(x), Val::Path(y)) => x == y,
+        (Val::DateTime(x), Val::DateTime(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `<`, `>`... : `None` when the values are not comparable (null, or different kinds).
+pub fn compare(a: &Val, b: &Val) -> Option<Ordering> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
+        (Val::Float(x), Val::Float(y)) => x.partial_cmp(y),
+        (Val::Int(x), Val::Float(y)) => (*x as f64).partial_cmp(y),
+        (Val::Float(x), Val::Int(y)) => x.partial_cmp(&(*y as f64)),
+        (Val::Str(x), Val::Str(y)) => Some(x.cmp(y)),
+        (Val::Bool(x), Val::Bool(y)) => Some(x.cmp(y)),
+        (Val::DateTime(x), Val::DateTime(y)) => Some(x.cmp(y)),
+        (Val::List(x), Val::List(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                match compare(p, q)? {
+                    Ordering::Equal => {}
+                    other => return Some(other),
+                }
+            }
+            Some(x.len().cmp(&y.len()))
+        }
+        _ => None,
+    }
+}
+
+/// The total order of ORDER BY (openCypher orderability): maps, nodes, relationships,
+/// lists, paths, datetimes, strings, booleans, numbers, and null last.
+pub fn order(a: &Val, b: &Val) -> Ordering {
+    let (ra, rb) = (rank(a), rank(b));
+    if ra != rb {
+        return ra.cmp(&rb);
+    }
+    match (a, b) {
+        (Val::Float(x), Val::Float(y)) => x.total_cmp(y),
+        (Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
+            compare(a, b).unwrap_or_else(|| as_f64(a).total_cmp(&as_f64(b)))
+        }
+        (Val::Node(x), Val::Node(y)) => x.cmp(y),
+        (Val::Rel(x), Val::Rel(y)) => x.cmp(y),
+        (Val::List(x), Val::List(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                match order(p, q) {
+                    Ordering::Equal => {}
+                    other => return other,
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        (Val::Map(x), Val::Map(y)) => x.len().cmp(&y.len()),
+        (Val::Path(x), Val::Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
+        _ => compare(a, b).unwrap_or(Ordering::Equal),
+    }
+}
+
+fn as_f64(v: &Val) -> f64 {
+    match v {
+        Val::Int(i) => *i as f64,
+        Val::Float(f) => *f,
+        _ => 0.0,
+    }
+}
+
+fn rank(v: &Val) -> u8 {
+    match v {
+        Val::Map(_) => 0,
+        Val::Node(_) => 1,
+        Val::Rel(_) => 2,
+        Val::List(_) => 3,
+        Val::Path(_) => 4,
+        Val::DateTime(_) => 5,
+        Val::Str(_) => 6,
+        Val::Bool(_) => 7,
+        Val::Int(_) | Val::Float(_) => 8,
+        Val::Null => 9,
+    }
+}
+
+/// A value as a grouping key: DISTINCT and aggregation treat two values as one when
+/// they are equivalent (nulls equal each other, 1 and 1.0 are one key).
+#[derive(Clone, Debug)]
+pub struct Key(pub Val);
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        equivalent(&self.0, &other.0)
+    }
+}
+
+impl Eq for Key {}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        hash_val(&self.0, state);
+    }
+}
+
+/// Equivalence: equality where null equals null.
+pub fn equivalent(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Null, Val::Null) => true,
+        (Val::List(x), Val::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equivalent(p, q))
+        }
+        (Val::Map(x), Val::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.iter().any(|(k2, w)| k == k2 && equivalent(v, w)))
+        }
+        (Val::Float(x), Val::Float(y)) if x.is_nan() && y.is_nan() => true,
+        _ => equals(a, b) == Some(true),
+    }
+}
+
+fn hash_val<H: Hasher>(v: &Val, state: &mut H) {
+    rank(v).hash(state);
+    match v {
+        Val::Null => {}
+        Val::Bool(b) => b.hash(state),
+        Val::Int(i) => i.hash(state),
+        Val::Float(f) => {
+            if f.fract() == 0.0 && f.abs() < 9.0e18 {
+                (*f as i64).hash(state)
+            } else {
+                f.to_bits().hash(state)
+            }
+        }
+        Val::Str(s) => s.hash(state),
+        Val::List(items) => {
+            items.len().hash(state);
+            for i in items.iter() {
+                hash_val(i, state);
+            }
+        }
+        Val::Map(entries) => entries.len().hash(state),
+        Val::Node(n) => n.hash(state),
+        Val::Rel(r) => r.hash(state),
+        Val::Path(p) => p.hash(state),
+        Val::DateTime(t) => t.hash(state),
+    }
+}
+
+/// Civil date and time of an instant (UTC): year, month, day, hour, minute, second, ms.
+pub fn civil(epoch_ms: i64) -> [i64; 7] {
+    let days = epoch_ms.div_euclid(86_400_000);
+    let ms_of_day = epoch_ms.rem_euclid(86_400_000);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    [
+        year,
+        month,
+        day,
+        ms_of_day / 3_600_000,
+        ms_of_day / 60_000 % 60,
+        ms_of_day / 1000 % 60,
+        ms_of_day % 1000,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil(0), [1970, 1, 1, 0, 0, 0, 0]);
+        // 2010-05-21T12:34:56.789Z
+        assert_eq!(civil(1_274_445_296_789), [2010, 5, 21, 12, 34, 56, 789]);
+        assert_eq!(civil(-86_400_000), [1969, 12, 31, 0, 0, 0, 0]);
+        assert_eq!(civil(951_782_400_000)[..3], [2000, 2, 29]);
+    }
+
+    #[test]
+    fn equality_is_ternary() {
+        assert_eq!(equals(&Val::Int(1), &Val::Float(1.0)), Some(true));
+        assert_eq!(equals(&Val::Null, &Val::Int(1)), None);
+        assert_eq!(equals(&Val::str("a"), &Val::Int(1)), Some(false));
+        let l1 = Val::list(vec![Val::Int(1), Val::Null]);
+        let l2 = Val::list(vec![Val::Int(2), Val::Null]);
+        assert_eq!(equals(&l1, &l2), Some(false));
+        assert_eq!(equals(&l1, &l1), None);
+    }
+
+    #[test]
+    fn null_sorts_last() {
+        let mut v = [Val::Null, Val::Int(2), Val::str("a"), Val::Float(1.5)];
+        v.sort_by(order);
+        assert!(matches!(v[0], Val::Str(_)));
+        assert!(matches!(v[1], Val::Float(_)));
+        assert!(matches!(v[3], Val::Null));
+    }
+}
