@@ -75,6 +75,9 @@ impl Live {
                 if chunk.timing.is_some() {
                     p.result.timing = chunk.timing;
                 }
+                if chunk.commit.is_some() {
+                    p.result.commit = chunk.commit;
+                }
                 if header.flags & FLAG_MORE == 0 {
                     if let Some(p) = pending.remove(&header.request_id) {
                         let _ = p.done.send(Ok(p.result));
@@ -82,11 +85,7 @@ impl Live {
                 }
             }
             Kind::Error => {
-                let body = self.wire.decode_error(&payload).map_err(protocol)?;
-                let error = ClientError::Server {
-                    code: body.code,
-                    message: body.message,
-                };
+                let error = server_error(self.wire.decode_error(&payload).map_err(protocol)?);
                 match self.pending().remove(&header.request_id) {
                     Some(p) => {
                         let _ = p.done.send(Err(error));
@@ -101,6 +100,23 @@ impl Live {
             }
         }
         Ok(())
+    }
+}
+
+/// An error document as the client's error: a Cypher error keeps the engine's detail.
+fn server_error(body: kith_protocol::ErrorBody) -> ClientError {
+    match body.cypher {
+        Some(cypher) => ClientError::Cypher {
+            code: body.code,
+            cypher_code: cypher.code,
+            message: body.message,
+            line: cypher.line,
+            column: cypher.column,
+        },
+        None => ClientError::Server {
+            code: body.code,
+            message: body.message,
+        },
     }
 }
 

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 pub use error::ClientError;
 use kith_core::Value;
-pub use kith_protocol::{ops, Compression, Encoding, Subprotocol, Timing};
+pub use kith_protocol::{ops, Commit, Compression, Encoding, Subprotocol, Timing};
 
 use connection::Connection;
 
@@ -65,9 +65,15 @@ pub struct QueryResult {
     pub rows: Vec<Vec<Value>>,
     /// Server time split, when the call asked for it.
     pub timing: Option<Timing>,
+    /// What a Cypher query that wrote committed; `None` for everything else.
+    pub commit: Option<Commit>,
     /// Client time split: always measured.
     pub client: ClientTiming,
 }
+
+/// The answer to a Cypher query: columns, rows, and for a query that wrote its
+/// commit (version and counts), which the server sends only once it is durable.
+pub type CypherResult = QueryResult;
 
 /// Where a call's time went on the client (S1's steps 1 and 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -164,6 +170,36 @@ impl Client {
         params: Vec<(String, Value)>,
     ) -> Result<QueryResult, ClientError> {
         self.request(procedure, params, true).await
+    }
+
+    /// Runs a Cypher query (`docs/protocol.md` 1.3.2) with its `$name` parameters.
+    /// A query that writes returns once its transaction is durable, with
+    /// [`QueryResult::commit`] set. Errors of the query are [`ClientError::Cypher`].
+    pub async fn cypher(
+        &self,
+        query: &str,
+        params: Vec<(String, Value)>,
+    ) -> Result<CypherResult, ClientError> {
+        self.send(kith_protocol::Request::Cypher {
+            query: query.to_owned(),
+            params,
+            timing: false,
+        })
+        .await
+    }
+
+    /// Like [`Client::cypher`], asking the server for its time split.
+    pub async fn cypher_timed(
+        &self,
+        query: &str,
+        params: Vec<(String, Value)>,
+    ) -> Result<CypherResult, ClientError> {
+        self.send(kith_protocol::Request::Cypher {
+            query: query.to_owned(),
+            params,
+            timing: true,
+        })
+        .await
     }
 
     /// Commits one transaction (operations built with [`ops`]) and returns once it

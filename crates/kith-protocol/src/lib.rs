@@ -27,6 +27,6 @@ pub use error::ProtocolError;
 /// round trip; 16 KiB still reads typical answers in one call.
 pub const READ_BUFFER_BYTES: usize = 16 * 1024;
 pub use frame::{FrameHeader, Kind, FLAG_COMPRESSED, FLAG_MORE, HEADER_BYTES};
-pub use message::{ErrorBody, Request, ResultChunk, Timing};
+pub use message::{Commit, CypherErrorDetail, ErrorBody, Request, ResultChunk, Timing, Trailer};
 pub use negotiate::{Compression, Encoding, Subprotocol};
 pub use wire::{Wire, COMPRESS_MIN_BYTES};

@@ -26,6 +26,16 @@ pub enum Request {
         /// Ask for server timings in the answer.
         timing: bool,
     },
+    /// Run a Cypher query (`docs/protocol.md` 1.3.2). A query that writes is one
+    /// transaction, answered once it is durable.
+    Cypher {
+        /// The query text.
+        query: String,
+        /// Its parameters (`$name` in the text).
+        params: Vec<(String, Value)>,
+        /// Ask for server timings in the last chunk.
+        timing: bool,
+    },
 }
 
 /// Server-side time split of one request, in microseconds.
@@ -39,6 +49,36 @@ pub struct Timing {
     pub encode_us: u64,
 }
 
+/// What a Cypher query that wrote committed (`docs/protocol.md` 1.3.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Commit {
+    /// The transaction's commit version.
+    pub version: u64,
+    /// Nodes it created.
+    pub nodes_created: u64,
+    /// Relationships it created.
+    pub relationships_created: u64,
+}
+
+/// What only the last chunk of a result carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Trailer {
+    /// Server timings, when the request asked for them.
+    pub timing: Option<Timing>,
+    /// The commit of a Cypher query that wrote.
+    pub commit: Option<Commit>,
+}
+
+impl Trailer {
+    /// A trailer with timings only (a procedure's, a write's).
+    pub fn with_timing(timing: Option<Timing>) -> Trailer {
+        Trailer {
+            timing,
+            commit: None,
+        }
+    }
+}
+
 /// One chunk of a result, decoded.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResultChunk {
@@ -48,6 +88,8 @@ pub struct ResultChunk {
     pub rows: Vec<Vec<Value>>,
     /// Server timings (last chunk, when asked for).
     pub timing: Option<Timing>,
+    /// The commit of a Cypher query that wrote (last chunk).
+    pub commit: Option<Commit>,
 }
 
 /// An error answer.
@@ -57,37 +99,73 @@ pub struct ErrorBody {
     pub code: String,
     /// For people.
     pub message: String,
+    /// What the Cypher engine said, for errors of a `cypher` request.
+    pub cypher: Option<CypherErrorDetail>,
+}
+
+/// The Cypher engine's part of an error (`docs/protocol.md` 1.5): its Neo4j-style
+/// status code and where in the query text the error is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CypherErrorDetail {
+    /// E.g. `Neo.ClientError.Statement.SyntaxError`.
+    pub code: String,
+    /// 1-based line in the query text, when the error belongs to a place in it.
+    pub line: Option<u64>,
+    /// 1-based column, in characters.
+    pub column: Option<u64>,
+}
+
+fn params_node(params: &[(String, Value)]) -> Node<'_> {
+    Node::Map(
+        params
+            .iter()
+            .map(|(k, v)| (k.as_str(), Node::Value(v)))
+            .collect(),
+    )
+}
+
+/// The keys of a request document, as read.
+#[derive(Default)]
+struct RequestKeys {
+    procedure: Option<String>,
+    write: Option<Vec<Value>>,
+    cypher: Option<String>,
+    params: Vec<(String, Value)>,
+    timing: bool,
 }
 
 impl Request {
     /// Encodes the request document.
     pub fn encode(&self, encoding: Encoding) -> Vec<u8> {
-        match self {
+        let (mut doc, timing) = match self {
             Request::Call {
                 procedure,
                 params,
                 timing,
-            } => {
-                let params = Node::Map(
-                    params
-                        .iter()
-                        .map(|(k, v)| (k.as_str(), Node::Value(v)))
-                        .collect(),
-                );
-                let mut doc = vec![("call", Node::Str(procedure)), ("params", params)];
-                if *timing {
-                    doc.push(("timing", Node::Bool(true)));
-                }
-                codec::encode(encoding, &Node::Map(doc))
-            }
-            Request::Write { ops, timing } => {
-                let mut doc = vec![("write", Node::List(ops))];
-                if *timing {
-                    doc.push(("timing", Node::Bool(true)));
-                }
-                codec::encode(encoding, &Node::Map(doc))
-            }
+            } => (
+                vec![
+                    ("call", Node::Str(procedure)),
+                    ("params", params_node(params)),
+                ],
+                *timing,
+            ),
+            Request::Write { ops, timing } => (vec![("write", Node::List(ops))], *timing),
+            Request::Cypher {
+                query,
+                params,
+                timing,
+            } => (
+                vec![
+                    ("cypher", Node::Str(query)),
+                    ("params", params_node(params)),
+                ],
+                *timing,
+            ),
+        };
+        if timing {
+            doc.push(("timing", Node::Bool(true)));
         }
+        codec::encode(encoding, &Node::Map(doc))
     }
 
     /// Decodes a request document.
@@ -96,83 +174,83 @@ impl Request {
         let Value::Map(entries) = codec::decode(encoding, payload)? else {
             return Err(bad("the request is not a map".into()));
         };
-        let mut procedure = None;
-        let mut params = Vec::new();
-        let mut timing = false;
-        let mut write = None;
+        let mut keys = RequestKeys::default();
         for (key, value) in entries {
-            match (&*key, value) {
-                ("call", Value::String(name)) => procedure = Some(name.to_string()),
-                ("call", other) => {
-                    return Err(bad(format!(
-                        "`call` must be a string, got {}",
-                        other.value_type()
-                    )))
-                }
-                ("params", Value::Map(p)) => {
-                    params = p.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-                }
-                ("params", Value::Null) => {}
-                ("params", other) => {
-                    return Err(bad(format!(
-                        "`params` must be a map, got {}",
-                        other.value_type()
-                    )))
-                }
-                ("timing", Value::Bool(b)) => timing = b,
-                ("timing", other) => {
-                    return Err(bad(format!(
-                        "`timing` must be a bool, got {}",
-                        other.value_type()
-                    )))
-                }
-                ("write", Value::List(ops)) => write = Some(ops),
-                ("write", other) => {
-                    return Err(bad(format!(
-                        "`write` must be a list of operations, got {}",
-                        other.value_type()
-                    )))
-                }
-                ("cypher", _) => {
-                    return Err(bad(format!(
-                        "`{key}` requests are not supported by this server yet"
-                    )))
-                }
-                (other, _) => return Err(bad(format!("unknown request key `{other}`"))),
-            }
+            keys.read(&key, value).map_err(bad)?;
         }
-        if let Some(ops) = write {
-            if procedure.is_some() {
-                return Err(bad(
-                    "a request has either `call` or `write`, not both".into()
-                ));
-            }
-            return Ok(Request::Write { ops, timing });
-        }
-        let procedure =
-            procedure.ok_or_else(|| bad("the request has neither `call` nor `write`".into()))?;
-        Ok(Request::Call {
+        let RequestKeys {
             procedure,
+            write,
+            cypher,
             params,
             timing,
-        })
+        } = keys;
+        match (procedure, write, cypher) {
+            (Some(procedure), None, None) => Ok(Request::Call {
+                procedure,
+                params,
+                timing,
+            }),
+            (None, Some(ops), None) => Ok(Request::Write { ops, timing }),
+            (None, None, Some(query)) => Ok(Request::Cypher {
+                query,
+                params,
+                timing,
+            }),
+            (None, None, None) => Err(bad(
+                "the request has none of `call`, `write` and `cypher`".into()
+            )),
+            _ => Err(bad(
+                "a request has exactly one of `call`, `write` and `cypher`".into(),
+            )),
+        }
     }
 }
 
-/// Encodes one result chunk from a flat row buffer.
+impl RequestKeys {
+    /// Takes one key of the request map; the reason it is wrong otherwise.
+    fn read(&mut self, key: &str, value: Value) -> Result<(), String> {
+        let wrong = |what: &str, other: &Value| {
+            Err(format!(
+                "`{key}` must be {what}, got {}",
+                other.value_type()
+            ))
+        };
+        match (key, value) {
+            ("call", Value::String(name)) => self.procedure = Some(name.to_string()),
+            ("call", other) => return wrong("a string", &other),
+            ("cypher", Value::String(text)) => self.cypher = Some(text.to_string()),
+            ("cypher", other) => return wrong("a string (the query text)", &other),
+            ("params", Value::Map(p)) => {
+                self.params = p.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            }
+            ("params", Value::Null) => {}
+            ("params", other) => return wrong("a map", &other),
+            ("timing", Value::Bool(b)) => self.timing = b,
+            ("timing", other) => return wrong("a bool", &other),
+            ("write", Value::List(ops)) => self.write = Some(ops),
+            ("write", other) => return wrong("a list of operations", &other),
+            (other, _) => return Err(format!("unknown request key `{other}`")),
+        }
+        Ok(())
+    }
+}
+
+/// Encodes one result chunk from a flat row buffer; `trailer` is for the last chunk
+/// (pass `Trailer::default()` for the others).
 pub fn encode_chunk(
     encoding: Encoding,
     columns: Option<&[String]>,
     values: &[Value],
     width: usize,
-    timing: Option<&Timing>,
+    trailer: &Trailer,
 ) -> Vec<u8> {
-    let mut doc = Vec::with_capacity(3);
+    let mut doc = Vec::with_capacity(4);
     if let Some(columns) = columns {
         doc.push(("columns", Node::Strings(columns)));
     }
     doc.push(("rows", Node::Rows { values, width }));
-    if let Some(t) = timing {
+    if let Some(t) = &trailer.timing {
         doc.push((
             "timing",
             Node::Map(vec![
@@ -182,7 +260,25 @@ pub fn encode_chunk(
             ]),
         ));
     }
+    if let Some(c) = &trailer.commit {
+        doc.push((
+            "commit",
+            Node::Map(vec![
+                ("version", Node::UInt(c.version)),
+                ("nodes_created", Node::UInt(c.nodes_created)),
+                ("relationships_created", Node::UInt(c.relationships_created)),
+            ]),
+        ));
+    }
     codec::encode(encoding, &Node::Map(doc))
+}
+
+/// The non-negative integer `name` of a decoded map, 0 if absent.
+fn uint_field(map: &[(std::sync::Arc<str>, Value)], name: &str) -> u64 {
+    map.iter()
+        .find(|(k, _)| &**k == name)
+        .and_then(|(_, v)| v.as_int())
+        .map_or(0, |v| v.max(0) as u64)
 }
 
 impl ResultChunk {
@@ -218,16 +314,17 @@ impl ResultChunk {
                         .collect::<Result<_, _>>()?;
                 }
                 ("timing", Value::Map(t)) => {
-                    let get = |name: &str| {
-                        t.iter()
-                            .find(|(k, _)| &**k == name)
-                            .and_then(|(_, v)| v.as_int())
-                            .map_or(0, |v| v.max(0) as u64)
-                    };
                     chunk.timing = Some(Timing {
-                        queue_us: get("queue_us"),
-                        exec_us: get("exec_us"),
-                        encode_us: get("encode_us"),
+                        queue_us: uint_field(&t, "queue_us"),
+                        exec_us: uint_field(&t, "exec_us"),
+                        encode_us: uint_field(&t, "encode_us"),
+                    });
+                }
+                ("commit", Value::Map(c)) => {
+                    chunk.commit = Some(Commit {
+                        version: uint_field(&c, "version"),
+                        nodes_created: uint_field(&c, "nodes_created"),
+                        relationships_created: uint_field(&c, "relationships_created"),
                     });
                 }
                 (other, _) => return Err(bad(format!("unexpected result key `{other}`"))),
@@ -238,18 +335,34 @@ impl ResultChunk {
 }
 
 impl ErrorBody {
-    /// Encodes the error document.
-    pub fn encode(&self, encoding: Encoding) -> Vec<u8> {
-        codec::encode(
-            encoding,
-            &Node::Map(vec![
-                ("code", Node::Str(&self.code)),
-                ("message", Node::Str(&self.message)),
-            ]),
-        )
+    /// An error without Cypher detail.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> ErrorBody {
+        ErrorBody {
+            code: code.into(),
+            message: message.into(),
+            cypher: None,
+        }
     }
 
-    /// Decodes an error document.
+    /// Encodes the error document: `code` and `message`, and for a Cypher error
+    /// `cypher_code` and, when known, `line` and `column`.
+    pub fn encode(&self, encoding: Encoding) -> Vec<u8> {
+        let mut doc = vec![
+            ("code", Node::Str(&self.code)),
+            ("message", Node::Str(&self.message)),
+        ];
+        if let Some(cypher) = &self.cypher {
+            doc.push(("cypher_code", Node::Str(&cypher.code)));
+            if let (Some(line), Some(column)) = (cypher.line, cypher.column) {
+                doc.push(("line", Node::UInt(line)));
+                doc.push(("column", Node::UInt(column)));
+            }
+        }
+        codec::encode(encoding, &Node::Map(doc))
+    }
+
+    /// Decodes an error document. Keys it does not know are ignored, so a client can
+    /// read the errors of newer servers.
     pub fn decode(encoding: Encoding, payload: &[u8]) -> Result<ErrorBody, ProtocolError> {
         let Value::Map(entries) = codec::decode(encoding, payload)? else {
             return Err(ProtocolError::payload(
@@ -257,20 +370,29 @@ impl ErrorBody {
                 "the error is not a map",
             ));
         };
-        let field = |name: &str| {
-            entries
-                .iter()
-                .find(|(k, _)| &**k == name)
-                .and_then(|(_, v)| v.as_str())
-                .map(str::to_owned)
+        let field = |name: &str| entries.iter().find(|(k, _)| &**k == name).map(|(_, v)| v);
+        let text = |name: &str| field(name).and_then(Value::as_str).map(str::to_owned);
+        let number = |name: &str| {
+            field(name)
+                .and_then(Value::as_int)
+                .and_then(|n| u64::try_from(n).ok())
         };
-        match (field("code"), field("message")) {
-            (Some(code), Some(message)) => Ok(ErrorBody { code, message }),
-            _ => Err(ProtocolError::payload(
+        let (Some(code), Some(message)) = (text("code"), text("message")) else {
+            return Err(ProtocolError::payload(
                 encoding.name(),
                 "an error needs `code` and `message`",
-            )),
-        }
+            ));
+        };
+        let cypher = text("cypher_code").map(|cypher_code| CypherErrorDetail {
+            code: cypher_code,
+            line: number("line"),
+            column: number("column"),
+        });
+        Ok(ErrorBody {
+            code,
+            message,
+            cypher,
+        })
     }
 }
 
@@ -289,6 +411,44 @@ pub fn params_from_json(body: &[u8]) -> Result<Vec<(String, Value)>, ProtocolErr
             "parameters must be a JSON object",
         )),
     }
+}
+
+/// Parses the JSON body of `POST /v1/cypher` (`docs/protocol.md` 2):
+/// `{"query": "...", "params": {...}}`, `params` optional.
+pub fn cypher_from_json(body: &[u8]) -> Result<(String, Vec<(String, Value)>), ProtocolError> {
+    let bad = |reason: String| ProtocolError::payload("json", reason);
+    let Value::Map(entries) = codec::decode(Encoding::Json, body)? else {
+        return Err(bad("the body must be a JSON object".into()));
+    };
+    let mut query = None;
+    let mut params = Vec::new();
+    for (key, value) in entries {
+        match (&*key, value) {
+            ("query", Value::String(text)) => query = Some(text.to_string()),
+            ("params", Value::Map(p)) => {
+                params = p.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            }
+            ("params", Value::Null) => {}
+            ("query", other) | ("params", other) => {
+                let want = if &*key == "query" {
+                    "a string"
+                } else {
+                    "an object"
+                };
+                return Err(bad(format!(
+                    "`{key}` must be {want}, got {}",
+                    other.value_type()
+                )));
+            }
+            (other, _) => {
+                return Err(bad(format!(
+                    "unknown key `{other}`; the body is {{\"query\": \"...\", \"params\": {{...}}}}"
+                )))
+            }
+        }
+    }
+    let query = query.ok_or_else(|| bad("the body has no `query`".into()))?;
+    Ok((query, params))
 }
 
 #[cfg(test)]
@@ -322,36 +482,139 @@ mod tests {
                 exec_us: 2,
                 encode_us: 3,
             };
-            let bytes = encode_chunk(encoding, Some(&columns), &values, 2, Some(&timing));
+            let commit = Commit {
+                version: 42,
+                nodes_created: 2,
+                relationships_created: 1,
+            };
+            let trailer = Trailer {
+                timing: Some(timing),
+                commit: Some(commit),
+            };
+            let bytes = encode_chunk(encoding, Some(&columns), &values, 2, &trailer);
             let chunk = ResultChunk::decode(encoding, &bytes).expect("decodes");
             assert_eq!(chunk.columns, Some(columns));
             assert_eq!(chunk.rows, vec![values[..2].to_vec(), values[2..].to_vec()]);
             assert_eq!(chunk.timing, Some(timing));
-            let error = ErrorBody {
-                code: "busy".into(),
-                message: "try later".into(),
-            };
+            assert_eq!(chunk.commit, Some(commit));
+            let error = ErrorBody::new("busy", "try later");
             assert_eq!(
                 ErrorBody::decode(encoding, &error.encode(encoding)),
                 Ok(error)
+            );
+            let cypher_error = ErrorBody {
+                cypher: Some(CypherErrorDetail {
+                    code: "Neo.ClientError.Statement.SyntaxError".into(),
+                    line: Some(2),
+                    column: Some(7),
+                }),
+                ..ErrorBody::new("cypher_error", "unexpected `RETRUN`")
+            };
+            assert_eq!(
+                ErrorBody::decode(encoding, &cypher_error.encode(encoding)),
+                Ok(cypher_error)
             );
         }
     }
 
     #[test]
+    fn http_cypher_bodies_are_read_or_refused_with_the_reason() {
+        let (query, params) =
+            cypher_from_json(br#"{"query": "RETURN $x", "params": {"x": [1, 2]}}"#).expect("valid");
+        assert_eq!(query, "RETURN $x");
+        assert_eq!(
+            params,
+            vec![(
+                "x".to_owned(),
+                Value::List(vec![Value::Int(1), Value::Int(2)])
+            )]
+        );
+        for (body, why) in [
+            (r#"{"params": {}}"#, "no `query`"),
+            (r#"{"query": 1}"#, "`query` must be a string"),
+            (
+                r#"{"query": "RETURN 1", "params": [1]}"#,
+                "`params` must be an object",
+            ),
+            (
+                r#"{"query": "RETURN 1", "parms": {}}"#,
+                "unknown key `parms`",
+            ),
+            ("[]", "must be a map"),
+        ] {
+            let err = cypher_from_json(body.as_bytes()).expect_err(body);
+            assert!(err.to_string().contains(why), "{body}: {err}");
+        }
+    }
+
+    #[test]
+    fn cypher_requests_round_trip_in_every_encoding() {
+        for encoding in Encoding::ALL {
+            let request = Request::Cypher {
+                query: "MATCH (p:Person {id: $id}) RETURN p.id".into(),
+                params: vec![("id".into(), Value::Int(7))],
+                timing: false,
+            };
+            assert_eq!(
+                Request::decode(encoding, &request.encode(encoding)),
+                Ok(request)
+            );
+        }
+    }
+
+    #[test]
+    fn the_json_forms_are_the_documented_bytes() {
+        let request = Request::Cypher {
+            query: "RETURN $x".into(),
+            params: vec![("x".into(), Value::Int(1))],
+            timing: true,
+        };
+        assert_eq!(
+            String::from_utf8(request.encode(Encoding::Json)).expect("utf-8"),
+            r#"{"cypher":"RETURN $x","params":{"x":1},"timing":true}"#
+        );
+        let error = ErrorBody {
+            cypher: Some(CypherErrorDetail {
+                code: "Neo.ClientError.Statement.SyntaxError".into(),
+                line: Some(1),
+                column: Some(10),
+            }),
+            ..ErrorBody::new("cypher_error", "expected an expression")
+        };
+        assert_eq!(
+            String::from_utf8(error.encode(Encoding::Json)).expect("utf-8"),
+            r#"{"code":"cypher_error","message":"expected an expression","cypher_code":"Neo.ClientError.Statement.SyntaxError","line":1,"column":10}"#
+        );
+        let trailer = Trailer {
+            timing: None,
+            commit: Some(Commit {
+                version: 3,
+                nodes_created: 1,
+                relationships_created: 0,
+            }),
+        };
+        let chunk = encode_chunk(Encoding::Json, Some(&["n".to_owned()]), &[], 1, &trailer);
+        assert_eq!(
+            String::from_utf8(chunk).expect("utf-8"),
+            r#"{"columns":["n"],"rows":[],"commit":{"version":3,"nodes_created":1,"relationships_created":0}}"#
+        );
+    }
+
+    #[test]
     fn bad_requests_say_what_is_wrong() {
-        let cases: [(&str, &str); 8] = [
+        let cases: [(&str, &str); 9] = [
             ("[1]", "must be a map"),
-            ("{}", "neither `call` nor `write`"),
+            ("{}", "none of `call`, `write` and `cypher`"),
             (r#"{"write": 3}"#, "must be a list of operations"),
-            (r#"{"call": "x", "write": []}"#, "not both"),
+            (r#"{"call": "x", "write": []}"#, "exactly one of"),
+            (r#"{"call": "x", "cypher": "RETURN 1"}"#, "exactly one of"),
             (r#"{"call": 5}"#, "`call` must be a string"),
             (r#"{"call": "x", "params": [1]}"#, "`params` must be a map"),
             (
                 r#"{"call": "x", "bogus": 1}"#,
                 "unknown request key `bogus`",
             ),
-            (r#"{"cypher": "MATCH (n) RETURN n"}"#, "not supported"),
+            (r#"{"cypher": 7}"#, "`cypher` must be a string"),
         ];
         for (json, why) in cases {
             let err = Request::decode(Encoding::Json, json.as_bytes()).expect_err(json);

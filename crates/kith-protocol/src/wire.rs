@@ -5,6 +5,7 @@ use kith_core::Value;
 use crate::compress::{compress, decompress};
 use crate::frame::{FrameHeader, Kind, FLAG_COMPRESSED, FLAG_MORE};
 use crate::message::encode_chunk;
+use crate::message::Trailer;
 use crate::{Compression, ErrorBody, ProtocolError, Request, ResultChunk, Subprotocol, Timing};
 
 /// Payloads smaller than this are never compressed: the saving would not pay for the
@@ -65,10 +66,11 @@ impl Wire {
 
     /// An error frame.
     pub fn error(&self, request_id: u64, code: &str, message: &str) -> Vec<u8> {
-        let body = ErrorBody {
-            code: code.to_owned(),
-            message: message.to_owned(),
-        };
+        self.error_body(request_id, &ErrorBody::new(code, message))
+    }
+
+    /// An error frame from a whole error document (a Cypher error's detail included).
+    pub fn error_body(&self, request_id: u64, body: &ErrorBody) -> Vec<u8> {
         self.frame(
             Kind::Error,
             0,
@@ -88,6 +90,20 @@ impl Wire {
         chunk_rows: usize,
         timing: Option<Timing>,
     ) -> Vec<Vec<u8>> {
+        let trailer = Trailer::with_timing(timing);
+        self.result_with(request_id, columns, values, chunk_rows, trailer)
+    }
+
+    /// [`Wire::result`] with a whole trailer for the last frame (a Cypher query's
+    /// commit).
+    pub fn result_with(
+        &self,
+        request_id: u64,
+        columns: &[String],
+        values: &[Value],
+        chunk_rows: usize,
+        trailer: Trailer,
+    ) -> Vec<Vec<u8>> {
         let started = std::time::Instant::now();
         let width = columns.len().max(1);
         let per_chunk = chunk_rows.max(1) * width;
@@ -101,11 +117,18 @@ impl Wire {
         let mut frames = Vec::with_capacity(chunks.len());
         for (i, chunk) in chunks.into_iter().enumerate() {
             let columns = (i == 0).then_some(columns);
-            let timing = timing.filter(|_| i == last).map(|t| Timing {
-                encode_us: started.elapsed().as_micros() as u64,
-                ..t
-            });
-            let payload = encode_chunk(encoding, columns, chunk, width, timing.as_ref());
+            let trailer = if i == last {
+                Trailer {
+                    timing: trailer.timing.map(|t| Timing {
+                        encode_us: started.elapsed().as_micros() as u64,
+                        ..t
+                    }),
+                    ..trailer
+                }
+            } else {
+                Trailer::default()
+            };
+            let payload = encode_chunk(encoding, columns, chunk, width, &trailer);
             let flags = if i == last { 0 } else { FLAG_MORE };
             frames.push(self.frame(Kind::Result, flags, request_id, payload));
         }

@@ -19,6 +19,9 @@ pub struct ServerConfig {
     pub frame_bytes_max: usize,
     /// Largest result, in rows.
     pub result_rows_max: usize,
+    /// Rows one operator of a Cypher query may hold while it runs (the bound on a
+    /// query's memory; its result is bounded by `result_rows_max`).
+    pub cypher_rows_max: usize,
     /// Rows per result chunk.
     pub chunk_rows: usize,
     /// Requests in flight on one WebSocket connection.
@@ -58,6 +61,7 @@ impl Default for ServerConfig {
             workers: std::thread::available_parallelism().map_or(2, usize::from),
             frame_bytes_max: 1 << 20,
             result_rows_max: 1_000_000,
+            cypher_rows_max: 10_000_000,
             chunk_rows: 1_000,
             inflight_per_connection_max: 256,
             queue_depth_max: 4_096,
@@ -90,6 +94,7 @@ impl ServerConfig {
             ("workers", self.workers),
             ("frame_bytes_max", self.frame_bytes_max),
             ("result_rows_max", self.result_rows_max),
+            ("cypher_rows_max", self.cypher_rows_max),
             ("chunk_rows", self.chunk_rows),
             (
                 "inflight_per_connection_max",

@@ -3,14 +3,18 @@
 
 use kith_core::Value;
 use kith_procedures::ResultSet;
+use kith_protocol::{CypherErrorDetail, ErrorBody};
 
 use crate::router::AppState;
 
-/// A failed request: a protocol error code and a message for people.
+/// A failed request: a protocol error code and a message for people, and for a
+/// Cypher error what the engine said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ExecError {
     pub(crate) code: &'static str,
     pub(crate) message: String,
+    /// Boxed: errors travel in `Result`s of hot paths, and most have no detail.
+    pub(crate) cypher: Option<Box<CypherErrorDetail>>,
 }
 
 impl ExecError {
@@ -18,6 +22,15 @@ impl ExecError {
         ExecError {
             code,
             message: message.into(),
+            cypher: None,
+        }
+    }
+
+    /// The error document (`docs/protocol.md` 1.5).
+    pub(crate) fn body(&self) -> ErrorBody {
+        ErrorBody {
+            cypher: self.cypher.as_deref().cloned(),
+            ..ErrorBody::new(self.code, self.message.as_str())
         }
     }
 }

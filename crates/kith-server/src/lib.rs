@@ -8,6 +8,7 @@
 //! - [`config`]: the limits and options (`kith.toml` or flags);
 //! - [`pool`]: the worker threads and their bounded queue;
 //! - [`exec`]: one request's work, shared by both transports;
+//! - `cypher`: Cypher requests on the shared engine, their limits and errors;
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
 //! - [`write_ops`]: write requests' operation maps as storage operations;
@@ -16,6 +17,7 @@
 //! - [`metrics`]: counters and histograms in Prometheus text format.
 
 pub mod config;
+mod cypher;
 mod exec;
 mod http;
 pub mod metrics;

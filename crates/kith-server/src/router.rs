@@ -21,6 +21,8 @@ use crate::ServerConfig;
 pub(crate) struct AppState {
     pub(crate) store: Arc<Store>,
     pub(crate) registry: Registry,
+    /// The Cypher engine: one per server, so its plan cache is shared.
+    pub(crate) cypher: kith_cypher::Engine,
     pub(crate) pool: WorkerPool,
     pub(crate) config: ServerConfig,
     pub(crate) metrics: Metrics,
@@ -76,6 +78,7 @@ impl Server {
         let state = Arc::new(AppState {
             store,
             registry: Registry::with_builtins(),
+            cypher: kith_cypher::Engine::default(),
             pool,
             config,
             metrics: Metrics::default(),
@@ -109,6 +112,7 @@ impl Server {
             .route("/v1/ws", get(crate::ws::upgrade))
             .route("/v1/call/{procedure}", post(crate::http::call))
             .route("/v1/write", post(crate::http::write))
+            .route("/v1/cypher", post(crate::http::cypher))
             .route("/health", get(crate::http::health))
             .route("/metrics", get(crate::http::metrics))
             .with_state(state.clone());
@@ -141,6 +145,6 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let server = Server::bind(config, store).await?;
-    tracing::info!(address = %server.local_addr()?, "kith serving (WebSocket /v1/ws, HTTP /v1/call)");
+    tracing::info!(address = %server.local_addr()?, "kith serving (WebSocket /v1/ws, HTTP /v1/call, /v1/cypher)");
     server.run(shutdown).await
 }

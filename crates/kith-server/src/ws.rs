@@ -7,6 +7,7 @@
 //! reading for `write_stall_timeout_ms`.
 
 use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,12 +16,13 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{FutureExt, SinkExt, StreamExt};
-use kith_protocol::{FrameHeader, Kind, Request, Subprotocol, Timing, Wire};
+use kith_protocol::{FrameHeader, Kind, Request, Subprotocol, Timing, Trailer, Wire};
 use tokio::sync::{mpsc, watch};
 
 use crate::exec::{execute, metric_name, ExecError};
 use crate::metrics::Transport;
 use crate::router::AppState;
+use crate::write_queue::WriteTiming;
 
 /// Close code for a message over the size limit (RFC 6455 "message too big").
 const CLOSE_TOO_BIG: u16 = 1009;
@@ -101,6 +103,8 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Su
     let (out, mut answers) = mpsc::unbounded_channel::<Outgoing>();
     let stall = Duration::from_millis(state.config.write_stall_timeout_ms);
     let inflight: Arc<Mutex<HashSet<u64>>> = Arc::default();
+    // Set once no answer can reach the client any more: stops its Cypher queries.
+    let gone = Gone::default();
     let mut shutdown = state.shutdown.clone();
     // One task owns the socket and both reads requests and writes answers: splitting
     // it between a reader and a writer task made them wake each other through the
@@ -120,7 +124,9 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Su
         if !queues.is_empty() {
             while reading && closing.is_none() {
                 match socket.next().now_or_never() {
-                    Some(message) => reading = on_message(&state, &wire, &inflight, &out, message),
+                    Some(message) => {
+                        reading = on_message(&state, &wire, &inflight, &out, &gone, message);
+                    }
                     None => break,
                 }
             }
@@ -152,7 +158,7 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Su
                 None => break,
             },
             message = socket.next(), if reading => {
-                reading = on_message(&state, &wire, &inflight, &out, message);
+                reading = on_message(&state, &wire, &inflight, &out, &gone, message);
             }
             _ = shutdown.changed() => {
                 let _ = out.send(Outgoing::Close(CLOSE_GOING_AWAY, "server shutting down".into()));
@@ -162,6 +168,24 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Su
     }
     state.metrics.connection_closed();
     tracing::debug!("connection closed");
+}
+
+/// A connection's "client gone" flag, the cancel flag of its Cypher queries. It is set
+/// when the client closes or fails and, through `Drop`, whenever the connection task
+/// ends (shutdown, a stalled writer, a panic).
+#[derive(Default)]
+struct Gone(Arc<AtomicBool>);
+
+impl Gone {
+    fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Gone {
+    fn drop(&mut self) {
+        self.set();
+    }
 }
 
 /// Sends one frame from the first queued answer and rotates the queue; false if the
@@ -210,18 +234,36 @@ async fn write_next(
     }
 }
 
-/// Handles one received message; false once the client will send no more.
+/// Handles one received message; false once the client will send no more (and then
+/// sets `gone`).
 fn on_message(
     state: &Arc<AppState>,
     wire: &Wire,
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
+    gone: &Gone,
+    message: Option<Result<Message, axum::Error>>,
+) -> bool {
+    let reading = read_message(state, wire, inflight, out, &gone.0, message);
+    if !reading {
+        gone.set();
+    }
+    reading
+}
+
+/// [`on_message`] without the flag's bookkeeping.
+fn read_message(
+    state: &Arc<AppState>,
+    wire: &Wire,
+    inflight: &Arc<Mutex<HashSet<u64>>>,
+    out: &mpsc::UnboundedSender<Outgoing>,
+    gone: &Arc<AtomicBool>,
     message: Option<Result<Message, axum::Error>>,
 ) -> bool {
     match message {
         Some(Ok(Message::Binary(bytes))) => {
             state.metrics.bytes_in(bytes.len());
-            handle_frame(state, wire, &bytes, inflight, out);
+            handle_frame(state, wire, &bytes, inflight, out, gone);
             true
         }
         Some(Ok(Message::Text(_))) => {
@@ -269,6 +311,7 @@ fn handle_frame(
     bytes: &[u8],
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
+    gone: &Arc<AtomicBool>,
 ) {
     let arrived = Instant::now();
     let request_id = FrameHeader::request_id_of(bytes);
@@ -301,7 +344,7 @@ fn handle_frame(
         } if state.registry.update(&procedure).is_some() => {
             match crate::exec::update_batch(state, &procedure, &params) {
                 Ok(batch) => Job::Write { batch, timing },
-                Err(ExecError { code, message }) => {
+                Err(ExecError { code, message, .. }) => {
                     return send_error(state, out, wire, request_id, code, &message)
                 }
             }
@@ -323,6 +366,15 @@ fn handle_frame(
                 }
             }
         }
+        Request::Cypher {
+            query,
+            params,
+            timing,
+        } => Job::Cypher {
+            query,
+            params,
+            timing,
+        },
     };
     {
         let mut ids = inflight.lock().unwrap_or_else(|p| p.into_inner());
@@ -342,78 +394,74 @@ fn handle_frame(
         }
         ids.insert(request_id);
     }
-    let (procedure, params, timing) = match request {
+    let responder = Responder {
+        state: state.clone(),
+        wire: *wire,
+        request_id,
+        arrived,
+        inflight: inflight.clone(),
+        out: out.clone(),
+    };
+    match request {
         Job::Call {
             procedure,
             params,
             timing,
-        } => (procedure, params, timing),
-        Job::Write { batch, timing } => {
-            return submit_write(
-                state, wire, request_id, arrived, batch, timing, inflight, out,
-            )
-        }
-    };
-    // The worker sends the answer straight to this connection's writer: no task,
-    // timer or channel per request in between (each cross-thread hop cost tens of
-    // microseconds of round trip on a small machine).
-    let timeout = Duration::from_millis(state.config.query_timeout_ms);
-    let (job_state, job_wire, job_inflight, job_out) =
-        (state.clone(), *wire, inflight.clone(), out.clone());
-    let submitted = state.pool.submit(move || {
+        } => submit_call(responder, procedure, params, timing),
+        Job::Write { batch, timing } => submit_write(responder, batch, timing),
+        Job::Cypher {
+            query,
+            params,
+            timing,
+        } => submit_cypher(responder, query, params, timing, gone.clone()),
+    }
+}
+
+/// Runs a procedure on a worker. The worker sends the answer straight to the
+/// connection's writer: no task, timer or channel per request in between (each
+/// cross-thread hop cost tens of microseconds of round trip on a small machine).
+fn submit_call(
+    responder: Responder,
+    procedure: String,
+    params: Vec<(String, kith_core::Value)>,
+    timing: bool,
+) {
+    let busy = responder.clone();
+    let submitted = busy.state.pool.submit(move || {
         let started = Instant::now();
-        let waited = started.duration_since(arrived);
-        let frames = if waited > timeout {
-            job_state.metrics.error(Transport::Ws, "timeout");
-            let message = format!(
-                "waited {} ms for a worker, more than query_timeout_ms ({} ms); not run",
-                waited.as_millis(),
-                timeout.as_millis()
-            );
-            vec![job_wire.error(request_id, "timeout", &message)]
-        } else {
-            let outcome = execute(&job_state, &procedure, &params);
-            let exec_us = started.elapsed().as_micros() as u64;
-            match &outcome {
-                Ok(result) => job_wire.result(
-                    request_id,
-                    result.columns(),
-                    result.values(),
-                    job_state.config.chunk_rows,
-                    timing.then_some(Timing {
-                        queue_us: waited.as_micros() as u64,
-                        exec_us,
-                        encode_us: 0,
-                    }),
-                ),
-                Err(ExecError { code, message }) => {
-                    job_state.metrics.error(Transport::Ws, code);
-                    vec![job_wire.error(request_id, code, message)]
-                }
+        let waited = started.duration_since(responder.arrived);
+        let metric = metric_name(&responder.state, &procedure);
+        let limit = Duration::from_millis(responder.state.config.query_timeout_ms);
+        if waited > limit {
+            return responder.fail(metric, &waited_too_long(waited, limit));
+        }
+        match execute(&responder.state, &procedure, &params) {
+            Ok(result) => {
+                let timing = timing.then_some(Timing {
+                    queue_us: waited.as_micros() as u64,
+                    exec_us: started.elapsed().as_micros() as u64,
+                    encode_us: 0,
+                });
+                let trailer = Trailer::with_timing(timing);
+                let frames = responder.result(result.columns(), result.values(), trailer);
+                responder.finish(metric, frames);
             }
-        };
-        job_state.metrics.observe(
-            Transport::Ws,
-            metric_name(&job_state, &procedure),
-            arrived.elapsed(),
-        );
-        job_inflight
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&request_id);
-        let _ = job_out.send(Outgoing::Frames(frames));
+            Err(error) => responder.fail(metric, &error),
+        }
     });
     if submitted.is_err() {
-        inflight
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&request_id);
-        let message = format!(
-            "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
-            state.config.queue_depth_max
-        );
-        send_error(state, out, wire, request_id, "busy", &message);
+        let error = queue_full(&busy.state);
+        busy.refuse(&error);
     }
+}
+
+/// The `busy` error of a full worker queue.
+fn queue_full(state: &AppState) -> ExecError {
+    let message = format!(
+        "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
+        state.config.queue_depth_max
+    );
+    ExecError::new("busy", message)
 }
 
 /// A decoded request, ready to run.
@@ -427,70 +475,185 @@ enum Job {
         batch: kith_storage::WriteBatch,
         timing: bool,
     },
+    Cypher {
+        query: String,
+        params: Vec<(String, kith_core::Value)>,
+        timing: bool,
+    },
+}
+
+/// Everything needed to answer one request from whichever thread finishes it (a
+/// worker, the writer): its connection's writer, wire and in-flight set.
+#[derive(Clone)]
+struct Responder {
+    state: Arc<AppState>,
+    wire: Wire,
+    request_id: u64,
+    arrived: Instant,
+    inflight: Arc<Mutex<HashSet<u64>>>,
+    out: mpsc::UnboundedSender<Outgoing>,
+}
+
+impl Responder {
+    /// Sends the answer, records its latency under `metric` and frees the request id.
+    fn finish(self, metric: &str, frames: Vec<Vec<u8>>) {
+        self.state
+            .metrics
+            .observe(Transport::Ws, metric, self.arrived.elapsed());
+        self.inflight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.request_id);
+        let _ = self.out.send(Outgoing::Frames(frames));
+    }
+
+    /// Answers with an error.
+    fn fail(self, metric: &str, error: &ExecError) {
+        self.state.metrics.error(Transport::Ws, error.code);
+        let frame = self.wire.error_body(self.request_id, &error.body());
+        self.finish(metric, vec![frame]);
+    }
+
+    /// Answers with an error without running anything (no latency is recorded).
+    fn refuse(self, error: &ExecError) {
+        self.inflight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.request_id);
+        send_error(
+            &self.state,
+            &self.out,
+            &self.wire,
+            self.request_id,
+            error.code,
+            &error.message,
+        );
+    }
+
+    /// A result's frames, chunked as every result is.
+    fn result(
+        &self,
+        columns: &[String],
+        values: &[kith_core::Value],
+        trailer: Trailer,
+    ) -> Vec<Vec<u8>> {
+        let chunk_rows = self.state.config.chunk_rows;
+        self.wire
+            .result_with(self.request_id, columns, values, chunk_rows, trailer)
+    }
 }
 
 /// Queues a transaction for the writer; its answer is sent from the writer thread
 /// once the transaction's group is durable.
-#[allow(clippy::too_many_arguments)]
-fn submit_write(
-    state: &Arc<AppState>,
-    wire: &Wire,
-    request_id: u64,
-    arrived: Instant,
+fn submit_write(responder: Responder, batch: kith_storage::WriteBatch, timing: bool) {
+    let metric = crate::exec::WRITE_METRIC;
+    submit_commit(responder, batch, metric, move |r, info, spent| {
+        let (columns, row) = crate::exec::commit_row(&info);
+        let timing = timing.then_some(Timing {
+            queue_us: spent.queued.as_micros() as u64,
+            exec_us: spent.commit.as_micros() as u64,
+            encode_us: 0,
+        });
+        r.result(&columns, &row, Trailer::with_timing(timing))
+    });
+}
+
+/// Queues `batch` for the writer. Once its group is durable, `answer` makes the
+/// answer's frames from the commit, on the writer thread (it must not block); a
+/// failed commit is answered with its error.
+fn submit_commit(
+    responder: Responder,
     batch: kith_storage::WriteBatch,
-    timing: bool,
-    inflight: &Arc<Mutex<HashSet<u64>>>,
-    out: &mpsc::UnboundedSender<Outgoing>,
+    metric: &'static str,
+    answer: impl FnOnce(&Responder, kith_storage::CommitInfo, WriteTiming) -> Vec<Vec<u8>>
+        + Send
+        + 'static,
 ) {
-    let release = move |inflight: &Mutex<HashSet<u64>>| {
-        inflight
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&request_id);
-    };
+    let state = responder.state.clone();
     let Some(writes) = state.writes.as_ref() else {
-        release(inflight);
         let message = "this server is read-only (started without a data directory to write to)";
-        return send_error(state, out, wire, request_id, "read_only", message);
+        return responder.refuse(&ExecError::new("read_only", message));
     };
-    let (job_state, job_wire, job_inflight, job_out) =
-        (state.clone(), *wire, inflight.clone(), out.clone());
-    let reply: crate::write_queue::Reply = Box::new(move |outcome, spent| {
-        let frames = match outcome {
-            Ok(info) => {
-                let (columns, row) = crate::exec::commit_row(&info);
-                job_wire.result(
-                    request_id,
-                    &columns,
-                    &row,
-                    job_state.config.chunk_rows,
-                    timing.then_some(Timing {
-                        queue_us: spent.queued.as_micros() as u64,
-                        exec_us: spent.commit.as_micros() as u64,
-                        encode_us: 0,
-                    }),
-                )
-            }
-            Err(ExecError { code, message }) => {
-                job_state.metrics.error(Transport::Ws, code);
-                vec![job_wire.error(request_id, code, &message)]
-            }
-        };
-        job_state
-            .metrics
-            .observe(Transport::Ws, crate::exec::WRITE_METRIC, arrived.elapsed());
-        release(&job_inflight);
-        let _ = job_out.send(Outgoing::Frames(frames));
+    let arrived = responder.arrived;
+    let reply: crate::write_queue::Reply = Box::new(move |outcome, spent| match outcome {
+        Ok(info) => {
+            let frames = answer(&responder, info, spent);
+            responder.finish(metric, frames);
+        }
+        Err(error) => responder.fail(metric, &error),
     });
     let job = crate::write_queue::WriteJob {
         batch,
         arrived,
         reply,
     };
-    if let Err((_, ExecError { code, message })) = writes.submit(job) {
-        release(inflight);
-        send_error(state, out, wire, request_id, code, &message);
+    if let Err((job, error)) = writes.submit(job) {
+        (job.reply)(Err(error), WriteTiming::default());
     }
+}
+
+/// Runs a Cypher query on a worker. A query that writes is answered from the writer
+/// once its transaction is durable, with the commit in the last chunk.
+fn submit_cypher(
+    responder: Responder,
+    query: String,
+    params: Vec<(String, kith_core::Value)>,
+    timing: bool,
+    gone: Arc<AtomicBool>,
+) {
+    let busy = responder.clone();
+    let submitted = busy.state.pool.submit(move || {
+        let started = Instant::now();
+        let waited = started.duration_since(responder.arrived);
+        let metric = crate::cypher::CYPHER_METRIC;
+        let limit = Duration::from_millis(responder.state.config.query_timeout_ms);
+        let Some(budget) = limit.checked_sub(waited) else {
+            return responder.fail(metric, &waited_too_long(waited, limit));
+        };
+        let answer = match crate::cypher::run(&responder.state, &query, &params, budget, gone) {
+            Ok(answer) => answer,
+            Err(error) => return responder.fail(metric, &error),
+        };
+        let queue_us = waited.as_micros() as u64;
+        let Some(batch) = answer.writes else {
+            let timing = timing.then_some(Timing {
+                queue_us,
+                exec_us: started.elapsed().as_micros() as u64,
+                encode_us: 0,
+            });
+            let frames = responder.result(
+                &answer.columns,
+                &answer.values,
+                Trailer::with_timing(timing),
+            );
+            return responder.finish(metric, frames);
+        };
+        submit_commit(responder, batch, metric, move |r, info, _| {
+            let trailer = Trailer {
+                timing: timing.then_some(Timing {
+                    queue_us,
+                    exec_us: started.elapsed().as_micros() as u64,
+                    encode_us: 0,
+                }),
+                commit: Some(crate::cypher::commit_summary(&info)),
+            };
+            r.result(&answer.columns, &answer.values, trailer)
+        });
+    });
+    if submitted.is_err() {
+        let error = queue_full(&busy.state);
+        busy.refuse(&error);
+    }
+}
+
+/// The error of a request that waited for a worker past `query_timeout_ms`.
+fn waited_too_long(waited: Duration, limit: Duration) -> ExecError {
+    let message = format!(
+        "waited {} ms for a worker, more than query_timeout_ms ({} ms); not run",
+        waited.as_millis(),
+        limit.as_millis()
+    );
+    ExecError::new("timeout", message)
 }
 
 /// Subscribed by every connection; flips to `true` on shutdown.

@@ -34,6 +34,9 @@ pub struct ServeArgs {
     /// Largest result, in rows.
     #[arg(long)]
     result_rows_max: Option<usize>,
+    /// Rows one operator of a Cypher query may hold while it runs.
+    #[arg(long)]
+    cypher_rows_max: Option<usize>,
     /// Rows per result chunk.
     #[arg(long)]
     chunk_rows: Option<usize>,
@@ -98,6 +101,7 @@ impl ServeArgs {
             workers,
             frame_bytes_max,
             result_rows_max,
+            cypher_rows_max,
             chunk_rows
         );
         set!(

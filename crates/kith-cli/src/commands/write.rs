@@ -87,6 +87,11 @@ fn parse_ops(text: &str) -> Result<Vec<kith_core::Value>> {
         Ok(Request::Call { .. }) => {
             bail!("that is a procedure call, not a list of write operations")
         }
+        Ok(Request::Cypher { .. }) => {
+            bail!(
+                "that is a Cypher query, not a list of write operations; run it with `kith query`"
+            )
+        }
         Err(e) => bail!("the operations are not valid: {e}"),
     }
 }

@@ -1,0 +1,422 @@
+//! Cypher through a real server: the `cypher` request over WebSocket in every
+//! encoding and compression, `POST /v1/cypher`, parameters, errors with their line and
+//! column, the server's limits, cancellation when the client goes away, and a writing
+//! query that commits durably and survives a restart.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use kith_client::{Client, ClientConfig, ClientError, Subprotocol};
+use kith_core::Value;
+use kith_protocol::{Encoding, Request, ResultChunk, Wire};
+use support::{int, ints, TestServer};
+use tokio_tungstenite::tungstenite::Message;
+
+const FRIENDS: &str = "MATCH (p:Person {id: $id})-[:FRIEND_OF]->(f:Person)
+RETURN f.id AS id, f.displayName AS displayName ORDER BY id";
+
+fn config(server: &TestServer, subprotocol: Subprotocol) -> ClientConfig {
+    ClientConfig {
+        subprotocol,
+        ..ClientConfig::new(server.ws_url())
+    }
+}
+
+async fn connect(server: &TestServer) -> Client {
+    Client::connect(ClientConfig::new(server.ws_url()))
+        .await
+        .expect("connects")
+}
+
+/// `shindig.friends` of `id`, sorted by id: what [`FRIENDS`] must answer.
+fn friends_of(server: &TestServer, id: i64) -> Vec<Vec<Value>> {
+    let (columns, mut rows) = server.expected("shindig.friends", &[int("person_id", id)]);
+    assert_eq!(columns, ["id", "displayName"]);
+    rows.sort_by_key(|r| r[0].as_int());
+    assert!(!rows.is_empty(), "person {id} has friends");
+    rows
+}
+
+/// The Cypher error's wire code, engine code, line and column.
+fn cypher_error(error: ClientError) -> (String, String, Option<u64>, Option<u64>) {
+    match error {
+        ClientError::Cypher {
+            code,
+            cypher_code,
+            line,
+            column,
+            ..
+        } => (code, cypher_code, line, column),
+        other => panic!("expected a Cypher error, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_query_answers_the_same_in_every_encoding_and_compression() {
+    let server = TestServer::start(0.1, |c| c.chunk_rows = 3).await;
+    let expected = friends_of(&server, 7);
+    assert!(expected.len() > 3, "the answer spans several chunks");
+    for subprotocol in Subprotocol::all() {
+        let client = Client::connect(config(&server, subprotocol))
+            .await
+            .expect("connects");
+        let result = client
+            .cypher(FRIENDS, vec![int("id", 7)])
+            .await
+            .unwrap_or_else(|e| panic!("{subprotocol}: {e}"));
+        assert_eq!(result.columns, ["id", "displayName"], "{subprotocol}");
+        assert_eq!(result.rows, expected, "{subprotocol}");
+        assert_eq!(result.commit, None, "a read commits nothing");
+        let timed = client
+            .cypher_timed(FRIENDS, vec![int("id", 7)])
+            .await
+            .expect("timed");
+        assert!(timed.timing.is_some(), "{subprotocol}: timings asked for");
+        assert_eq!(timed.rows, expected);
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parameters_of_every_kind_reach_the_query() {
+    let server = TestServer::start(0.1, |_| {}).await;
+    let client = connect(&server).await;
+    let ids = client
+        .cypher(
+            "MATCH (p:Person) WHERE p.id IN $ids RETURN p.id ORDER BY p.id DESC",
+            vec![ints("ids", &[3, 1, 2, 999_999])],
+        )
+        .await
+        .expect("a list parameter");
+    assert_eq!(
+        ids.rows,
+        [[Value::Int(3)], [Value::Int(2)], [Value::Int(1)]]
+    );
+    let name = friends_of(&server, 7)[0][1].clone();
+    let by_name = client
+        .cypher(
+            "MATCH (p:Person {displayName: $name}) RETURN p.displayName AS name",
+            vec![("name".to_owned(), name.clone())],
+        )
+        .await
+        .expect("a string parameter");
+    assert!(by_name.rows.iter().all(|r| r[0] == name) && !by_name.rows.is_empty());
+    let echo = client
+        .cypher(
+            "RETURN $m.k AS k, $f * 2 AS f, $b AS b, $n IS NULL AS n",
+            vec![
+                (
+                    "m".to_owned(),
+                    Value::Map(vec![("k".into(), Value::string("v"))]),
+                ),
+                ("f".to_owned(), Value::Float(1.25)),
+                ("b".to_owned(), Value::Bool(true)),
+                ("n".to_owned(), Value::Null),
+            ],
+        )
+        .await
+        .expect("map, float, bool and null parameters");
+    assert_eq!(
+        echo.rows,
+        [[
+            Value::string("v"),
+            Value::Float(2.5),
+            Value::Bool(true),
+            Value::Bool(true)
+        ]]
+    );
+    let (code, cypher_code, ..) = cypher_error(
+        client
+            .cypher("RETURN $absent", vec![])
+            .await
+            .expect_err("a missing parameter"),
+    );
+    assert_eq!(code, "cypher_error");
+    assert_eq!(cypher_code, "Neo.ClientError.Statement.ParameterMissing");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_carry_the_engine_code_line_and_column_and_the_connection_stays_usable() {
+    let server = TestServer::start(0.1, |_| {}).await;
+    for subprotocol in Subprotocol::all() {
+        let client = Client::connect(config(&server, subprotocol))
+            .await
+            .expect("connects");
+        let error = client
+            .cypher("MATCH (p:Person)\n  RETRUN p.id", vec![])
+            .await
+            .expect_err("a syntax error");
+        assert!(error.to_string().contains("(line 2, column 3)"), "{error}");
+        let (code, cypher_code, line, column) = cypher_error(error);
+        assert_eq!(code, "cypher_error", "{subprotocol}");
+        assert_eq!(cypher_code, "Neo.ClientError.Statement.SyntaxError");
+        assert_eq!((line, column), (Some(2), Some(3)), "{subprotocol}");
+        let (_, cypher_code, line, _) = cypher_error(
+            client
+                .cypher("MATCH (p:Person)\nRETURN q.id", vec![])
+                .await
+                .expect_err("an undefined variable"),
+        );
+        assert_eq!(cypher_code, "Neo.ClientError.Statement.SemanticError");
+        assert_eq!(line, Some(2));
+        let still = client
+            .cypher(FRIENDS, vec![int("id", 7)])
+            .await
+            .expect("the connection still answers");
+        assert!(!still.rows.is_empty());
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_limits_bound_a_query() {
+    let server = TestServer::start(0.1, |c| {
+        c.result_rows_max = 10;
+        c.cypher_rows_max = 1_000;
+    })
+    .await;
+    let client = connect(&server).await;
+    let error = client
+        .cypher("MATCH (p:Person) RETURN p.id", vec![])
+        .await
+        .expect_err("201 rows, 10 allowed");
+    let (code, cypher_code, ..) = cypher_error(error);
+    assert_eq!(code, "result_too_large");
+    assert_eq!(cypher_code, "Neo.ClientError.Statement.LimitExceeded");
+    let error = client
+        .cypher("MATCH (a:Person), (b:Person) RETURN count(*)", vec![])
+        .await
+        .expect_err("40,401 intermediate rows, 1,000 allowed");
+    assert_eq!(error.code(), Some("result_too_large"), "{error}");
+    assert!(error.to_string().contains("1000 rows"), "{error}");
+    let small = client
+        .cypher("MATCH (p:Person) RETURN count(p) AS n", vec![])
+        .await
+        .expect("an aggregate is one row");
+    assert_eq!(small.rows, [[Value::Int(201)]]);
+    server.stop().await;
+
+    // One millisecond is less than a two-hop expansion takes: the engine stops it.
+    let server = TestServer::start(0.1, |c| c.query_timeout_ms = 1).await;
+    let client = connect(&server).await;
+    let error = client
+        .cypher(
+            "MATCH (a:Person)-[:FRIEND_OF]->()-[:FRIEND_OF]->(c) RETURN count(c)",
+            vec![],
+        )
+        .await
+        .expect_err("past query_timeout_ms");
+    assert_eq!(error.code(), Some("timeout"), "{error}");
+    server.stop().await;
+}
+
+/// The count of error answers with `code` over WebSocket, from `/metrics`.
+async fn ws_errors(server: &TestServer, code: &str) -> u64 {
+    let (_, text) = server.http("GET", "/metrics", "").await;
+    let key = format!("kith_errors_total{{transport=\"ws\",code=\"{code}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&key))
+        .map_or(0, |n| n.trim().parse().expect("a count"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_connection_cancels_its_running_query() {
+    // Shortest paths between all 40,401 pairs of people take far longer than this
+    // test waits; with a long timeout only the cancel flag can end the query early,
+    // and a cancelled query is the only way to a `cypher_error` here.
+    let server = TestServer::start(0.1, |c| c.query_timeout_ms = 600_000).await;
+    let (mut socket, _) = tokio_tungstenite::connect_async(server.ws_url())
+        .await
+        .expect("handshake");
+    let wire = Wire::new(Subprotocol::DEFAULT, 1 << 20);
+    let heavy = Request::Cypher {
+        query: "MATCH (a:Person), (b:Person)
+                MATCH p = shortestPath((a)-[:FRIEND_OF*]-(b)) RETURN count(p)"
+            .into(),
+        params: vec![],
+        timing: false,
+    };
+    socket
+        .send(Message::Binary(wire.request(1, &heavy).into()))
+        .await
+        .expect("sends");
+    let answer = tokio::time::timeout(Duration::from_millis(300), socket.next()).await;
+    assert!(answer.is_err(), "the query is still running");
+    socket.close(None).await.expect("closes");
+    drop(socket);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ws_errors(&server, "cypher_error").await == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the query was not cancelled when its connection closed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_answers_rows_and_errors_with_their_status() {
+    let server = TestServer::start(0.1, |c| c.result_rows_max = 100).await;
+    let body = serde_json::json!({"query": FRIENDS, "params": {"id": 7}}).to_string();
+    let (status, text) = server.http("POST", "/v1/cypher", &body).await;
+    assert_eq!(status, 200, "{text}");
+    let chunk = ResultChunk::decode(Encoding::Json, text.as_bytes()).expect("a result document");
+    assert_eq!(
+        chunk.columns,
+        Some(vec!["id".to_owned(), "displayName".to_owned()])
+    );
+    assert_eq!(chunk.rows, friends_of(&server, 7));
+    assert_eq!(chunk.commit, None);
+
+    let cases = [
+        (
+            serde_json::json!({"query": "MATCH (p)\nRETURN p.id +"}),
+            400,
+            "cypher_error",
+        ),
+        (
+            serde_json::json!({"query": "RETURN 1 + 'a' * 2"}),
+            400,
+            "cypher_error",
+        ),
+        (
+            serde_json::json!({"query": "MATCH (p:Person) RETURN p.id"}),
+            422,
+            "result_too_large",
+        ),
+        (
+            serde_json::json!({"query": "CREATE (:Person {id: 1000001})"}),
+            405,
+            "read_only",
+        ),
+        (serde_json::json!({"text": "RETURN 1"}), 400, "bad_request"),
+    ];
+    for (request, want_status, want_code) in cases {
+        let (status, text) = server
+            .http("POST", "/v1/cypher", &request.to_string())
+            .await;
+        assert_eq!(status, want_status, "{request}: {text}");
+        let error: serde_json::Value = serde_json::from_str(&text).expect("a JSON error");
+        assert_eq!(error["code"], want_code, "{request}: {text}");
+    }
+    let (_, text) = server
+        .http(
+            "POST",
+            "/v1/cypher",
+            r#"{"query": "MATCH (p)\nRETURN p.id +"}"#,
+        )
+        .await;
+    let error: serde_json::Value = serde_json::from_str(&text).expect("a JSON error");
+    assert_eq!(
+        error["cypher_code"], "Neo.ClientError.Statement.SyntaxError",
+        "{text}"
+    );
+    assert_eq!(
+        (error["line"].as_u64(), error["column"].as_u64()),
+        (Some(2), Some(14)),
+        "{text}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_writing_query_commits_durably_and_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let raw = kith_datagen::shindig::generate(kith_datagen::shindig::ShindigConfig {
+        scale: 0.1,
+        seed: 11,
+    })
+    .expect("generates");
+    let snapshot = kith_storage::Snapshot::from_raw(raw).expect("valid");
+    kith_storage::create_data_dir(dir.path(), &snapshot).expect("writes the data directory");
+    let before = snapshot.version();
+
+    let server = TestServer::start_database(dir.path(), |_| {}).await;
+    let client = connect(&server).await;
+    let created = client
+        .cypher(
+            "MATCH (p:Person {id: $friend})
+             CREATE (p)-[:FRIEND_OF]->(n:Person {id: $id, displayName: $name})
+             RETURN n.id AS id, n.displayName AS name",
+            vec![
+                int("friend", 7),
+                int("id", 900_001),
+                ("name".to_owned(), Value::string("Ada Cypher")),
+            ],
+        )
+        .await
+        .expect("commits");
+    assert_eq!(created.columns, ["id", "name"]);
+    assert_eq!(
+        created.rows,
+        [[Value::Int(900_001), Value::string("Ada Cypher")]]
+    );
+    let commit = created.commit.expect("a commit");
+    assert!(commit.version > before, "{commit:?}");
+    assert_eq!((commit.nodes_created, commit.relationships_created), (1, 1));
+
+    let read_back = "MATCH (p:Person {id: 7})-[:FRIEND_OF]->(n:Person {id: 900001})
+                     RETURN n.displayName";
+    let seen = client.cypher(read_back, vec![]).await.expect("reads");
+    assert_eq!(
+        seen.rows,
+        [[Value::string("Ada Cypher")]],
+        "visible at once"
+    );
+
+    let (status, text) = server
+        .http(
+            "POST",
+            "/v1/cypher",
+            r#"{"query": "CREATE (:Person {id: 900002})-[:FRIEND_OF]->(:Person {id: 900003})"}"#,
+        )
+        .await;
+    assert_eq!(status, 200, "{text}");
+    let chunk = ResultChunk::decode(Encoding::Json, text.as_bytes()).expect("a result");
+    let http_commit = chunk.commit.expect("HTTP answers the commit");
+    assert_eq!(
+        (http_commit.nodes_created, http_commit.relationships_created),
+        (2, 1)
+    );
+    assert!(http_commit.version > commit.version);
+    let duplicate = client
+        .cypher("CREATE (:Person {id: 900001})", vec![])
+        .await
+        .expect_err("the id is taken");
+    assert_eq!(duplicate.code(), Some("duplicate_id"), "{duplicate}");
+    drop(client);
+    server.stop().await;
+
+    let server = TestServer::start_database(dir.path(), |_| {}).await;
+    let client = connect(&server).await;
+    let seen = client
+        .cypher(read_back, vec![])
+        .await
+        .expect("reads after restart");
+    assert_eq!(seen.rows, [[Value::string("Ada Cypher")]], "durable");
+    let both = client
+        .cypher(
+            "MATCH (a:Person)-[:FRIEND_OF]->(b:Person) WHERE a.id > 900000 RETURN a.id, b.id",
+            vec![],
+        )
+        .await
+        .expect("reads");
+    assert_eq!(both.rows, [[Value::Int(900_002), Value::Int(900_003)]]);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_server_refuses_a_writing_query_before_running_it() {
+    let server = TestServer::start(0.1, |_| {}).await;
+    let client = connect(&server).await;
+    let error = client
+        .cypher("CREATE (:Person {id: 900001})", vec![])
+        .await
+        .expect_err("read-only");
+    assert_eq!(error.code(), Some("read_only"), "{error}");
+    server.stop().await;
+}

@@ -1,0 +1,128 @@
+//! Cypher requests, the same for both transports: run the query on the current
+//! snapshot within the server's limits, and turn what it writes into one transaction
+//! for the durable write queue (`docs/protocol.md` 1.3.2).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kith_core::Value;
+use kith_cypher::{CypherError, ErrorCode, Limits};
+use kith_protocol::{Commit, CypherErrorDetail};
+use kith_storage::{CommitInfo, WriteBatch};
+
+use crate::exec::ExecError;
+use crate::router::AppState;
+
+/// The metrics name of Cypher requests (one name: query texts would grow the label
+/// set without bound).
+pub(crate) const CYPHER_METRIC: &str = "cypher";
+
+/// A query's answer before any commit: its columns, its rows flattened (the shape the
+/// result encoder takes), and the transaction it makes, if it writes.
+pub(crate) struct Answer {
+    pub(crate) columns: Vec<String>,
+    pub(crate) values: Vec<Value>,
+    pub(crate) writes: Option<WriteBatch>,
+}
+
+/// Runs `query` on the snapshot current when it starts. `budget` is what is left of
+/// `query_timeout_ms` after waiting for a worker; `cancel` stops it when its client
+/// is gone.
+pub(crate) fn run(
+    state: &AppState,
+    query: &str,
+    params: &[(String, Value)],
+    budget: Duration,
+    cancel: Arc<AtomicBool>,
+) -> Result<Answer, ExecError> {
+    let prepared = state.cypher.prepare(query).map_err(from_cypher)?;
+    // Refused before running: a read-only server could not commit the writes anyway.
+    if prepared.writes() && state.writes.is_none() {
+        return Err(ExecError::new(
+            "read_only",
+            "this server is read-only (started without a data directory to write to); \
+             the query writes",
+        ));
+    }
+    let limits = Limits {
+        rows_max: state.config.cypher_rows_max,
+        result_rows_max: state.config.result_rows_max,
+        timeout: Some(budget),
+        cancel: Some(cancel),
+    };
+    let snapshot = state.store.snapshot();
+    let result = kith_cypher::run(&*snapshot, &prepared, params, &limits).map_err(from_cypher)?;
+    let writes = if result.writes.is_empty() {
+        None
+    } else if result.writes.len() > state.config.write_ops_max {
+        return Err(ExecError::new(
+            "bad_request",
+            format!(
+                "the query makes {} write operations; the limit (write_ops_max) is {}",
+                result.writes.len(),
+                state.config.write_ops_max
+            ),
+        ));
+    } else {
+        Some(WriteBatch { ops: result.writes })
+    };
+    Ok(Answer {
+        columns: result.columns,
+        values: result.rows.into_iter().flatten().collect(),
+        writes,
+    })
+}
+
+/// What a committed query reports: its version and what it created.
+pub(crate) fn commit_summary(info: &CommitInfo) -> Commit {
+    Commit {
+        version: info.version,
+        nodes_created: info.created.len() as u64,
+        relationships_created: info.created_rels.len() as u64,
+    }
+}
+
+/// The wire error for an engine error. Running past the time limit and holding too
+/// many rows are the server's limits, so they keep the codes every request uses
+/// (`timeout`, `result_too_large`); the rest are `cypher_error`. All of them carry
+/// the engine's own code and, when known, the line and column.
+pub(crate) fn from_cypher(error: CypherError) -> ExecError {
+    let code = match error.code {
+        ErrorCode::Timeout => "timeout",
+        ErrorCode::LimitExceeded => "result_too_large",
+        _ => "cypher_error",
+    };
+    let detail = CypherErrorDetail {
+        code: error.code.as_str().to_owned(),
+        line: error.position.map(|p| p.line as u64),
+        column: error.position.map(|p| p.column as u64),
+    };
+    ExecError {
+        cypher: Some(Box::new(detail)),
+        ..ExecError::new(code, error.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_errors_keep_their_code_and_position() {
+        let text = "MATCH (n)\nRETRUN n";
+        let err = kith_cypher::Engine::default()
+            .prepare(text)
+            .expect_err("a syntax error");
+        let exec = from_cypher(err);
+        assert_eq!(exec.code, "cypher_error");
+        let detail = exec.cypher.expect("detail");
+        assert_eq!(detail.code, "Neo.ClientError.Statement.SyntaxError");
+        assert_eq!(detail.line, Some(2));
+        assert_eq!(detail.column, Some(1));
+        let timeout = from_cypher(CypherError::new(ErrorCode::Timeout, "late"));
+        assert_eq!(timeout.code, "timeout");
+        let rows = from_cypher(CypherError::new(ErrorCode::LimitExceeded, "big"));
+        assert_eq!(rows.code, "result_too_large");
+    }
+}
