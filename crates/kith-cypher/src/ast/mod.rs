@@ -257,6 +257,20 @@ pub enum ExprKind {
         /// The step.
         expr: Box<Expr>,
     },
+    /// `EXISTS { ... }`, `COUNT { ... }`, `COLLECT { ... }`.
+    Subquery {
+        /// Which.
+        kind: SubqueryKind,
+        /// A whole query, or a pattern with an optional WHERE.
+        body: Box<SubqueryBody>,
+    },
+    /// `n {.a, .b, k: expr, .*}`.
+    MapProjection {
+        /// The node, relationship or map.
+        base: Box<Expr>,
+        /// The entries.
+        items: Vec<MapProjectionItem>,
+    },
     /// `all/any/none/single(x IN list WHERE pred)`.
     Quantifier {
         /// Which one.
@@ -342,4 +356,35 @@ pub enum Quantifier {
     None,
     /// `single`.
     Single,
+}
+
+/// The kinds of subquery expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubqueryKind {
+    /// `EXISTS { }`: whether it has a row.
+    Exists,
+    /// `COUNT { }`: how many rows.
+    Count,
+    /// `COLLECT { }`: its one column as a list.
+    Collect,
+}
+
+/// What stands between the braces of a subquery expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SubqueryBody {
+    /// `MATCH ... RETURN ...`.
+    Query(SingleQuery),
+    /// `(a)-->(b) WHERE ...`.
+    Pattern(Vec<PatternPart>, Option<Expr>),
+}
+
+/// One entry of a map projection.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MapProjectionItem {
+    /// `.key`.
+    Property(String),
+    /// `.*`.
+    AllProperties,
+    /// `key: expr`, or a variable `v` (as `v: v`).
+    Entry(String, Expr),
 }

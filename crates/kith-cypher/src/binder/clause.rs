@@ -29,59 +29,78 @@ pub fn bind_statement(text: &str, statement: &Statement) -> Result<Plan> {
 
 fn bind_query(text: &str, query: &SingleQuery) -> Result<Plan> {
     let mut b = Binder::new(text);
-    let mut ops = Vec::new();
-    let mut columns = Vec::new();
-    let mut writes = false;
-    for clause in &query.clauses {
-        match clause {
-            Clause::Match(m) => {
-                let pre = b.bound_slots();
-                let parts = b.pattern_parts(&m.pattern, &pre)?;
-                let conjuncts = match &m.where_ {
-                    Some(w) => split_and(b.expr(w)?),
-                    None => Vec::new(),
-                };
-                let steps = plan_match(&parts, conjuncts, &pre, &b.names);
-                if m.optional {
-                    ops.push(Op::Optional {
-                        steps,
-                        slots: new_slots(&parts, &pre),
-                    });
-                } else {
-                    ops.push(Op::Match(steps));
-                }
-            }
-            Clause::Unwind { expr, var } => {
-                let expr = b.expr(expr)?;
-                let slot = b.slot();
-                b.scope.define(var, slot);
-                ops.push(Op::Unwind { expr, slot });
-            }
-            Clause::With(p) => {
-                b.projection(p, &mut ops, true)?;
-            }
-            Clause::Return(p) => columns = b.projection(p, &mut ops, false)?,
-            Clause::Create(parts) => {
-                writes = true;
-                ops.push(Op::Create(b.create(parts)?));
-            }
-        }
-    }
+    let q = b.clauses(&query.clauses)?;
     let last_is_return = matches!(query.clauses.last(), Some(Clause::Return(_)));
-    if !last_is_return && !writes {
+    if !last_is_return && !q.writes {
         return Err(crate::error::CypherError::new(
             ErrorCode::SemanticError,
             "a query cannot end with this clause: it must end with RETURN or a write (CREATE)",
         ));
     }
     Ok(Plan {
-        ops,
-        width: b.width,
+        ops: q.ops,
+        width: b.width.max(1),
         names: b.names,
-        columns,
-        writes,
+        columns: q.columns,
+        writes: q.writes,
         unions: Vec::new(),
     })
+}
+
+/// Bound clauses: the operators, the columns of a final RETURN, whether they write.
+pub(crate) struct BoundQuery {
+    pub(crate) ops: Vec<Op>,
+    pub(crate) columns: Vec<(String, usize)>,
+    pub(crate) writes: bool,
+}
+
+impl Binder<'_> {
+    /// Binds clauses in order from the current scope (a query, or a subquery whose
+    /// scope starts with the outer row's variables).
+    pub(crate) fn clauses(&mut self, clauses: &[Clause]) -> Result<BoundQuery> {
+        let mut q = BoundQuery {
+            ops: Vec::new(),
+            columns: Vec::new(),
+            writes: false,
+        };
+        for clause in clauses {
+            match clause {
+                Clause::Match(m) => {
+                    let pre = self.bound_slots();
+                    let parts = self.pattern_parts(&m.pattern, &pre)?;
+                    let conjuncts = match &m.where_ {
+                        Some(w) => split_and(self.expr(w)?),
+                        None => Vec::new(),
+                    };
+                    let steps = plan_match(&parts, conjuncts, &pre, &self.names);
+                    if m.optional {
+                        q.ops.push(Op::Optional {
+                            steps,
+                            slots: new_slots(&parts, &pre),
+                        });
+                    } else {
+                        q.ops.push(Op::Match(steps));
+                    }
+                }
+                Clause::Unwind { expr, var } => {
+                    let expr = self.expr(expr)?;
+                    let slot = self.slot();
+                    self.scope.define(var, slot);
+                    q.ops.push(Op::Unwind { expr, slot });
+                }
+                Clause::With(p) => {
+                    self.projection(p, &mut q.ops, true)?;
+                }
+                Clause::Return(p) => q.columns = self.projection(p, &mut q.ops, false)?,
+                Clause::Create(parts) => {
+                    q.writes = true;
+                    let spec = self.create(parts)?;
+                    q.ops.push(Op::Create(spec));
+                }
+            }
+        }
+        Ok(q)
+    }
 }
 
 fn new_slots(parts: &[BPart], pre: &FxHashSet<usize>) -> Vec<usize> {
@@ -167,6 +186,14 @@ impl Binder<'_> {
             outputs.push((item.name.clone(), slot));
         }
         let aggs = self.aggs.take();
+        // A top-k of a plain projection computes only what the sort reads before it
+        // sorts, and the rest for the rows that remain.
+        let top_k = !aggregating && !p.distinct && !p.order_by.is_empty() && p.limit.is_some();
+        let deferred = if top_k {
+            std::mem::take(&mut computed)
+        } else {
+            Vec::new()
+        };
         if !computed.is_empty() {
             ops.push(Op::Project(computed));
         }
@@ -179,7 +206,7 @@ impl Binder<'_> {
         if p.distinct {
             ops.push(Op::Distinct(outputs.iter().map(|(_, s)| *s).collect()));
         }
-        self.open_scope(p, &outputs, aggregating, ops)?;
+        self.open_scope(p, &outputs, aggregating, deferred, ops)?;
         Ok(outputs)
     }
 
@@ -189,6 +216,7 @@ impl Binder<'_> {
         p: &Projection,
         outputs: &[(String, usize)],
         aggregating: bool,
+        deferred: Vec<(usize, BExpr)>,
         ops: &mut Vec<Op>,
     ) -> Result<()> {
         if aggregating || p.distinct {
@@ -204,6 +232,17 @@ impl Binder<'_> {
             }
             let skip = p.skip.as_ref().map(|e| self.expr(e)).transpose()?;
             let limit = p.limit.as_ref().map(|e| self.expr(e)).transpose()?;
+            let read_by_sort = |slot: usize| {
+                keys.iter().any(|(k, _)| {
+                    crate::planner::needed_slots(k).is_none_or(|need| need.contains(&slot))
+                })
+            };
+            let (early, late): (Vec<_>, Vec<_>) = deferred
+                .into_iter()
+                .partition(|(slot, _)| read_by_sort(*slot));
+            if !early.is_empty() {
+                ops.push(Op::Project(early));
+            }
             ops.push(Op::Sort {
                 keys,
                 skip: skip.clone(),
@@ -214,6 +253,9 @@ impl Binder<'_> {
             }
             if let Some(l) = limit {
                 ops.push(Op::Limit(l));
+            }
+            if !late.is_empty() {
+                ops.push(Op::Project(late));
             }
         } else {
             if let Some(s) = &p.skip {

@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use super::{AggSpec, BExpr, BinOp, Binder};
-use crate::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use super::{AggSpec, BExpr, BinOp, Binder, MapItem};
+use crate::ast::{
+    BinaryOp, Expr, ExprKind, MapProjectionItem, SubqueryBody, SubqueryKind, UnaryOp,
+};
 use crate::error::{ErrorCode, Result};
 use crate::functions::{Aggregate, Function};
 use crate::value::Val;
@@ -143,6 +145,23 @@ impl Binder<'_> {
                 }
             }
             ExprKind::Pattern(path) => self.pattern_predicate(path)?,
+            ExprKind::Subquery { kind, body } => self.subquery(*kind, body, e.pos)?,
+            ExprKind::MapProjection { base, items } => {
+                let base = Box::new(self.expr(base)?);
+                let mut bound = Vec::with_capacity(items.len());
+                for item in items {
+                    bound.push(match item {
+                        MapProjectionItem::Property(k) => {
+                            MapItem::Property(Arc::from(k.as_str()), self.names.key(k))
+                        }
+                        MapProjectionItem::AllProperties => MapItem::All,
+                        MapProjectionItem::Entry(k, v) => {
+                            MapItem::Entry(Arc::from(k.as_str()), self.expr(v)?)
+                        }
+                    });
+                }
+                BExpr::MapProjection(base, bound)
+            }
             ExprKind::PatternComprehension {
                 path_var,
                 pattern,
@@ -263,6 +282,66 @@ impl Binder<'_> {
         }
         self.aggs = Some(aggs);
         Ok(BExpr::Slot(slot))
+    }
+}
+
+impl Binder<'_> {
+    /// `EXISTS/COUNT/COLLECT { ... }`: bound in a scope that starts with the outer
+    /// variables and ends with the subquery (its variables stay inside).
+    fn subquery(&mut self, kind: SubqueryKind, body: &SubqueryBody, pos: usize) -> Result<BExpr> {
+        let saved_scope = self.scope.clone();
+        let saved_aggs = self.aggs.take();
+        let bound = self.subquery_body(kind, body, pos);
+        self.scope = saved_scope;
+        self.aggs = saved_aggs;
+        bound
+    }
+
+    fn subquery_body(
+        &mut self,
+        kind: SubqueryKind,
+        body: &SubqueryBody,
+        pos: usize,
+    ) -> Result<BExpr> {
+        let (ops, columns) = match body {
+            SubqueryBody::Pattern(parts, where_) => {
+                let pre = self.bound_slots();
+                let parts = self.pattern_parts(parts, &pre)?;
+                let conjuncts = match where_ {
+                    Some(w) => super::pattern::split_and(self.expr(w)?),
+                    None => Vec::new(),
+                };
+                let steps = crate::planner::plan_match(&parts, conjuncts, &pre, &self.names);
+                (vec![crate::planner::Op::Match(steps)], Vec::new())
+            }
+            SubqueryBody::Query(q) => {
+                let bound = self.clauses(&q.clauses)?;
+                if bound.writes {
+                    return Err(self.error(
+                        ErrorCode::SemanticError,
+                        "a subquery expression cannot write",
+                        pos,
+                    ));
+                }
+                (bound.ops, bound.columns)
+            }
+        };
+        let column = match (kind, columns.as_slice()) {
+            (SubqueryKind::Collect, [(_, slot)]) => Some(*slot),
+            (SubqueryKind::Collect, _) => {
+                return Err(self.error(
+                    ErrorCode::SemanticError,
+                    "a COLLECT subquery must end with a RETURN of exactly one column",
+                    pos,
+                ))
+            }
+            _ => None,
+        };
+        Ok(BExpr::Subquery {
+            kind,
+            ops: Arc::new(ops),
+            column,
+        })
     }
 }
 

@@ -150,8 +150,30 @@ pub enum BExpr {
     Exists(Arc<Vec<Step>>),
     /// A pattern comprehension: the map expression for every row the steps produce.
     PatternComp(Arc<Vec<Step>>, Box<BExpr>),
+    /// A subquery run per row: `EXISTS`, `COUNT`, or `COLLECT` of `column`.
+    Subquery {
+        /// Which.
+        kind: crate::ast::SubqueryKind,
+        /// Its operators, run from a batch of the current row.
+        ops: Arc<Vec<crate::planner::Op>>,
+        /// The column COLLECT collects.
+        column: Option<usize>,
+    },
+    /// `n {.a, k: e, .*}`.
+    MapProjection(Box<BExpr>, Vec<MapItem>),
     /// A regular expression known when the query was bound.
     RegexConst(Box<BExpr>, Arc<regex::Regex>),
+}
+
+/// An entry of a bound map projection.
+#[derive(Clone, Debug)]
+pub enum MapItem {
+    /// `.key`: the name and its key index.
+    Property(Arc<str>, usize),
+    /// `.*`.
+    All,
+    /// `key: expr`.
+    Entry(Arc<str>, BExpr),
 }
 
 /// Binary operators other than the logical ones and comparisons.
@@ -201,6 +223,9 @@ pub struct BNode {
 pub struct BRel {
     /// Its slot (a list of relationships when variable-length).
     pub slot: usize,
+    /// Whether the query names it (else its value is needed only for paths and
+    /// uniqueness).
+    pub named: bool,
     /// Whether the slot was bound before the pattern.
     pub bound: bool,
     /// Allowed type indexes (any when empty).

@@ -106,6 +106,7 @@ impl Binder<'_> {
             (min, max)
         });
         Ok(BRel {
+            named: r.var.is_some(),
             slot,
             bound,
             types,

@@ -4,8 +4,8 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::{steps, Ctx, Rows};
-use crate::ast::{CompareOp, Quantifier};
-use crate::binder::{BExpr, BinOp};
+use crate::ast::{CompareOp, Quantifier, SubqueryKind};
+use crate::binder::{BExpr, BinOp, MapItem};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions;
 use crate::value::{civil, compare, equals, Val};
@@ -122,11 +122,67 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             }
             Val::list(items)
         }
+        BExpr::Subquery { kind, ops, column } => subquery(*kind, ops, *column, row, cx)?,
+        BExpr::MapProjection(base, items) => map_projection(&eval(base, row, cx)?, items, row, cx)?,
         BExpr::RegexConst(a, re) => match eval(a, row, cx)? {
             Val::Str(s) => Val::Bool(re.is_match(&s)),
             _ => Val::Null,
         },
     })
+}
+
+fn subquery(
+    kind: SubqueryKind,
+    ops: &[crate::planner::Op],
+    column: Option<usize>,
+    row: &[Val],
+    cx: &Ctx<'_>,
+) -> Result<Val> {
+    let mut rows = Rows::new(cx.width);
+    rows.push(row);
+    for op in ops {
+        rows = super::ops::run_op(op, rows, cx)?;
+        cx.check_rows(&rows)?;
+    }
+    Ok(match (kind, column) {
+        (SubqueryKind::Exists, _) => Val::Bool(!rows.is_empty()),
+        (SubqueryKind::Count, _) => Val::Int(rows.len() as i64),
+        (SubqueryKind::Collect, Some(c)) => Val::list(rows.iter().map(|r| r[c].clone()).collect()),
+        (SubqueryKind::Collect, None) => Val::list(Vec::new()),
+    })
+}
+
+fn map_projection(base: &Val, items: &[MapItem], row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
+    if base.is_null() {
+        return Ok(Val::Null);
+    }
+    let mut out: Vec<(Arc<str>, Val)> = Vec::with_capacity(items.len());
+    let put = |k: Arc<str>, v: Val, out: &mut Vec<(Arc<str>, Val)>| match out
+        .iter_mut()
+        .find(|(n, _)| *n == k)
+    {
+        Some(slot) => slot.1 = v,
+        None => out.push((k, v)),
+    };
+    for item in items {
+        match item {
+            MapItem::Property(name, key) => put(name.clone(), property(base, *key, cx)?, &mut out),
+            MapItem::Entry(name, e) => put(name.clone(), eval(e, row, cx)?, &mut out),
+            MapItem::All => {
+                let all = functions::call(
+                    functions::Function::Properties,
+                    std::slice::from_ref(base),
+                    cx.graph,
+                )?;
+                if let Val::Map(m) = all {
+                    for (k, v) in m.iter() {
+                        put(k.clone(), v.clone(), &mut out);
+                    }
+                }
+            }
+        }
+    }
+    Ok(Val::Map(Arc::new(out)))
 }
 
 /// Whether a predicate's value holds: `Some(bool)`, or `None` for null.

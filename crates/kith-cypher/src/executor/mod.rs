@@ -101,6 +101,29 @@ impl Rows {
         &mut self.data[start..]
     }
 
+    /// Keeps the rows `keep` accepts, in order, moving rather than copying them.
+    pub fn retain(&mut self, mut keep: impl FnMut(&[Val]) -> Result<bool>) -> Result<()> {
+        let w = self.width;
+        let n = self.len();
+        let mut kept = 0;
+        for i in 0..n {
+            if keep(&self.data[i * w..(i + 1) * w])? {
+                if kept != i {
+                    let (front, back) = self.data.split_at_mut(i * w);
+                    front[kept * w..(kept + 1) * w].swap_with_slice(&mut back[..w]);
+                }
+                kept += 1;
+            }
+        }
+        self.data.truncate(kept * w);
+        Ok(())
+    }
+
+    /// Row `i`, to change it.
+    pub fn row_mut(&mut self, i: usize) -> &mut [Val] {
+        &mut self.data[i * self.width..(i + 1) * self.width]
+    }
+
     /// Keeps the first `n` rows.
     pub fn truncate(&mut self, n: usize) {
         self.data.truncate(n * self.width);

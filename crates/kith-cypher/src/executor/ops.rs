@@ -39,13 +39,9 @@ pub(crate) fn run_op(op: &Op, rows: Rows, cx: &Ctx<'_>) -> Result<Rows> {
             Ok(rows)
         }
         Op::Filter(f) => {
-            let mut out = Rows::new(cx.width);
-            for row in rows.iter() {
-                if truth(&eval(f, row, cx)?)? == Some(true) {
-                    out.push(row);
-                }
-            }
-            Ok(out)
+            let mut rows = rows;
+            rows.retain(|row| Ok(truth(&eval(f, row, cx)?)? == Some(true)))?;
+            Ok(rows)
         }
         Op::Create(spec) => create(rows, spec, cx),
     }
@@ -90,18 +86,21 @@ fn unwind(rows: Rows, expr: &BExpr, slot: usize, cx: &Ctx<'_>) -> Result<Rows> {
     Ok(out)
 }
 
-fn project(rows: Rows, items: &[(usize, BExpr)], cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
+fn project(mut rows: Rows, items: &[(usize, BExpr)], cx: &Ctx<'_>) -> Result<Rows> {
+    let mut values = Vec::with_capacity(items.len());
+    for i in 0..rows.len() {
         cx.tick()?;
-        out.push(row);
-        for (slot, e) in items {
-            // Later items may not read earlier ones (one scope), so the input row suffices.
-            let v = eval(e, row, cx)?;
-            out.last_mut()[*slot] = v;
+        // Items of one projection read only the input's slots, never each other's.
+        values.clear();
+        for (_, e) in items {
+            values.push(eval(e, rows.row(i), cx)?);
+        }
+        let row = rows.row_mut(i);
+        for ((slot, _), v) in items.iter().zip(values.drain(..)) {
+            row[*slot] = v;
         }
     }
-    Ok(out)
+    Ok(rows)
 }
 
 /// One aggregate's running state.

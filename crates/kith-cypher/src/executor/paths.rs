@@ -29,6 +29,8 @@ fn rel_list(rels: &[RelId]) -> Val {
 /// `(a)-[*min..max]-(b)`: every path that uses no relationship twice, depth first.
 pub(crate) fn var_expand(rows: Rows, e: &Expand, cx: &Ctx<'_>) -> Result<Rows> {
     let mut out = Rows::new(cx.width);
+    let walk = Walk::new(e, cx);
+    let mut w = Trail::default();
     for row in rows.iter() {
         let Val::Node(from) = row[e.from] else {
             continue;
@@ -39,57 +41,169 @@ pub(crate) fn var_expand(rows: Rows, e: &Expand, cx: &Ctx<'_>) -> Result<Rows> {
             (true, _) => continue,
         };
         if e.min == 0 && target.is_none_or(|t| t == from) {
-            out.push_with2(row, (e.rel, rel_list(&[])), (e.to, Val::Node(from)));
+            out.push_with2(row, (e.rel, walk.rel_value(&[])), (e.to, Val::Node(from)));
         }
-        trails(row, from, target, e, cx, &mut out)?;
+        walk.trails(row, from, target, &mut w, &mut out)?;
         cx.check_rows(&out)?;
     }
     Ok(out)
 }
 
-fn trails(
-    row: &[Val],
-    from: NodeId,
-    target: Option<NodeId>,
-    e: &Expand,
-    cx: &Ctx<'_>,
-    out: &mut Rows,
-) -> Result<()> {
-    if e.max == 0 {
-        return Ok(());
-    }
-    let mut stack: Vec<(Vec<Edge>, usize)> = vec![(edges_of(e, from, row, cx)?, 0)];
-    let mut path: Vec<RelId> = Vec::new();
-    let mut on_path: FxHashSet<RelId> = FxHashSet::default();
-    while let Some((edges, next)) = stack.last_mut() {
-        let Some(edge) = edges.get(*next).copied() else {
-            stack.pop();
-            if let Some(r) = path.pop() {
-                on_path.remove(&r);
-            }
-            continue;
-        };
-        *next += 1;
-        cx.tick()?;
-        if on_path.contains(&edge.rel) {
-            continue;
-        }
-        path.push(edge.rel);
-        on_path.insert(edge.rel);
-        let depth = path.len() as u32;
-        if depth >= e.min && target.is_none_or(|t| t == edge.node) {
-            out.push_with2(row, (e.rel, rel_list(&path)), (e.to, Val::Node(edge.node)));
-            if out.len().is_multiple_of(1024) {
-                cx.check_rows(out)?;
+/// The resolved shape of a variable-length walk: which (type, direction) lists each
+/// node contributes, found once per operator rather than per node.
+struct Walk<'a, 'g> {
+    e: &'a Expand,
+    cx: &'a Ctx<'g>,
+    /// (type, direction) pairs in visiting order; empty types mean "ask each node".
+    pairs: Vec<(kith_core::RelTypeId, kith_core::Direction)>,
+}
+
+/// The walk's reusable buffers: the stack of (node, pair index, edge index) frames
+/// and the trail's relationships.
+#[derive(Default)]
+struct Trail {
+    frames: Vec<(NodeId, usize, usize)>,
+    path: Vec<RelId>,
+    on_path: FxHashSet<RelId>,
+    any_type_pairs: Vec<Vec<(kith_core::RelTypeId, kith_core::Direction)>>,
+}
+
+impl<'a, 'g> Walk<'a, 'g> {
+    fn new(e: &'a Expand, cx: &'a Ctx<'g>) -> Walk<'a, 'g> {
+        let mut pairs = Vec::new();
+        if !e.types.is_empty() {
+            for &d in super::steps::directions(e.dir) {
+                for t in e.types.iter().filter_map(|t| cx.types[*t]) {
+                    pairs.push((t, d));
+                }
             }
         }
-        if depth < e.max {
-            stack.push((edges_of(e, edge.node, row, cx)?, 0));
-        } else if let Some(r) = path.pop() {
-            on_path.remove(&r);
+        Walk { e, cx, pairs }
+    }
+
+    fn rel_value(&self, rels: &[RelId]) -> Val {
+        if self.e.bind_rel {
+            rel_list(rels)
+        } else {
+            Val::Null
         }
     }
-    Ok(())
+
+    /// The (type, direction) pairs of a node when the pattern names no type.
+    fn pairs_of(&self, node: NodeId) -> Vec<(kith_core::RelTypeId, kith_core::Direction)> {
+        let mut out = Vec::new();
+        for &d in super::steps::directions(self.e.dir) {
+            for t in self.cx.graph.rel_types_at(node, d) {
+                out.push((t, d));
+            }
+        }
+        out
+    }
+
+    /// The `ei`-th edge of `node` over the pairs from `pi` on, skipping what the
+    /// pattern excludes; advances (pi, ei) past it.
+    fn next_edge(
+        &self,
+        node: NodeId,
+        pairs: &[(kith_core::RelTypeId, kith_core::Direction)],
+        pi: &mut usize,
+        ei: &mut usize,
+        row: &[Val],
+    ) -> Result<Option<Edge>> {
+        while let Some(&(t, d)) = pairs.get(*pi) {
+            let edges = self.cx.graph.neighbors(node, t, d);
+            while let Some(edge) = edges.get(*ei) {
+                *ei += 1;
+                // An undirected self-loop is one relationship: count it once.
+                if self.e.dir == crate::planner::Dir::Both
+                    && d == kith_core::Direction::In
+                    && edge.node == node
+                {
+                    continue;
+                }
+                if self.e.rel_props.is_empty()
+                    || rel_matches(edge.rel, &self.e.rel_props, row, self.cx)?
+                {
+                    return Ok(Some(*edge));
+                }
+            }
+            *pi += 1;
+            *ei = 0;
+        }
+        Ok(None)
+    }
+
+    fn trails(
+        &self,
+        row: &[Val],
+        from: NodeId,
+        target: Option<NodeId>,
+        w: &mut Trail,
+        out: &mut Rows,
+    ) -> Result<()> {
+        let e = self.e;
+        if e.max == 0 {
+            return Ok(());
+        }
+        let typed = !self.pairs.is_empty() || !e.types.is_empty();
+        w.frames.clear();
+        w.path.clear();
+        w.on_path.clear();
+        w.any_type_pairs.clear();
+        w.frames.push((from, 0, 0));
+        if !typed {
+            w.any_type_pairs.push(self.pairs_of(from));
+        }
+        while let Some(&mut (node, ref mut pi, ref mut ei)) = w.frames.last_mut() {
+            let pairs: &[_] = if typed {
+                &self.pairs
+            } else {
+                w.any_type_pairs.last().map_or(&[], |p| p.as_slice())
+            };
+            let (mut p, mut i) = (*pi, *ei);
+            let next = self.next_edge(node, pairs, &mut p, &mut i, row)?;
+            if let Some(top) = w.frames.last_mut() {
+                top.1 = p;
+                top.2 = i;
+            }
+            let Some(edge) = next else {
+                w.frames.pop();
+                if !typed {
+                    w.any_type_pairs.pop();
+                }
+                if let Some(r) = w.path.pop() {
+                    w.on_path.remove(&r);
+                }
+                continue;
+            };
+            self.cx.tick()?;
+            if w.on_path.contains(&edge.rel) {
+                continue;
+            }
+            w.path.push(edge.rel);
+            w.on_path.insert(edge.rel);
+            let depth = w.path.len() as u32;
+            if depth >= e.min && target.is_none_or(|t| t == edge.node) {
+                out.push_with2(
+                    row,
+                    (e.rel, self.rel_value(&w.path)),
+                    (e.to, Val::Node(edge.node)),
+                );
+                if out.len().is_multiple_of(1024) {
+                    self.cx.check_rows(out)?;
+                }
+            }
+            if depth < e.max {
+                w.frames.push((edge.node, 0, 0));
+                if !typed {
+                    w.any_type_pairs.push(self.pairs_of(edge.node));
+                }
+            } else if let Some(r) = w.path.pop() {
+                w.on_path.remove(&r);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `shortestPath` / `allShortestPaths` between two bound nodes.
@@ -106,7 +220,11 @@ pub(crate) fn shortest(
             continue;
         };
         for p in shortest_paths(*a, *b, e, all, row, cx)? {
-            let rels = rel_list(&p.rels);
+            let rels = if e.bind_rel {
+                rel_list(&p.rels)
+            } else {
+                Val::Null
+            };
             out.push_with(row, e.rel, rels);
             if let Some(s) = path_slot {
                 out.last_mut()[s] = Val::Path(Arc::new(p));

@@ -59,15 +59,16 @@ fn run_step(step: &Step, rows: Rows, cx: &Ctx<'_>) -> Result<Rows> {
     }
 }
 
-fn filter(rows: Rows, cx: &Ctx<'_>, mut keep: impl FnMut(&[Val]) -> Result<bool>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
+fn filter(
+    mut rows: Rows,
+    cx: &Ctx<'_>,
+    mut keep: impl FnMut(&[Val]) -> Result<bool>,
+) -> Result<Rows> {
+    rows.retain(|row| {
         cx.tick()?;
-        if keep(row)? {
-            out.push(row);
-        }
-    }
-    Ok(out)
+        keep(row)
+    })?;
+    Ok(rows)
 }
 
 fn scan(rows: Rows, slot: usize, cx: &Ctx<'_>, keep: impl Fn(NodeId) -> bool) -> Result<Rows> {
@@ -330,11 +331,12 @@ fn expand(rows: Rows, e: &Expand, cx: &Ctx<'_>) -> Result<Rows> {
             if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
                 return Ok(());
             }
-            out.push_with2(
-                row,
-                (e.rel, Val::Rel(edge.rel)),
-                (e.to, Val::Node(edge.node)),
-            );
+            let rel = if e.bind_rel {
+                Val::Rel(edge.rel)
+            } else {
+                Val::Null
+            };
+            out.push_with2(row, (e.rel, rel), (e.to, Val::Node(edge.node)));
             Ok(())
         })?;
         cx.check_rows(&out)?;

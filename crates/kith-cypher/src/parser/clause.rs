@@ -16,7 +16,7 @@ impl Parser<'_> {
         Ok(Statement { query, unions })
     }
 
-    fn single_query(&mut self) -> Result<SingleQuery> {
+    pub(super) fn single_query(&mut self) -> Result<SingleQuery> {
         let mut clauses = Vec::new();
         loop {
             let clause = match self.clause()? {

@@ -3,7 +3,10 @@
 //! < unary + - < postfix (`.key`, `[i]`, `[a..b]`, `:Label`) < atoms.
 
 use super::Parser;
-use crate::ast::{BinaryOp, CompareOp, Expr, ExprKind, Quantifier, UnaryOp};
+use crate::ast::{
+    BinaryOp, CompareOp, Expr, ExprKind, MapProjectionItem, Quantifier, SubqueryBody, SubqueryKind,
+    UnaryOp,
+};
 use crate::error::Result;
 use crate::lexer::{unescape, Token};
 
@@ -454,14 +457,102 @@ impl Parser<'_> {
             "case" => return self.case_expr(pos),
             _ => {}
         }
+        if matches!(lower.as_str(), "exists" | "count" | "collect")
+            && self.peek_at(1) == &Token::LBrace
+        {
+            return self.subquery(&lower, pos);
+        }
         if let Some(name) = self.function_name() {
             return self.call(name, pos);
         }
         let var = self.variable()?;
-        Ok(Expr {
+        let e = Expr {
             kind: ExprKind::Var(var),
             pos,
+        };
+        if self.at(&Token::LBrace) {
+            return self.map_projection(e);
+        }
+        Ok(e)
+    }
+
+    /// `EXISTS { ... }` and its kin: a query, or a pattern with a WHERE.
+    fn subquery(&mut self, lower: &str, pos: usize) -> Result<Expr> {
+        let kind = match lower {
+            "exists" => SubqueryKind::Exists,
+            "count" => SubqueryKind::Count,
+            _ => SubqueryKind::Collect,
+        };
+        self.advance();
+        self.expect(&Token::LBrace, "'{'")?;
+        self.enter()?;
+        let query_starts = ["MATCH", "OPTIONAL", "UNWIND", "WITH", "RETURN"]
+            .iter()
+            .any(|k| self.at_keyword(k));
+        let body = if query_starts {
+            SubqueryBody::Query(self.single_query()?)
+        } else {
+            let pattern = self.pattern()?;
+            let where_ = if self.eat_keyword("WHERE") {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            SubqueryBody::Pattern(pattern, where_)
+        };
+        self.leave();
+        self.expect(&Token::RBrace, "'}' to close the subquery")?;
+        Ok(Expr {
+            kind: ExprKind::Subquery {
+                kind,
+                body: Box::new(body),
+            },
+            pos,
         })
+    }
+
+    /// `n {.a, k: expr, v, .*}`.
+    fn map_projection(&mut self, base: Expr) -> Result<Expr> {
+        let pos = base.pos;
+        self.expect(&Token::LBrace, "'{'")?;
+        let mut items = Vec::new();
+        if !self.at(&Token::RBrace) {
+            loop {
+                items.push(self.map_projection_item()?);
+                if !self.eat(&Token::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(&Token::RBrace, "'}' to close the map projection")?;
+        Ok(Expr {
+            kind: ExprKind::MapProjection {
+                base: Box::new(base),
+                items,
+            },
+            pos,
+        })
+    }
+
+    fn map_projection_item(&mut self) -> Result<MapProjectionItem> {
+        if self.eat(&Token::Dot) {
+            if self.eat(&Token::Star) {
+                return Ok(MapProjectionItem::AllProperties);
+            }
+            return Ok(MapProjectionItem::Property(self.name("a property name")?));
+        }
+        let pos = self.offset();
+        let name = self.name("a map projection entry")?;
+        if self.eat(&Token::Colon) {
+            return Ok(MapProjectionItem::Entry(name, self.expr()?));
+        }
+        Ok(MapProjectionItem::Entry(
+            name.clone(),
+            Expr {
+                kind: ExprKind::Var(name),
+                pos,
+            },
+        ))
     }
 
     fn keyword_value(&mut self, kind: ExprKind, pos: usize) -> Result<Expr> {

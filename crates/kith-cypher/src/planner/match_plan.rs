@@ -27,6 +27,7 @@ pub fn plan_match(
             .map(|c| (needed_slots(&c), c))
             .collect(),
         id_seeks: Vec::new(),
+        unique_rels: overlapping_rels(parts),
     };
     p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
     p.check_prebound();
@@ -53,6 +54,8 @@ struct MatchPlanner<'a> {
     filters: Vec<(Option<FxHashSet<usize>>, BExpr)>,
     /// Nodes the WHERE pins to a few ids: (slot, ids).
     id_seeks: Vec<(usize, Vec<BExpr>)>,
+    /// Relationship slots that uniqueness must check: those whose types overlap another's.
+    unique_rels: Vec<usize>,
 }
 
 impl MatchPlanner<'_> {
@@ -136,7 +139,10 @@ impl MatchPlanner<'_> {
         };
         let into = self.bound.contains(&to);
         let (min, max) = rel.length.unwrap_or((1, 1));
+        let bind_rel =
+            rel.named || part.path_slot.is_some() || self.unique_rels.contains(&rel.slot);
         let e = Expand {
+            bind_rel,
             from,
             rel: rel.slot,
             to,
@@ -179,6 +185,7 @@ impl MatchPlanner<'_> {
         };
         let (min, max) = rel.length.unwrap_or((1, 1));
         let expand = Expand {
+            bind_rel: rel.named,
             from: part.nodes[0].slot,
             rel: rel.slot,
             to: part.nodes[1].slot,
@@ -339,27 +346,42 @@ impl MatchPlanner<'_> {
     }
 
     fn finish(mut self) -> Vec<Step> {
-        let rels: Vec<usize> = self
-            .parts
-            .iter()
-            .filter(|p| p.kind == PathKind::Plain)
-            .flat_map(|p| p.rels.iter())
-            .filter(|r| !r.bound)
-            .map(|r| r.slot)
-            .collect();
-        let has_var_length = self
-            .parts
-            .iter()
-            .flat_map(|p| p.rels.iter())
-            .any(|r| r.length.is_some());
-        if rels.len() > 1 || (has_var_length && !rels.is_empty()) {
-            self.steps.push(Step::DistinctRels(rels));
+        if !self.unique_rels.is_empty() {
+            self.steps
+                .push(Step::DistinctRels(std::mem::take(&mut self.unique_rels)));
         }
         let rest = std::mem::take(&mut self.filters);
         self.steps
             .extend(rest.into_iter().map(|(_, f)| Step::Filter(f)));
         self.steps
     }
+}
+
+/// The relationship slots of plain parts that could hold the same relationship as
+/// another of the pattern (their type sets overlap; no types means any type). Only
+/// these need the uniqueness check: a variable-length walk keeps its own trail unique,
+/// and relationships of different types never coincide.
+fn overlapping_rels(parts: &[BPart]) -> Vec<usize> {
+    let rels: Vec<&crate::binder::BRel> = parts
+        .iter()
+        .filter(|p| p.kind == PathKind::Plain)
+        .flat_map(|p| p.rels.iter())
+        .filter(|r| !r.bound)
+        .collect();
+    let overlap = |a: &crate::binder::BRel, b: &crate::binder::BRel| {
+        a.types.is_empty() || b.types.is_empty() || a.types.iter().any(|t| b.types.contains(t))
+    };
+    let mut out = Vec::new();
+    for (i, a) in rels.iter().enumerate() {
+        if rels
+            .iter()
+            .enumerate()
+            .any(|(j, b)| i != j && overlap(a, b))
+        {
+            out.push(a.slot);
+        }
+    }
+    out
 }
 
 fn id_prop(n: &BNode, id_key: Option<usize>) -> Option<usize> {
@@ -464,7 +486,7 @@ fn id_equality(
 
 /// The slots an expression reads from the row; `None` when it holds a pattern, whose
 /// steps may read any slot of the MATCH (it then runs after the whole pattern).
-fn needed_slots(e: &BExpr) -> Option<FxHashSet<usize>> {
+pub(crate) fn needed_slots(e: &BExpr) -> Option<FxHashSet<usize>> {
     let mut out = FxHashSet::default();
     collect_slots(e, &mut out).then_some(out)
 }
@@ -554,6 +576,13 @@ fn collect_slots(e: &BExpr, out: &mut FxHashSet<usize>) -> bool {
             out.extend(inner);
             ok
         }
-        BExpr::Exists(_) | BExpr::PatternComp(..) => false,
+        BExpr::MapProjection(base, items) => {
+            collect_slots(base, out)
+                && items.iter().all(|i| match i {
+                    crate::binder::MapItem::Entry(_, e) => collect_slots(e, out),
+                    _ => true,
+                })
+        }
+        BExpr::Exists(_) | BExpr::PatternComp(..) | BExpr::Subquery { .. } => false,
     }
 }

@@ -11,6 +11,7 @@ mod match_plan;
 
 use std::sync::Arc;
 
+pub(crate) use match_plan::needed_slots;
 pub use match_plan::plan_match;
 
 use crate::binder::{AggSpec, BExpr, Names};
@@ -127,6 +128,9 @@ pub struct Expand {
     pub into: bool,
     /// Property equalities on the relationship.
     pub rel_props: Vec<(usize, BExpr)>,
+    /// Whether the relationship (or list of them) goes into its slot: only when the
+    /// query names it, a path is built from it, or uniqueness checks it.
+    pub bind_rel: bool,
     /// Fewest hops (variable-length).
     pub min: u32,
     /// Most hops (variable-length).

@@ -1,0 +1,414 @@
+//! The language, clause by clause and expression by expression, on a small graph made
+//! with CREATE: results, null semantics, and the typed errors.
+
+use kith_core::Value;
+use kith_cypher::{Engine, ErrorCode, Limits};
+use kith_storage::{Snapshot, Store, WriteBatch};
+
+fn graph() -> Store {
+    let store = Store::new(Snapshot::default());
+    let engine = Engine::default();
+    let setup = "CREATE (a:Person {id: 1, name: 'Ann', age: 30}), (b:Person {id: 2, name: 'Bob', age: 25}),
+                        (c:Person {id: 3, name: 'Cid'}), (d:Person:Admin {id: 4, name: 'Dee', age: 41}),
+                        (a)-[:KNOWS {since: 2010}]->(b), (b)-[:KNOWS {since: 2012}]->(c), (c)-[:KNOWS {since: 2015}]->(d),
+                        (a)-[:LIKES]->(d), (g:Group {id: 10, title: 'g'}), (a)-[:MEMBER_OF]->(g), (b)-[:MEMBER_OF]->(g)";
+    let r = engine
+        .query(&*store.snapshot(), setup, &[], &Limits::default())
+        .expect("setup runs");
+    store
+        .apply(&WriteBatch { ops: r.writes })
+        .expect("setup applies");
+    store
+}
+
+fn run(store: &Store, text: &str) -> Vec<Vec<Value>> {
+    run_with(store, text, &[])
+}
+
+fn run_with(store: &Store, text: &str, params: &[(String, Value)]) -> Vec<Vec<Value>> {
+    Engine::default()
+        .query(&*store.snapshot(), text, params, &Limits::default())
+        .unwrap_or_else(|e| panic!("{}", e.render(text)))
+        .rows
+}
+
+fn err(store: &Store, text: &str) -> ErrorCode {
+    Engine::default()
+        .query(&*store.snapshot(), text, &[], &Limits::default())
+        .expect_err("must fail")
+        .code
+}
+
+fn ints(rows: &[Vec<Value>]) -> Vec<i64> {
+    rows.iter()
+        .map(|r| r[0].as_int().expect("an integer"))
+        .collect()
+}
+
+fn s(v: &str) -> Value {
+    Value::string(v)
+}
+
+#[test]
+fn match_where_order_skip_limit() {
+    let g = graph();
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (p:Person) WHERE p.age > 20 RETURN p.id ORDER BY p.age DESC"
+        )),
+        [4, 1, 2]
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (p:Person) RETURN p.id ORDER BY p.id SKIP 1 LIMIT 2"
+        )),
+        [2, 3]
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (:Person {id: 1})-[:KNOWS]->(f) RETURN f.id"
+        )),
+        [2]
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (:Person {id: 2})<-[:KNOWS]-(f) RETURN f.id"
+        )),
+        [1]
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (:Person {id: 2})-[:KNOWS]-(f) RETURN f.id ORDER BY f.id"
+        )),
+        [1, 3]
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (a:Person {id: 1})-[:KNOWS|LIKES]->(f) RETURN f.id ORDER BY f.id"
+        )),
+        [2, 4]
+    );
+    assert_eq!(ints(&run(&g, "MATCH (p:Admin) RETURN p.id")), [4]);
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (p) WHERE p:Admin OR p.id = 3 RETURN p.id ORDER BY p.id"
+        )),
+        [3, 4]
+    );
+}
+
+#[test]
+fn variable_length_and_shortest_paths() {
+    let g = graph();
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (:Person {id: 1})-[:KNOWS*1..3]->(f) RETURN f.id ORDER BY f.id"
+        )),
+        [2, 3, 4]
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (:Person {id: 1})-[:KNOWS*0..1]->(f) RETURN f.id ORDER BY f.id"
+        )),
+        [1, 2]
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (:Person {id: 1})-[r:KNOWS*2]->(f) RETURN size(r)"
+        )),
+        [2]
+    );
+    let q = "MATCH (a:Person {id: 1}), (d:Person {id: 4}) MATCH p = shortestPath((a)-[*]-(d)) RETURN length(p)";
+    assert_eq!(ints(&run(&g, q)), [1]);
+    let q = "MATCH (a:Person {id: 1}), (d:Person {id: 4}) MATCH p = allShortestPaths((a)-[:KNOWS*]-(d)) RETURN [n IN nodes(p) | n.id]";
+    assert_eq!(
+        run(&g, q),
+        [[Value::List(vec![
+            Value::Int(1),
+            Value::Int(2),
+            Value::Int(3),
+            Value::Int(4)
+        ])]]
+    );
+    let q =
+        "MATCH (a:Person {id: 1}), (g:Group) MATCH p = shortestPath((a)-[:KNOWS*]-(g)) RETURN p";
+    assert!(run(&g, q).is_empty(), "no KNOWS path to a group: no row");
+}
+
+#[test]
+fn optional_match_and_null_semantics() {
+    let g = graph();
+    let rows = run(
+        &g,
+        "MATCH (p:Person) OPTIONAL MATCH (p)-[:MEMBER_OF]->(g) RETURN p.id, g.title ORDER BY p.id",
+    );
+    assert_eq!(rows[0], [Value::Int(1), s("g")]);
+    assert_eq!(rows[2], [Value::Int(3), Value::Null]);
+    assert_eq!(
+        run(
+            &g,
+            "RETURN null = null, null <> 1, 1 IN [null, 1], 2 IN [null, 1], NOT null"
+        ),
+        [[
+            Value::Null,
+            Value::Null,
+            Value::Bool(true),
+            Value::Null,
+            Value::Null
+        ]]
+    );
+    assert_eq!(
+        run(&g, "RETURN true OR null, false AND null, null XOR true"),
+        [[Value::Bool(true), Value::Bool(false), Value::Null]]
+    );
+    // IS7's quirk: a simple CASE never matches null.
+    assert_eq!(
+        run(&g, "RETURN CASE null WHEN null THEN 1 ELSE 2 END"),
+        [[Value::Int(2)]]
+    );
+}
+
+#[test]
+fn aggregation_distinct_and_with() {
+    let g = graph();
+    assert_eq!(
+        run(
+            &g,
+            "MATCH (p:Person) RETURN count(*), count(p.age), sum(p.age), min(p.age), max(p.name)"
+        ),
+        [[
+            Value::Int(4),
+            Value::Int(3),
+            Value::Int(96),
+            Value::Int(25),
+            s("Dee")
+        ]]
+    );
+    assert_eq!(
+        run(&g, "MATCH (p:Person) RETURN avg(p.age)"),
+        [[Value::Float(32.0)]]
+    );
+    assert_eq!(
+        run(
+            &g,
+            "MATCH (p:Person) WHERE p.id > 100 RETURN count(*), collect(p.id), sum(p.age)"
+        ),
+        [[Value::Int(0), Value::List(vec![]), Value::Int(0)]]
+    );
+    let rows = run(
+        &g,
+        "MATCH (p:Person)-[:MEMBER_OF]->(g) WITH g, collect(p.id) AS ids RETURN g.id, size(ids)",
+    );
+    assert_eq!(rows, [[Value::Int(10), Value::Int(2)]]);
+    assert_eq!(
+        run(
+            &g,
+            "UNWIND [1, 1, 2, null] AS x RETURN DISTINCT x ORDER BY x"
+        ),
+        [[Value::Int(1)], [Value::Int(2)], [Value::Null]]
+    );
+    assert_eq!(
+        run(&g, "UNWIND [1, 2, 2] AS x RETURN count(DISTINCT x)"),
+        [[Value::Int(2)]]
+    );
+    let q = "MATCH (p:Person) WITH p ORDER BY p.id DESC LIMIT 2 WHERE p.id > 3 RETURN p.id";
+    assert_eq!(ints(&run(&g, q)), [4]);
+}
+
+#[test]
+fn expressions() {
+    let g = graph();
+    let rows = run(
+        &g,
+        "RETURN 7 / 2, 7 % 3, 2 ^ 3, 7.0 / 2, -(-3), 'a' + 'b', [1] + [2], 'x' + 1",
+    );
+    assert_eq!(
+        rows,
+        [[
+            Value::Int(3),
+            Value::Int(1),
+            Value::Float(8.0),
+            Value::Float(3.5),
+            Value::Int(3),
+            s("ab"),
+            Value::List(vec![Value::Int(1), Value::Int(2)]),
+            s("x1")
+        ]]
+    );
+    let rows = run(&g, "WITH [1, 2, 3, 4] AS l RETURN l[0], l[-1], l[1..3], l[9], [x IN l WHERE x % 2 = 0 | x * 10], reduce(a = 0, x IN l | a + x)");
+    assert_eq!(rows[0][0], Value::Int(1));
+    assert_eq!(rows[0][1], Value::Int(4));
+    assert_eq!(rows[0][2], Value::List(vec![Value::Int(2), Value::Int(3)]));
+    assert_eq!(rows[0][3], Value::Null);
+    assert_eq!(
+        rows[0][4],
+        Value::List(vec![Value::Int(20), Value::Int(40)])
+    );
+    assert_eq!(rows[0][5], Value::Int(10));
+    let rows = run(&g, "RETURN 'Anna' STARTS WITH 'An', 'Anna' ENDS WITH 'na', 'Anna' CONTAINS 'nn', 'Anna' =~ 'A.*a', 1 < 2 <= 2 < 1");
+    assert_eq!(
+        rows,
+        [[
+            Value::Bool(true),
+            Value::Bool(true),
+            Value::Bool(true),
+            Value::Bool(true),
+            Value::Bool(false)
+        ]]
+    );
+    let rows = run(&g, "RETURN toInteger('42'), toFloat(1), floor(1.5), coalesce(null, 2), size('héllo'), head([3, 4]), toUpper('a'), split('a,b', ',')");
+    assert_eq!(rows[0][0], Value::Int(42));
+    assert_eq!(rows[0][4], Value::Int(5));
+    let rows = run(
+        &g,
+        "WITH datetime({epochMillis: 1274445296789}) AS d RETURN d.year, d.month, d.day",
+    );
+    assert_eq!(rows, [[Value::Int(2010), Value::Int(5), Value::Int(21)]]);
+    let rows = run(&g, "RETURN all(x IN [1, 2] WHERE x > 0), any(x IN [1, 2] WHERE x > 1), none(x IN [] WHERE true), single(x IN [1, 2] WHERE x = 1)");
+    assert_eq!(rows, [vec![Value::Bool(true); 4]]);
+    let rows = run(
+        &g,
+        "MATCH (p:Person {id: 1}) RETURN p {.name, .age, twice: p.age * 2}",
+    );
+    assert_eq!(
+        rows,
+        [[Value::Map(vec![
+            ("name".into(), s("Ann")),
+            ("age".into(), Value::Int(30)),
+            ("twice".into(), Value::Int(60))
+        ])]]
+    );
+}
+
+#[test]
+fn patterns_in_expressions_and_subqueries() {
+    let g = graph();
+    let q = "MATCH (p:Person) WHERE NOT (p)-[:KNOWS]->() RETURN p.id";
+    assert_eq!(ints(&run(&g, q)), [4]);
+    let q = "MATCH (p:Person {id: 1}) RETURN [(p)-[:KNOWS|LIKES]->(f) | f.id]";
+    let Value::List(mut ids) = run(&g, q)[0][0].clone() else {
+        panic!("a list")
+    };
+    ids.sort_by_key(|v| v.as_int());
+    assert_eq!(ids, [Value::Int(2), Value::Int(4)]);
+    let q = "MATCH (g:Group) RETURN COUNT { (g)<-[:MEMBER_OF]-() }, COLLECT { MATCH (g)<-[:MEMBER_OF]-(p) WITH p ORDER BY p.id DESC RETURN p.id }, EXISTS { MATCH (g)<-[:MEMBER_OF]-(p) WHERE p.age > 100 }";
+    assert_eq!(
+        run(&g, q),
+        [[
+            Value::Int(2),
+            Value::List(vec![Value::Int(2), Value::Int(1)]),
+            Value::Bool(false)
+        ]]
+    );
+}
+
+#[test]
+fn parameters_and_union() {
+    let g = graph();
+    let params = [
+        (
+            "ids".to_owned(),
+            Value::List(vec![Value::Int(3), Value::Int(1)]),
+        ),
+        ("min".to_owned(), Value::Int(0)),
+    ];
+    let q = "UNWIND $ids AS i MATCH (p:Person {id: i}) WHERE p.id > $min RETURN p.name";
+    assert_eq!(run_with(&g, q, &params), [[s("Cid")], [s("Ann")]]);
+    assert_eq!(run(&g, "RETURN 1 AS x UNION RETURN 1 AS x").len(), 1);
+    assert_eq!(run(&g, "RETURN 1 AS x UNION ALL RETURN 1 AS x").len(), 2);
+}
+
+#[test]
+fn create_returns_its_writes_as_one_transaction() {
+    let g = graph();
+    let r = Engine::default()
+        .query(&*g.snapshot(), "MATCH (a:Person {id: 1}) CREATE (n:Person:New {id: 9, name: 'Neu'})-[:KNOWS {since: 2020}]->(a) RETURN n.name", &[], &Limits::default())
+        .expect("runs");
+    assert_eq!(r.rows, [[s("Neu")]]);
+    assert_eq!(r.writes.len(), 2);
+    g.apply(&WriteBatch { ops: r.writes }).expect("applies");
+    assert_eq!(
+        ints(&run(&g, "MATCH (:New)-[:KNOWS]->(a) RETURN a.id")),
+        [1]
+    );
+}
+
+#[test]
+fn errors_are_typed() {
+    let g = graph();
+    assert_eq!(err(&g, "MATCH (a) RETURN b"), ErrorCode::SemanticError);
+    assert_eq!(err(&g, "RETURN 1 / 0"), ErrorCode::ArithmeticError);
+    assert_eq!(err(&g, "RETURN 'a' - 1"), ErrorCode::TypeError);
+    assert_eq!(err(&g, "RETURN nosuch(1)"), ErrorCode::UnknownFunction);
+    assert_eq!(err(&g, "RETURN size(1, 2)"), ErrorCode::SemanticError);
+    assert_eq!(err(&g, "RETURN $missing"), ErrorCode::ParameterMissing);
+    assert_eq!(
+        err(&g, "MATCH (a) WHERE count(a) > 1 RETURN a"),
+        ErrorCode::SemanticError
+    );
+    assert_eq!(err(&g, "MATCH (a RETURN a"), ErrorCode::SyntaxError);
+    assert_eq!(err(&g, "WITH 1 + 1 RETURN 1"), ErrorCode::SemanticError);
+    assert_eq!(
+        err(&g, "RETURN 9223372036854775807 + 1"),
+        ErrorCode::ArithmeticError
+    );
+    assert_eq!(
+        err(&g, "UNWIND range(1, 10) AS x RETURN x LIMIT -1"),
+        ErrorCode::ArgumentError
+    );
+}
+
+#[test]
+fn limits_stop_a_query() {
+    let g = graph();
+    let limits = Limits {
+        rows_max: 1_000,
+        ..Limits::default()
+    };
+    let e = Engine::default()
+        .query(
+            &*g.snapshot(),
+            "UNWIND range(1, 100) AS x UNWIND range(1, 100) AS y RETURN x, y",
+            &[],
+            &limits,
+        )
+        .expect_err("over the row limit");
+    assert_eq!(e.code, ErrorCode::LimitExceeded);
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let limits = Limits {
+        cancel: Some(cancel),
+        ..Limits::default()
+    };
+    let e = Engine::default()
+        .query(
+            &*g.snapshot(),
+            "UNWIND range(1, 1000) AS x UNWIND range(1, 1000) AS y RETURN count(*)",
+            &[],
+            &limits,
+        )
+        .expect_err("cancelled");
+    assert_eq!(e.code, ErrorCode::Cancelled);
+    let limits = Limits {
+        timeout: Some(std::time::Duration::ZERO),
+        ..Limits::default()
+    };
+    let e = Engine::default()
+        .query(
+            &*g.snapshot(),
+            "UNWIND range(1, 1000) AS x UNWIND range(1, 1000) AS y RETURN count(*)",
+            &[],
+            &limits,
+        )
+        .expect_err("timed out");
+    assert_eq!(e.code, ErrorCode::Timeout);
+}
