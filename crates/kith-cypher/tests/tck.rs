@@ -729,12 +729,35 @@ fn print_causes(cases: &[Case], outcomes: &[Outcome]) {
     }
 }
 
+/// The words to select scenarios by: the arguments that are not flags. Flags meant
+/// for libtest harnesses (`cargo test -- --test-threads 2`) are skipped with their
+/// values.
+fn filters(args: impl Iterator<Item = String>) -> Vec<String> {
+    const WITH_VALUE: [&str; 5] = [
+        "--skip",
+        "--test-threads",
+        "--color",
+        "--format",
+        "--logfile",
+    ];
+    let mut out = Vec::new();
+    let mut skip_value = false;
+    for a in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if a.starts_with('-') {
+            skip_value = WITH_VALUE.contains(&a.as_str());
+        } else {
+            out.push(a);
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tck");
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
+    let filters = filters(std::env::args().skip(1));
     let write = std::env::var_os("KITH_TCK_WRITE").is_some_and(|v| v == "1");
     let verbose = std::env::var_os("KITH_TCK_VERBOSE").is_some_and(|v| v == "1");
 
