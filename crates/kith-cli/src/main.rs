@@ -71,6 +71,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a Cypher query on a data directory (in-process; a query that writes commits
+    /// through its log) or on a running server (ws://HOST:PORT/v1/ws).
+    Query {
+        /// A data directory or a ws:// URL.
+        target: String,
+        /// The query, e.g. 'MATCH (p:Person {id: $id})-[:FRIEND_OF]->(f) RETURN f.id'.
+        query: String,
+        /// A parameter as key=value (ints, floats, true/false/null, lists 1,2,3 or
+        /// [1,2,3], "quoted" strings; anything else is a string). Repeatable.
+        #[arg(long = "param", value_name = "KEY=VALUE")]
+        params: Vec<String>,
+        /// Parameters as a JSON object, e.g. '{"id": 7}' (--param overrides them).
+        #[arg(long = "params", value_name = "JSON")]
+        params_json: Option<String>,
+        /// Print {"columns": [...], "rows": [...]} instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure kith (see docs/benchmarks.md).
     Bench {
         #[command(subcommand)]
@@ -135,6 +153,19 @@ fn main() -> ExitCode {
             json,
         } => commands::call::run(&dir, &procedure, &params, json),
         Command::Procedures { json } => commands::procedures::run(json),
+        Command::Query {
+            target,
+            query,
+            params,
+            params_json,
+            json,
+        } => commands::query::run(&commands::query::QueryArgs {
+            target: &target,
+            text: &query,
+            params: &params,
+            params_json: params_json.as_deref(),
+            json,
+        }),
         Command::Export { dir, out } => commands::export::run(&dir, &out),
         Command::Report { run_dir } => kith_bench::report::build(&run_dir)
             .map(|w| {

@@ -1,18 +1,17 @@
 //! Rendering results as text tables and JSON.
 
 use kith_core::{format_epoch_millis, Value};
-use kith_procedures::ResultSet;
 
 /// Widest a table cell gets before it is cut.
 const CELL_CHARS_MAX: usize = 60;
 
 /// A plain-text table with aligned columns.
-pub fn table(result: &ResultSet) -> String {
-    let cells: Vec<Vec<String>> = result
-        .rows()
+pub fn table<'a>(columns: &[String], rows: impl IntoIterator<Item = &'a [Value]>) -> String {
+    let cells: Vec<Vec<String>> = rows
+        .into_iter()
         .map(|row| row.iter().map(|v| cut(&v.to_string())).collect())
         .collect();
-    let mut widths: Vec<usize> = result.columns().iter().map(|c| c.chars().count()).collect();
+    let mut widths: Vec<usize> = columns.iter().map(|c| c.chars().count()).collect();
     for row in &cells {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
@@ -28,7 +27,7 @@ pub fn table(result: &ResultSet) -> String {
         out.push_str(padded.join(" | ").trim_end());
         out.push('\n');
     };
-    line(&mut out, result.columns());
+    line(&mut out, columns);
     out.push_str(
         &widths
             .iter()
@@ -53,11 +52,15 @@ fn cut(text: &str) -> String {
 }
 
 /// `{"columns": [...], "rows": [[...], ...]}`; date-times as ISO-8601 UTC strings.
-pub fn result_json(result: &ResultSet) -> serde_json::Value {
-    serde_json::json!({
-        "columns": result.columns(),
-        "rows": result.rows().map(|r| r.iter().map(value_json).collect::<Vec<_>>()).collect::<Vec<_>>(),
-    })
+pub fn result_json<'a>(
+    columns: &[String],
+    rows: impl IntoIterator<Item = &'a [Value]>,
+) -> serde_json::Value {
+    let rows: Vec<Vec<serde_json::Value>> = rows
+        .into_iter()
+        .map(|r| r.iter().map(value_json).collect())
+        .collect();
+    serde_json::json!({ "columns": columns, "rows": rows })
 }
 
 /// One value as JSON.

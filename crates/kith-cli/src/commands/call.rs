@@ -32,10 +32,10 @@ pub fn run(dir: &Path, procedure: &str, params: &[String], json: bool) -> Result
     if json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&output::result_json(&result))?
+            serde_json::to_string_pretty(&output::result_json(result.columns(), result.rows()))?
         );
     } else {
-        print!("{}", output::table(&result));
+        print!("{}", output::table(result.columns(), result.rows()));
         println!(
             "{} row(s) in {:.1} µs",
             result.len(),
