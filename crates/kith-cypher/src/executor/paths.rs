@@ -206,7 +206,9 @@ impl<'a, 'g> Walk<'a, 'g> {
     }
 }
 
-/// `shortestPath` / `allShortestPaths` between two bound nodes.
+/// `shortestPath` / `allShortestPaths` between two bound nodes. Consecutive rows with
+/// the same start node (IC1: one person, many candidates) share one breadth-first
+/// search, resumed layer by layer as far as each target needs.
 pub(crate) fn shortest(
     rows: Rows,
     e: &Expand,
@@ -215,11 +217,18 @@ pub(crate) fn shortest(
     cx: &Ctx<'_>,
 ) -> Result<Rows> {
     let mut out = Rows::new(cx.width);
+    let mut bfs: Option<Bfs> = None;
     for row in rows.iter() {
         let (Val::Node(a), Val::Node(b)) = (&row[e.from], &row[e.to]) else {
             continue;
         };
-        for p in shortest_paths(*a, *b, e, all, row, cx)? {
+        // Relationship properties may read the row: then no search is shared.
+        let reusable = e.rel_props.is_empty();
+        if !bfs.as_ref().is_some_and(|s| s.source == *a && reusable) {
+            bfs = Some(Bfs::new(*a));
+        }
+        let search = bfs.as_mut().expect("set above");
+        for p in search.paths_to(*b, e, all, row, cx)? {
             let rels = if e.bind_rel {
                 rel_list(&p.rels)
             } else {
@@ -235,106 +244,138 @@ pub(crate) fn shortest(
     Ok(out)
 }
 
-/// Breadth-first from `a` until the layer that reaches `b`; every predecessor on a
-/// shortest path is kept when `all`, the first one otherwise.
-fn shortest_paths(
-    a: NodeId,
-    b: NodeId,
-    e: &Expand,
-    all: bool,
-    row: &[Val],
-    cx: &Ctx<'_>,
-) -> Result<Vec<Path>> {
-    if a == b {
-        return Ok(if e.min == 0 {
-            vec![Path {
-                nodes: vec![a],
-                rels: Vec::new(),
-            }]
-        } else {
-            Vec::new()
-        });
+/// A breadth-first search from one node, kept layer by layer: the depth of every node
+/// reached, its first predecessor, and (for all shortest paths) the others.
+struct Bfs {
+    source: NodeId,
+    depth_of: FxHashMap<NodeId, u32>,
+    first: FxHashMap<NodeId, (NodeId, RelId)>,
+    more: FxHashMap<NodeId, Vec<(NodeId, RelId)>>,
+    frontier: Vec<NodeId>,
+    depth: u32,
+}
+
+impl Bfs {
+    fn new(source: NodeId) -> Bfs {
+        let mut depth_of = FxHashMap::default();
+        depth_of.insert(source, 0);
+        Bfs {
+            source,
+            depth_of,
+            first: FxHashMap::default(),
+            more: FxHashMap::default(),
+            frontier: vec![source],
+            depth: 0,
+        }
     }
-    let mut depth_of: FxHashMap<NodeId, u32> = FxHashMap::default();
-    let mut preds: FxHashMap<NodeId, Vec<(NodeId, RelId)>> = FxHashMap::default();
-    depth_of.insert(a, 0);
-    let mut frontier = vec![a];
-    let mut depth = 0;
-    while !frontier.is_empty() && depth < e.max && !depth_of.contains_key(&b) {
-        depth += 1;
+
+    /// Expands whole layers until `target` is reached, the graph or the bound ends.
+    fn reach(
+        &mut self,
+        target: NodeId,
+        e: &Expand,
+        row: &[Val],
+        cx: &Ctx<'_>,
+    ) -> Result<Option<u32>> {
+        loop {
+            if let Some(&d) = self.depth_of.get(&target) {
+                return Ok(Some(d));
+            }
+            if self.frontier.is_empty() || self.depth >= e.max {
+                return Ok(None);
+            }
+            self.layer(e, row, cx)?;
+        }
+    }
+
+    fn layer(&mut self, e: &Expand, row: &[Val], cx: &Ctx<'_>) -> Result<()> {
+        self.depth += 1;
         let mut next = Vec::new();
-        for &n in &frontier {
+        for &n in &self.frontier {
             for edge in edges_of(e, n, row, cx)? {
                 cx.tick()?;
-                match depth_of.get(&edge.node) {
+                match self.depth_of.get(&edge.node) {
                     None => {
-                        depth_of.insert(edge.node, depth);
-                        preds.insert(edge.node, vec![(n, edge.rel)]);
+                        self.depth_of.insert(edge.node, self.depth);
+                        self.first.insert(edge.node, (n, edge.rel));
                         next.push(edge.node);
                     }
-                    Some(&d) if d == depth && all => {
-                        preds.entry(edge.node).or_default().push((n, edge.rel));
+                    Some(&d) if d == self.depth => {
+                        self.more.entry(edge.node).or_default().push((n, edge.rel))
                     }
                     Some(_) => {}
                 }
             }
         }
-        frontier = next;
+        self.frontier = next;
+        Ok(())
     }
-    if !depth_of.contains_key(&b) || depth < e.min.max(1) {
-        return Ok(Vec::new());
-    }
-    let mut paths = Vec::new();
-    let mut rev_nodes = vec![b];
-    let mut rev_rels = Vec::new();
-    unwind_preds(
-        b,
-        a,
-        &preds,
-        all,
-        &mut rev_nodes,
-        &mut rev_rels,
-        &mut paths,
-        cx,
-    )?;
-    Ok(paths)
-}
 
-#[allow(clippy::too_many_arguments)]
-fn unwind_preds(
-    at: NodeId,
-    a: NodeId,
-    preds: &FxHashMap<NodeId, Vec<(NodeId, RelId)>>,
-    all: bool,
-    nodes: &mut Vec<NodeId>,
-    rels: &mut Vec<RelId>,
-    out: &mut Vec<Path>,
-    cx: &Ctx<'_>,
-) -> Result<()> {
-    if at == a {
-        let mut p = Path {
-            nodes: nodes.clone(),
-            rels: rels.clone(),
-        };
-        p.nodes.reverse();
-        p.rels.reverse();
-        out.push(p);
-        return Ok(());
-    }
-    let Some(list) = preds.get(&at) else {
-        return Ok(());
-    };
-    let take = if all { list.len() } else { 1 };
-    for &(prev, rel) in &list[..take] {
-        cx.tick()?;
-        nodes.push(prev);
-        rels.push(rel);
-        unwind_preds(prev, a, preds, all, nodes, rels, out, cx)?;
-        nodes.pop();
-        rels.pop();
-        if !all && !out.is_empty() {
-            break;
+    fn paths_to(
+        &mut self,
+        b: NodeId,
+        e: &Expand,
+        all: bool,
+        row: &[Val],
+        cx: &Ctx<'_>,
+    ) -> Result<Vec<Path>> {
+        let a = self.source;
+        if a == b {
+            return Ok(if e.min == 0 {
+                vec![Path {
+                    nodes: vec![a],
+                    rels: Vec::new(),
+                }]
+            } else {
+                Vec::new()
+            });
         }
+        match self.reach(b, e, row, cx)? {
+            Some(d) if d >= e.min.max(1) => {}
+            _ => return Ok(Vec::new()),
+        }
+        let mut paths = Vec::new();
+        let (mut nodes, mut rels) = (vec![b], Vec::new());
+        self.unwind(b, all, &mut nodes, &mut rels, &mut paths, cx)?;
+        Ok(paths)
     }
-    Ok(())
+
+    /// Every shortest path (or the first) from the source to `at`, built backwards.
+    fn unwind(
+        &self,
+        at: NodeId,
+        all: bool,
+        nodes: &mut Vec<NodeId>,
+        rels: &mut Vec<RelId>,
+        out: &mut Vec<Path>,
+        cx: &Ctx<'_>,
+    ) -> Result<()> {
+        if at == self.source {
+            let mut p = Path {
+                nodes: nodes.clone(),
+                rels: rels.clone(),
+            };
+            p.nodes.reverse();
+            p.rels.reverse();
+            out.push(p);
+            return Ok(());
+        }
+        let Some(&first) = self.first.get(&at) else {
+            return Ok(());
+        };
+        let others = if all {
+            self.more.get(&at).map_or(&[][..], Vec::as_slice)
+        } else {
+            &[]
+        };
+        for &(prev, rel) in std::iter::once(&first).chain(others) {
+            cx.tick()?;
+            nodes.push(prev);
+            rels.push(rel);
+            self.unwind(prev, all, nodes, rels, out, cx)?;
+            nodes.pop();
+            rels.pop();
+        }
+        Ok(())
+    }
 }
