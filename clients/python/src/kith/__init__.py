@@ -12,6 +12,9 @@ Quick start::
         done = client.write([ops.create_node(["Person"], {"id": 900001, "name": "Ann"})])
         print(done.version, done.nodes)
 
+        names = client.cypher("MATCH (p:Person {id: $id})-[:FRIEND_OF]->(f) "
+                              "RETURN f.displayName AS name ORDER BY name", id=7)
+
 The wire protocol is docs/protocol.md of the kith repository (version 1).
 """
 
@@ -23,6 +26,7 @@ from .errors import (
     ConditionFailed,
     ConnectionClosed,
     ConnectionFailed,
+    CypherError,
     DuplicateId,
     HandshakeError,
     KithError,
@@ -34,7 +38,7 @@ from .errors import (
     UnknownProcedure,
     WriteError,
 )
-from .http import http_call, http_health, http_write
+from .http import http_call, http_cypher, http_health, http_write
 from .result import Record, Result, WriteResult
 from ._codec import ENCODINGS
 from ._compress import COMPRESSIONS
@@ -48,6 +52,7 @@ __all__ = [
     "AsyncClient",
     "http_call",
     "http_write",
+    "http_cypher",
     "http_health",
     "ops",
     "Result",
@@ -67,6 +72,7 @@ __all__ = [
     "WriteError",
     "ConditionFailed",
     "DuplicateId",
+    "CypherError",
     "ENCODINGS",
     "COMPRESSIONS",
 ]

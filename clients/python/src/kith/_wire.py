@@ -28,6 +28,7 @@ __all__ = [
     "Dispatcher",
     "call_document",
     "write_document",
+    "cypher_document",
     "subprotocol_name",
     "parse_subprotocol",
 ]
@@ -67,6 +68,23 @@ def call_document(procedure: str, params: Mapping[str, Any], timing: bool = Fals
     if timing:
         doc["timing"] = True
     return doc
+
+
+def cypher_document(query: str, params: Mapping[str, Any], timing: bool = False) -> dict[str, Any]:
+    """``{"cypher": ..., "params": {...}}`` plus ``"timing": true`` when asked (1.3.2)."""
+    if not isinstance(query, str):
+        raise TypeError(f"the query must be a str, got {type(query).__name__}")
+    doc: dict[str, Any] = {"cypher": query, "params": dict(params)}
+    if timing:
+        doc["timing"] = True
+    return doc
+
+
+def merge_params(params: Mapping[str, Any] | None, more: Mapping[str, Any]) -> dict[str, Any]:
+    """A query's parameters from a mapping and keyword arguments (which win)."""
+    if params is not None and not isinstance(params, Mapping):
+        raise TypeError(f"params must be a mapping, got {type(params).__name__}")
+    return {**(params or {}), **more}
 
 
 def write_document(ops: Iterable[Mapping[str, Any]], timing: bool = False) -> dict[str, Any]:
@@ -119,6 +137,10 @@ class Wire:
     def encode_write(self, ops: Iterable[Mapping[str, Any]], timing: bool = False) -> tuple[bytes, int]:
         """:meth:`encode` of ``write_document(ops, timing)``."""
         return self.encode(write_document(ops, timing))
+
+    def encode_cypher(self, query: str, params: Mapping[str, Any], timing: bool = False) -> tuple[bytes, int]:
+        """:meth:`encode` of ``cypher_document(query, params, timing)``."""
+        return self.encode(cypher_document(query, params, timing))
 
     @staticmethod
     def frame(request_id: int, payload: bytes, flags: int) -> bytes:
@@ -240,7 +262,7 @@ class Dispatcher(Generic[F]):
             error = ProtocolError("bad_response", "the result's first chunk had no columns")
             return [(pending.future, error)]
         timing = doc.get("timing")
-        result = Result(pending.columns, pending.rows, timing, pending.chunks)
+        result = Result(pending.columns, pending.rows, timing, pending.chunks, doc.get("commit"))
         return [(pending.future, result)]
 
     def _fail_one(self, message: bytes, exc: ProtocolError) -> list[tuple[F, Result | KithError]]:

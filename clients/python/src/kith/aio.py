@@ -14,7 +14,7 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import _ws
-from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, parse_subprotocol
+from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, merge_params, parse_subprotocol
 from .client import DEFAULT, DEFAULT_URL, MESSAGE_BYTES_MAX, WRITE_WHAT, _Default, targets
 from ._pool import RoundRobin
 from .errors import ConnectionClosed, KithError, Timeout
@@ -103,6 +103,12 @@ class AsyncConnection:
         payload, flags = self.wire.encode_write(ops, timing)
         return await self._request(payload, flags, WRITE_WHAT, timeout)
 
+    async def cypher(
+        self, query: str, params: Mapping[str, Any], timing: bool, timeout: float | None
+    ) -> Result:
+        payload, flags = self.wire.encode_cypher(query, params, timing)
+        return await self._request(payload, flags, "a Cypher query", timeout)
+
     async def _request(self, payload: bytes, flags: int, what: str, timeout: float | None) -> Result:
         """Sends an encoded request and waits for its answer; ``what`` names it in a
         client-side ``Timeout``."""
@@ -176,6 +182,23 @@ class AsyncClient(RoundRobin[AsyncConnection]):
         groups."""
         deadline = self.timeout if isinstance(timeout, _Default) else timeout
         return WriteResult.from_result(await self._pick().write(ops, timing, deadline))
+
+    async def cypher(
+        self,
+        query: str,
+        /,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timing: bool = False,
+        timeout: float | None | _Default = DEFAULT,
+        **kwparams: Any,
+    ) -> Result:
+        """Runs a Cypher query: ``await client.cypher("MATCH ... $id ...", id=7)``.
+
+        Same parameters, answer and errors as the sync :meth:`kith.Client.cypher`."""
+        deadline = self.timeout if isinstance(timeout, _Default) else timeout
+        merged = merge_params(params, kwparams)
+        return await self._pick().cypher(query, merged, timing, deadline)
 
     async def close(self) -> None:
         """Closes every connection; calls still in flight fail with ConnectionClosed."""

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import _ws
-from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, parse_subprotocol
+from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, merge_params, parse_subprotocol
 from ._pool import RoundRobin
 from .errors import ConnectionClosed, KithError, Timeout
 from .result import Result, WriteResult
@@ -117,6 +117,12 @@ class Connection:
     ) -> concurrent.futures.Future:
         """Sends the write; the future completes with its (raw) :class:`Result`."""
         return self._send(*self.wire.encode_write(ops, timing))
+
+    def submit_cypher(
+        self, query: str, params: Mapping[str, Any], timing: bool = False
+    ) -> concurrent.futures.Future:
+        """Sends the query; the future completes with its :class:`Result`."""
+        return self._send(*self.wire.encode_cypher(query, params, timing))
 
     def _send(self, payload: bytes, flags: int) -> concurrent.futures.Future:
         """Sends an encoded request under a fresh request id."""
@@ -218,6 +224,33 @@ class Client(RoundRobin[Connection]):
         future = conn.submit_write(ops, timing)
         deadline = self.timeout if isinstance(timeout, _Default) else timeout
         return WriteResult.from_result(conn.wait(future, WRITE_WHAT, deadline))
+
+    def cypher(
+        self,
+        query: str,
+        /,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timing: bool = False,
+        timeout: float | None | _Default = DEFAULT,
+        **kwparams: Any,
+    ) -> Result:
+        """Runs a Cypher query: ``client.cypher("MATCH (p:Person {id: $id}) RETURN
+        p.displayName", id=7)`` or ``client.cypher(query, {"id": 7})``.
+
+        Parameters (``$name`` in the query) come from ``params`` and keyword
+        arguments (which win); one named ``params``, ``timing`` or ``timeout`` goes in
+        the mapping. A query that writes (``CREATE``) is one transaction and returns
+        once the server has made it durable, with ``result.commit`` =
+        ``{"version": V, "nodes_created": N, "relationships_created": M}``. Errors of
+        the query raise :class:`~kith.CypherError` (``cypher_code``, ``line``,
+        ``column``); the server's limits raise :class:`~kith.Timeout` and
+        :class:`~kith.ResultTooLarge`. ``timing`` and ``timeout`` as for :meth:`call`.
+        """
+        conn = self._pick()
+        future = conn.submit_cypher(query, merge_params(params, kwparams), timing)
+        deadline = self.timeout if isinstance(timeout, _Default) else timeout
+        return conn.wait(future, "a Cypher query", deadline)
 
     def close(self) -> None:
         """Closes every connection; calls still in flight fail with ConnectionClosed."""

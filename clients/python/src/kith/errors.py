@@ -4,6 +4,11 @@ The server sends ``{"code": ..., "message": ...}``; ``code`` is the stable part,
 callers catch on exception classes derived from it rather than matching messages.
 Codes this client does not know (a newer server) still raise :class:`KithError`,
 so an upgrade of the server never turns an error into a crash of the mapping.
+
+Errors of a Cypher query also carry the engine's Neo4j-style code and where in the
+query text the error is (``cypher_code``, ``line``, ``column``): on
+:class:`CypherError` (``cypher_error``), and on :class:`Timeout` /
+:class:`ResultTooLarge` when a query ran into the server's limits.
 """
 
 from __future__ import annotations
@@ -23,12 +28,23 @@ __all__ = [
     "WriteError",
     "ConditionFailed",
     "DuplicateId",
+    "CypherError",
     "error_from_code",
 ]
 
 
 class KithError(Exception):
-    """Base of every kith error: ``code`` is stable, ``message`` is for people."""
+    """Base of every kith error: ``code`` is stable, ``message`` is for people.
+
+    For an error of a Cypher query, ``cypher_code`` is the engine's code (e.g.
+    ``Neo.ClientError.Statement.SyntaxError``) and ``line`` / ``column`` (1-based)
+    say where in the query text, when the error belongs to a place in it; otherwise
+    they are ``None``.
+    """
+
+    cypher_code: str | None = None
+    line: int | None = None
+    column: int | None = None
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(code, message)
@@ -36,7 +52,12 @@ class KithError(Exception):
         self.message = message
 
     def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
+        text = f"{self.code}: {self.message}"
+        if self.cypher_code is not None:
+            text = f"{self.code}: {self.cypher_code}: {self.message}"
+        if self.line is not None and self.column is not None:
+            text += f" (line {self.line}, column {self.column})"
+        return text
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(code={self.code!r}, message={self.message!r})"
@@ -109,6 +130,12 @@ class DuplicateId(WriteError):
     """A node with that label and ``id`` already exists (``duplicate_id``)."""
 
 
+class CypherError(KithError):
+    """A Cypher query was refused or failed (``cypher_error``): a syntax, semantic or
+    type error, a missing parameter, an unknown function, ... ``cypher_code`` names
+    which (Neo4j's status codes); ``line`` and ``column`` point into the query."""
+
+
 _BY_CODE: dict[str, type[KithError]] = {
     "not_found": NotFound,
     "unknown_procedure": UnknownProcedure,
@@ -128,6 +155,7 @@ _BY_CODE: dict[str, type[KithError]] = {
     "invalid_write": WriteError,
     "read_only": WriteError,
     "storage_failure": WriteError,
+    "cypher_error": CypherError,
 }
 
 
@@ -136,9 +164,19 @@ def error_from_code(code: str, message: str) -> KithError:
     return _BY_CODE.get(code, KithError)(code, message)
 
 
+def _position(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def error_from_document(doc: object) -> KithError:
     """The exception for a decoded error payload, tolerating a malformed one."""
     if isinstance(doc, dict) and isinstance(doc.get("code"), str):
         message = doc.get("message")
-        return error_from_code(doc["code"], message if isinstance(message, str) else "")
+        error = error_from_code(doc["code"], message if isinstance(message, str) else "")
+        cypher_code = doc.get("cypher_code")
+        if isinstance(cypher_code, str):
+            error.cypher_code = cypher_code
+            error.line = _position(doc.get("line"))
+            error.column = _position(doc.get("column"))
+        return error
     return ProtocolError("bad_response", f"the server sent a malformed error document: {doc!r}")

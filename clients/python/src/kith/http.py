@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._codec import get_codec
-from ._wire import write_document
+from ._wire import merge_params, write_document
 from .errors import ConnectionFailed, KithError, ProtocolError, Timeout, error_from_document
 from .result import Result, WriteResult
 
-__all__ = ["http_call", "http_write", "http_health"]
+__all__ = ["http_call", "http_write", "http_cypher", "http_health"]
 
 _JSON = get_codec("json")
 # Straight to the server: a database call should not wander through an HTTP proxy
@@ -72,7 +72,7 @@ def _post_json(url: str, body: bytes, timeout: float | None) -> Result:
     columns, rows = doc.get("columns"), doc.get("rows")
     if not isinstance(columns, list) or not isinstance(rows, list):
         raise ProtocolError("bad_response", f"{url} answered without columns and rows: {doc!r}")
-    return Result(columns, rows, doc.get("timing"), chunks=1)
+    return Result(columns, rows, doc.get("timing"), chunks=1, commit=doc.get("commit"))
 
 
 def http_call(base_url: str, procedure: str, /, *, timeout: float | None = 10.0, **params: Any) -> Result:
@@ -98,6 +98,28 @@ def http_write(
     """
     body = _JSON.encode(write_document(ops))
     return WriteResult.from_result(_post_json(_url(base_url, "/v1/write"), body, timeout))
+
+
+def http_cypher(
+    base_url: str,
+    query: str,
+    /,
+    params: Mapping[str, Any] | None = None,
+    *,
+    timeout: float | None = 10.0,
+    **kwparams: Any,
+) -> Result:
+    """Runs a Cypher query with ``POST {base_url}/v1/cypher``.
+
+    Parameters (``$name`` in the query) come from ``params`` and keyword arguments,
+    as for :meth:`kith.Client.cypher`. A query that writes is answered once it is
+    durable, with ``result.commit`` set. Errors raise :class:`~kith.CypherError`
+    (with ``cypher_code``, ``line``, ``column``) or the usual classes.
+    """
+    if not isinstance(query, str):
+        raise TypeError(f"the query must be a str, got {type(query).__name__}")
+    body = _JSON.encode({"query": query, "params": merge_params(params, kwparams)})
+    return _post_json(_url(base_url, "/v1/cypher"), body, timeout)
 
 
 def http_health(base_url: str, *, timeout: float | None = 10.0) -> dict[str, Any]:

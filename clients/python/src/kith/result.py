@@ -79,10 +79,13 @@ class Result(Sequence[Record]):
 
     ``columns`` names the values of each record; ``timing`` holds the server's
     ``queue_us``/``exec_us``/``encode_us`` when the call asked for them; ``chunks``
-    is how many frames the result arrived in (1 over HTTP).
+    is how many frames the result arrived in (1 over HTTP). For a Cypher query that
+    wrote, ``commit`` is ``{"version": V, "nodes_created": N,
+    "relationships_created": M}`` (the server answers once it is durable); otherwise
+    ``None``.
     """
 
-    __slots__ = ("columns", "records", "timing", "chunks")
+    __slots__ = ("columns", "records", "timing", "chunks", "commit")
 
     def __init__(
         self,
@@ -90,6 +93,7 @@ class Result(Sequence[Record]):
         rows: Iterable[Iterable[Any]],
         timing: dict[str, int] | None = None,
         chunks: int = 1,
+        commit: dict[str, int] | None = None,
     ) -> None:
         self.columns: list[str] = list(columns)
         cls = _record_class(tuple(self.columns))
@@ -97,6 +101,7 @@ class Result(Sequence[Record]):
         self.records: list[Record] = [new(cls, row) for row in rows]
         self.timing = timing
         self.chunks = chunks
+        self.commit = commit
 
     @overload
     def __getitem__(self, i: int) -> Record: ...
