@@ -564,26 +564,28 @@ mod tests {
 
     #[test]
     fn the_json_forms_are_the_documented_bytes() {
+        // The examples of docs/protocol.md 1.3.2.
         let request = Request::Cypher {
-            query: "RETURN $x".into(),
-            params: vec![("x".into(), Value::Int(1))],
+            query: "MATCH (p:Person {id: $id})-[:FRIEND_OF]->(f) RETURN f.id ORDER BY f.id LIMIT 5"
+                .into(),
+            params: vec![("id".into(), Value::Int(7))],
             timing: true,
         };
         assert_eq!(
             String::from_utf8(request.encode(Encoding::Json)).expect("utf-8"),
-            r#"{"cypher":"RETURN $x","params":{"x":1},"timing":true}"#
+            r#"{"cypher":"MATCH (p:Person {id: $id})-[:FRIEND_OF]->(f) RETURN f.id ORDER BY f.id LIMIT 5","params":{"id":7},"timing":true}"#
         );
         let error = ErrorBody {
             cypher: Some(CypherErrorDetail {
                 code: "Neo.ClientError.Statement.SyntaxError".into(),
-                line: Some(1),
-                column: Some(10),
+                line: Some(2),
+                column: Some(3),
             }),
-            ..ErrorBody::new("cypher_error", "expected an expression")
+            ..ErrorBody::new("cypher_error", "expected end of the query, found 'RETRUN'")
         };
         assert_eq!(
             String::from_utf8(error.encode(Encoding::Json)).expect("utf-8"),
-            r#"{"code":"cypher_error","message":"expected an expression","cypher_code":"Neo.ClientError.Statement.SyntaxError","line":1,"column":10}"#
+            r#"{"code":"cypher_error","message":"expected end of the query, found 'RETRUN'","cypher_code":"Neo.ClientError.Statement.SyntaxError","line":2,"column":3}"#
         );
         let trailer = Trailer {
             timing: None,
