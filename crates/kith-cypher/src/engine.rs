@@ -202,9 +202,13 @@ fn run_plan(
     }
     let cx = Ctx::new(graph, plan, values, budget.clone());
     let rows = executor::run(plan, &cx)?;
-    let out = rows
-        .iter()
-        .map(|r| plan.columns.iter().map(|(_, s)| r[*s].clone()).collect())
-        .collect();
+    // A query without RETURN (one ending in CREATE) answers with no rows at all.
+    let out = if plan.columns.is_empty() {
+        Vec::new()
+    } else {
+        rows.iter()
+            .map(|r| plan.columns.iter().map(|(_, s)| r[*s].clone()).collect())
+            .collect()
+    };
     Ok((out, cx.writes.into_inner()))
 }

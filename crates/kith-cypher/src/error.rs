@@ -6,10 +6,13 @@ use std::fmt;
 /// (`Neo.ClientError.Statement.*`) so tools that know Neo4j's errors read ours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
-    /// The text is not Cypher: an unexpected token, an unclosed string or comment.
+    /// The text is not a valid query: an unexpected token, an unclosed string, or a
+    /// semantic check before running (an undefined variable, a variable of two kinds,
+    /// an aggregate inside WHERE, a literal of the wrong type for an operator).
     SyntaxError,
-    /// A variable used before it is defined, defined twice, or an aggregate where none
-    /// may stand: errors found before running anything.
+    /// A query that cannot run as written, found while running it. Errors found before
+    /// running (a variable used before it is defined, an aggregate where none may
+    /// stand) are [`ErrorCode::SyntaxError`]s, as openCypher and Neo4j class them.
     SemanticError,
     /// A value of the wrong type for an operator or a function argument.
     TypeError,

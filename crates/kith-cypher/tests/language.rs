@@ -346,25 +346,25 @@ fn create_returns_its_writes_as_one_transaction() {
 #[test]
 fn errors_are_typed() {
     let g = graph();
-    assert_eq!(err(&g, "MATCH (a) RETURN b"), ErrorCode::SemanticError);
+    assert_eq!(err(&g, "MATCH (a) RETURN b"), ErrorCode::SyntaxError);
     assert_eq!(err(&g, "RETURN 1 / 0"), ErrorCode::ArithmeticError);
     assert_eq!(err(&g, "RETURN 'a' - 1"), ErrorCode::TypeError);
     assert_eq!(err(&g, "RETURN nosuch(1)"), ErrorCode::UnknownFunction);
-    assert_eq!(err(&g, "RETURN size(1, 2)"), ErrorCode::SemanticError);
+    assert_eq!(err(&g, "RETURN size(1, 2)"), ErrorCode::SyntaxError);
     assert_eq!(err(&g, "RETURN $missing"), ErrorCode::ParameterMissing);
     assert_eq!(
         err(&g, "MATCH (a) WHERE count(a) > 1 RETURN a"),
-        ErrorCode::SemanticError
+        ErrorCode::SyntaxError
     );
     assert_eq!(err(&g, "MATCH (a RETURN a"), ErrorCode::SyntaxError);
-    assert_eq!(err(&g, "WITH 1 + 1 RETURN 1"), ErrorCode::SemanticError);
+    assert_eq!(err(&g, "WITH 1 + 1 RETURN 1"), ErrorCode::SyntaxError);
     assert_eq!(
         err(&g, "RETURN 9223372036854775807 + 1"),
         ErrorCode::ArithmeticError
     );
     assert_eq!(
         err(&g, "UNWIND range(1, 10) AS x RETURN x LIMIT -1"),
-        ErrorCode::ArgumentError
+        ErrorCode::SyntaxError
     );
 }
 

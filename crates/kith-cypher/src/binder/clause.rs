@@ -18,7 +18,7 @@ pub fn bind_statement(text: &str, statement: &Statement) -> Result<Plan> {
         let names = |p: &Plan| p.columns.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
         if names(&other) != names(&plan) {
             return Err(crate::error::CypherError::new(
-                ErrorCode::SemanticError,
+                ErrorCode::SyntaxError,
                 "all sub queries in a UNION must return the same column names",
             ));
         }
@@ -33,7 +33,7 @@ fn bind_query(text: &str, query: &SingleQuery) -> Result<Plan> {
     let last_is_return = matches!(query.clauses.last(), Some(Clause::Return(_)));
     if !last_is_return && !q.writes {
         return Err(crate::error::CypherError::new(
-            ErrorCode::SemanticError,
+            ErrorCode::SyntaxError,
             "a query cannot end with this clause: it must end with RETURN or a write (CREATE)",
         ));
     }
@@ -133,7 +133,7 @@ impl Binder<'_> {
         };
         if p.star && outputs.is_empty() && p.items.is_empty() {
             return Err(self.error(
-                ErrorCode::SemanticError,
+                ErrorCode::SyntaxError,
                 "RETURN * has no variables in scope",
                 0,
             ));
@@ -146,7 +146,7 @@ impl Binder<'_> {
         for item in &p.items {
             if with && !item.aliased && !matches!(item.expr.kind, ExprKind::Var(_)) {
                 return Err(self.error(
-                    ErrorCode::SemanticError,
+                    ErrorCode::SyntaxError,
                     "expression in WITH must be aliased (use AS)",
                     item.expr.pos,
                 ));
@@ -167,6 +167,7 @@ impl Binder<'_> {
                     if item_aggregates {
                         post.push((s, other));
                     } else {
+                        self.kinds.insert(s, super::Kind::of(&other, &self.kinds));
                         computed.push((s, other.clone()));
                     }
                     s
@@ -178,7 +179,7 @@ impl Binder<'_> {
             if outputs.iter().any(|(n, _)| n == &item.name) {
                 self.aggs = None;
                 return Err(self.error(
-                    ErrorCode::SemanticError,
+                    ErrorCode::SyntaxError,
                     format!("multiple result columns with the same name `{}`", item.name),
                     item.expr.pos,
                 ));
@@ -210,6 +211,37 @@ impl Binder<'_> {
         Ok(outputs)
     }
 
+    /// A SKIP or LIMIT count: it may not read variables, and a literal must be a
+    /// non-negative integer (checked before running; a parameter is checked when run).
+    fn count_expr(&mut self, e: &crate::ast::Expr, what: &str) -> Result<BExpr> {
+        let saved = std::mem::take(&mut self.scope);
+        let bound = self.expr(e);
+        self.scope = saved;
+        let bound = bound.map_err(|err| {
+            self.error(
+                ErrorCode::SyntaxError,
+                format!("{what} may not read variables: {}", err.message),
+                e.pos,
+            )
+        })?;
+        match &bound {
+            BExpr::Const(crate::value::Val::Int(n)) if *n < 0 => Err(self.error(
+                ErrorCode::SyntaxError,
+                format!("{what} needs a non-negative integer, got {n}"),
+                e.pos,
+            )),
+            BExpr::Const(v) if !matches!(v, crate::value::Val::Int(_)) => Err(self.error(
+                ErrorCode::SyntaxError,
+                format!(
+                    "{what} needs a non-negative integer, got a {}",
+                    v.type_name()
+                ),
+                e.pos,
+            )),
+            _ => Ok(bound),
+        }
+    }
+
     /// ORDER BY, SKIP, LIMIT and WHERE of a projection, then the new scope.
     fn open_scope(
         &mut self,
@@ -230,8 +262,16 @@ impl Binder<'_> {
             for (e, desc) in &p.order_by {
                 keys.push((self.expr(e)?, *desc));
             }
-            let skip = p.skip.as_ref().map(|e| self.expr(e)).transpose()?;
-            let limit = p.limit.as_ref().map(|e| self.expr(e)).transpose()?;
+            let skip = p
+                .skip
+                .as_ref()
+                .map(|e| self.count_expr(e, "SKIP"))
+                .transpose()?;
+            let limit = p
+                .limit
+                .as_ref()
+                .map(|e| self.count_expr(e, "LIMIT"))
+                .transpose()?;
             let read_by_sort = |slot: usize| {
                 keys.iter().any(|(k, _)| {
                     crate::planner::needed_slots(k).is_none_or(|need| need.contains(&slot))
@@ -259,11 +299,11 @@ impl Binder<'_> {
             }
         } else {
             if let Some(s) = &p.skip {
-                let s = self.expr(s)?;
+                let s = self.count_expr(s, "SKIP")?;
                 ops.push(Op::Skip(s));
             }
             if let Some(l) = &p.limit {
-                let l = self.expr(l)?;
+                let l = self.count_expr(l, "LIMIT")?;
                 ops.push(Op::Limit(l));
             }
         }
@@ -288,12 +328,26 @@ impl Binder<'_> {
                     part.pos,
                 ));
             }
-            let mut prev = self.create_node(&part.path.start, &mut spec)?;
+            let start = &part.path.start;
+            let lone_bound = part.path.steps.is_empty()
+                && start
+                    .var
+                    .as_ref()
+                    .is_some_and(|v| self.scope.get(v).is_some());
+            if lone_bound {
+                let v = start.var.as_deref().unwrap_or_default();
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    format!("variable `{v}` already declared: CREATE cannot create it"),
+                    start.pos,
+                ));
+            }
+            let mut prev = self.create_node(start, &mut spec)?;
             for (rel, node) in &part.path.steps {
                 let next = self.create_node(node, &mut spec)?;
                 let [rel_type] = rel.types.as_slice() else {
                     return Err(self.error(
-                        ErrorCode::SemanticError,
+                        ErrorCode::SyntaxError,
                         "a relationship to create needs exactly one type",
                         rel.pos,
                     ));
@@ -303,7 +357,7 @@ impl Binder<'_> {
                     RelDirection::Left => (next, prev),
                     RelDirection::Both => {
                         return Err(self.error(
-                            ErrorCode::SemanticError,
+                            ErrorCode::SyntaxError,
                             "a relationship to create needs a direction",
                             rel.pos,
                         ))
@@ -311,7 +365,7 @@ impl Binder<'_> {
                 };
                 if rel.length.is_some() {
                     return Err(self.error(
-                        ErrorCode::SemanticError,
+                        ErrorCode::SyntaxError,
                         "a variable-length relationship cannot be created",
                         rel.pos,
                     ));
@@ -343,7 +397,7 @@ impl Binder<'_> {
             if let Some(slot) = self.scope.get(v) {
                 if !n.labels.is_empty() || n.props.is_some() {
                     return Err(self.error(
-                        ErrorCode::SemanticError,
+                        ErrorCode::SyntaxError,
                         format!("variable `{v}` already declared"),
                         n.pos,
                     ));
@@ -354,6 +408,7 @@ impl Binder<'_> {
         let slot = self.slot();
         if let Some(v) = &n.var {
             self.scope.define(v, slot);
+            self.kinds.insert(slot, super::Kind::Node);
         }
         let labels = n.labels.iter().map(|l| Arc::from(l.as_str())).collect();
         let props = self.create_props(n.props.as_ref())?;

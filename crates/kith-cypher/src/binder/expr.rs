@@ -45,7 +45,10 @@ impl Binder<'_> {
             ExprKind::Unary(op, a) => {
                 let a = Box::new(self.expr(a)?);
                 match op {
-                    UnaryOp::Not => BExpr::Not(a),
+                    UnaryOp::Not => {
+                        self.boolean_operand(&a, e.pos)?;
+                        BExpr::Not(a)
+                    }
                     UnaryOp::Neg => BExpr::Neg(a),
                     UnaryOp::Plus => *a,
                 }
@@ -183,6 +186,10 @@ impl Binder<'_> {
 
     fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr) -> Result<BExpr> {
         let (x, y) = (Box::new(self.expr(a)?), Box::new(self.expr(b)?));
+        if matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) {
+            self.boolean_operand(&x, a.pos)?;
+            self.boolean_operand(&y, b.pos)?;
+        }
         let op = match op {
             BinaryOp::And => return Ok(BExpr::And(x, y)),
             BinaryOp::Or => return Ok(BExpr::Or(x, y)),
@@ -214,7 +221,7 @@ impl Binder<'_> {
         if let Some(agg) = Aggregate::lookup(&lower) {
             if args.len() != 1 {
                 return Err(self.error(
-                    ErrorCode::SemanticError,
+                    ErrorCode::SyntaxError,
                     format!("{name}() takes exactly one argument, got {}", args.len()),
                     pos,
                 ));
@@ -236,7 +243,7 @@ impl Binder<'_> {
                 format!("{min} to {max}")
             };
             return Err(self.error(
-                ErrorCode::SemanticError,
+                ErrorCode::SyntaxError,
                 format!("{name}() takes {expected} argument(s), got {}", args.len()),
                 pos,
             ));
@@ -253,7 +260,7 @@ impl Binder<'_> {
     ) -> Result<BExpr> {
         let Some(mut aggs) = self.aggs.take() else {
             return Err(self.error(
-                ErrorCode::SemanticError,
+                ErrorCode::SyntaxError,
                 "an aggregate function may only stand in WITH or RETURN",
                 pos,
             ));
@@ -261,7 +268,7 @@ impl Binder<'_> {
         if arg.is_some_and(super::has_aggregate) {
             self.aggs = Some(aggs);
             return Err(self.error(
-                ErrorCode::SemanticError,
+                ErrorCode::SyntaxError,
                 "aggregate functions cannot be nested",
                 pos,
             ));
@@ -286,6 +293,22 @@ impl Binder<'_> {
 }
 
 impl Binder<'_> {
+    /// A literal operand of a boolean operator that can never be a boolean is an error
+    /// before running, as in openCypher (`RETURN 123 AND true`).
+    fn boolean_operand(&self, e: &BExpr, pos: usize) -> Result<()> {
+        let found = match e {
+            BExpr::Const(v) if !matches!(v, Val::Bool(_) | Val::Null) => v.type_name(),
+            BExpr::List(_) => "List",
+            BExpr::Map(_) => "Map",
+            _ => return Ok(()),
+        };
+        Err(self.error(
+            ErrorCode::SyntaxError,
+            format!("type mismatch: expected Boolean but was {found}"),
+            pos,
+        ))
+    }
+
     /// `EXISTS/COUNT/COLLECT { ... }`: bound in a scope that starts with the outer
     /// variables and ends with the subquery (its variables stay inside).
     fn subquery(&mut self, kind: SubqueryKind, body: &SubqueryBody, pos: usize) -> Result<BExpr> {
@@ -318,7 +341,7 @@ impl Binder<'_> {
                 let bound = self.clauses(&q.clauses)?;
                 if bound.writes {
                     return Err(self.error(
-                        ErrorCode::SemanticError,
+                        ErrorCode::SyntaxError,
                         "a subquery expression cannot write",
                         pos,
                     ));
@@ -330,7 +353,7 @@ impl Binder<'_> {
             (SubqueryKind::Collect, [(_, slot)]) => Some(*slot),
             (SubqueryKind::Collect, _) => {
                 return Err(self.error(
-                    ErrorCode::SemanticError,
+                    ErrorCode::SyntaxError,
                     "a COLLECT subquery must end with a RETURN of exactly one column",
                     pos,
                 ))

@@ -295,6 +295,49 @@ pub(crate) struct Binder<'t> {
     pub(crate) width: usize,
     /// Where aggregates found in a projection go; `None` where none may stand.
     pub(crate) aggs: Option<Vec<AggSpec>>,
+    /// What each variable's slot holds, where known.
+    pub(crate) kinds: rustc_hash::FxHashMap<usize, Kind>,
+}
+
+/// What a variable holds, as far as the binder knows: patterns may only reuse a
+/// variable as the same kind of thing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A node.
+    Node,
+    /// A relationship.
+    Rel,
+    /// The relationships of a variable-length pattern.
+    RelList,
+    /// A path.
+    Path,
+    /// A value that is none of these (a literal, a list, a map).
+    Value,
+    /// Not known before running.
+    Unknown,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Node => "node",
+            Kind::Rel => "relationship",
+            Kind::RelList => "list of relationships",
+            Kind::Path => "path",
+            Kind::Value => "value",
+            Kind::Unknown => "value of unknown type",
+        }
+    }
+
+    /// The kind of what an expression yields, given the kinds of slots.
+    pub(crate) fn of(e: &BExpr, kinds: &rustc_hash::FxHashMap<usize, Kind>) -> Kind {
+        match e {
+            BExpr::Slot(s) => kinds.get(s).copied().unwrap_or(Kind::Unknown),
+            BExpr::Const(Val::Null) => Kind::Unknown,
+            BExpr::Const(_) | BExpr::List(_) | BExpr::Map(_) => Kind::Value,
+            _ => Kind::Unknown,
+        }
+    }
 }
 
 /// An aggregate pulled out of a projection: its result lands in `slot`.
@@ -318,6 +361,7 @@ impl<'t> Binder<'t> {
             scope: Scope::default(),
             width: 0,
             aggs: None,
+            kinds: Default::default(),
         }
     }
 
@@ -339,7 +383,7 @@ impl<'t> Binder<'t> {
     pub(crate) fn lookup(&self, name: &str, pos: usize) -> Result<usize> {
         self.scope.get(name).ok_or_else(|| {
             self.error(
-                ErrorCode::SemanticError,
+                ErrorCode::SyntaxError,
                 format!("variable `{name}` not defined"),
                 pos,
             )

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use super::{BExpr, BNode, BPart, BRel, Binder, VAR_LENGTH_HOPS_MAX};
+use super::{BExpr, BNode, BPart, BRel, Binder, Kind, VAR_LENGTH_HOPS_MAX};
 use crate::ast::{Expr, ExprKind, NodePattern, PathKind, PathPattern, PatternPart, RelPattern};
 use crate::error::{ErrorCode, Result};
 use crate::planner::{plan_match, Step};
@@ -31,13 +31,14 @@ impl Binder<'_> {
             if let Some(v) = &part.path_var {
                 if self.scope.get(v).is_some() {
                     return Err(self.error(
-                        ErrorCode::SemanticError,
+                        ErrorCode::SyntaxError,
                         format!("variable `{v}` already defined"),
                         part.pos,
                     ));
                 }
                 let slot = self.slot();
                 self.scope.define(v, slot);
+                self.kinds.insert(slot, Kind::Path);
                 bound.path_slot = Some(slot);
             }
             out.push(bound);
@@ -60,22 +61,49 @@ impl Binder<'_> {
         })
     }
 
-    fn variable_slot(&mut self, var: Option<&str>, pre: &FxHashSet<usize>) -> (usize, bool) {
-        match var {
-            Some(v) => match self.scope.get(v) {
-                Some(slot) => (slot, pre.contains(&slot)),
-                None => {
-                    let slot = self.slot();
-                    self.scope.define(v, slot);
-                    (slot, false)
-                }
-            },
-            None => (self.slot(), false),
+    /// The slot of a pattern variable of `kind`, defining it when new; a variable
+    /// already holding another kind of value is an error.
+    fn variable_slot(
+        &mut self,
+        var: Option<&str>,
+        pre: &FxHashSet<usize>,
+        kind: Kind,
+        pos: usize,
+    ) -> Result<(usize, bool)> {
+        let Some(v) = var else {
+            return Ok((self.slot(), false));
+        };
+        let Some(slot) = self.scope.get(v) else {
+            let slot = self.slot();
+            self.scope.define(v, slot);
+            self.kinds.insert(slot, kind);
+            return Ok((slot, false));
+        };
+        let had = self.kinds.get(&slot).copied().unwrap_or(Kind::Unknown);
+        if had != kind && had != Kind::Unknown {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                format!(
+                    "type mismatch: `{v}` is already a {}, not a {}",
+                    had.name(),
+                    kind.name()
+                ),
+                pos,
+            ));
         }
+        if kind != Kind::Node && !pre.contains(&slot) {
+            // One relationship pattern per relationship variable within a MATCH.
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                format!("relationship variable `{v}` used twice in one pattern"),
+                pos,
+            ));
+        }
+        Ok((slot, pre.contains(&slot)))
     }
 
     fn node(&mut self, n: &NodePattern, pre: &FxHashSet<usize>) -> Result<BNode> {
-        let (slot, bound) = self.variable_slot(n.var.as_deref(), pre);
+        let (slot, bound) = self.variable_slot(n.var.as_deref(), pre, Kind::Node, n.pos)?;
         let labels = n.labels.iter().map(|l| self.names.label(l)).collect();
         let (props, props_map) = self.pattern_props(n.props.as_ref())?;
         Ok(BNode {
@@ -88,7 +116,12 @@ impl Binder<'_> {
     }
 
     fn rel(&mut self, r: &RelPattern, pre: &FxHashSet<usize>) -> Result<BRel> {
-        let (slot, bound) = self.variable_slot(r.var.as_deref(), pre);
+        let kind = if r.length.is_some() {
+            Kind::RelList
+        } else {
+            Kind::Rel
+        };
+        let (slot, bound) = self.variable_slot(r.var.as_deref(), pre, kind, r.pos)?;
         let types = r.types.iter().map(|t| self.names.rel_type(t)).collect();
         let (props, props_map) = self.pattern_props(r.props.as_ref())?;
         if props_map.is_some() {

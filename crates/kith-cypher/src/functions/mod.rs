@@ -121,4 +121,7 @@ functions! {
     Exists = "exists", 1..=1;
     IsEmpty = "isempty", 1..=1;
     DateTime = "datetime", 1..=1;
+    Rand = "rand", 0..=0;
+    Pi = "pi", 0..=0;
+    E = "e", 0..=0;
 }

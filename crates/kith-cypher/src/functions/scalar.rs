@@ -11,12 +11,18 @@ use crate::value::Val;
 /// Calls `f` on evaluated arguments (arity already checked by the binder).
 pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
     use Function as F;
-    if f == F::Coalesce {
-        return Ok(args
-            .iter()
-            .find(|v| !v.is_null())
-            .cloned()
-            .unwrap_or(Val::Null));
+    match f {
+        F::Coalesce => {
+            return Ok(args
+                .iter()
+                .find(|v| !v.is_null())
+                .cloned()
+                .unwrap_or(Val::Null))
+        }
+        F::Rand => return Ok(Val::Float(random_unit())),
+        F::Pi => return Ok(Val::Float(std::f64::consts::PI)),
+        F::E => return Ok(Val::Float(std::f64::consts::E)),
+        _ => {}
     }
     let a = &args[0];
     if a.is_null() && f != F::ToString {
@@ -89,7 +95,7 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
             _ => Err(arg_type(f, "a string, list or map", a)),
         },
         F::DateTime => datetime(a),
-        F::Coalesce => unreachable_coalesce(),
+        F::Coalesce | F::Rand | F::Pi | F::E => unreachable_coalesce(),
     }
 }
 
@@ -272,10 +278,17 @@ fn int_arg(f: Function, v: &Val) -> Result<i64> {
 /// `range(start, end[, step])`, bounded so one call cannot exhaust memory.
 fn range(args: &[Val]) -> Result<Val> {
     const RANGE_ITEMS_MAX: i64 = 10_000_000;
-    let start = int_arg(Function::Range, &args[0])?;
-    let end = int_arg(Function::Range, &args[1])?;
+    let arg = |v: &Val| match v {
+        Val::Int(i) => Ok(*i),
+        other => Err(CypherError::new(
+            ErrorCode::ArgumentError,
+            format!("range() expects integers, got {}", other.type_name()),
+        )),
+    };
+    let start = arg(&args[0])?;
+    let end = arg(&args[1])?;
     let step = match args.get(2) {
-        Some(v) => int_arg(Function::Range, v)?,
+        Some(v) => arg(v)?,
         None => 1,
     };
     if step == 0 {
@@ -386,4 +399,28 @@ fn datetime(a: &Val) -> Result<Val> {
         }
         other => Err(arg_type(Function::DateTime, "a map", other)),
     }
+}
+
+/// A uniform float in [0, 1): xorshift64* per thread, seeded from the clock and the
+/// thread. `rand()` needs no more than that, and the workspace's `rand` is built
+/// without its thread-local generator.
+fn random_unit() -> f64 {
+    use std::cell::Cell;
+    thread_local! {
+        static STATE: Cell<u64> = Cell::new({
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64);
+            let here = &nanos as *const u64 as u64;
+            (nanos ^ here.rotate_left(32)) | 1
+        });
+    }
+    STATE.with(|s| {
+        let mut x = s.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        s.set(x);
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    })
 }
