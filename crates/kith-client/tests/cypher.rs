@@ -160,7 +160,12 @@ async fn errors_carry_the_engine_code_line_and_column_and_the_connection_stays_u
                 .await
                 .expect_err("an undefined variable"),
         );
-        assert_eq!(cypher_code, "Neo.ClientError.Statement.SemanticError");
+        // Which code an undefined variable gets is the engine's business (Neo4j calls
+        // it a syntax error); the transport carries it with its place.
+        assert!(
+            cypher_code.starts_with("Neo.ClientError.Statement."),
+            "{cypher_code}"
+        );
         assert_eq!(line, Some(2));
         let still = client
             .cypher(FRIENDS, vec![int("id", 7)])
@@ -224,17 +229,18 @@ async fn ws_errors(server: &TestServer, code: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closing_the_connection_cancels_its_running_query() {
-    // Shortest paths between all 40,401 pairs of people take far longer than this
-    // test waits; with a long timeout only the cancel flag can end the query early,
-    // and a cancelled query is the only way to a `cypher_error` here.
+    // Half a million rows, each reducing a list of ~200 items: over a minute in a
+    // debug build and seconds in a release one, in little memory, and no plan can
+    // skip the work. With a long timeout only the cancel flag can end it early, and a
+    // cancelled query is the only way to a `cypher_error` here.
     let server = TestServer::start(0.1, |c| c.query_timeout_ms = 600_000).await;
     let (mut socket, _) = tokio_tungstenite::connect_async(server.ws_url())
         .await
         .expect("handshake");
     let wire = Wire::new(Subprotocol::DEFAULT, 1 << 20);
     let heavy = Request::Cypher {
-        query: "MATCH (a:Person), (b:Person)
-                MATCH p = shortestPath((a)-[:FRIEND_OF*]-(b)) RETURN count(p)"
+        query: "UNWIND range(1, 500000) AS i
+                RETURN sum(reduce(s = 0, x IN range(1, 200 + i % 7) | s + x % 3))"
             .into(),
         params: vec![],
         timing: false,
