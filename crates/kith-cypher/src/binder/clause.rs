@@ -6,7 +6,10 @@ use rustc_hash::FxHashSet;
 
 use super::pattern::split_and;
 use super::{has_aggregate, BExpr, BPart, Binder};
-use crate::ast::{Clause, ExprKind, PatternPart, Projection, RelDirection, SingleQuery, Statement};
+use crate::ast::{
+    Clause, Expr, ExprKind, PatternPart, Projection, ProjectionItem, RelDirection, SingleQuery,
+    Statement,
+};
 use crate::error::{ErrorCode, Result};
 use crate::planner::{plan_match, CreateNode, CreateRel, CreateSpec, Op, Plan};
 
@@ -68,10 +71,10 @@ impl Binder<'_> {
                 Clause::Match(m) => {
                     let pre = self.bound_slots();
                     let parts = self.pattern_parts(&m.pattern, &pre)?;
-                    let conjuncts = match &m.where_ {
-                        Some(w) => split_and(self.expr(w)?),
-                        None => Vec::new(),
-                    };
+                    let mut conjuncts = std::mem::take(&mut self.bound_rel_checks);
+                    if let Some(w) = &m.where_ {
+                        conjuncts.extend(split_and(self.expr(w)?));
+                    }
                     let steps = plan_match(&parts, conjuncts, &pre, &self.names);
                     if m.optional {
                         q.ops.push(Op::Optional {
@@ -260,7 +263,14 @@ impl Binder<'_> {
         if !p.order_by.is_empty() {
             let mut keys = Vec::with_capacity(p.order_by.len());
             for (e, desc) in &p.order_by {
-                keys.push((self.expr(e)?, *desc));
+                // After grouping or DISTINCT only the projection is visible: an ORDER BY
+                // expression that is (or contains) a projected expression reads its column.
+                let e = if aggregating || p.distinct {
+                    projected(e, &p.items)
+                } else {
+                    e.clone()
+                };
+                keys.push((self.expr(&e)?, *desc));
             }
             let skip = p
                 .skip
@@ -307,12 +317,14 @@ impl Binder<'_> {
                 ops.push(Op::Limit(l));
             }
         }
+        // WITH's WHERE sees what its ORDER BY sees: the projection, and before grouping
+        // or DISTINCT also the variables the WITH drops.
+        let where_ = p.where_.as_ref().map(|w| self.expr(w)).transpose()?;
         self.scope = Default::default();
         for (name, slot) in outputs {
             self.scope.define(name, *slot);
         }
-        if let Some(w) = &p.where_ {
-            let w = self.expr(w)?;
+        if let Some(w) = where_ {
             ops.push(Op::Filter(w));
         }
         Ok(())
@@ -437,4 +449,54 @@ impl Binder<'_> {
             )),
         }
     }
+}
+
+/// `e` with every subexpression equal to a projected item's expression replaced by that
+/// item's column: `RETURN n.num, count(*) ORDER BY n.num` sorts on the `n.num` column.
+fn projected(e: &Expr, items: &[ProjectionItem]) -> Expr {
+    let key = canonical(e);
+    if let Some(item) = items.iter().find(|i| canonical(&i.expr) == key) {
+        return Expr {
+            kind: ExprKind::Var(item.name.clone()),
+            pos: e.pos,
+        };
+    }
+    let sub = |x: &Expr| Box::new(projected(x, items));
+    let kind = match &e.kind {
+        ExprKind::Property(b, k) => ExprKind::Property(sub(b), k.clone()),
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
+        ExprKind::IsNull(a, n) => ExprKind::IsNull(sub(a), *n),
+        ExprKind::Compare(a, rest) => ExprKind::Compare(
+            sub(a),
+            rest.iter()
+                .map(|(op, x)| (*op, projected(x, items)))
+                .collect(),
+        ),
+        ExprKind::List(xs) => ExprKind::List(xs.iter().map(|x| projected(x, items)).collect()),
+        ExprKind::Call {
+            name,
+            distinct,
+            args,
+        } => ExprKind::Call {
+            name: name.clone(),
+            distinct: *distinct,
+            args: args.iter().map(|x| projected(x, items)).collect(),
+        },
+        other => other.clone(),
+    };
+    Expr { kind, pos: e.pos }
+}
+
+/// An expression's shape without its positions in the text, to compare two of them.
+fn canonical(e: &Expr) -> String {
+    let text = format!("{:?}", e.kind);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("pos: ") {
+        out.push_str(&rest[..i]);
+        rest = rest[i + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
 }

@@ -330,10 +330,10 @@ impl Binder<'_> {
             SubqueryBody::Pattern(parts, where_) => {
                 let pre = self.bound_slots();
                 let parts = self.pattern_parts(parts, &pre)?;
-                let conjuncts = match where_ {
-                    Some(w) => super::pattern::split_and(self.expr(w)?),
-                    None => Vec::new(),
-                };
+                let mut conjuncts = std::mem::take(&mut self.bound_rel_checks);
+                if let Some(w) = where_ {
+                    conjuncts.extend(super::pattern::split_and(self.expr(w)?));
+                }
                 let steps = crate::planner::plan_match(&parts, conjuncts, &pre, &self.names);
                 (vec![crate::planner::Op::Match(steps)], Vec::new())
             }

@@ -297,6 +297,9 @@ pub(crate) struct Binder<'t> {
     pub(crate) aggs: Option<Vec<AggSpec>>,
     /// What each variable's slot holds, where known.
     pub(crate) kinds: rustc_hash::FxHashMap<usize, Kind>,
+    /// Equalities between relationships bound before a pattern and the slots the
+    /// pattern matches them into, for the pattern's WHERE.
+    pub(crate) bound_rel_checks: Vec<BExpr>,
 }
 
 /// What a variable holds, as far as the binder knows: patterns may only reuse a
@@ -362,6 +365,7 @@ impl<'t> Binder<'t> {
             width: 0,
             aggs: None,
             kinds: Default::default(),
+            bound_rel_checks: Vec::new(),
         }
     }
 

@@ -121,8 +121,25 @@ impl Binder<'_> {
         } else {
             Kind::Rel
         };
-        let (slot, bound) = self.variable_slot(r.var.as_deref(), pre, kind, r.pos)?;
-        let types = r.types.iter().map(|t| self.names.rel_type(t)).collect();
+        let (mut slot, mut bound) = self.variable_slot(r.var.as_deref(), pre, kind, r.pos)?;
+        if bound {
+            // A relationship bound before: match into a fresh slot and require the two
+            // to be equal, so the earlier value constrains this pattern.
+            let fresh = self.slot();
+            self.bound_rel_checks.push(BExpr::Compare(
+                Box::new(BExpr::Slot(fresh)),
+                vec![(crate::ast::CompareOp::Eq, BExpr::Slot(slot))],
+            ));
+            (slot, bound) = (fresh, false);
+        }
+        let mut types: Vec<usize> = Vec::with_capacity(r.types.len());
+        for t in &r.types {
+            // `[:T|:T]` is one type: following it twice would double every match.
+            let t = self.names.rel_type(t);
+            if !types.contains(&t) {
+                types.push(t);
+            }
+        }
         let (props, props_map) = self.pattern_props(r.props.as_ref())?;
         if props_map.is_some() {
             return Err(self.error(
@@ -161,8 +178,14 @@ impl Binder<'_> {
                 Ok((out, None))
             }
             Some(_) => {
-                let e = self.expr(props.expect("checked above"))?;
-                Ok((Vec::new(), Some(e)))
+                // Neo4j 5 and openCypher allow a parameter map only where CREATE makes
+                // the element, not where a pattern matches one.
+                let pos = props.map_or(0, |e| e.pos);
+                Err(self.error(
+                    ErrorCode::SyntaxError,
+                    "a parameter map cannot stand in a pattern to match",
+                    pos,
+                ))
             }
         }
     }
@@ -173,7 +196,8 @@ impl Binder<'_> {
         let pre = self.bound_slots();
         let parts = self.pattern_parts(&[part_of(path)], &pre);
         self.scope = saved;
-        let steps = plan_match(&parts?, Vec::new(), &pre, &self.names);
+        let checks = std::mem::take(&mut self.bound_rel_checks);
+        let steps = plan_match(&parts?, checks, &pre, &self.names);
         Ok(BExpr::Exists(Arc::new(steps)))
     }
 
@@ -203,10 +227,10 @@ impl Binder<'_> {
         let mut part = part_of(path);
         part.path_var = path_var.map(str::to_owned);
         let parts = self.pattern_parts(&[part], &pre)?;
-        let conjuncts = match filter {
-            Some(f) => split_and(self.expr(f)?),
-            None => Vec::new(),
-        };
+        let mut conjuncts = std::mem::take(&mut self.bound_rel_checks);
+        if let Some(f) = filter {
+            conjuncts.extend(split_and(self.expr(f)?));
+        }
         let map = self.expr(map)?;
         Ok((plan_match(&parts, conjuncts, &pre, &self.names), map))
     }

@@ -128,7 +128,8 @@ impl Parser<'_> {
             (true, false) => RelDirection::Left,
             (false, true) => RelDirection::Right,
             (false, false) => RelDirection::Both,
-            (true, true) => return Err(self.error_here("a relationship cannot point both ways")),
+            // `<-->` matches either direction, like `--`.
+            (true, true) => RelDirection::Both,
         };
         Ok(rel)
     }
