@@ -107,11 +107,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             list,
             pred,
         } => quantifier(*kind, *slot, list, pred, row, cx)?,
-        BExpr::Exists(plan) => {
-            let mut input = Rows::new(cx.width);
-            input.push(row);
-            Val::Bool(!steps::run_steps(plan, input, cx)?.is_empty())
-        }
+        BExpr::Exists(plan) => Val::Bool(steps::any_match(plan, row, cx)?),
         BExpr::PatternComp(plan, map) => {
             let mut input = Rows::new(cx.width);
             input.push(row);

@@ -1,9 +1,11 @@
-//! Runs a plan: operators over batches of fixed-width rows.
+//! Runs a plan: a pipeline of operators over fixed-width rows (one slot per variable).
 //!
-//! A batch is one flat `Vec<Val>` with `width` values a row, so a batch of a thousand
-//! rows is one allocation, and copying a row into the next batch is `width` clones
-//! (reference-count increments for strings and lists). Every operator checks the
-//! query's budget: rows held, time, cancellation.
+//! Rows flow one at a time, depth first: an operator or MATCH step binds its slots in
+//! the row it was handed and passes the same row on, so nothing is copied between
+//! steps and a large intermediate result is never held unless an operator must hold
+//! it (sorting, aggregation). Rows that are held live in [`Rows`]: one flat `Vec<Val>`
+//! with `width` values a row. Every operator checks the query's budget: rows it
+//! produced, time, cancellation.
 
 mod eval;
 mod ops;
@@ -62,6 +64,11 @@ impl Rows {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Values a row.
+    pub fn width(&self) -> usize {
+        self.width
     }
 
     /// Row `i`.
@@ -259,26 +266,40 @@ impl<'g> Ctx<'g> {
 
     /// Fails when a batch holds more rows than allowed.
     pub fn check_rows(&self, rows: &Rows) -> Result<()> {
-        if rows.len() > self.budget.rows_max {
-            return Err(CypherError::new(
-                ErrorCode::LimitExceeded,
-                format!(
-                    "the query held more than {} rows in one operator",
-                    self.budget.rows_max
-                ),
-            ));
+        self.check_len(rows.len())
+    }
+
+    /// Fails when an operator produced or holds more than the allowed rows.
+    #[inline]
+    pub fn check_len(&self, rows: usize) -> Result<()> {
+        if rows > self.budget.rows_max {
+            return Err(self.too_many_rows());
         }
         Ok(())
+    }
+
+    #[cold]
+    fn too_many_rows(&self) -> CypherError {
+        CypherError::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "the query held more than {} rows in one operator",
+                self.budget.rows_max
+            ),
+        )
     }
 }
 
 /// Runs the plan's pipeline; the result rows (all slots).
 pub fn run(plan: &Plan, cx: &Ctx<'_>) -> Result<Rows> {
-    let mut rows = Rows::unit(plan.width);
-    for op in &plan.ops {
-        rows = ops::run_op(op, rows, cx)?;
-        cx.check_rows(&rows)?;
-        cx.check_budget()?;
-    }
+    let rows = ops::run_ops(&plan.ops, Rows::unit(plan.width), cx)?;
+    cx.check_budget()?;
     Ok(rows)
+}
+
+/// Whether `KITH_CYPHER_TRACE` asks for the rows that reached each operator and step,
+/// on stderr.
+pub(crate) fn trace() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("KITH_CYPHER_TRACE").is_some())
 }

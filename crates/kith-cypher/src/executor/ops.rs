@@ -1,4 +1,8 @@
-//! Pipeline operators other than MATCH steps.
+//! The operator pipeline, a row at a time: each operator takes one row, does its work
+//! and hands the row (or rows) on to the rest. Operators that must see every row
+//! first (aggregation, sorting, CREATE) keep what they need and hand their rows on
+//! when the input is exhausted ([`finish`]); a LIMIT that has its rows stops what
+//! feeds it.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -8,99 +12,281 @@ use kith_core::{NodeId, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::eval::{eval, truth};
-use super::{steps, Ctx, PendingNode, Rows};
+use super::steps::{self, Sink, StepState};
+use super::{Ctx, PendingNode, Rows};
 use crate::binder::{AggSpec, BExpr};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::Aggregate;
 use crate::planner::{CreateSpec, Op};
 use crate::value::{order, Key, Val};
 
+/// Runs one operator over a batch.
 pub(crate) fn run_op(op: &Op, rows: Rows, cx: &Ctx<'_>) -> Result<Rows> {
-    match op {
-        Op::Match(s) => steps::run_steps(s, rows, cx),
-        Op::Optional { steps: s, slots } => optional(rows, s, slots, cx),
-        Op::Unwind { expr, slot } => unwind(rows, expr, *slot, cx),
-        Op::Project(items) => project(rows, items, cx),
-        Op::Aggregate { keys, aggs } => aggregate(rows, keys, aggs, cx),
-        Op::Distinct(slots) => distinct(rows, slots, cx),
-        Op::Sort { keys, skip, limit } => sort(rows, keys, skip.as_ref(), limit.as_ref(), cx),
-        Op::Skip(e) => {
-            let n = count_arg(e, "SKIP", cx)?;
-            let mut out = Rows::new(cx.width);
-            for row in rows.iter().skip(n) {
-                out.push(row);
-            }
-            Ok(out)
-        }
-        Op::Limit(e) => {
-            let n = count_arg(e, "LIMIT", cx)?;
-            let mut rows = rows;
-            rows.truncate(n.min(rows.len()));
-            Ok(rows)
-        }
-        Op::Filter(f) => {
-            let mut rows = rows;
-            rows.retain(|row| Ok(truth(&eval(f, row, cx)?)? == Some(true)))?;
-            Ok(rows)
-        }
-        Op::Create(spec) => create(rows, spec, cx),
-    }
+    run_ops(std::slice::from_ref(op), rows, cx)
 }
 
-fn optional(rows: Rows, s: &[crate::planner::Step], slots: &[usize], cx: &Ctx<'_>) -> Result<Rows> {
+/// Runs operators over a batch: every row they produce, in order.
+pub(crate) fn run_ops(ops: &[Op], input: Rows, cx: &Ctx<'_>) -> Result<Rows> {
+    let mut st = states(ops);
     let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
-        let mut one = Rows::new(cx.width);
-        one.push(row);
-        let matched = steps::run_steps(s, one, cx)?;
-        if matched.is_empty() {
-            out.push(row);
-            let last = out.last_mut();
-            for s in slots {
-                last[*s] = Val::Null;
-            }
-        } else {
-            for r in matched.iter() {
-                out.push(r);
-            }
+    let mut sink = |r: &mut [Val]| {
+        out.push(r);
+        cx.check_len(out.len())?;
+        Ok(true)
+    };
+    let mut row = vec![Val::Null; cx.width];
+    for r in input.iter() {
+        row.clone_from_slice(r);
+        if !push_ops(ops, &mut st, &mut row, cx, &mut sink)? {
+            break;
         }
-        cx.check_rows(&out)?;
+    }
+    finish(ops, &mut st, cx, &mut sink)?;
+    if super::trace() {
+        trace(ops, &st);
     }
     Ok(out)
 }
 
-fn unwind(rows: Rows, expr: &BExpr, slot: usize, cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
-        match eval(expr, row, cx)? {
-            Val::Null => {}
+fn trace(ops: &[Op], st: &[OpState]) {
+    for (op, s) in ops.iter().zip(st) {
+        let name: String = format!("{op:?}").chars().take(90).collect();
+        eprintln!("{:>9} {name}", s.rows);
+        if let (Op::Match(steps) | Op::Optional { steps, .. }, OpData::Steps(ss)) = (op, &s.data) {
+            for (step, s) in steps.iter().zip(ss) {
+                let name: String = format!("{step:?}").chars().take(90).collect();
+                eprintln!("  {:>9} {name}", s.rows);
+            }
+        }
+    }
+}
+
+/// One operator's state over a run.
+pub(crate) struct OpState {
+    /// Rows that reached it.
+    rows: usize,
+    data: OpData,
+}
+
+enum OpData {
+    None,
+    Steps(Vec<StepState>),
+    Values(Vec<Val>),
+    Aggregate(Box<Groups>),
+    Distinct(FxHashSet<Vec<Key>>, Vec<Key>),
+    Sort(Box<TopK>),
+    /// SKIP or LIMIT: the rows still to skip or to pass, once evaluated.
+    Count(Option<usize>),
+    Create(Rows),
+}
+
+/// Fresh state for each operator.
+pub(crate) fn states(ops: &[Op]) -> Vec<OpState> {
+    ops.iter()
+        .map(|op| OpState {
+            rows: 0,
+            data: match op {
+                Op::Match(s) | Op::Optional { steps: s, .. } => OpData::Steps(steps::states(s)),
+                Op::Project(_) => OpData::Values(Vec::new()),
+                Op::Aggregate { keys, aggs } => {
+                    OpData::Aggregate(Box::new(Groups::new(keys, aggs)))
+                }
+                Op::Distinct(_) => OpData::Distinct(FxHashSet::default(), Vec::new()),
+                Op::Sort { .. } => OpData::Sort(Box::default()),
+                Op::Skip(_) | Op::Limit(_) => OpData::Count(None),
+                Op::Create(_) => OpData::Create(Rows::default()),
+                Op::Unwind { .. } | Op::Filter(_) => OpData::None,
+            },
+        })
+        .collect()
+}
+
+/// Hands `row` to the first operator; the last hands its rows to `sink`. False when
+/// no more rows are wanted.
+pub(crate) fn push_ops(
+    ops: &[Op],
+    states: &mut [OpState],
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<bool> {
+    let (Some((op, rest)), Some((st, rest_st))) = (ops.split_first(), states.split_first_mut())
+    else {
+        return sink(row);
+    };
+    st.rows += 1;
+    cx.tick()?;
+    cx.check_len(st.rows)?;
+    match (op, &mut st.data) {
+        (Op::Match(s), OpData::Steps(ss)) => steps::push_steps(s, ss, row, cx, &mut |r| {
+            push_ops(rest, rest_st, r, cx, sink)
+        }),
+        (Op::Optional { steps: s, slots }, OpData::Steps(ss)) => {
+            let mut matched = false;
+            let go = steps::push_steps(s, ss, row, cx, &mut |r| {
+                matched = true;
+                push_ops(rest, rest_st, r, cx, sink)
+            })?;
+            if !go {
+                return Ok(false);
+            }
+            if matched {
+                return Ok(true);
+            }
+            for s in slots {
+                row[*s] = Val::Null;
+            }
+            push_ops(rest, rest_st, row, cx, sink)
+        }
+        (Op::Unwind { expr, slot }, _) => match eval(expr, row, cx)? {
+            Val::Null => Ok(true),
             Val::List(items) => {
                 for item in items.iter() {
-                    out.push_with(row, slot, item.clone());
+                    cx.tick()?;
+                    row[*slot] = item.clone();
+                    if !push_ops(rest, rest_st, row, cx, sink)? {
+                        return Ok(false);
+                    }
                 }
+                Ok(true)
             }
-            other => out.push_with(row, slot, other),
+            other => {
+                row[*slot] = other;
+                push_ops(rest, rest_st, row, cx, sink)
+            }
+        },
+        (Op::Project(items), OpData::Values(values)) => {
+            // Items of one projection read only the input's slots, never each other's.
+            values.clear();
+            for (_, e) in items {
+                values.push(eval(e, row, cx)?);
+            }
+            for ((slot, _), v) in items.iter().zip(values.drain(..)) {
+                row[*slot] = v;
+            }
+            push_ops(rest, rest_st, row, cx, sink)
         }
-        cx.check_rows(&out)?;
+        (Op::Filter(f), _) => {
+            if truth(&eval(f, row, cx)?)? == Some(true) {
+                push_ops(rest, rest_st, row, cx, sink)
+            } else {
+                Ok(true)
+            }
+        }
+        (Op::Aggregate { keys, aggs }, OpData::Aggregate(g)) => {
+            g.add(row, keys, aggs, cx)?;
+            cx.check_len(g.groups.len())?;
+            Ok(true)
+        }
+        (Op::Distinct(slots), OpData::Distinct(seen, key)) => {
+            key.clear();
+            key.extend(slots.iter().map(|s| Key(row[*s].clone())));
+            if seen.contains(key.as_slice()) {
+                return Ok(true);
+            }
+            seen.insert(key.clone());
+            push_ops(rest, rest_st, row, cx, sink)
+        }
+        (Op::Sort { keys, skip, limit }, OpData::Sort(t)) => {
+            t.add(row, keys, skip.as_ref(), limit.as_ref(), cx)?;
+            cx.check_len(t.len())?;
+            Ok(true)
+        }
+        (Op::Skip(e), OpData::Count(left)) => {
+            let left = match left {
+                Some(n) => n,
+                None => left.insert(count_arg(e, "SKIP", cx)?),
+            };
+            if *left > 0 {
+                *left -= 1;
+                return Ok(true);
+            }
+            push_ops(rest, rest_st, row, cx, sink)
+        }
+        (Op::Limit(e), OpData::Count(left)) => {
+            let left = match left {
+                Some(n) => n,
+                None => left.insert(count_arg(e, "LIMIT", cx)?),
+            };
+            if *left == 0 {
+                return Ok(false);
+            }
+            *left -= 1;
+            let go = push_ops(rest, rest_st, row, cx, sink)?;
+            Ok(go && *left > 0)
+        }
+        (Op::Create(_), OpData::Create(buffer)) => {
+            if buffer.is_empty() {
+                *buffer = Rows::new(cx.width);
+            }
+            buffer.push(row);
+            cx.check_len(buffer.len())?;
+            Ok(true)
+        }
+        _ => unreachable!("an operator's state matches the operator"),
     }
-    Ok(out)
 }
 
-fn project(mut rows: Rows, items: &[(usize, BExpr)], cx: &Ctx<'_>) -> Result<Rows> {
-    let mut values = Vec::with_capacity(items.len());
-    for i in 0..rows.len() {
-        cx.tick()?;
-        // Items of one projection read only the input's slots, never each other's.
-        values.clear();
-        for (_, e) in items {
-            values.push(eval(e, rows.row(i), cx)?);
-        }
-        let row = rows.row_mut(i);
-        for ((slot, _), v) in items.iter().zip(values.drain(..)) {
-            row[*slot] = v;
+/// After the input is exhausted: each operator that kept rows hands them on, in
+/// pipeline order.
+pub(crate) fn finish(
+    ops: &[Op],
+    states: &mut [OpState],
+    cx: &Ctx<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<()> {
+    for i in 0..ops.len() {
+        let (st, rest_st) = states[i..]
+            .split_first_mut()
+            .expect("one state per operator");
+        let rest = &ops[i + 1..];
+        match (&ops[i], &mut st.data) {
+            (Op::Aggregate { keys, aggs }, OpData::Aggregate(g)) => {
+                let groups = std::mem::take(&mut g.groups);
+                let mut row = vec![Val::Null; cx.width];
+                for grp in groups {
+                    row.fill(Val::Null);
+                    for ((slot, _), v) in keys.iter().zip(grp.keys) {
+                        row[*slot] = v;
+                    }
+                    for (a, s) in aggs.iter().zip(grp.states) {
+                        row[a.slot] = s.finish();
+                    }
+                    if !push_ops(rest, rest_st, &mut row, cx, sink)? {
+                        break;
+                    }
+                }
+            }
+            (Op::Sort { keys, skip, limit }, OpData::Sort(t)) => {
+                let rows = t.finish(keys, skip.as_ref(), limit.as_ref(), cx)?;
+                let mut row = vec![Val::Null; cx.width];
+                for r in rows.iter() {
+                    row.clone_from_slice(r);
+                    if !push_ops(rest, rest_st, &mut row, cx, sink)? {
+                        break;
+                    }
+                }
+            }
+            (Op::Create(spec), OpData::Create(buffer)) => {
+                let rows = create(std::mem::take(buffer), spec, cx)?;
+                let mut row = vec![Val::Null; cx.width];
+                for r in rows.iter() {
+                    row.clone_from_slice(r);
+                    if !push_ops(rest, rest_st, &mut row, cx, sink)? {
+                        break;
+                    }
+                }
+            }
+            (Op::Skip(e), OpData::Count(None)) => {
+                count_arg(e, "SKIP", cx)?;
+            }
+            (Op::Limit(e), OpData::Count(None)) => {
+                count_arg(e, "LIMIT", cx)?;
+            }
+            _ => {}
         }
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// One aggregate's running state.
@@ -183,33 +369,53 @@ struct Group {
     seen: Vec<FxHashSet<Key>>,
 }
 
-fn aggregate(rows: Rows, keys: &[(usize, BExpr)], aggs: &[AggSpec], cx: &Ctx<'_>) -> Result<Rows> {
-    let mut index: FxHashMap<Vec<Key>, usize> = FxHashMap::default();
-    let mut groups: Vec<Group> = Vec::new();
-    let new_group = |keys: Vec<Val>| Group {
-        keys,
-        states: aggs.iter().map(|a| State::new(a.func)).collect(),
-        seen: aggs.iter().map(|_| FxHashSet::default()).collect(),
-    };
-    if keys.is_empty() {
-        groups.push(new_group(Vec::new()));
+/// The groups of an aggregation so far.
+struct Groups {
+    index: FxHashMap<Vec<Key>, usize>,
+    groups: Vec<Group>,
+    /// The current row's key values, reused.
+    key: Vec<Key>,
+}
+
+impl Groups {
+    fn new(keys: &[(usize, BExpr)], aggs: &[AggSpec]) -> Groups {
+        let mut g = Groups {
+            index: FxHashMap::default(),
+            groups: Vec::new(),
+            key: Vec::with_capacity(keys.len()),
+        };
+        // Without grouping keys there is one group even when no row comes.
+        if keys.is_empty() {
+            g.groups.push(Group::new(Vec::new(), aggs));
+        }
+        g
     }
-    for row in rows.iter() {
-        cx.tick()?;
+
+    fn add(
+        &mut self,
+        row: &[Val],
+        keys: &[(usize, BExpr)],
+        aggs: &[AggSpec],
+        cx: &Ctx<'_>,
+    ) -> Result<()> {
         let g = if keys.is_empty() {
             0
         } else {
-            let mut kv = Vec::with_capacity(keys.len());
+            self.key.clear();
             for (_, e) in keys {
-                kv.push(eval(e, row, cx)?);
+                self.key.push(Key(eval(e, row, cx)?));
             }
-            let key: Vec<Key> = kv.iter().cloned().map(Key).collect();
-            *index.entry(key).or_insert_with(|| {
-                groups.push(new_group(kv));
-                groups.len() - 1
-            })
+            match self.index.get(self.key.as_slice()) {
+                Some(&g) => g,
+                None => {
+                    let vals = self.key.iter().map(|k| k.0.clone()).collect();
+                    self.groups.push(Group::new(vals, aggs));
+                    self.index.insert(self.key.clone(), self.groups.len() - 1);
+                    self.groups.len() - 1
+                }
+            }
         };
-        let group = &mut groups[g];
+        let group = &mut self.groups[g];
         for (i, a) in aggs.iter().enumerate() {
             let v = match &a.arg {
                 None => Val::Bool(true),
@@ -223,41 +429,28 @@ fn aggregate(rows: Rows, keys: &[(usize, BExpr)], aggs: &[AggSpec], cx: &Ctx<'_>
             }
             group.states[i].add(a.func, v)?;
         }
+        Ok(())
     }
-    let mut out = Rows::new(cx.width);
-    let blank = vec![Val::Null; cx.width];
-    for g in groups {
-        out.push(&blank);
-        let last = out.last_mut();
-        for ((slot, _), v) in keys.iter().zip(g.keys) {
-            last[*slot] = v;
-        }
-        for (a, s) in aggs.iter().zip(g.states) {
-            last[a.slot] = s.finish();
-        }
-    }
-    Ok(out)
 }
 
-fn distinct(rows: Rows, slots: &[usize], cx: &Ctx<'_>) -> Result<Rows> {
-    let mut seen: FxHashSet<Vec<Key>> = FxHashSet::default();
-    let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
-        cx.tick()?;
-        let key: Vec<Key> = slots.iter().map(|s| Key(row[*s].clone())).collect();
-        if seen.insert(key) {
-            out.push(row);
+impl Group {
+    fn new(keys: Vec<Val>, aggs: &[AggSpec]) -> Group {
+        Group {
+            keys,
+            states: aggs.iter().map(|a| State::new(a.func)).collect(),
+            seen: aggs.iter().map(|_| FxHashSet::default()).collect(),
         }
     }
-    Ok(out)
 }
 
 fn count_arg(e: &BExpr, what: &str, cx: &Ctx<'_>) -> Result<usize> {
     let empty = vec![Val::Null; cx.width];
     match eval(e, &empty, cx)? {
         Val::Int(n) if n >= 0 => Ok(n as usize),
+        // Neo4j and openCypher class this as a SyntaxError even when a parameter
+        // brings the value at run time.
         other => Err(CypherError::new(
-            ErrorCode::ArgumentError,
+            ErrorCode::SyntaxError,
             format!(
                 "{what} needs a non-negative integer, got {}",
                 describe(&other)
@@ -273,50 +466,146 @@ fn describe(v: &Val) -> String {
     }
 }
 
-fn sort(
+/// ORDER BY's rows: all of them, or with a LIMIT the best `skip + limit` so far (a
+/// buffer compacted to that many whenever it doubles; rows no better than the worst
+/// kept are not copied at all).
+#[derive(Default)]
+struct TopK {
+    /// How many to keep, once evaluated (`None`: not yet; `usize::MAX`: all).
+    keep: Option<usize>,
     rows: Rows,
-    keys: &[(BExpr, bool)],
-    skip: Option<&BExpr>,
-    limit: Option<&BExpr>,
-    cx: &Ctx<'_>,
-) -> Result<Rows> {
-    let n = rows.len();
-    let k = keys.len();
-    let mut values = Vec::with_capacity(n * k);
-    for row in rows.iter() {
-        cx.tick()?;
-        for (e, _) in keys {
-            values.push(eval(e, row, cx)?);
+    /// Sort key values, `k` a row.
+    keys: Vec<Val>,
+    /// Arrival numbers: ties keep the input order.
+    seq: Vec<u64>,
+    arrived: u64,
+    /// The keys of the worst row kept at the last compaction.
+    bar: Option<Vec<Val>>,
+    /// The current row's keys, reused.
+    scratch: Vec<Val>,
+}
+
+fn cmp_keys(dirs: &[(BExpr, bool)], a: &[Val], b: &[Val]) -> Ordering {
+    for ((_, desc), (x, y)) in dirs.iter().zip(a.iter().zip(b)) {
+        let o = order(x, y);
+        let o = if *desc { o.reverse() } else { o };
+        if o != Ordering::Equal {
+            return o;
         }
     }
-    let cmp = |a: &usize, b: &usize| {
-        for (i, (_, desc)) in keys.iter().enumerate() {
-            let o = order(&values[a * k + i], &values[b * k + i]);
-            let o = if *desc { o.reverse() } else { o };
-            if o != Ordering::Equal {
-                return o;
+    Ordering::Equal
+}
+
+impl TopK {
+    fn len(&self) -> usize {
+        self.seq.len()
+    }
+
+    fn keep(&mut self, skip: Option<&BExpr>, limit: Option<&BExpr>, cx: &Ctx<'_>) -> Result<usize> {
+        if let Some(k) = self.keep {
+            return Ok(k);
+        }
+        let k = match limit {
+            Some(l) => count_arg(l, "LIMIT", cx)?
+                .saturating_add(skip.map_or(Ok(0), |s| count_arg(s, "SKIP", cx))?),
+            None => usize::MAX,
+        };
+        self.keep = Some(k);
+        Ok(k)
+    }
+
+    fn add(
+        &mut self,
+        row: &[Val],
+        dirs: &[(BExpr, bool)],
+        skip: Option<&BExpr>,
+        limit: Option<&BExpr>,
+        cx: &Ctx<'_>,
+    ) -> Result<()> {
+        let keep = self.keep(skip, limit, cx)?;
+        self.scratch.clear();
+        for (e, _) in dirs {
+            self.scratch.push(eval(e, row, cx)?);
+        }
+        let seq = self.arrived;
+        self.arrived += 1;
+        if keep == 0 {
+            return Ok(());
+        }
+        // A later row that only ties the worst kept one sorts after it: not kept.
+        if let Some(bar) = &self.bar {
+            if cmp_keys(dirs, &self.scratch, bar) != Ordering::Less {
+                return Ok(());
             }
         }
-        a.cmp(b)
-    };
-    let mut idx: Vec<usize> = (0..n).collect();
-    let keep = match limit {
-        Some(l) => count_arg(l, "LIMIT", cx)?
-            .saturating_add(skip.map_or(Ok(0), |s| count_arg(s, "SKIP", cx))?),
-        None => n,
-    };
-    if keep < n {
-        if keep > 0 {
-            idx.select_nth_unstable_by(keep - 1, cmp);
+        if self.rows.width() != cx.width {
+            self.rows = Rows::new(cx.width);
         }
-        idx.truncate(keep);
+        self.rows.push(row);
+        self.keys.append(&mut self.scratch);
+        self.seq.push(seq);
+        if keep != usize::MAX && self.len() >= keep.saturating_mul(2).max(64) {
+            self.compact(dirs, keep);
+        }
+        Ok(())
     }
-    idx.sort_by(cmp);
-    let mut out = Rows::new(cx.width);
-    for i in idx {
-        out.push(rows.row(i));
+
+    /// The order of the buffered rows' indexes, best first, at most `keep`.
+    fn order(&self, dirs: &[(BExpr, bool)], keep: usize) -> Vec<usize> {
+        let k = dirs.len();
+        let cmp = |a: &usize, b: &usize| {
+            cmp_keys(
+                dirs,
+                &self.keys[a * k..(a + 1) * k],
+                &self.keys[b * k..(b + 1) * k],
+            )
+            .then(self.seq[*a].cmp(&self.seq[*b]))
+        };
+        let n = self.len();
+        let mut idx: Vec<usize> = (0..n).collect();
+        if keep < n {
+            if keep > 0 {
+                idx.select_nth_unstable_by(keep - 1, cmp);
+            }
+            idx.truncate(keep);
+        }
+        idx.sort_by(cmp);
+        idx
     }
-    Ok(out)
+
+    fn compact(&mut self, dirs: &[(BExpr, bool)], keep: usize) {
+        let k = dirs.len();
+        let idx = self.order(dirs, keep);
+        let mut rows = Rows::new(self.rows.width());
+        let mut keys = Vec::with_capacity(idx.len() * k);
+        let mut seq = Vec::with_capacity(idx.len());
+        for &i in &idx {
+            rows.push(self.rows.row(i));
+            keys.extend_from_slice(&self.keys[i * k..(i + 1) * k]);
+            seq.push(self.seq[i]);
+        }
+        self.bar = idx.last().map(|_| keys[keys.len() - k..].to_vec());
+        self.rows = rows;
+        self.keys = keys;
+        self.seq = seq;
+    }
+
+    fn finish(
+        &mut self,
+        dirs: &[(BExpr, bool)],
+        skip: Option<&BExpr>,
+        limit: Option<&BExpr>,
+        cx: &Ctx<'_>,
+    ) -> Result<Rows> {
+        let keep = self.keep(skip, limit, cx)?;
+        let idx = self.order(dirs, keep);
+        let mut out = Rows::new(cx.width);
+        for i in idx {
+            out.push(self.rows.row(i));
+        }
+        *self = TopK::default();
+        Ok(out)
+    }
 }
 
 fn create(rows: Rows, spec: &CreateSpec, cx: &Ctx<'_>) -> Result<Rows> {

@@ -6,47 +6,40 @@ use kith_core::{Edge, NodeId, RelId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::steps::{for_each_edge, rel_matches};
-use super::{Ctx, Rows};
+use super::Ctx;
 use crate::error::Result;
 use crate::planner::Expand;
 use crate::value::{Path, Val};
-
-fn edges_of(e: &Expand, node: NodeId, row: &[Val], cx: &Ctx<'_>) -> Result<Vec<Edge>> {
-    let mut out = Vec::new();
-    for_each_edge(e, node, cx, |edge| {
-        if e.rel_props.is_empty() || rel_matches(edge.rel, &e.rel_props, row, cx)? {
-            out.push(edge);
-        }
-        Ok(())
-    })?;
-    Ok(out)
-}
 
 fn rel_list(rels: &[RelId]) -> Val {
     Val::list(rels.iter().map(|r| Val::Rel(*r)).collect())
 }
 
 /// `(a)-[*min..max]-(b)`: every path that uses no relationship twice, depth first.
-pub(crate) fn var_expand(rows: Rows, e: &Expand, cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
+pub(crate) fn var_expand(
+    e: &Expand,
+    w: &mut Trail,
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
+    let Val::Node(from) = row[e.from] else {
+        return Ok(true);
+    };
+    let target = match (e.into, &row[e.to]) {
+        (false, _) => None,
+        (true, Val::Node(t)) => Some(*t),
+        (true, _) => return Ok(true),
+    };
     let walk = Walk::new(e, cx);
-    let mut w = Trail::default();
-    for row in rows.iter() {
-        let Val::Node(from) = row[e.from] else {
-            continue;
-        };
-        let target = match (e.into, &row[e.to]) {
-            (false, _) => None,
-            (true, Val::Node(t)) => Some(*t),
-            (true, _) => continue,
-        };
-        if e.min == 0 && target.is_none_or(|t| t == from) {
-            out.push_with2(row, (e.rel, walk.rel_value(&[])), (e.to, Val::Node(from)));
+    if e.min == 0 && target.is_none_or(|t| t == from) {
+        row[e.rel] = walk.rel_value(&[]);
+        row[e.to] = Val::Node(from);
+        if !next(row)? {
+            return Ok(false);
         }
-        walk.trails(row, from, target, &mut w, &mut out)?;
-        cx.check_rows(&out)?;
     }
-    Ok(out)
+    walk.trails(row, from, target, w, next)
 }
 
 /// The resolved shape of a variable-length walk: which (type, direction) lists each
@@ -61,7 +54,7 @@ struct Walk<'a, 'g> {
 /// The walk's reusable buffers: the stack of (node, pair index, edge index) frames
 /// and the trail's relationships.
 #[derive(Default)]
-struct Trail {
+pub(crate) struct Trail {
     frames: Vec<(NodeId, usize, usize)>,
     path: Vec<RelId>,
     on_path: FxHashSet<RelId>,
@@ -135,15 +128,15 @@ impl<'a, 'g> Walk<'a, 'g> {
 
     fn trails(
         &self,
-        row: &[Val],
+        row: &mut [Val],
         from: NodeId,
         target: Option<NodeId>,
         w: &mut Trail,
-        out: &mut Rows,
-    ) -> Result<()> {
+        next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+    ) -> Result<bool> {
         let e = self.e;
         if e.max == 0 {
-            return Ok(());
+            return Ok(true);
         }
         let typed = !self.pairs.is_empty() || !e.types.is_empty();
         w.frames.clear();
@@ -161,12 +154,12 @@ impl<'a, 'g> Walk<'a, 'g> {
                 w.any_type_pairs.last().map_or(&[], |p| p.as_slice())
             };
             let (mut p, mut i) = (*pi, *ei);
-            let next = self.next_edge(node, pairs, &mut p, &mut i, row)?;
+            let found = self.next_edge(node, pairs, &mut p, &mut i, row)?;
             if let Some(top) = w.frames.last_mut() {
                 top.1 = p;
                 top.2 = i;
             }
-            let Some(edge) = next else {
+            let Some(edge) = found else {
                 w.frames.pop();
                 if !typed {
                     w.any_type_pairs.pop();
@@ -184,13 +177,12 @@ impl<'a, 'g> Walk<'a, 'g> {
             w.on_path.insert(edge.rel);
             let depth = w.path.len() as u32;
             if depth >= e.min && target.is_none_or(|t| t == edge.node) {
-                out.push_with2(
-                    row,
-                    (e.rel, self.rel_value(&w.path)),
-                    (e.to, Val::Node(edge.node)),
-                );
-                if out.len().is_multiple_of(1024) {
-                    self.cx.check_rows(out)?;
+                if e.bind_rel {
+                    row[e.rel] = rel_list(&w.path);
+                }
+                row[e.to] = Val::Node(edge.node);
+                if !next(row)? {
+                    return Ok(false);
                 }
             }
             if depth < e.max {
@@ -202,7 +194,7 @@ impl<'a, 'g> Walk<'a, 'g> {
                 w.on_path.remove(&r);
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -210,43 +202,43 @@ impl<'a, 'g> Walk<'a, 'g> {
 /// the same start node (IC1: one person, many candidates) share one breadth-first
 /// search, resumed layer by layer as far as each target needs.
 pub(crate) fn shortest(
-    rows: Rows,
     e: &Expand,
     all: bool,
     path_slot: Option<usize>,
+    bfs: &mut Option<Bfs>,
+    row: &mut [Val],
     cx: &Ctx<'_>,
-) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    let mut bfs: Option<Bfs> = None;
-    for row in rows.iter() {
-        let (Val::Node(a), Val::Node(b)) = (&row[e.from], &row[e.to]) else {
-            continue;
-        };
-        // Relationship properties may read the row: then no search is shared.
-        let reusable = e.rel_props.is_empty();
-        if !bfs.as_ref().is_some_and(|s| s.source == *a && reusable) {
-            bfs = Some(Bfs::new(*a));
-        }
-        let search = bfs.as_mut().expect("set above");
-        for p in search.paths_to(*b, e, all, row, cx)? {
-            let rels = if e.bind_rel {
-                rel_list(&p.rels)
-            } else {
-                Val::Null
-            };
-            out.push_with(row, e.rel, rels);
-            if let Some(s) = path_slot {
-                out.last_mut()[s] = Val::Path(Arc::new(p));
-            }
-        }
-        cx.check_rows(&out)?;
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
+    let (Val::Node(a), Val::Node(b)) = (&row[e.from], &row[e.to]) else {
+        return Ok(true);
+    };
+    let (a, b) = (*a, *b);
+    // Relationship properties may read the row: then no search is shared.
+    let reusable = e.rel_props.is_empty();
+    if !bfs.as_ref().is_some_and(|s| s.source == a && reusable) {
+        *bfs = Some(Bfs::new(a));
     }
-    Ok(out)
+    let search = bfs.as_mut().expect("set above");
+    for p in search.paths_to(b, e, all, row, cx)? {
+        row[e.rel] = if e.bind_rel {
+            rel_list(&p.rels)
+        } else {
+            Val::Null
+        };
+        if let Some(s) = path_slot {
+            row[s] = Val::Path(Arc::new(p));
+        }
+        if !next(row)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// A breadth-first search from one node, kept layer by layer: the depth of every node
 /// reached, its first predecessor, and (for all shortest paths) the others.
-struct Bfs {
+pub(crate) struct Bfs {
     source: NodeId,
     depth_of: FxHashMap<NodeId, u32>,
     first: FxHashMap<NodeId, (NodeId, RelId)>,
@@ -292,8 +284,11 @@ impl Bfs {
         self.depth += 1;
         let mut next = Vec::new();
         for &n in &self.frontier {
-            for edge in edges_of(e, n, row, cx)? {
+            for_each_edge(e, n, cx, |edge| {
                 cx.tick()?;
+                if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
+                    return Ok(true);
+                }
                 match self.depth_of.get(&edge.node) {
                     None => {
                         self.depth_of.insert(edge.node, self.depth);
@@ -305,7 +300,8 @@ impl Bfs {
                     }
                     Some(_) => {}
                 }
-            }
+                Ok(true)
+            })?;
         }
         self.frontier = next;
         Ok(())
@@ -320,15 +316,17 @@ impl Bfs {
         cx: &Ctx<'_>,
     ) -> Result<Vec<Path>> {
         let a = self.source;
-        if a == b {
-            return Ok(if e.min == 0 {
-                vec![Path {
-                    nodes: vec![a],
-                    rels: Vec::new(),
-                }]
-            } else {
-                Vec::new()
-            });
+                if a == b {
+            if e.min > 0 {
+                // Neo4j 5 refuses this rather than answer "no path" (LDBC IC13 on one
+                // person: crates/kith-cypher/tests/fixtures/neo4j-official/test-probes).
+                return Err(crate::error::CypherError::new(
+                    crate::error::ErrorCode::ExecutionFailed,
+                    "the shortest path algorithm does not work when the start and end nodes are the same; \
+                     allow a length of 0 (`*0..`) or compare the two nodes first",
+                ));
+            }
+            return Ok(vec![Path { nodes: vec![a], rels: Vec::new() }]);
         }
         match self.reach(b, e, row, cx)? {
             Some(d) if d >= e.min.max(1) => {}

@@ -1,199 +1,297 @@
-//! MATCH steps: scans, seeks, checks, expands.
+//! MATCH steps, a row at a time: each step binds its slots in the one row the pipeline
+//! carries and hands it on to the rest (`next`), depth first, so a row is never copied
+//! between steps and a node's record is read by every step that needs it while it is
+//! still in cache. `next` answers whether to go on (false once a LIMIT or an EXISTS
+//! has what it needs).
 
-use kith_core::{Direction, Edge, NodeId, RelId, RelTypeId, Value};
+use kith_core::{Direction, Edge, NodeId, RelId, Value};
 
-use super::eval::{eval, property};
+use super::eval::{eval, property, truth};
 use super::{paths, Ctx, Rows};
 use crate::binder::BExpr;
 use crate::error::Result;
 use crate::planner::{Dir, Expand, Step};
 use crate::value::{equals, Path, Val};
 
-/// Runs a MATCH's steps over a batch.
-pub(crate) fn run_steps(steps: &[Step], mut rows: Rows, cx: &Ctx<'_>) -> Result<Rows> {
-    for step in steps {
-        if rows.is_empty() {
-            return Ok(rows);
-        }
-        rows = run_step(step, rows, cx)?;
-        cx.check_rows(&rows)?;
-    }
-    Ok(rows)
+/// Where rows go: the rest of the pipeline; false to stop.
+pub(crate) type Sink<'s> = dyn FnMut(&mut [Val]) -> Result<bool> + 's;
+
+/// One step's state over a run.
+#[derive(Default)]
+pub(crate) struct StepState {
+    /// Rows that reached the step (rows its predecessor produced).
+    pub(crate) rows: usize,
+    data: StepData,
 }
 
-fn run_step(step: &Step, rows: Rows, cx: &Ctx<'_>) -> Result<Rows> {
+#[derive(Default)]
+enum StepData {
+    #[default]
+    None,
+    Walk(paths::Trail),
+    Bfs(Option<paths::Bfs>),
+}
+
+/// Fresh state for each step.
+pub(crate) fn states(steps: &[Step]) -> Vec<StepState> {
+    steps.iter().map(|_| StepState::default()).collect()
+}
+
+/// Runs a MATCH's steps over a batch: every row they produce, in order.
+pub(crate) fn run_steps(steps: &[Step], rows: Rows, cx: &Ctx<'_>) -> Result<Rows> {
+    let mut out = Rows::new(cx.width);
+    let mut st = states(steps);
+    let mut row = vec![Val::Null; cx.width];
+    for r in rows.iter() {
+        row.clone_from_slice(r);
+        push_steps(steps, &mut st, &mut row, cx, &mut |r: &mut [Val]| {
+            out.push(r);
+            cx.check_len(out.len())?;
+            Ok(true)
+        })?;
+    }
+    Ok(out)
+}
+
+/// Whether the steps match anything from `row`: stops at the first match.
+pub(crate) fn any_match(steps: &[Step], row: &[Val], cx: &Ctx<'_>) -> Result<bool> {
+    let mut st = states(steps);
+    let mut row = row.to_vec();
+    let mut found = false;
+    push_steps(steps, &mut st, &mut row, cx, &mut |_: &mut [Val]| {
+        found = true;
+        Ok(false)
+    })?;
+    Ok(found)
+}
+
+/// Hands `row` to the first step; the last hands its rows to `sink`.
+pub(crate) fn push_steps(
+    steps: &[Step],
+    states: &mut [StepState],
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<bool> {
+    let (Some((step, rest)), Some((st, rest_st))) = (steps.split_first(), states.split_first_mut())
+    else {
+        return sink(row);
+    };
+    st.rows += 1;
+    cx.tick()?;
+    cx.check_len(st.rows)?;
+    let mut next = |r: &mut [Val]| push_steps(rest, rest_st, r, cx, sink);
     match step {
-        Step::ScanAll { slot } => scan(rows, *slot, cx, |_| true),
+        Step::ScanAll { slot } => {
+            for n in cx.graph.node_ids() {
+                row[*slot] = Val::Node(n);
+                if !next(row)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
         Step::ScanLabel { slot, label } => match cx.labels[*label] {
-            Some(l) => scan_nodes(rows, *slot, &cx.nodes_with_label(l), cx),
-            None => Ok(Rows::new(cx.width)),
+            Some(l) => {
+                for &n in cx.nodes_with_label(l).iter() {
+                    row[*slot] = Val::Node(n);
+                    if !next(row)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            None => Ok(true),
         },
-        Step::SeekId { slot, label, value } => seek_id(rows, *slot, *label, value, cx),
+        Step::SeekId { slot, label, value } => seek_id(row, *slot, *label, value, cx, &mut next),
         Step::SeekIdAny {
             slot,
             label,
             values,
-        } => seek_id_any(rows, *slot, *label, values, cx),
+        } => seek_id_any(row, *slot, *label, values, cx, &mut next),
         Step::SeekProp {
             slot,
             label,
             key,
             value,
-        } => seek_prop(rows, *slot, *label, *key, value, cx),
+        } => seek_prop(row, *slot, *label, *key, value, cx, &mut next),
         Step::CheckNode {
             slot,
             labels,
             props,
             props_map,
-        } => filter(rows, cx, |row| {
-            check_node(row, *slot, labels, props, props_map.as_ref(), cx)
-        }),
-        Step::Expand(e) => expand(rows, e, cx),
-        Step::VarExpand(e) => paths::var_expand(rows, e, cx),
-        Step::Shortest { expand, all, path } => paths::shortest(rows, expand, *all, *path, cx),
-        Step::Filter(f) => filter(rows, cx, |row| {
-            Ok(super::eval::truth(&eval(f, row, cx)?)? == Some(true))
-        }),
-        Step::DistinctRels(slots) => filter(rows, cx, |row| Ok(distinct_rels(row, slots))),
-        Step::BuildPath { slot, start, hops } => build_paths(rows, *slot, *start, hops, cx),
-    }
-}
-
-fn filter(
-    mut rows: Rows,
-    cx: &Ctx<'_>,
-    mut keep: impl FnMut(&[Val]) -> Result<bool>,
-) -> Result<Rows> {
-    rows.retain(|row| {
-        cx.tick()?;
-        keep(row)
-    })?;
-    Ok(rows)
-}
-
-fn scan(rows: Rows, slot: usize, cx: &Ctx<'_>, keep: impl Fn(NodeId) -> bool) -> Result<Rows> {
-    let nodes: Vec<NodeId> = cx.graph.node_ids().filter(|n| keep(*n)).collect();
-    scan_nodes(rows, slot, &nodes, cx)
-}
-
-fn scan_nodes(rows: Rows, slot: usize, nodes: &[NodeId], cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
-        for n in nodes {
-            cx.tick()?;
-            out.push_with(row, slot, Val::Node(*n));
-        }
-        cx.check_rows(&out)?;
-    }
-    Ok(out)
-}
-
-fn seek_id(rows: Rows, slot: usize, label: usize, value: &BExpr, cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    let Some(l) = cx.labels[label] else {
-        return Ok(out);
-    };
-    for row in rows.iter() {
-        match eval(value, row, cx)? {
-            Val::Int(id) => {
-                if let Some(n) = cx.graph.node_by_id(l, id) {
-                    out.push_with(row, slot, Val::Node(n));
-                }
+        } => {
+            if check_node(row, *slot, labels, props, props_map.as_ref(), cx)? {
+                next(row)
+            } else {
+                Ok(true)
             }
-            Val::Null => {}
-            other => {
-                // Not an integer: no id index entry, but a node may hold it all the same.
-                let Some(key) = cx.graph.prop_key_id("id") else {
-                    continue;
-                };
-                for &n in cx.nodes_with_label(l).iter() {
-                    if cx
-                        .graph
-                        .node_property(n, key)
-                        .is_some_and(|v| equals(&Val::from_value(v), &other) == Some(true))
-                    {
-                        out.push_with(row, slot, Val::Node(n));
+        }
+        Step::Expand(e) => expand(e, row, cx, &mut next),
+        Step::VarExpand(e) => {
+            if !matches!(st.data, StepData::Walk(_)) {
+                st.data = StepData::Walk(paths::Trail::default());
+            }
+            let StepData::Walk(trail) = &mut st.data else {
+                unreachable!("set above")
+            };
+            paths::var_expand(e, trail, row, cx, &mut next)
+        }
+        Step::Shortest { expand, all, path } => {
+            if !matches!(st.data, StepData::Bfs(_)) {
+                st.data = StepData::Bfs(None);
+            }
+            let StepData::Bfs(bfs) = &mut st.data else {
+                unreachable!("set above")
+            };
+            paths::shortest(expand, *all, *path, bfs, row, cx, &mut next)
+        }
+        Step::Filter(f) => {
+            if truth(&eval(f, row, cx)?)? == Some(true) {
+                next(row)
+            } else {
+                Ok(true)
+            }
+        }
+        Step::DistinctRels(slots) => {
+            if distinct_rels(row, slots) {
+                next(row)
+            } else {
+                Ok(true)
+            }
+        }
+        Step::BuildPath { slot, start, hops } => {
+            row[*slot] = build_path(row, *start, hops, cx)
+                .map_or(Val::Null, |p| Val::Path(std::sync::Arc::new(p)));
+            next(row)
+        }
+    }
+}
+
+fn seek_id(
+    row: &mut [Val],
+    slot: usize,
+    label: usize,
+    value: &BExpr,
+    cx: &Ctx<'_>,
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
+    let Some(l) = cx.labels[label] else {
+        return Ok(true);
+    };
+    match eval(value, row, cx)? {
+        Val::Int(id) => {
+            if let Some(n) = cx.graph.node_by_id(l, id) {
+                row[slot] = Val::Node(n);
+                return next(row);
+            }
+        }
+        Val::Null => {}
+        other => {
+            // Not an integer: no id index entry, but a node may hold it all the same.
+            let Some(key) = cx.graph.prop_key_id("id") else {
+                return Ok(true);
+            };
+            for &n in cx.nodes_with_label(l).iter() {
+                if cx
+                    .graph
+                    .node_property(n, key)
+                    .is_some_and(|v| equals(&Val::from_value(v), &other) == Some(true))
+                {
+                    row[slot] = Val::Node(n);
+                    if !next(row)? {
+                        return Ok(false);
                     }
                 }
             }
         }
     }
-    Ok(out)
+    Ok(true)
 }
 
 fn seek_id_any(
-    rows: Rows,
+    row: &mut [Val],
     slot: usize,
     label: usize,
     values: &[BExpr],
     cx: &Ctx<'_>,
-) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
     let Some(l) = cx.labels[label] else {
-        return Ok(out);
+        return Ok(true);
     };
     let mut found: Vec<NodeId> = Vec::with_capacity(values.len());
-    for row in rows.iter() {
-        found.clear();
-        for v in values {
-            match eval(v, row, cx)? {
-                Val::Int(id) => found.extend(cx.graph.node_by_id(l, id)),
-                Val::Null => {}
-                // The id index holds integers only: any other value means every node
-                // of the label is a candidate, and the WHERE decides.
-                _ => found.extend(cx.nodes_with_label(l).iter().copied()),
-            }
-        }
-        found.sort_unstable();
-        found.dedup();
-        for n in &found {
-            out.push_with(row, slot, Val::Node(*n));
+    for v in values {
+        match eval(v, row, cx)? {
+            Val::Int(id) => found.extend(cx.graph.node_by_id(l, id)),
+            Val::Null => {}
+            // The id index holds integers only: any other value means every node
+            // of the label is a candidate, and the WHERE decides.
+            _ => found.extend(cx.nodes_with_label(l).iter().copied()),
         }
     }
-    Ok(out)
+    found.sort_unstable();
+    found.dedup();
+    for n in found {
+        row[slot] = Val::Node(n);
+        if !next(row)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn seek_prop(
-    rows: Rows,
+    row: &mut [Val],
     slot: usize,
     label: usize,
     key: usize,
     value: &BExpr,
     cx: &Ctx<'_>,
-) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
     let (Some(l), Some(k)) = (cx.labels[label], cx.keys[key]) else {
-        return Ok(out);
+        return Ok(true);
     };
-    let indexed = cx.graph.is_indexed(l, k);
-    let mut candidates = None;
-    for row in rows.iter() {
-        let v = eval(value, row, cx)?;
-        if v.is_null() {
-            continue;
-        }
-        if indexed {
-            if let Some(stored) = to_stored(&v) {
-                for n in cx.graph.nodes_with_property(l, k, &stored, usize::MAX) {
-                    out.push_with(row, slot, Val::Node(n));
-                }
-                continue;
-            }
-        }
-        let nodes = candidates.get_or_insert_with(|| cx.nodes_with_label(l));
-        for n in nodes.iter() {
-            cx.tick()?;
-            if cx
-                .graph
-                .node_property(*n, k)
-                .is_some_and(|p| equals(&Val::from_value(p), &v) == Some(true))
-            {
-                out.push_with(row, slot, Val::Node(*n));
-            }
-        }
-        cx.check_rows(&out)?;
+    let v = eval(value, row, cx)?;
+    if v.is_null() {
+        return Ok(true);
     }
-    Ok(out)
+    if cx.graph.is_indexed(l, k) {
+        if let Some(stored) = to_stored(&v) {
+            for n in cx.graph.nodes_with_property(l, k, &stored, usize::MAX) {
+                row[slot] = Val::Node(n);
+                if !next(row)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+    }
+    for &n in cx.nodes_with_label(l).iter() {
+        cx.tick()?;
+        if cx
+            .graph
+            .node_property(n, k)
+            .is_some_and(|p| stored_equals(p, &v))
+        {
+            row[slot] = Val::Node(n);
+            if !next(row)? {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Cypher equality of a stored value and a runtime one, without converting scalars.
+fn stored_equals(stored: &Value, v: &Val) -> bool {
+    match (stored, v) {
+        (Value::String(a), Val::Str(b)) => a == b,
+        (Value::String(_), _) | (_, Val::Str(_)) => false,
+        (Value::Int(a), Val::Int(b)) => a == b,
+        _ => equals(&Val::from_value(stored), v) == Some(true),
+    }
 }
 
 /// A runtime value as a stored one, when it can be stored.
@@ -255,14 +353,6 @@ fn check_node(
     Ok(true)
 }
 
-/// The relationship types an expand follows from `node` in one direction.
-pub(crate) fn types_at(e: &Expand, node: NodeId, dir: Direction, cx: &Ctx<'_>) -> Vec<RelTypeId> {
-    if e.types.is_empty() {
-        return cx.graph.rel_types_at(node, dir);
-    }
-    e.types.iter().filter_map(|t| cx.types[*t]).collect()
-}
-
 /// The graph directions a pattern direction covers.
 pub(crate) fn directions(dir: Dir) -> &'static [Direction] {
     match dir {
@@ -272,25 +362,52 @@ pub(crate) fn directions(dir: Dir) -> &'static [Direction] {
     }
 }
 
-/// Calls `f` with every (edge) of `node` the expand follows, in type and direction order.
+/// Calls `f` with every adjacency list of `node` the expand follows, in direction and
+/// type order, with the direction. `f` answers false to stop.
+pub(crate) fn for_each_list<'g>(
+    e: &Expand,
+    node: NodeId,
+    cx: &Ctx<'g>,
+    mut f: impl FnMut(Direction, &'g [Edge]) -> Result<bool>,
+) -> Result<bool> {
+    for &d in directions(e.dir) {
+        if e.types.is_empty() {
+            for t in cx.graph.rel_types_at(node, d) {
+                if !f(d, cx.graph.neighbors(node, t, d))? {
+                    return Ok(false);
+                }
+            }
+        } else {
+            for t in e.types.iter().filter_map(|t| cx.types[*t]) {
+                if !f(d, cx.graph.neighbors(node, t, d))? {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Calls `f` with every edge of `node` the expand follows, in type and direction
+/// order (an undirected self-loop once). `f` answers false to stop.
 pub(crate) fn for_each_edge(
     e: &Expand,
     node: NodeId,
     cx: &Ctx<'_>,
-    mut f: impl FnMut(Edge) -> Result<()>,
-) -> Result<()> {
-    for &d in directions(e.dir) {
-        for t in types_at(e, node, d, cx) {
-            for edge in cx.graph.neighbors(node, t, d) {
-                // An undirected self-loop is one relationship: count it once.
-                if e.dir == Dir::Both && d == Direction::In && edge.node == node {
-                    continue;
-                }
-                f(*edge)?;
+    mut f: impl FnMut(Edge) -> Result<bool>,
+) -> Result<bool> {
+    for_each_list(e, node, cx, |d, edges| {
+        for edge in edges {
+            // An undirected self-loop is one relationship: count it once.
+            if e.dir == Dir::Both && d == Direction::In && edge.node == node {
+                continue;
+            }
+            if !f(*edge)? {
+                return Ok(false);
             }
         }
-    }
-    Ok(())
+        Ok(true)
+    })
 }
 
 /// Whether a relationship's properties match the pattern's.
@@ -309,39 +426,51 @@ pub(crate) fn rel_matches(
     Ok(true)
 }
 
-fn expand(rows: Rows, e: &Expand, cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
-        let Val::Node(from) = row[e.from] else {
-            continue;
+fn expand(
+    e: &Expand,
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
+    let Val::Node(from) = row[e.from] else {
+        return Ok(true);
+    };
+    if e.into {
+        let Val::Node(target) = row[e.to] else {
+            return Ok(true);
         };
-        let target = if e.into {
-            match row[e.to] {
-                Val::Node(t) => Some(t),
-                _ => continue,
+        // Both ends bound: the lists are sorted by neighbour, so the relationships to
+        // `target` are one run found by binary search.
+        return for_each_list(e, from, cx, |d, edges| {
+            if e.dir == Dir::Both && d == Direction::In && target == from {
+                return Ok(true);
             }
-        } else {
-            None
-        };
-        for_each_edge(e, from, cx, |edge| {
-            cx.tick()?;
-            if target.is_some_and(|t| t != edge.node) {
-                return Ok(());
+            let start = edges.partition_point(|x| x.node < target);
+            for edge in edges[start..].iter().take_while(|x| x.node == target) {
+                cx.tick()?;
+                if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
+                    continue;
+                }
+                if e.bind_rel {
+                    row[e.rel] = Val::Rel(edge.rel);
+                }
+                if !next(row)? {
+                    return Ok(false);
+                }
             }
-            if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
-                return Ok(());
-            }
-            let rel = if e.bind_rel {
-                Val::Rel(edge.rel)
-            } else {
-                Val::Null
-            };
-            out.push_with2(row, (e.rel, rel), (e.to, Val::Node(edge.node)));
-            Ok(())
-        })?;
-        cx.check_rows(&out)?;
+            Ok(true)
+        });
     }
-    Ok(out)
+    for_each_edge(e, from, cx, |edge| {
+        if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
+            return Ok(true);
+        }
+        if e.bind_rel {
+            row[e.rel] = Val::Rel(edge.rel);
+        }
+        row[e.to] = Val::Node(edge.node);
+        next(row)
+    })
 }
 
 fn distinct_rels(row: &[Val], slots: &[usize]) -> bool {
@@ -360,22 +489,6 @@ fn distinct_rels(row: &[Val], slots: &[usize]) -> bool {
     }
     seen.sort_unstable();
     seen.windows(2).all(|w| w[0] != w[1])
-}
-
-fn build_paths(
-    rows: Rows,
-    slot: usize,
-    start: usize,
-    hops: &[usize],
-    cx: &Ctx<'_>,
-) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    for row in rows.iter() {
-        let path = build_path(row, start, hops, cx)
-            .map_or(Val::Null, |p| Val::Path(std::sync::Arc::new(p)));
-        out.push_with(row, slot, path);
-    }
-    Ok(out)
 }
 
 fn build_path(row: &[Val], start: usize, hops: &[usize], cx: &Ctx<'_>) -> Option<Path> {
