@@ -34,6 +34,9 @@ pub enum ErrorCode {
     LimitExceeded,
     /// A write the query would make was refused (a missing node, a deleted one).
     ConstraintViolation,
+    /// The query asked for something the engine refuses while running, as Neo4j does
+    /// (a shortest path from a node to itself with a minimum length above 0).
+    ExecutionFailed,
 }
 
 impl ErrorCode {
@@ -52,6 +55,7 @@ impl ErrorCode {
             ErrorCode::Cancelled => "Neo.ClientError.Transaction.Terminated",
             ErrorCode::LimitExceeded => "Neo.ClientError.Statement.LimitExceeded",
             ErrorCode::ConstraintViolation => "Neo.ClientError.Schema.ConstraintValidationFailed",
+            ErrorCode::ExecutionFailed => "Neo.DatabaseError.Statement.ExecutionFailed",
         }
     }
 }

@@ -267,6 +267,10 @@ pub fn order(a: &Val, b: &Val) -> Ordering {
         return ra.cmp(&rb);
     }
     match (a, b) {
+        // NaN sorts after every other number (and before null).
+        (Val::Float(x), Val::Float(y)) if x.is_nan() || y.is_nan() => x.is_nan().cmp(&y.is_nan()),
+        (Val::Float(x), Val::Int(_)) if x.is_nan() => Ordering::Greater,
+        (Val::Int(_), Val::Float(y)) if y.is_nan() => Ordering::Less,
         (Val::Float(x), Val::Float(y)) => x.total_cmp(y),
         (Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
             compare(a, b).unwrap_or_else(|| as_f64(a).total_cmp(&as_f64(b)))

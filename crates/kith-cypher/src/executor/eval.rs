@@ -563,6 +563,12 @@ pub(crate) fn compare_one(op: CompareOp, a: &Val, b: &Val) -> Option<bool> {
         CompareOp::Eq => equals(a, b),
         CompareOp::Ne => equals(a, b).map(|e| !e),
         _ => {
+            let nan = |v: &Val| matches!(v, Val::Float(f) if f.is_nan());
+            let number = |v: &Val| matches!(v, Val::Int(_) | Val::Float(_));
+            if (nan(a) || nan(b)) && number(a) && number(b) {
+                // NaN is comparable with numbers, and never less, equal or greater.
+                return Some(false);
+            }
             let o = compare(a, b)?;
             Some(match op {
                 CompareOp::Lt => o == Ordering::Less,

@@ -31,7 +31,12 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
     match f {
         F::ToInteger => to_integer(a),
         F::ToFloat => to_float(a),
-        F::ToString => Ok(to_string(a)),
+        F::ToString => match a {
+            Val::List(_) | Val::Map(_) | Val::Node(_) | Val::Rel(_) | Val::Path(_) => Err(
+                arg_type(f, "a number, string, boolean or temporal value", a),
+            ),
+            _ => Ok(to_string(a)),
+        },
         F::ToBoolean => to_boolean(a),
         F::Floor | F::Ceil | F::Round | F::Sqrt | F::Exp | F::Log | F::Log10 => math(f, a),
         F::Abs => match a {
