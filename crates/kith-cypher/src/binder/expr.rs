@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{AggSpec, BExpr, BinOp, Binder, MapItem};
+use super::{AggSpec, BExpr, BinOp, Binder, Kind, MapItem};
 use crate::ast::{
     BinaryOp, Expr, ExprKind, MapProjectionItem, SubqueryBody, SubqueryKind, UnaryOp,
 };
@@ -22,7 +22,18 @@ impl Binder<'_> {
             ExprKind::Param(p) => BExpr::Param(self.names.param(p)),
             ExprKind::Var(v) => BExpr::Slot(self.lookup(v, e.pos)?),
             ExprKind::Property(base, key) => {
-                BExpr::Prop(Box::new(self.expr(base)?), self.names.key(key))
+                let base = self.expr(base)?;
+                if matches!(Kind::of(&base, &self.kinds), Kind::Path | Kind::RelList) {
+                    return Err(self.error(
+                        ErrorCode::SyntaxError,
+                        format!(
+                            "type mismatch: a {} has no property `{key}`",
+                            Kind::of(&base, &self.kinds).name()
+                        ),
+                        e.pos,
+                    ));
+                }
+                BExpr::Prop(Box::new(base), self.names.key(key))
             }
             ExprKind::Index(a, i) => BExpr::Index(Box::new(self.expr(a)?), Box::new(self.expr(i)?)),
             ExprKind::Slice(a, from, to) => BExpr::Slice(
@@ -248,7 +259,16 @@ impl Binder<'_> {
                 pos,
             ));
         }
-        Ok(BExpr::Call(f, self.exprs(args)?))
+        if f == Function::Size && matches!(args[0].kind, ExprKind::Pattern(_)) {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                "size() of a pattern: use COUNT { pattern }",
+                pos,
+            ));
+        }
+        let bound = self.exprs(args)?;
+        self.check_argument_kinds(f, &bound, pos)?;
+        Ok(BExpr::Call(f, bound))
     }
 
     fn aggregate(
@@ -293,6 +313,40 @@ impl Binder<'_> {
 }
 
 impl Binder<'_> {
+    /// Arguments whose kind is known before running and can never fit the function
+    /// (`length(n)` of a node, `type(n)`, `labels(p)` of a path, `properties(1)`).
+    fn check_argument_kinds(&self, f: Function, args: &[BExpr], pos: usize) -> Result<()> {
+        let Some(first) = args.first() else {
+            return Ok(());
+        };
+        let kind = Kind::of(first, &self.kinds);
+        let fits = match f {
+            Function::Length => !matches!(kind, Kind::Node | Kind::Rel),
+            Function::Size => kind != Kind::Path,
+            Function::Type | Function::StartNode | Function::EndNode => {
+                !matches!(kind, Kind::Node | Kind::Path | Kind::Value)
+            }
+            Function::Labels => !matches!(kind, Kind::Rel | Kind::Path | Kind::Value),
+            Function::Properties | Function::Keys => {
+                kind != Kind::Path
+                    && !matches!(first, BExpr::Const(v) if !v.is_null())
+                    && !matches!(first, BExpr::List(_))
+            }
+            Function::Nodes | Function::Relationships => {
+                !matches!(kind, Kind::Node | Kind::Rel | Kind::Value)
+            }
+            _ => true,
+        };
+        if fits {
+            return Ok(());
+        }
+        Err(self.error(
+            ErrorCode::SyntaxError,
+            format!("type mismatch: {}() of a {}", f.name(), kind.name()),
+            pos,
+        ))
+    }
+
     /// A literal operand of a boolean operator that can never be a boolean is an error
     /// before running, as in openCypher (`RETURN 123 AND true`).
     fn boolean_operand(&self, e: &BExpr, pos: usize) -> Result<()> {

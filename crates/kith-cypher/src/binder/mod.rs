@@ -321,7 +321,7 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::Node => "node",
             Kind::Rel => "relationship",

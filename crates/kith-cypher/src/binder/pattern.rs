@@ -192,6 +192,18 @@ impl Binder<'_> {
 
     /// `(a)-[:R]->(b)` as a predicate.
     pub(crate) fn pattern_predicate(&mut self, path: &PathPattern) -> Result<BExpr> {
+        let named = std::iter::once((path.start.var.as_ref(), path.start.pos)).chain(
+            path.steps
+                .iter()
+                .flat_map(|(r, n)| [(r.var.as_ref(), r.pos), (n.var.as_ref(), n.pos)]),
+        );
+        for (var, pos) in named {
+            if let Some(v) = var.filter(|v| self.scope.get(v).is_none()) {
+                // A predicate tests what is bound; a new name there is a typo more often
+                // than not, and openCypher refuses it.
+                return Err(self.error(ErrorCode::SyntaxError, format!("variable `{v}` not defined (a pattern predicate cannot introduce variables)"), pos));
+            }
+        }
         let saved = self.scope.clone();
         let pre = self.bound_slots();
         let parts = self.pattern_parts(&[part_of(path)], &pre);

@@ -287,11 +287,14 @@ impl Parser<'_> {
                 ExprKind::Int(n)
             }
             Token::Float(s) => {
+                let x: f64 = s
+                    .parse()
+                    .map_err(|_| self.error_here(format!("bad number {s}")))?;
+                if x.is_infinite() {
+                    return Err(self.error_here(format!("floating-point number {s} is too large")));
+                }
                 self.advance();
-                ExprKind::Float(
-                    s.parse()
-                        .map_err(|_| self.error_here(format!("bad number {s}")))?,
-                )
+                ExprKind::Float(x)
             }
             Token::Str(s) => {
                 self.advance();
