@@ -3,11 +3,15 @@
 #   1. kith load ldbc SRC --out WORK/kith          (if missing)
 #   2. kith bench ldbc --quick --out WORK/run        (writes the calls: WORK/run/queries.json)
 #   3. load.sh SRC WORK/neo4j                        (if WORK/neo4j has no store), start
-#   4. bench.py: Neo4j, the same calls -> WORK/run/neo4j-ldbc.json; stop
-#   5. kith bench ldbc --out WORK/run                (kith measured; the table shows both, and ratios)
+#   4. bench.py: Neo4j, the same calls, in the spec's Cypher and as the official LDBC texts
+#      (unmodified, IC3/IC4 with endDate) -> WORK/run/neo4j-ldbc.json; stop
+#   5. kith bench ldbc --cypher TEXTS --out WORK/run (kith measured: native in-process and
+#      WS-BSON, the official texts on kith's Cypher engine in-process and WS-BSON, their
+#      parse + plan time; ldbc.md shows both tables with Neo4j's figures and the ratios)
 #
 # usage: bench.sh WORK [SRC_DIR PARAMS_DIR]   (default: SF0.1 unpacked into WORK)
-# env:   CALLS (kith, 200), NEO4J_CALLS (20), PORT (7698), KITH (target/release/kith)
+# env:   CALLS (kith, 200), NEO4J_CALLS (20), NEO4J_WARMUP (5), PORT (7698),
+#        KITH (target/release/kith), TEXTS (../shared/data/ldbc-cypher; CYPHER=0 skips them)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,6 +20,9 @@ peer="$here/../neo4j.sh"
 py="$here/../.venv/bin/python"
 KITH=${KITH:-$repo/target/release/kith}
 port=${PORT:-7698}
+texts=${TEXTS:-$repo/../shared/data/ldbc-cypher}
+kith_cypher=(--cypher "$texts") neo4j_texts=(--texts "$texts")
+[[ ${CYPHER:-1} == 0 ]] && kith_cypher=() neo4j_texts=()
 (( $# == 1 || $# == 3 )) || { echo "usage: bench.sh WORK [SRC_DIR PARAMS_DIR]" >&2; exit 2; }
 work=$1
 mkdir -p "$work"
@@ -34,8 +41,9 @@ export NEO4J_PEER_HEAP=${NEO4J_PEER_HEAP:-2g} NEO4J_PEER_PAGECACHE=${NEO4J_PEER_
 "$peer" start "$work/neo4j" "$port"
 trap '"$peer" stop "$work/neo4j" || true' EXIT
 "$py" "$here/bench.py" --port "$port" --queries "$work/run/queries.json" --out "$work/run/neo4j-ldbc.json" \
-  --calls "${NEO4J_CALLS:-20}"
+  --calls "${NEO4J_CALLS:-20}" --warmup "${NEO4J_WARMUP:-5}" "${neo4j_texts[@]}"
 "$peer" stop "$work/neo4j"
 trap - EXIT
-"$KITH" bench ldbc --data "$work/kith" --params "$params" --calls "${CALLS:-200}" --out "$work/run"
+"$KITH" bench ldbc --data "$work/kith" --params "$params" --calls "${CALLS:-200}" "${kith_cypher[@]}" \
+  --out "$work/run"
 echo "bench.sh: results in $work/run (ldbc.csv, ldbc.md, neo4j-ldbc.json, queries.json)" >&2

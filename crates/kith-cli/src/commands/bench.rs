@@ -34,7 +34,8 @@ pub enum Bench {
         workers: Option<usize>,
     },
     /// LDBC SNB Interactive reads (IS1-IS7, IC1-IC14), single caller: latency
-    /// in-process and over WS-BSON, on a `kith load ldbc` data directory.
+    /// in-process and over WS-BSON, on a `kith load ldbc` data directory; with
+    /// --cypher, also the official LDBC Cypher texts on kith's Cypher engine.
     Ldbc {
         /// Data directory (from `kith load ldbc`).
         #[arg(long)]
@@ -57,6 +58,11 @@ pub enum Bench {
         /// A smoke run: 10 calls per query and path, 2 warm-up.
         #[arg(long)]
         quick: bool,
+        /// The official LDBC Cypher texts (interactive-*.cypher, e.g.
+        /// ../shared/data/ldbc-cypher): run them unmodified with the same calls,
+        /// in-process and over WS-BSON, and time their parse + plan.
+        #[arg(long, value_name = "DIR")]
+        cypher: Option<PathBuf>,
         /// Neo4j's results from the same run (bench/peers/neo4j/ldbc), shown beside
         /// kith's; default RUN_DIR/neo4j-ldbc.json when --out is given and it exists.
         #[arg(long)]
@@ -218,12 +224,17 @@ pub fn run(bench: Bench) -> Result<()> {
             sample,
             workers,
             quick,
+            cypher,
             neo4j,
             out,
         } => {
             let loaded = data_dir::load(&data)?;
-            let queries = kith_bench::ldbc::queries(&loaded.snapshot, &params, sample)
+            let mut queries = kith_bench::ldbc::queries(&loaded.snapshot, &params, sample)
                 .map_err(|e| anyhow::anyhow!(e))?;
+            if let Some(dir) = &cypher {
+                kith_bench::ldbc::attach_official_texts(&mut queries, dir)
+                    .map_err(|e| anyhow::anyhow!(e))?;
+            }
             if let Some(dir) = &out {
                 write_run_files(
                     dir,
