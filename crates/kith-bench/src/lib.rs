@@ -13,6 +13,7 @@ pub mod ldbc;
 mod local_server;
 pub mod report;
 pub mod shindig;
+pub mod shindig_cypher;
 mod svg;
 pub mod throughput;
 pub mod transport;

@@ -19,6 +19,7 @@ use kith_procedures::Registry;
 use kith_storage::Store;
 
 use crate::http_client::Http;
+use crate::shindig_cypher::ShindigCypher;
 
 /// One of the 19 queries: its number in S1, procedure and run count.
 #[derive(Clone, Debug)]
@@ -188,10 +189,18 @@ pub enum Path {
     HttpJson,
     /// The WebSocket protocol with one subprotocol.
     Ws(Subprotocol),
+    /// S1's Cypher texts as WebSocket `cypher` requests in one encoding, uncompressed:
+    /// S1's "Cypher BSON" beside its "Native BSON".
+    Cypher(Encoding),
 }
 
 impl Path {
-    /// Every path: REST, then each encoding with each compression.
+    /// The Cypher paths, one per encoding (they need the texts: `--cypher`).
+    pub fn cypher_all() -> Vec<Path> {
+        Encoding::ALL.into_iter().map(Path::Cypher).collect()
+    }
+
+    /// Every native path: REST, then each encoding with each compression.
     pub fn all() -> Vec<Path> {
         let mut paths = vec![Path::HttpJson];
         for encoding in Encoding::ALL {
@@ -213,18 +222,17 @@ impl Path {
                 format!("ws-{}", s.encoding.name())
             }
             Path::Ws(s) => format!("ws-{}-{}", s.encoding.name(), s.compression.name()),
+            Path::Cypher(e) => format!("cypher-{}", e.name()),
         }
     }
 
     /// Parses [`Path::name`].
     pub fn parse(name: &str) -> Result<Path, String> {
-        Path::all()
-            .into_iter()
-            .find(|p| p.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<String> = Path::all().iter().map(|p| p.name()).collect();
-                format!("unknown path `{name}`; paths: {}", names.join(", "))
-            })
+        let every = || Path::all().into_iter().chain(Path::cypher_all());
+        every().find(|p| p.name() == name).ok_or_else(|| {
+            let names: Vec<String> = every().map(|p| p.name()).collect();
+            format!("unknown path `{name}`; paths: {}", names.join(", "))
+        })
     }
 }
 
@@ -241,6 +249,8 @@ pub struct Options {
     pub workers: usize,
     /// People the parameters rotate over.
     pub sample: usize,
+    /// S1's Cypher texts, needed by the Cypher paths.
+    pub cypher: Option<Arc<ShindigCypher>>,
 }
 
 /// The measurements of one query on one path, in microseconds.
@@ -377,6 +387,13 @@ pub async fn run(
     mut progress: impl FnMut(u64, u64),
 ) -> Result<Report, String> {
     let queries = queries(&*store.snapshot(), options.sample)?;
+    if options.paths.iter().any(|p| matches!(p, Path::Cypher(_))) {
+        options
+            .cypher
+            .as_ref()
+            .ok_or("the cypher-* paths need S1's Cypher texts (--cypher bench/peers/neo4j/shindig/queries.py)")?
+            .covers(queries.iter().map(|q| q.procedure))?;
+    }
     let server = crate::local_server::LocalServer::start(store, options.workers).await?;
     let outcome = measure(server.addr, &queries, &options, &mut progress).await;
     server.stop().await;
@@ -439,22 +456,17 @@ async fn measure(
                     out.push(summarize(&name, query, samples));
                 }
             }
-            Path::Ws(subprotocol) => {
-                let config = ClientConfig {
-                    subprotocol: *subprotocol,
-                    ..ClientConfig::new(format!("ws://{addr}/v1/ws"))
-                };
-                let client = Client::connect(config)
+            Path::Ws(_) | Path::Cypher(_) => {
+                let client = connect_ws(addr, *path)
                     .await
                     .map_err(|e| format!("{name}: connecting: {e}"))?;
                 for query in queries {
                     let mut samples = Vec::new();
                     let runs = runs_of(query, options);
                     for i in 0..options.warmup + runs {
-                        let params = query.params[i % query.params.len()].clone();
+                        let params = &query.params[i % query.params.len()];
                         let started = Instant::now();
-                        let answer = client
-                            .call_timed(query.procedure, params)
+                        let answer = ws_call(&client, *path, options, query.procedure, params)
                             .await
                             .map_err(|e| format!("{name} {}: {e}", query.procedure))?;
                         let elapsed = started.elapsed();
@@ -476,6 +488,44 @@ async fn measure(
         }
     }
     Ok(out)
+}
+
+/// A client for a WebSocket path: its subprotocol, one connection.
+async fn connect_ws(addr: SocketAddr, path: Path) -> Result<Client, kith_client::ClientError> {
+    let subprotocol = match path {
+        Path::Ws(s) => s,
+        Path::Cypher(encoding) => Subprotocol {
+            encoding,
+            compression: Compression::None,
+        },
+        Path::HttpJson => Subprotocol::DEFAULT,
+    };
+    Client::connect(ClientConfig {
+        subprotocol,
+        ..ClientConfig::new(format!("ws://{addr}/v1/ws"))
+    })
+    .await
+}
+
+/// One timed call on a WebSocket path: the procedure, or on a Cypher path its text
+/// with the same parameters (plus the defaults the text needs spelled out).
+async fn ws_call(
+    client: &Client,
+    path: Path,
+    options: &Options,
+    procedure: &str,
+    params: &[(String, Value)],
+) -> Result<kith_client::QueryResult, String> {
+    let outcome = match (path, &options.cypher) {
+        (Path::Cypher(_), Some(texts)) => {
+            client
+                .cypher_timed(texts.text(procedure)?, texts.params(procedure, params))
+                .await
+        }
+        (Path::Cypher(_), None) => return Err("no Cypher texts".into()),
+        _ => client.call_timed(procedure, params.to_vec()).await,
+    };
+    outcome.map_err(|e| e.to_string())
 }
 
 impl Report {
@@ -515,7 +565,7 @@ impl Report {
         let mut out = format!(
             "kith bench shindig: single client, {} workers, S1's run counts x {}, {} warm-up calls per query. \
              Median round trip in µs; in brackets, % of the HTTP-JSON (REST) median. \
-             Cypher: not measured yet (kith has no Cypher engine yet).\n\n",
+             cypher-* paths send S1's Cypher texts (bench/peers/neo4j/shindig/queries.py) as `cypher` requests.\n\n",
             self.options.workers, self.options.runs_scale, self.options.warmup
         );
         out.push_str("| # | procedure |");
@@ -575,10 +625,11 @@ pub(crate) mod tests {
 
     #[test]
     fn paths_round_trip_by_name() {
-        for path in Path::all() {
+        for path in Path::all().into_iter().chain(Path::cypher_all()) {
             assert_eq!(Path::parse(&path.name()), Ok(path));
         }
         assert_eq!(Path::all().len(), 16);
+        assert_eq!(Path::parse("cypher-bson"), Ok(Path::Cypher(Encoding::Bson)));
         assert!(Path::parse("ws-xml").is_err());
     }
 

@@ -4,75 +4,50 @@
 //! benchmark makes.
 
 use std::path::Path;
-use std::process::Command;
+use std::sync::Arc;
 
+use kith_bench::shindig::{Options, Path as AccessPath};
+use kith_bench::shindig_cypher::ShindigCypher;
 use kith_core::Value;
 use kith_cypher::{Engine, Limits};
 use kith_datagen::shindig::{generate, ShindigConfig};
 use kith_procedures::Registry;
 use kith_storage::Snapshot;
-use serde_json::Value as Json;
 
-/// `{procedure: {"cypher": text, "defaults": {...}}}` from queries.py.
-fn cypher_texts() -> serde_json::Map<String, Json> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/peers/neo4j/shindig");
-    let script = "import json, queries\n\
-        print(json.dumps({n: {'cypher': queries.cypher(n), 'defaults': queries.QUERIES[n].get('defaults', {})} for n in queries.ORDER}))";
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .current_dir(&dir)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "queries.py: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    match serde_json::from_slice(&out.stdout).expect("JSON") {
-        Json::Object(m) => m,
-        other => panic!("not an object: {other}"),
-    }
+/// The texts of queries.py, read through python3 as the benchmark reads them.
+fn cypher_texts() -> ShindigCypher {
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/peers/neo4j/shindig/queries.py");
+    ShindigCypher::load(&script).expect("queries.py --json")
 }
 
-fn from_json(v: &Json) -> Value {
-    match v {
-        Json::Number(n) => n.as_i64().map_or(Value::Null, Value::Int),
-        Json::String(s) => Value::string(s.as_str()),
-        other => panic!("unexpected default {other}"),
-    }
-}
-
-#[test]
-fn the_19_cypher_texts_equal_the_native_procedures() {
-    let graph = Snapshot::from_raw(
+fn small_graph() -> Snapshot {
+    Snapshot::from_raw(
         generate(ShindigConfig {
             scale: 0.2,
             seed: 42,
         })
         .expect("generates"),
     )
-    .expect("builds");
+    .expect("builds")
+}
+
+#[test]
+fn the_19_cypher_texts_equal_the_native_procedures() {
+    let graph = small_graph();
     let registry = Registry::with_builtins();
     let engine = Engine::default();
     let texts = cypher_texts();
     let suite = kith_bench::shindig::queries(&graph, 12).expect("the suite's calls");
     let (mut calls, mut rows, mut failures) = (0, 0, Vec::new());
     for q in &suite {
-        let entry = &texts[q.procedure];
-        let text = entry["cypher"].as_str().expect("text");
-        let defaults = entry["defaults"].as_object().expect("defaults");
+        let text = texts.text(q.procedure).expect("text");
         for i in 0..12 {
             let params = q.params(i).to_vec();
             let native = registry
                 .call(&graph, q.procedure, &params)
                 .expect("native call");
-            let mut cypher_params = params.clone();
-            for (k, v) in defaults {
-                if !cypher_params.iter().any(|(n, _)| n == k) {
-                    cypher_params.push((k.clone(), from_json(v)));
-                }
-            }
+            let cypher_params = texts.params(q.procedure, &params);
             calls += 1;
             let result = match engine.query(&graph, text, &cypher_params, &Limits::default()) {
                 Ok(r) => r,
@@ -111,4 +86,34 @@ fn the_19_cypher_texts_equal_the_native_procedures() {
     );
     assert_eq!(suite.len(), 19);
     eprintln!("{calls} calls of the 19 queries, {rows} rows equal");
+}
+
+/// `kith bench shindig`'s Cypher path sends every text over the wire and measures it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cypher_access_path_runs_every_text_over_websocket() {
+    let store = Arc::new(kith_storage::Store::new(small_graph()));
+    let options = Options {
+        paths: vec![AccessPath::parse("cypher-bson").expect("a path")],
+        runs_scale: 0.0,
+        warmup: 1,
+        workers: 2,
+        sample: 8,
+        cypher: Some(Arc::new(cypher_texts())),
+    };
+    let report = kith_bench::shindig::run(store.clone(), options.clone(), |_, _| {})
+        .await
+        .expect("runs");
+    assert_eq!(report.measurements.len(), 19);
+    assert!(report
+        .measurements
+        .iter()
+        .all(|m| m.path == "cypher-bson" && m.calls == 5 && m.split.server_exec_us > 0.0));
+    let without = Options {
+        cypher: None,
+        ..options
+    };
+    let err = kith_bench::shindig::run(store, without, |_, _| {})
+        .await
+        .expect_err("refused without texts");
+    assert!(err.contains("--cypher"), "{err}");
 }

@@ -257,7 +257,19 @@ def with_defaults(name, params):
     return out
 
 
+def as_json():
+    """Every query as `{procedure: {"cypher": text, "defaults": {...}}}` in S1's order: what
+    `kith bench shindig/throughput --cypher` reads, so kith sends exactly these texts."""
+    import json
+    return json.dumps({n: {"cypher": cypher(n), "defaults": QUERIES[n].get("defaults", {})} for n in ORDER},
+                      indent=1)
+
+
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["--json"]:
+        print(as_json())
+        sys.exit(0)
     # `python queries.py` prints every query, e.g. to paste into cypher-shell or Browser.
     for n, name in enumerate(ORDER, 1):
         print(f"// {n}. {name}  defaults: {QUERIES[name].get('defaults', {})}")

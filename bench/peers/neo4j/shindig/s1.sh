@@ -2,9 +2,14 @@
 # The whole S1 experiment, kith and Neo4j, in one run and one run directory (each step is also
 # runnable alone; see README.md):
 #   1. kith generate shindig --scale 1                        (if WORK/data is missing)
-#   2. kith bench shindig --out WORK/run                      (latency per query per access path,
-#                                                              the time split, queries.json)
+#   2. kith bench shindig --cypher queries.py --out WORK/run  (latency per query per access path,
+#                                                              the Cypher paths included, the
+#                                                              time split, queries.json)
 #   3. kith bench throughput --out WORK/run                   (S1's matrix; skipped with MATRIX=0)
+#   3b. kith bench throughput --cypher queries.py             (the same mix as S1's Cypher texts over
+#                                                              WS-BSON, at the client thread counts
+#                                                              Neo4j runs -> throughput-cypher.csv;
+#                                                              skipped with CYPHER_MATRIX=0)
 #   4. load.sh WORK/data WORK/neo4j                           (if WORK/neo4j has no store)
 #   5. neo4j.sh start WORK/neo4j PORT
 #   6. check.py  (Neo4j's answers == kith's, first K parameter sets; a mismatch fails the run)
@@ -19,6 +24,7 @@
 #        MATRIX (1; 0 skips kith's throughput matrix), TP_THREADS (4,16,64,128), TP_WORKERS
 #        (1,2,4,8,16), TP_CONNECTIONS (1,8), TP_COMPRESSION (none,deflate-fast,deflate-best,zstd),
 #        SECONDS_PER_CELL (5), THREADS (Neo4j's client threads; default TP_THREADS, "" = none),
+#        CYPHER_MATRIX (1; 0 skips kith's Cypher mix), CY_WORKERS (2,4), CY_CONNECTIONS (1,8),
 #        PROCESSES (2: Python processes for Neo4j's clients), PORT (7699), K (5),
 #        PREWARM (5: unmeasured passes to warm the JVM; 0 = kith's protocol exactly),
 #        KITH (target/release/kith), RELOAD=1 (re-import even if a store exists),
@@ -59,9 +65,10 @@ rm -rf "$run"
 t0=$(now)
 paths=()
 [[ -n ${PATHS:-} ]] && paths=(--paths "$PATHS")
+texts=$here/queries.py   # S1's Cypher texts, the very ones Neo4j runs below
 note "kith bench shindig ${quick[*]} -> $run"
-"$KITH" bench shindig --data "$work/data" "${paths[@]}" --runs-scale "${RUNS_SCALE:-1}" "${quick[@]}" \
-  --out "$run" >"$work/run-kith.md"
+"$KITH" bench shindig --data "$work/data" "${paths[@]}" --cypher "$texts" --runs-scale "${RUNS_SCALE:-1}" \
+  "${quick[@]}" --out "$run" >"$work/run-kith.md"
 note "kith bench shindig took $(since "$t0") s"
 
 TP_THREADS=${TP_THREADS:-4,16,64,128}
@@ -72,6 +79,14 @@ if [[ ${MATRIX:-1} != 0 ]]; then
     --connections "${TP_CONNECTIONS:-1,8}" --compression "${TP_COMPRESSION:-none,deflate-fast,deflate-best,zstd}" \
     --seconds "${SECONDS_PER_CELL:-5}" "${quick[@]}" --out "$run" >>"$work/run-kith.md"
   note "kith bench throughput took $(since "$t0") s"
+fi
+if [[ ${CYPHER_MATRIX:-1} != 0 ]]; then
+  t0=$(now)
+  note "kith bench throughput --cypher ${quick[*]} -> $run"
+  "$KITH" bench throughput --data "$work/data" --cypher "$texts" --threads "$TP_THREADS" \
+    --workers "${CY_WORKERS:-2,4}" --connections "${CY_CONNECTIONS:-1,8}" --compression none \
+    --seconds "${SECONDS_PER_CELL:-5}" "${quick[@]}" --out "$run" >>"$work/run-kith.md"
+  note "kith bench throughput --cypher took $(since "$t0") s"
 fi
 
 if [[ -n ${RELOAD:-} || ! -d $work/neo4j/data/databases/neo4j ]]; then
@@ -101,5 +116,5 @@ trap - EXIT
 python3 "$here/compare.py" "$run/shindig.csv" "$run/neo4j.json" | tee "$run/compare.md"
 cp "$work/check.txt" "$run/check.txt"
 "$KITH" report "$run"
-note "results in $run: report.html, charts/, shindig.csv, throughput.csv, neo4j.json, compare.md, check.txt"
+note "results in $run: report.html, charts/, shindig.csv, throughput.csv, throughput-cypher.csv, neo4j.json, compare.md, check.txt"
 exit "$status"

@@ -77,10 +77,15 @@ pub enum Bench {
         /// Data directory (default ./kith-data, generated at scale 1 if absent).
         #[arg(long)]
         data: Option<PathBuf>,
-        /// Paths, comma-separated [default: all 16]: http-json, ws-json, ws-bson,
-        /// ws-msgpack, and ws-<encoding>-<deflate-fast|deflate-best|zstd|lz4>.
+        /// Paths, comma-separated [default: all 16, plus the 3 Cypher paths with
+        /// --cypher]: http-json, ws-json, ws-bson, ws-msgpack,
+        /// ws-<encoding>-<deflate-fast|deflate-best|zstd|lz4>, and cypher-<encoding>.
         #[arg(long, value_delimiter = ',')]
         paths: Vec<String>,
+        /// S1's Cypher texts (bench/peers/neo4j/shindig/queries.py, or its --json
+        /// output), for the cypher-<encoding> paths: the same calls as Cypher requests.
+        #[arg(long, value_name = "FILE")]
+        cypher: Option<PathBuf>,
         /// Multiplies S1's run counts (2,000 / 200 / 20 calls per query).
         #[arg(long, default_value_t = 1.0)]
         runs_scale: f64,
@@ -129,6 +134,11 @@ pub enum Bench {
         /// Include the spike queries (FOAF-3, FOAF-2, friend recommendations).
         #[arg(long)]
         include_spikes: bool,
+        /// Send the mix as S1's Cypher texts (bench/peers/neo4j/shindig/queries.py, or
+        /// its --json output) in `cypher` requests instead of procedure calls; the
+        /// results go to throughput-cypher.csv/.md.
+        #[arg(long, value_name = "FILE")]
+        cypher: Option<PathBuf>,
         /// A smoke run: one small cell per dimension value, 1 s each.
         #[arg(long)]
         quick: bool,
@@ -294,6 +304,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Shindig {
             data,
             paths,
+            cypher,
             runs_scale,
             warmup,
             workers,
@@ -301,7 +312,9 @@ pub fn run(bench: Bench) -> Result<()> {
             out,
         } => {
             use kith_bench::shindig::{Options, Path};
-            let paths: Vec<Path> = if !paths.is_empty() {
+            let cypher = cypher_texts(cypher.as_deref())?;
+            let chosen = !paths.is_empty();
+            let mut paths: Vec<Path> = if chosen {
                 paths
                     .iter()
                     .map(|p| Path::parse(p.trim()))
@@ -316,6 +329,14 @@ pub fn run(bench: Bench) -> Result<()> {
             } else {
                 Path::all()
             };
+            if cypher.is_some() && !chosen {
+                // S1's "Cypher BSON" beside the native paths; every encoding in a full run.
+                paths.extend(if quick {
+                    vec![Path::Cypher(kith_protocol::Encoding::Bson)]
+                } else {
+                    Path::cypher_all()
+                });
+            }
             let loaded = data_dir::load_or_default(data)?;
             if let Some(dir) = &out {
                 // The exact calls, for peers (bench/peers/neo4j) to run the same ones.
@@ -337,6 +358,7 @@ pub fn run(bench: Bench) -> Result<()> {
                 warmup: if quick { warmup.min(3) } else { warmup },
                 workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
                 sample: 64,
+                cypher,
             };
             let bar = progress_bar("calls")?;
             let runtime = runtime()?;
@@ -369,10 +391,12 @@ pub fn run(bench: Bench) -> Result<()> {
             encoding,
             seconds,
             include_spikes,
+            cypher,
             quick,
             out,
         } => {
             use kith_bench::throughput::Options;
+            let cypher = cypher_texts(cypher.as_deref())?;
             let dir = data_dir::resolve(data)?;
             // Parameters come from the graph; the server is a separate process, so
             // the directory is released before it starts.
@@ -407,6 +431,7 @@ pub fn run(bench: Bench) -> Result<()> {
                     include_spikes,
                     kith: std::env::current_exe().context("locating the kith binary")?,
                     data: dir,
+                    cypher,
                 }
             } else {
                 Options {
@@ -419,6 +444,7 @@ pub fn run(bench: Bench) -> Result<()> {
                     include_spikes,
                     kith: std::env::current_exe().context("locating the kith binary")?,
                     data: dir,
+                    cypher,
                 }
             };
             anyhow::ensure!(
@@ -446,11 +472,16 @@ pub fn run(bench: Bench) -> Result<()> {
             let summary = report.markdown();
             print!("{summary}");
             if let Some(dir) = out {
+                // The Cypher mix has its own files, so one run directory keeps both.
+                let name = match report.options.api() {
+                    "cypher" => "throughput-cypher",
+                    _ => "throughput",
+                };
                 write_run_files(
                     &dir,
                     &[
-                        ("throughput.csv", &report.csv()),
-                        ("throughput.md", &summary),
+                        (&format!("{name}.csv"), &report.csv()),
+                        (&format!("{name}.md"), &summary),
                     ],
                 )?;
             }
@@ -513,6 +544,18 @@ pub fn run(bench: Bench) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// S1's Cypher texts, when `--cypher` names them.
+fn cypher_texts(
+    path: Option<&std::path::Path>,
+) -> Result<Option<Arc<kith_bench::shindig_cypher::ShindigCypher>>> {
+    path.map(|p| {
+        kith_bench::shindig_cypher::ShindigCypher::load(p)
+            .map(Arc::new)
+            .map_err(|e| anyhow::anyhow!(e))
+    })
+    .transpose()
 }
 
 /// Writes a run's output files into `dir` (created if needed).
