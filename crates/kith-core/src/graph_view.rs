@@ -97,6 +97,16 @@ pub trait GraphView: Send + Sync {
     fn has_label(&self, node: NodeId, label: LabelId) -> bool {
         self.node_labels(node).binary_search(&label).is_ok()
     }
+    /// The nodes carrying `label`, in ascending id order. This default scans every
+    /// node; stores keeping a list per label answer from it.
+    fn nodes_with_label(&self, label: LabelId) -> Box<dyn Iterator<Item = NodeId> + '_> {
+        Box::new(self.node_ids().filter(move |&n| self.has_label(n, label)))
+    }
+    /// How many nodes carry `label`, when the view knows without scanning (`None`
+    /// otherwise): a planner's estimate of what a label scan yields.
+    fn label_count(&self, _label: LabelId) -> Option<usize> {
+        None
+    }
     /// The nodes of `label` whose `key` equals `value`, in id order, at most `limit`.
     /// This default scans every node; stores answer from an index where one is
     /// declared (see [`GraphView::is_indexed`]).

@@ -14,6 +14,7 @@ mod catalog;
 mod database;
 mod error;
 mod graph_file;
+mod label_index;
 mod memory;
 mod node;
 mod paged;

@@ -23,7 +23,8 @@ pub struct MemoryReport {
     pub adjacency_bytes: usize,
     /// Relationship slots and their properties.
     pub rel_bytes: usize,
-    /// External-id index entries (estimated: key, value and trie overhead).
+    /// Indexes: external-id entries (estimated: key, value and trie overhead),
+    /// property-index entries and the label bitmaps.
     pub index_bytes: usize,
 }
 
@@ -71,6 +72,7 @@ impl Snapshot {
         // Property-index entries: a node id in an ordered set plus its share of the
         // value's hash entry, estimated like the id index.
         report.index_bytes += self.prop_indexes.entry_count() * 24;
+        report.index_bytes += self.label_index.bytes();
         report
     }
 }

@@ -9,6 +9,7 @@ use kith_core::{
 use rustc_hash::FxHasher;
 
 use crate::catalog::ID_KEY;
+use crate::label_index::LabelIndex;
 use crate::node::{normalise_properties, AdjList, NodeRecord, RelRecord};
 use crate::paged::PagedVec;
 use crate::prop_index::PropIndexes;
@@ -34,6 +35,8 @@ pub struct Snapshot {
     pub(crate) rels: PagedVec<Option<RelRecord>>,
     pub(crate) id_index: IdIndex,
     pub(crate) prop_indexes: PropIndexes,
+    /// The nodes of each label.
+    pub(crate) label_index: LabelIndex,
     pub(crate) node_count: usize,
     pub(crate) rel_count: usize,
     pub(crate) version: u64,
@@ -47,6 +50,7 @@ impl Default for Snapshot {
             rels: PagedVec::default(),
             id_index: IdIndex::default(),
             prop_indexes: PropIndexes::default(),
+            label_index: LabelIndex::default(),
             node_count: 0,
             rel_count: 0,
             version: 0,
@@ -93,12 +97,19 @@ impl Snapshot {
         });
         let id_index = id_index??;
         let (records, node_count, rel_records, rel_count) = built?;
+        let mut label_index = LabelIndex::default();
+        for (slot, record) in records.iter().enumerate() {
+            for &label in record.iter().flat_map(|r| r.labels.iter()) {
+                label_index.insert(label, NodeId(slot as u32));
+            }
+        }
         Ok(Snapshot {
             catalog: Arc::new(catalog),
             nodes: PagedVec::from_vec(records),
             rels: PagedVec::from_vec(rel_records),
             id_index,
             prop_indexes: PropIndexes::default(),
+            label_index,
             node_count,
             rel_count,
             version: 0,
@@ -130,15 +141,12 @@ impl Snapshot {
             nodes.truncate(limit);
             return nodes;
         }
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, n)| n.as_deref().map(|r| (NodeId(i as u32), r)))
-            .filter(|(_, r)| {
-                r.labels.binary_search(&label).is_ok()
-                    && kith_core::lookup(&r.props, key) == Some(value)
+        self.label_index
+            .nodes(label)
+            .filter(|&n| {
+                self.node(n)
+                    .is_some_and(|r| kith_core::lookup(&r.props, key) == Some(value))
             })
-            .map(|(id, _)| id)
             .take(limit)
             .collect()
     }
@@ -472,6 +480,12 @@ impl GraphView for Snapshot {
     }
     fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId> {
         self.id_index.get(&(label, id)).copied()
+    }
+    fn nodes_with_label(&self, label: LabelId) -> Box<dyn Iterator<Item = NodeId> + '_> {
+        Box::new(self.label_index.nodes(label))
+    }
+    fn label_count(&self, label: LabelId) -> Option<usize> {
+        Some(self.label_index.count(label))
     }
     fn nodes_with_property(
         &self,

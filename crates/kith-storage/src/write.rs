@@ -60,6 +60,9 @@ impl Snapshot {
                 );
                 index_node(&self.catalog, &mut self.id_index, id, &record)?;
                 self.prop_indexes.insert(id, &record);
+                for &label in record.labels.iter() {
+                    self.label_index.insert(label, id);
+                }
                 self.nodes.push(Some(Arc::new(record)));
                 self.node_count += 1;
                 created.nodes.push(id);
@@ -126,6 +129,7 @@ impl Snapshot {
                         record.labels = labels.into_boxed_slice();
                     }
                 })?;
+                self.label_index.insert(label, node);
             }
             WriteOp::RemoveLabel { node, label } => {
                 let node = self.resolve(node, &created.nodes)?;
@@ -137,6 +141,7 @@ impl Snapshot {
                             record.labels = labels.into_boxed_slice();
                         }
                     })?;
+                    self.label_index.remove(label, node);
                 }
             }
             WriteOp::DeleteNode { node, detach } => {
@@ -163,6 +168,9 @@ impl Snapshot {
                     .ok_or(StorageError::NodeNotFound(node))?;
                 unindex_node(&mut self.id_index, &record);
                 self.prop_indexes.remove(node, &record);
+                for &label in record.labels.iter() {
+                    self.label_index.remove(label, node);
+                }
                 self.node_count -= 1;
             }
             WriteOp::DeleteRel { rel } => self.delete_rel(*rel)?,

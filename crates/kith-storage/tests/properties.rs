@@ -40,6 +40,10 @@ enum Action {
         node: usize,
         label: u8,
     },
+    RemoveLabel {
+        node: usize,
+        label: u8,
+    },
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -54,6 +58,7 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (any::<usize>(), any::<i64>()).prop_map(|(node, value)| Action::SetProperty { node, value }),
         1 => (any::<usize>(), 0i64..30).prop_map(|(node, id)| Action::SetId { node, id }),
         1 => (any::<usize>(), 0u8..3).prop_map(|(node, label)| Action::AddLabel { node, label }),
+        1 => (any::<usize>(), 0u8..3).prop_map(|(node, label)| Action::RemoveLabel { node, label }),
     ]
 }
 
@@ -95,6 +100,10 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
             value: Value::Int(id),
         },
         Action::AddLabel { node: n, label } => WriteOp::AddLabel {
+            node: node(n)?,
+            label: format!("L{label}").into(),
+        },
+        Action::RemoveLabel { node: n, label } => WriteOp::RemoveLabel {
             node: node(n)?,
             label: format!("L{label}").into(),
         },
@@ -203,6 +212,13 @@ fn check_invariants(g: &Snapshot) {
         }
     }
     assert_eq!(live_nodes, g.node_count());
+    // The label lists hold exactly the live nodes carrying each label, in id order.
+    for label in (0..3).filter_map(|l| g.label_id(&format!("L{l}"))) {
+        let scanned: Vec<NodeId> = g.node_ids().filter(|&n| g.has_label(n, label)).collect();
+        let listed: Vec<NodeId> = g.nodes_with_label(label).collect();
+        assert_eq!(listed, scanned, "label {label}");
+        assert_eq!(g.label_count(label), Some(scanned.len()));
+    }
     for edges in expected.values_mut() {
         edges.sort();
     }

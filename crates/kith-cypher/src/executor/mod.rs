@@ -13,14 +13,13 @@ mod paths;
 mod steps;
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use kith_core::write_op::WriteOp;
-use kith_core::{GraphView, LabelId, NodeId, PropKeyId, RelTypeId};
-use rustc_hash::{FxHashMap, FxHashSet};
+use kith_core::{GraphView, LabelId, PropKeyId, RelTypeId};
+use rustc_hash::FxHashSet;
 
 pub use eval::eval;
 
@@ -184,8 +183,6 @@ pub struct Ctx<'g> {
     pub writes: RefCell<Vec<WriteOp>>,
     budget: Budget,
     ticks: Cell<u32>,
-    /// Nodes per label, listed once per run: a snapshot does not change under a run.
-    label_nodes: RefCell<FxHashMap<LabelId, Rc<Vec<NodeId>>>>,
     /// The last large list `IN` tested against, as a set (the list kept alive so its
     /// address names it).
     pub(crate) in_set: RefCell<Option<InSet>>,
@@ -213,24 +210,8 @@ impl<'g> Ctx<'g> {
             writes: RefCell::new(Vec::new()),
             budget,
             ticks: Cell::new(0),
-            label_nodes: RefCell::new(FxHashMap::default()),
             in_set: RefCell::new(None),
         }
-    }
-
-    /// The nodes carrying `label`, in id order.
-    pub fn nodes_with_label(&self, label: LabelId) -> Rc<Vec<NodeId>> {
-        if let Some(nodes) = self.label_nodes.borrow().get(&label) {
-            return nodes.clone();
-        }
-        let nodes: Rc<Vec<NodeId>> = Rc::new(
-            self.graph
-                .node_ids()
-                .filter(|n| self.graph.has_label(*n, label))
-                .collect(),
-        );
-        self.label_nodes.borrow_mut().insert(label, nodes.clone());
-        nodes
     }
 
     /// Checks time and cancellation every few thousand calls.

@@ -93,7 +93,7 @@ pub(crate) fn push_steps(
         }
         Step::ScanLabel { slot, label } => match cx.labels[*label] {
             Some(l) => {
-                for &n in cx.nodes_with_label(l).iter() {
+                for n in cx.graph.nodes_with_label(l) {
                     row[*slot] = Val::Node(n);
                     if !next(row)? {
                         return Ok(false);
@@ -192,7 +192,7 @@ fn seek_id(
             let Some(key) = cx.graph.prop_key_id("id") else {
                 return Ok(true);
             };
-            for &n in cx.nodes_with_label(l).iter() {
+            for n in cx.graph.nodes_with_label(l) {
                 if cx
                     .graph
                     .node_property(n, key)
@@ -227,7 +227,7 @@ fn seek_id_any(
             Val::Null => {}
             // The id index holds integers only: any other value means every node
             // of the label is a candidate, and the WHERE decides.
-            _ => found.extend(cx.nodes_with_label(l).iter().copied()),
+            _ => found.extend(cx.graph.nodes_with_label(l)),
         }
     }
     found.sort_unstable();
@@ -268,7 +268,7 @@ fn seek_prop(
             return Ok(true);
         }
     }
-    for &n in cx.nodes_with_label(l).iter() {
+    for n in cx.graph.nodes_with_label(l) {
         cx.tick()?;
         if cx
             .graph
