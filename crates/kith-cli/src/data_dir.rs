@@ -13,7 +13,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use kith_datagen::shindig::{self, ShindigConfig};
 use kith_storage::{
-    create_data_dir, load_snapshot, Database, DatabaseOptions, Snapshot, StorageError,
+    create_data_dir, load_snapshot, Database, DatabaseOptions, RecoveryReport, Snapshot,
+    StorageError,
 };
 
 /// The graph file inside a data directory.
@@ -53,10 +54,21 @@ pub fn load_or_default(dir: Option<PathBuf>) -> Result<Loaded> {
     load(&resolve(dir)?)
 }
 
-/// Loads a data directory: its checkpoint plus its log. While a server holds the
-/// directory, its log is the server's; then the last checkpoint is read alone, and
-/// a warning says so.
-pub fn load(dir: &Path) -> Result<Loaded> {
+/// A data directory opened for this process: the database itself, recovered and
+/// locked, or its last checkpoint alone while a server holds it.
+pub enum Opened {
+    /// The directory's database, locked until dropped.
+    Exclusive(Database, RecoveryReport),
+    /// A server holds the directory: its last checkpoint, and the seconds loading
+    /// took.
+    Checkpoint(Snapshot, f64),
+}
+
+/// Opens a data directory that holds a graph, recovering it (checkpoint plus log).
+/// While a server holds the directory, its log is the server's; then the last
+/// checkpoint is read alone, and a warning says so.
+pub fn open(dir: &Path) -> Result<Opened> {
+    // `Database::open` would start an empty graph in a mistyped path.
     if !dir.join(GRAPH_FILE).exists() && !dir.join("wal").exists() {
         bail!(
             "{} holds no graph; create one with `kith generate shindig --out {}`",
@@ -69,11 +81,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
             if let Some(cut) = &report.cut_tail {
                 eprintln!("warning: {cut}");
             }
-            Ok(Loaded {
-                snapshot: Snapshot::clone(&database.store().snapshot()),
-                checkpoint_seconds: report.load_time.as_secs_f64(),
-                replay_seconds: report.replay_time.as_secs_f64(),
-            })
+            Ok(Opened::Exclusive(database, report))
         }
         Err(StorageError::Locked(_)) => {
             let path = dir.join(GRAPH_FILE);
@@ -86,14 +94,29 @@ pub fn load(dir: &Path) -> Result<Loaded> {
                 dir.display(),
                 snapshot.version()
             );
-            Ok(Loaded {
+            Ok(Opened::Checkpoint(
                 snapshot,
-                checkpoint_seconds: started.elapsed().as_secs_f64(),
-                replay_seconds: 0.0,
-            })
+                started.elapsed().as_secs_f64(),
+            ))
         }
         Err(e) => Err(e).with_context(|| format!("opening {}", dir.display())),
     }
+}
+
+/// Loads a data directory to read it (see [`open`]).
+pub fn load(dir: &Path) -> Result<Loaded> {
+    Ok(match open(dir)? {
+        Opened::Exclusive(database, report) => Loaded {
+            snapshot: Snapshot::clone(&database.store().snapshot()),
+            checkpoint_seconds: report.load_time.as_secs_f64(),
+            replay_seconds: report.replay_time.as_secs_f64(),
+        },
+        Opened::Checkpoint(snapshot, seconds) => Loaded {
+            snapshot,
+            checkpoint_seconds: seconds,
+            replay_seconds: 0.0,
+        },
+    })
 }
 
 /// Generates a Shindig graph into `dir` and writes its manifest. Returns the snapshot

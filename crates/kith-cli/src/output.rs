@@ -2,29 +2,49 @@
 
 use kith_core::{format_epoch_millis, Value};
 
-/// Widest a table cell gets before it is cut.
+/// Widest a table cell gets before it is cut, when the table has no width to fit.
 const CELL_CHARS_MAX: usize = 60;
+/// Narrowest a column is cut to when a table must fit a width: three characters
+/// and the ellipsis still hint at the value.
+const CELL_CHARS_MIN: usize = 4;
+/// What separates two columns.
+const SEPARATOR: &str = " | ";
 
-/// A plain-text table with aligned columns.
+/// A plain-text table with aligned columns, each at most [`CELL_CHARS_MAX`] wide.
 pub fn table<'a>(columns: &[String], rows: impl IntoIterator<Item = &'a [Value]>) -> String {
+    table_within(columns, rows, usize::MAX)
+}
+
+/// A plain-text table with aligned columns, at most `width` characters wide when
+/// each column can keep [`CELL_CHARS_MIN`]: the widest columns are cut first, their
+/// cells ending in an ellipsis.
+pub fn table_within<'a>(
+    columns: &[String],
+    rows: impl IntoIterator<Item = &'a [Value]>,
+    width: usize,
+) -> String {
     let cells: Vec<Vec<String>> = rows
         .into_iter()
-        .map(|row| row.iter().map(|v| cut(&v.to_string())).collect())
+        .map(|row| row.iter().map(cell_text).collect())
         .collect();
-    let mut widths: Vec<usize> = columns.iter().map(|c| c.chars().count()).collect();
+    let mut natural: Vec<usize> = columns.iter().map(|c| c.chars().count()).collect();
     for row in &cells {
-        for (w, cell) in widths.iter_mut().zip(row) {
+        for (w, cell) in natural.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
+    natural
+        .iter_mut()
+        .for_each(|w| *w = (*w).min(CELL_CHARS_MAX));
+    let widths = fit(&natural, width);
     let mut out = String::new();
     let line = |out: &mut String, row: &[String]| {
         let padded: Vec<String> = row
             .iter()
             .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}", w = *w))
+            .map(|(c, w)| format!("{:<w$}", cut(c, *w), w = *w))
             .collect();
-        out.push_str(padded.join(" | ").trim_end());
+        out.push_str(padded.join(SEPARATOR).trim_end());
         out.push('\n');
     };
     line(&mut out, columns);
@@ -42,12 +62,63 @@ pub fn table<'a>(columns: &[String], rows: impl IntoIterator<Item = &'a [Value]>
     out
 }
 
-fn cut(text: &str) -> String {
-    if text.chars().count() <= CELL_CHARS_MAX {
+/// A value as one table cell: line breaks and tabs are shown escaped, as they would
+/// break the table's lines.
+fn cell_text(value: &Value) -> String {
+    let text = value.to_string();
+    if !text.contains(['\n', '\r', '\t']) {
+        return text;
+    }
+    text.replace('\n', "\\n")
+        .replace('\r', "\\r")
+        .replace('\t', "\\t")
+}
+
+/// Column widths adding up (with separators) to at most `width`: every column is
+/// capped at the largest cap that fits, and what the cap leaves over goes to the
+/// capped columns from the left.
+fn fit(natural: &[usize], width: usize) -> Vec<usize> {
+    let budget = width.saturating_sub(SEPARATOR.len() * natural.len().saturating_sub(1));
+    let total = |cap: usize| natural.iter().map(|w| (*w).min(cap)).sum::<usize>();
+    if total(usize::MAX) <= budget {
+        return natural.to_vec();
+    }
+    // `total` grows with the cap: find the largest cap within the budget.
+    let (mut low, mut high) = (CELL_CHARS_MIN, natural.iter().copied().max().unwrap_or(0));
+    if total(low) > budget {
+        return natural.iter().map(|w| (*w).min(low)).collect();
+    }
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        if total(mid) <= budget {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    let mut spare = budget - total(low);
+    natural
+        .iter()
+        .map(|&w| {
+            if w <= low {
+                return w;
+            }
+            let extra = spare.min(w - low);
+            spare -= extra;
+            low + extra
+        })
+        .collect()
+}
+
+/// `text` in at most `width` characters, ending in an ellipsis when cut.
+fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
         return text.to_owned();
     }
-    let mut s: String = text.chars().take(CELL_CHARS_MAX - 1).collect();
-    s.push('…');
+    let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+    if width > 0 {
+        s.push('…');
+    }
     s
 }
 
@@ -79,5 +150,65 @@ pub fn value_json(value: &Value) -> serde_json::Value {
             .iter()
             .map(|(k, v)| (k.to_string(), value_json(v)))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_narrow_table_keeps_its_natural_widths() {
+        let rows = [vec![Value::Int(1), Value::string("Ann")]];
+        let text = table_within(
+            &strings(&["id", "name"]),
+            rows.iter().map(Vec::as_slice),
+            80,
+        );
+        assert_eq!(text, "id | name\n---+-----\n1  | Ann\n");
+    }
+
+    #[test]
+    fn a_wide_table_cuts_its_widest_columns_to_fit() {
+        let long = "x".repeat(50);
+        let rows = [vec![
+            Value::Int(7),
+            Value::string(long.as_str()),
+            Value::string(long.as_str()),
+        ]];
+        let text = table_within(
+            &strings(&["id", "a", "b"]),
+            rows.iter().map(Vec::as_slice),
+            40,
+        );
+        for line in text.lines() {
+            assert!(line.chars().count() <= 40, "{line:?} is wider than 40");
+        }
+        let last = text.lines().last().expect("a row");
+        assert!(last.starts_with("7  | xxx"), "{last}");
+        assert!(last.ends_with('…'), "{last}");
+        // Both long columns share the room: 40 - 2 (id) - 2 separators = 32.
+        assert_eq!(fit(&[2, 50, 50], 40), vec![2, 16, 16]);
+        assert_eq!(fit(&[2, 50, 50], 41), vec![2, 17, 16]);
+    }
+
+    #[test]
+    fn too_many_columns_keep_a_minimum_width() {
+        assert_eq!(fit(&[10, 10, 10], 5), vec![4, 4, 4]);
+        assert_eq!(fit(&[2, 10], 5), vec![2, 4]);
+        assert_eq!(fit(&[], 5), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn line_breaks_in_cells_do_not_break_lines() {
+        let rows = [vec![Value::string("a\nb\tc")]];
+        let text = table(&strings(&["s"]), rows.iter().map(Vec::as_slice));
+        assert_eq!(text.lines().last(), Some("a\\nb\\tc"));
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("abc", 4), "abc");
     }
 }

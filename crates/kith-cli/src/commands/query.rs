@@ -1,13 +1,16 @@
 //! `kith query`: run a Cypher query on a data directory (in-process) or on a running
 //! server (`ws://`).
 
-use std::path::Path;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use kith_core::Value;
-use kith_cypher::{Engine, Limits, QueryResult};
-use kith_storage::{Database, DatabaseOptions, StorageError, WriteBatch};
+use kith_cypher::{Engine, Limits, Prepared, QueryResult};
+use kith_storage::WriteBatch;
 
 use crate::{data_dir, output};
 
@@ -30,30 +33,50 @@ pub struct QueryArgs<'a> {
 }
 
 /// What a query answered, wherever it ran.
-struct Answer {
-    columns: Vec<String>,
-    rows: Vec<Vec<Value>>,
-    /// Version, nodes created, relationships created.
-    commit: Option<(u64, u64, u64)>,
+pub(crate) struct Answer {
+    pub(crate) columns: Vec<String>,
+    pub(crate) rows: Vec<Vec<Value>>,
+    /// Set when the query wrote.
+    pub(crate) commit: Option<Commit>,
+}
+
+/// What a writing query committed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Commit {
+    pub(crate) version: u64,
+    pub(crate) nodes_created: u64,
+    pub(crate) relationships_created: u64,
+}
+
+impl fmt::Display for Commit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "committed version {}: {} node(s), {} relationship(s) created",
+            self.version, self.nodes_created, self.relationships_created
+        )
+    }
 }
 
 pub fn run(args: &QueryArgs<'_>) -> Result<()> {
     let params = parameters(args.params, args.params_json)?;
+    if !is_url(args.target) {
+        // Parse before loading: a typo should not cost a load.
+        Prepared::new(args.text).map_err(|e| anyhow!(e.render(args.text)))?;
+    }
     let started = Instant::now();
-    let answer = if args.target.starts_with("ws://") || args.target.starts_with("wss://") {
-        on_server(args.target, args.text, params)?
-    } else {
-        in_process(Path::new(args.target), args.text, &params)?
-    };
+    let mut target = Target::open(args.target)?;
+    let answer = target.query(args.text, &params, None)?;
     let elapsed = started.elapsed();
+    target.close()?;
     let rows = || answer.rows.iter().map(Vec::as_slice);
     if args.json {
         let mut out = output::result_json(&answer.columns, rows());
-        if let Some((version, nodes, rels)) = answer.commit {
+        if let Some(commit) = answer.commit {
             out["commit"] = serde_json::json!({
-                "version": version,
-                "nodes_created": nodes,
-                "relationships_created": rels,
+                "version": commit.version,
+                "nodes_created": commit.nodes_created,
+                "relationships_created": commit.relationships_created,
             });
         }
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -65,10 +88,15 @@ pub fn run(args: &QueryArgs<'_>) -> Result<()> {
         answer.rows.len(),
         elapsed.as_secs_f64() * 1e3
     );
-    if let Some((version, nodes, rels)) = answer.commit {
-        println!("committed version {version}: {nodes} node(s), {rels} relationship(s) created");
+    if let Some(commit) = answer.commit {
+        println!("{commit}");
     }
     Ok(())
+}
+
+/// Whether a target names a server rather than a data directory.
+pub(crate) fn is_url(target: &str) -> bool {
+    target.starts_with("ws://") || target.starts_with("wss://")
 }
 
 /// `--params` (a JSON object) overridden by each `--param key=value`.
@@ -141,48 +169,123 @@ fn scalar(text: &str) -> Value {
     Value::string(text)
 }
 
-/// Runs the query on a data directory. A read recovers it like `kith call` (and reads
-/// the last checkpoint while a server holds it); a query that writes opens it
-/// exclusively and commits through its log, as `kith write DIR` does.
-fn in_process(dir: &Path, text: &str, params: &[(String, Value)]) -> Result<Answer> {
-    let engine = Engine::new(1);
-    // Parse before loading: a typo should not cost a load.
-    let prepared = engine.prepare(text).map_err(|e| anyhow!(e.render(text)))?;
-    let limits = Limits {
-        result_rows_max: usize::MAX,
-        ..Limits::default()
-    };
-    let run = |graph: &dyn kith_core::GraphView| {
-        kith_cypher::run(graph, &prepared, params, &limits).map_err(|e| anyhow!(e.render(text)))
-    };
-    if !prepared.writes() {
-        let loaded = data_dir::load(dir)?;
-        return Ok(answer(run(&loaded.snapshot)?, None));
-    }
-    let (database, _) = match Database::open(dir, DatabaseOptions::default()) {
-        Err(StorageError::Locked(_)) => bail!(
-            "a running server holds {}; send the query to it instead: kith query ws://HOST:PORT/v1/ws ...",
-            dir.display()
-        ),
-        other => other.with_context(|| format!("opening {}", dir.display()))?,
-    };
-    let mut result = run(&*database.store().snapshot())?;
-    let writes = std::mem::take(&mut result.writes);
-    let commit = if writes.is_empty() {
-        None
-    } else {
-        let info = database.commit_one(&WriteBatch { ops: writes })?;
-        Some((
-            info.version,
-            info.created.len() as u64,
-            info.created_rels.len() as u64,
-        ))
-    };
-    database.close()?;
-    Ok(answer(result, commit))
+/// Where queries run, opened once for any number of them (`kith query` runs one,
+/// `kith shell` a session's worth).
+pub(crate) enum Target {
+    /// A data directory, in-process (boxed: it is far larger than a connection).
+    Local(Box<Local>),
+    /// A running server, through the Rust client.
+    Server(Server),
 }
 
-fn answer(result: QueryResult, commit: Option<(u64, u64, u64)>) -> Answer {
+/// A data directory opened by this process. A read sees the recovered directory (or
+/// the last checkpoint while a server holds it); a query that writes commits
+/// through its log, as `kith write DIR` does.
+pub(crate) struct Local {
+    dir: PathBuf,
+    engine: Engine,
+    graph: data_dir::Opened,
+    wrote: bool,
+}
+
+/// A connection to a running server, with the runtime its client needs.
+pub(crate) struct Server {
+    runtime: tokio::runtime::Runtime,
+    client: kith_client::Client,
+}
+
+impl Target {
+    /// Opens a data directory, or connects to a `ws://` URL.
+    pub(crate) fn open(target: &str) -> Result<Target> {
+        if is_url(target) {
+            return Ok(Target::Server(Server::connect(target)?));
+        }
+        let dir = PathBuf::from(target);
+        Ok(Target::Local(Box::new(Local {
+            graph: data_dir::open(&dir)?,
+            dir,
+            engine: Engine::new(64),
+            wrote: false,
+        })))
+    }
+
+    /// Runs one query; setting `cancel` stops it. A Cypher error's message is the
+    /// engine's, rendered with the line it points into and a caret under the column.
+    pub(crate) fn query(
+        &mut self,
+        text: &str,
+        params: &[(String, Value)],
+        cancel: Option<&Arc<AtomicBool>>,
+    ) -> Result<Answer> {
+        match self {
+            Target::Local(local) => local.query(text, params, cancel),
+            Target::Server(server) => server.query(text, params, cancel),
+        }
+    }
+
+    /// Ends the session: a directory that was written is synced and checkpointed.
+    pub(crate) fn close(self) -> Result<()> {
+        if let Target::Local(local) = self {
+            if let (data_dir::Opened::Exclusive(database, _), true) = (&local.graph, local.wrote) {
+                database.close()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Local {
+    fn query(
+        &mut self,
+        text: &str,
+        params: &[(String, Value)],
+        cancel: Option<&Arc<AtomicBool>>,
+    ) -> Result<Answer> {
+        let prepared = self
+            .engine
+            .prepare(text)
+            .map_err(|e| anyhow!(e.render(text)))?;
+        let limits = Limits {
+            result_rows_max: usize::MAX,
+            cancel: cancel.cloned(),
+            ..Limits::default()
+        };
+        let run = |graph: &dyn kith_core::GraphView| {
+            kith_cypher::run(graph, &prepared, params, &limits).map_err(|e| anyhow!(e.render(text)))
+        };
+        let database = match &self.graph {
+            data_dir::Opened::Exclusive(database, _) => database,
+            data_dir::Opened::Checkpoint(snapshot, _) if !prepared.writes() => {
+                return Ok(answer(run(snapshot)?, None));
+            }
+            data_dir::Opened::Checkpoint(..) => bail!(
+                "a running server holds {}, so only its last checkpoint is read here; \
+                 send writes to the server (ws://HOST:PORT/v1/ws)",
+                self.dir.display()
+            ),
+        };
+        let mut result = run(&*database.store().snapshot())?;
+        let writes = std::mem::take(&mut result.writes);
+        if writes.is_empty() {
+            return Ok(answer(result, None));
+        }
+        let info = database.commit_one(&WriteBatch { ops: writes })?;
+        self.wrote = true;
+        // A long session should not grow the log without bound (a server checkpoints
+        // in the background for the same reason).
+        if database.checkpoint_due() {
+            database.checkpoint()?;
+        }
+        let commit = Commit {
+            version: info.version,
+            nodes_created: info.created.len() as u64,
+            relationships_created: info.created_rels.len() as u64,
+        };
+        Ok(answer(result, Some(commit)))
+    }
+}
+
+fn answer(result: QueryResult, commit: Option<Commit>) -> Answer {
     Answer {
         columns: result.columns,
         rows: result.rows,
@@ -190,32 +293,59 @@ fn answer(result: QueryResult, commit: Option<(u64, u64, u64)>) -> Answer {
     }
 }
 
-/// Sends the query to a running server through the Rust client.
-fn on_server(url: &str, text: &str, params: Vec<(String, Value)>) -> Result<Answer> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the client runtime")?;
-    runtime.block_on(async {
+impl Server {
+    fn connect(url: &str) -> Result<Server> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("starting the client runtime")?;
         let config = kith_client::ClientConfig {
             request_timeout: SERVER_WAIT,
             ..kith_client::ClientConfig::new(url)
         };
-        let client = kith_client::Client::connect(config)
-            .await
+        let client = runtime
+            .block_on(kith_client::Client::connect(config))
             .with_context(|| format!("connecting to {url}"))?;
-        let result = client
-            .cypher(text, params)
-            .await
-            .map_err(|e| anyhow!(render_client_error(&e, text)))?;
+        Ok(Server { runtime, client })
+    }
+
+    fn query(
+        &self,
+        text: &str,
+        params: &[(String, Value)],
+        cancel: Option<&Arc<AtomicBool>>,
+    ) -> Result<Answer> {
+        let request = self.client.cypher(text, params.to_vec());
+        let result = self.runtime.block_on(async {
+            let Some(flag) = cancel else {
+                return Ok(request.await);
+            };
+            tokio::select! {
+                result = request => Ok(result),
+                () = set(flag) => Err(anyhow!(
+                    "cancelled; the server may still be running the query (its \
+                     query_timeout_ms bounds it)"
+                )),
+            }
+        })?;
+        let result = result.map_err(|e| anyhow!(render_client_error(&e, text)))?;
         Ok(Answer {
             columns: result.columns,
             rows: result.rows,
-            commit: result
-                .commit
-                .map(|c| (c.version, c.nodes_created, c.relationships_created)),
+            commit: result.commit.map(|c| Commit {
+                version: c.version,
+                nodes_created: c.nodes_created,
+                relationships_created: c.relationships_created,
+            }),
         })
-    })
+    }
+}
+
+/// Returns once `flag` is set (polled: a flag has nothing to wait on).
+async fn set(flag: &AtomicBool) {
+    while !flag.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// A server's Cypher error shown as the engine shows its own (`CypherError::render`):
