@@ -155,6 +155,9 @@ impl Binder<'_> {
                 ));
             }
             let item_aggregates = has_aggregate(&item.expr);
+            if item_aggregates {
+                self.check_grouped(item, &p.items)?;
+            }
             let bound = self.expr(&item.expr);
             let bound = match bound {
                 Ok(b) => b,
@@ -212,6 +215,29 @@ impl Binder<'_> {
         }
         self.open_scope(p, &outputs, aggregating, deferred, ops)?;
         Ok(outputs)
+    }
+
+    /// In an item that aggregates, every variable read outside the aggregate must be a
+    /// grouping key of the same projection (`RETURN me, me.age + count(*)`), or the
+    /// value it stands for is ambiguous (`RETURN me.age + count(*)` alone).
+    fn check_grouped(&self, item: &ProjectionItem, items: &[ProjectionItem]) -> Result<()> {
+        let mut vars = Vec::new();
+        vars_outside_aggregates(&item.expr, &mut vars);
+        let keys: Vec<&str> = items
+            .iter()
+            .filter_map(|i| match &i.expr.kind {
+                ExprKind::Var(v) if !has_aggregate(&i.expr) => Some(v.as_str()),
+                _ => None,
+            })
+            .collect();
+        match vars.iter().find(|(v, _)| !keys.contains(&v.as_str())) {
+            Some((v, pos)) => Err(self.error(
+                ErrorCode::SyntaxError,
+                format!("`{v}` is read beside an aggregate but is not a grouping key of the projection (project `{v}` itself)"),
+                *pos,
+            )),
+            None => Ok(()),
+        }
     }
 
     /// A SKIP or LIMIT count: it may not read variables, and a literal must be a
@@ -499,4 +525,47 @@ fn canonical(e: &Expr) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Variables an expression reads outside aggregate calls (comprehensions, which bind
+/// their own, are not entered).
+fn vars_outside_aggregates(e: &Expr, out: &mut Vec<(String, usize)>) {
+    match &e.kind {
+        ExprKind::Var(v) => out.push((v.clone(), e.pos)),
+        ExprKind::Call { name, args, .. } => {
+            if crate::functions::Aggregate::lookup(&name.to_ascii_lowercase()).is_none() {
+                args.iter().for_each(|a| vars_outside_aggregates(a, out));
+            }
+        }
+        ExprKind::Property(b, _)
+        | ExprKind::HasLabels(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::IsNull(b, _) => vars_outside_aggregates(b, out),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            vars_outside_aggregates(a, out);
+            vars_outside_aggregates(b, out);
+        }
+        ExprKind::Compare(a, rest) => {
+            vars_outside_aggregates(a, out);
+            rest.iter()
+                .for_each(|(_, x)| vars_outside_aggregates(x, out));
+        }
+        ExprKind::List(xs) => xs.iter().for_each(|x| vars_outside_aggregates(x, out)),
+        ExprKind::Map(entries) => entries
+            .iter()
+            .for_each(|(_, x)| vars_outside_aggregates(x, out)),
+        ExprKind::Case {
+            operand,
+            whens,
+            else_,
+        } => {
+            operand.iter().for_each(|o| vars_outside_aggregates(o, out));
+            for (w, t) in whens {
+                vars_outside_aggregates(w, out);
+                vars_outside_aggregates(t, out);
+            }
+            else_.iter().for_each(|x| vars_outside_aggregates(x, out));
+        }
+        _ => {}
+    }
 }
