@@ -28,7 +28,8 @@ impl Prepared {
     /// Parses, binds and plans `text`.
     pub fn new(text: &str) -> Result<Prepared> {
         let statement = parse(text)?;
-        let plan = bind_statement(text, &statement)?;
+        let mut plan = bind_statement(text, &statement)?;
+        crate::planner::annotate(&mut plan);
         Ok(Prepared {
             text: text.to_owned(),
             plan,

@@ -10,7 +10,7 @@ use super::eval::{eval, property, truth};
 use super::{paths, Ctx, Rows};
 use crate::binder::BExpr;
 use crate::error::Result;
-use crate::planner::{Dir, Expand, Step};
+use crate::planner::{Dir, Expand, Prefetch, Step};
 use crate::value::{equals, Path, Val};
 
 /// Where rows go: the rest of the pipeline; false to stop.
@@ -461,16 +461,68 @@ fn expand(
             Ok(true)
         });
     }
-    for_each_edge(e, from, cx, |edge| {
-        if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
-            return Ok(true);
+    let ahead = e.prefetch.any();
+    for_each_list(e, from, cx, |d, edges| {
+        for window in edges.chunks(if ahead {
+            PREFETCH_WINDOW
+        } else {
+            edges.len().max(1)
+        }) {
+            if ahead && edges.len() > 1 {
+                prefetch(e.prefetch, window, cx);
+            }
+            for edge in window {
+                // An undirected self-loop is one relationship: count it once.
+                if e.dir == Dir::Both && d == Direction::In && edge.node == from {
+                    continue;
+                }
+                if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
+                    continue;
+                }
+                if e.bind_rel {
+                    row[e.rel] = Val::Rel(edge.rel);
+                }
+                row[e.to] = Val::Node(edge.node);
+                if !next(row)? {
+                    return Ok(false);
+                }
+            }
         }
-        if e.bind_rel {
-            row[e.rel] = Val::Rel(edge.rel);
-        }
-        row[e.to] = Val::Node(edge.node);
-        next(row)
+        Ok(true)
     })
+}
+
+/// Edges whose nodes are fetched together, before their rows go on.
+const PREFETCH_WINDOW: usize = 16;
+
+/// Reads what the rest of the query will read of the edges' nodes and relationships,
+/// in one tight loop: the cache misses of different edges overlap here, where the
+/// rows' own reads, far apart, would wait for one another.
+fn prefetch(what: Prefetch, edges: &[Edge], cx: &Ctx<'_>) {
+    use std::hint::black_box;
+    for edge in edges {
+        if what.record || what.labels {
+            let labels = cx.graph.node_labels(edge.node);
+            if what.labels {
+                black_box(labels.first().copied());
+            } else {
+                black_box(labels.len());
+            }
+        }
+        if what.props {
+            // Every entry's key: the binary search for any key touches some of them.
+            for (k, _) in cx.graph.node_properties(edge.node) {
+                black_box(*k);
+            }
+        }
+        if what.rel_props {
+            if let Some(r) = cx.graph.relationship(edge.rel) {
+                for (k, _) in r.properties {
+                    black_box(*k);
+                }
+            }
+        }
+    }
 }
 
 fn distinct_rels(row: &[Val], slots: &[usize]) -> bool {

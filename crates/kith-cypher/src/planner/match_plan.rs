@@ -152,6 +152,7 @@ impl MatchPlanner<'_> {
             rel_props: rel.props.clone(),
             min,
             max,
+            prefetch: Default::default(),
         };
         self.steps.push(if rel.length.is_some() {
             Step::VarExpand(e)
@@ -195,6 +196,7 @@ impl MatchPlanner<'_> {
             rel_props: rel.props.clone(),
             min,
             max,
+            prefetch: Default::default(),
         };
         let all = part.kind == PathKind::AllShortest;
         self.steps.push(Step::Shortest {

@@ -8,11 +8,13 @@
 //! variables are bound.
 
 mod match_plan;
+mod prefetch;
 
 use std::sync::Arc;
 
 pub(crate) use match_plan::needed_slots;
 pub use match_plan::plan_match;
+pub use prefetch::annotate;
 
 use crate::binder::{AggSpec, BExpr, Names};
 
@@ -135,6 +137,30 @@ pub struct Expand {
     pub min: u32,
     /// Most hops (variable-length).
     pub max: u32,
+    /// What the rest of the pipeline reads of what the expand binds.
+    pub prefetch: Prefetch,
+}
+
+/// What the steps and operators after an expand read of each node (and relationship)
+/// it binds: the executor fetches those of a window of edges ahead (see
+/// `prefetch.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prefetch {
+    /// The node's record (its adjacency is expanded).
+    pub record: bool,
+    /// The node's properties.
+    pub props: bool,
+    /// The node's labels.
+    pub labels: bool,
+    /// The relationship's properties.
+    pub rel_props: bool,
+}
+
+impl Prefetch {
+    /// Whether anything is read.
+    pub fn any(&self) -> bool {
+        self.record || self.props || self.labels || self.rel_props
+    }
 }
 
 /// A node CREATE makes.
