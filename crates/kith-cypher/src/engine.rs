@@ -13,7 +13,7 @@ use crate::error::{CypherError, ErrorCode, Result};
 use crate::executor::{self, Budget, Ctx};
 use crate::parser::parse;
 use crate::planner::Plan;
-use crate::value::{Key, Val};
+use crate::value::Val;
 
 /// A parsed, bound and planned query.
 #[derive(Debug)]
@@ -166,10 +166,6 @@ pub fn run(
             format!("the result has more than {} rows", limits.result_rows_max),
         ));
     }
-    let rows = rows
-        .into_iter()
-        .map(|r| r.iter().map(|v| v.to_value(graph)).collect())
-        .collect();
     Ok(QueryResult {
         columns: prepared.columns(),
         rows,
@@ -177,9 +173,11 @@ pub fn run(
     })
 }
 
-fn dedup(rows: &mut Vec<Vec<Val>>) {
-    let mut seen: FxHashSet<Vec<Key>> = FxHashSet::default();
-    rows.retain(|r| seen.insert(r.iter().cloned().map(Key).collect()));
+/// UNION's DISTINCT over answer rows (their printed form is their identity: answer
+/// values are plain data, nodes and relationships included by id).
+fn dedup(rows: &mut Vec<Vec<Value>>) {
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    rows.retain(|r| seen.insert(format!("{r:?}")));
 }
 
 fn run_plan(
@@ -187,7 +185,7 @@ fn run_plan(
     plan: &Plan,
     params: &[(String, Value)],
     budget: &Budget,
-) -> Result<(Vec<Vec<Val>>, Vec<WriteOp>)> {
+) -> Result<(Vec<Vec<Value>>, Vec<WriteOp>)> {
     let mut values = Vec::with_capacity(plan.names.params.len());
     for name in &plan.names.params {
         let v = params
@@ -208,7 +206,12 @@ fn run_plan(
         Vec::new()
     } else {
         rows.iter()
-            .map(|r| plan.columns.iter().map(|(_, s)| r[*s].clone()).collect())
+            .map(|r| {
+                plan.columns
+                    .iter()
+                    .map(|(_, s)| executor::output_value(&r[*s], &cx))
+                    .collect()
+            })
             .collect()
     };
     Ok((out, cx.writes.into_inner()))

@@ -344,6 +344,36 @@ fn create_returns_its_writes_as_one_transaction() {
 }
 
 #[test]
+fn what_create_makes_is_visible_to_the_rest_of_the_query() {
+    let g = graph();
+    let q = "CREATE (n:A:B {x: 1})-[r:T {w: 2}]->(m {y: 'z'}) RETURN labels(n), r.w, type(r), n['x'], properties(m), n:B, n";
+    let r = Engine::default()
+        .query(&*g.snapshot(), q, &[], &Limits::default())
+        .expect("runs");
+    let row = &r.rows[0];
+    assert_eq!(row[0], Value::List(vec![s("A"), s("B")]));
+    assert_eq!(row[1], Value::Int(2));
+    assert_eq!(row[2], s("T"));
+    assert_eq!(row[3], Value::Int(1));
+    assert_eq!(row[4], Value::Map(vec![("y".into(), s("z"))]));
+    assert_eq!(row[5], Value::Bool(true));
+    let Value::Map(node) = &row[6] else {
+        panic!("a node is a map")
+    };
+    assert_eq!(
+        node[1],
+        ("_labels".into(), Value::List(vec![s("A"), s("B")]))
+    );
+    assert_eq!(
+        node[2],
+        (
+            "properties".into(),
+            Value::Map(vec![("x".into(), Value::Int(1))])
+        )
+    );
+}
+
+#[test]
 fn errors_are_typed() {
     let g = graph();
     assert_eq!(err(&g, "MATCH (a) RETURN b"), ErrorCode::SyntaxError);

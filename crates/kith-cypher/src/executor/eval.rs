@@ -25,11 +25,18 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
         }
         BExpr::HasLabels(a, labels) => match eval(a, row, cx)? {
             Val::Null => Val::Null,
-            Val::Node(n) => Val::Bool(
-                labels
-                    .iter()
-                    .all(|l| cx.labels[*l].is_some_and(|id| cx.graph.has_label(n, id))),
-            ),
+            Val::Node(n) => match cx.pending_node(n) {
+                Some(p) => Val::Bool(
+                    labels
+                        .iter()
+                        .all(|l| p.labels.contains(&cx.names.labels[*l])),
+                ),
+                None => Val::Bool(
+                    labels
+                        .iter()
+                        .all(|l| cx.labels[*l].is_some_and(|id| cx.graph.has_label(n, id))),
+                ),
+            },
             other => {
                 return Err(CypherError::type_error(format!(
                     "a label test needs a node, got {}",
@@ -81,7 +88,10 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             for a in args {
                 vals.push(eval(a, row, cx)?);
             }
-            functions::call(*f, &vals, cx.graph)?
+            match pending_call(*f, &vals, cx) {
+                Some(v) => v,
+                None => functions::call(*f, &vals, cx.graph)?,
+            }
         }
         BExpr::Case {
             operand,
@@ -208,6 +218,13 @@ fn logic(a: Option<bool>, b: impl FnOnce() -> Result<Option<bool>>, and: bool) -
 
 /// A property of a node, relationship, map or temporal value.
 pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
+    if let Some(props) = pending_props(base, cx) {
+        let name = &cx.names.keys[key];
+        return Ok(props
+            .into_iter()
+            .find(|(k, _)| k == name)
+            .map_or(Val::Null, |(_, v)| v));
+    }
     Ok(match base {
         Val::Null => Val::Null,
         Val::Node(n) if n.0 >= cx.node_bound => {
@@ -284,6 +301,13 @@ fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
             .iter()
             .find(|(key, _)| key == k)
             .map_or(Val::Null, |(_, v)| v.clone()),
+        (Val::Node(_) | Val::Rel(_), Val::Str(k)) if pending_props(base, cx).is_some() => {
+            let props = pending_props(base, cx).unwrap_or_default();
+            props
+                .into_iter()
+                .find(|(n, _)| n == k)
+                .map_or(Val::Null, |(_, v)| v)
+        }
         (Val::Node(_) | Val::Rel(_), Val::Str(k)) => match cx.graph.prop_key_id(k) {
             Some(id) => match base {
                 Val::Node(n) => cx
@@ -694,4 +718,95 @@ fn quantifier(
         Quantifier::Single if trues > 1 => Val::Bool(false),
         Quantifier::Single => known(trues == 1),
     })
+}
+
+/// The properties of a node or relationship this run created, `None` for anything else.
+fn pending_props(v: &Val, cx: &Ctx<'_>) -> Option<Vec<(Arc<str>, Val)>> {
+    match v {
+        Val::Node(n) if n.0 >= cx.node_bound => {
+            Some(cx.pending_node(*n).map(|p| p.props).unwrap_or_default())
+        }
+        Val::Rel(r) if !cx.pending_rels.borrow().is_empty() => cx.pending_rel(*r).map(|p| p.props),
+        _ => None,
+    }
+}
+
+/// Graph functions on what this run created (the graph does not hold it yet).
+fn pending_call(f: functions::Function, args: &[Val], cx: &Ctx<'_>) -> Option<Val> {
+    use functions::Function as F;
+    let first = args.first()?;
+    let props = pending_props(first, cx)?;
+    Some(match (f, first) {
+        (F::Labels, Val::Node(n)) => Val::list(
+            cx.pending_node(*n)
+                .map(|p| p.labels)
+                .unwrap_or_default()
+                .into_iter()
+                .map(Val::Str)
+                .collect(),
+        ),
+        (F::Type, Val::Rel(r)) => cx
+            .pending_rel(*r)
+            .map_or(Val::Null, |p| Val::Str(p.rel_type)),
+        (F::StartNode, Val::Rel(r)) => cx.pending_rel(*r).map_or(Val::Null, |p| Val::Node(p.src)),
+        (F::EndNode, Val::Rel(r)) => cx.pending_rel(*r).map_or(Val::Null, |p| Val::Node(p.dst)),
+        (F::Keys, _) => Val::list(props.into_iter().map(|(k, _)| Val::Str(k)).collect()),
+        (F::Properties, _) => Val::Map(Arc::new(props)),
+        _ => return None,
+    })
+}
+
+/// A value as the query's answer gives it: nodes and relationships this run created
+/// come from their pending records, everything else from the graph.
+pub(crate) fn output_value(v: &Val, cx: &Ctx<'_>) -> kith_core::Value {
+    use kith_core::Value;
+    let map = |entries: Vec<(&str, Value)>| {
+        Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (Arc::from(k), v))
+                .collect(),
+        )
+    };
+    let props = |p: Vec<(Arc<str>, Val)>| {
+        Value::Map(
+            p.iter()
+                .map(|(k, v)| (k.clone(), output_value(v, cx)))
+                .collect(),
+        )
+    };
+    match v {
+        Val::Node(n) if n.0 >= cx.node_bound => {
+            let p = cx.pending_node(*n).unwrap_or(super::PendingNode {
+                labels: Vec::new(),
+                props: Vec::new(),
+            });
+            map(vec![
+                ("_id", Value::Int(i64::from(n.0))),
+                (
+                    "_labels",
+                    Value::List(p.labels.into_iter().map(Value::String).collect()),
+                ),
+                ("properties", props(p.props)),
+            ])
+        }
+        Val::Rel(r) if !cx.pending_rels.borrow().is_empty() && cx.pending_rel(*r).is_some() => {
+            let p = cx.pending_rel(*r).expect("checked above");
+            map(vec![
+                ("_id", Value::Int(i64::from(r.0))),
+                ("_type", Value::String(p.rel_type)),
+                ("_start", Value::Int(i64::from(p.src.0))),
+                ("_end", Value::Int(i64::from(p.dst.0))),
+                ("properties", props(p.props)),
+            ])
+        }
+        Val::List(items) => Value::List(items.iter().map(|i| output_value(i, cx)).collect()),
+        Val::Map(entries) => Value::Map(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), output_value(v, cx)))
+                .collect(),
+        ),
+        other => other.to_value(cx.graph),
+    }
 }

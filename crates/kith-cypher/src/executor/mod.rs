@@ -22,6 +22,7 @@ use kith_core::{GraphView, LabelId, PropKeyId, RelTypeId};
 use rustc_hash::FxHashSet;
 
 pub use eval::eval;
+pub(crate) use eval::output_value;
 
 use crate::binder::Names;
 use crate::error::{CypherError, ErrorCode, Result};
@@ -156,6 +157,23 @@ pub struct PendingNode {
     pub props: Vec<(Arc<str>, Val)>,
 }
 
+/// A relationship CREATE made in this run, not yet in the graph.
+#[derive(Clone, Debug)]
+pub struct PendingRel {
+    /// Its type.
+    pub rel_type: Arc<str>,
+    /// Source node (a graph node, or one of this run's).
+    pub src: kith_core::NodeId,
+    /// Target node.
+    pub dst: kith_core::NodeId,
+    /// Its properties.
+    pub props: Vec<(Arc<str>, Val)>,
+}
+
+/// Relationships this run creates get ids counting down from here: dense slot ids
+/// never come near it, and the store hands out the real ids when it commits.
+pub const PENDING_REL_TOP: u32 = u32::MAX;
+
 /// A list and the set of its values.
 pub(crate) type InSet = (Arc<Vec<Val>>, FxHashSet<Key>);
 
@@ -179,6 +197,8 @@ pub struct Ctx<'g> {
     pub node_bound: u32,
     /// Created nodes.
     pub pending: RefCell<Vec<PendingNode>>,
+    /// Created relationships.
+    pub pending_rels: RefCell<Vec<PendingRel>>,
     /// Writes made.
     pub writes: RefCell<Vec<WriteOp>>,
     budget: Budget,
@@ -189,6 +209,18 @@ pub struct Ctx<'g> {
 }
 
 impl<'g> Ctx<'g> {
+    /// The pending node behind a node id, if this run created it.
+    pub fn pending_node(&self, n: kith_core::NodeId) -> Option<PendingNode> {
+        let i = n.0.checked_sub(self.node_bound)?;
+        self.pending.borrow().get(i as usize).cloned()
+    }
+
+    /// The pending relationship behind a relationship id, if this run created it.
+    pub fn pending_rel(&self, r: kith_core::RelId) -> Option<PendingRel> {
+        let i = PENDING_REL_TOP - r.0;
+        self.pending_rels.borrow().get(i as usize).cloned()
+    }
+
     /// A context for `plan` over `graph`.
     pub fn new(
         graph: &'g dyn GraphView,
@@ -207,6 +239,7 @@ impl<'g> Ctx<'g> {
             width: plan.width,
             node_bound: u32::try_from(graph.node_id_bound()).unwrap_or(u32::MAX),
             pending: RefCell::new(Vec::new()),
+            pending_rels: RefCell::new(Vec::new()),
             writes: RefCell::new(Vec::new()),
             budget,
             ticks: Cell::new(0),

@@ -639,6 +639,19 @@ fn create(rows: Rows, spec: &CreateSpec, cx: &Ctx<'_>) -> Result<Rows> {
                 dst: to,
                 properties: stored_props(&props)?,
             });
+            // The rest of the query sees the relationship through its pending record.
+            let (Val::Node(src), Val::Node(dst)) = (&current[rel.from], &current[rel.to]) else {
+                continue;
+            };
+            let mut pending = cx.pending_rels.borrow_mut();
+            let id = super::PENDING_REL_TOP - pending.len() as u32;
+            pending.push(super::PendingRel {
+                rel_type: rel.rel_type.clone(),
+                src: *src,
+                dst: *dst,
+                props,
+            });
+            current[rel.slot] = Val::Rel(kith_core::RelId(id));
         }
         out.last_mut().clone_from_slice(&current);
     }

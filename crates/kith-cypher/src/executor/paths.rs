@@ -316,7 +316,7 @@ impl Bfs {
         cx: &Ctx<'_>,
     ) -> Result<Vec<Path>> {
         let a = self.source;
-                if a == b {
+        if a == b {
             if e.min > 0 {
                 // Neo4j 5 refuses this rather than answer "no path" (LDBC IC13 on one
                 // person: crates/kith-cypher/tests/fixtures/neo4j-official/test-probes).
@@ -326,7 +326,10 @@ impl Bfs {
                      allow a length of 0 (`*0..`) or compare the two nodes first",
                 ));
             }
-            return Ok(vec![Path { nodes: vec![a], rels: Vec::new() }]);
+            return Ok(vec![Path {
+                nodes: vec![a],
+                rels: Vec::new(),
+            }]);
         }
         match self.reach(b, e, row, cx)? {
             Some(d) if d >= e.min.max(1) => {}
