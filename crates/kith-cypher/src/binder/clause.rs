@@ -156,7 +156,7 @@ impl Binder<'_> {
             }
             let item_aggregates = has_aggregate(&item.expr);
             if item_aggregates {
-                self.check_grouped(item, &p.items)?;
+                self.check_grouped(item, &p.items, false)?;
             }
             let bound = self.expr(&item.expr);
             let bound = match bound {
@@ -220,17 +220,39 @@ impl Binder<'_> {
     /// In an item that aggregates, every variable read outside the aggregate must be a
     /// grouping key of the same projection (`RETURN me, me.age + count(*)`), or the
     /// value it stands for is ambiguous (`RETURN me.age + count(*)` alone).
-    fn check_grouped(&self, item: &ProjectionItem, items: &[ProjectionItem]) -> Result<()> {
-        let mut vars = Vec::new();
-        vars_outside_aggregates(&item.expr, &mut vars);
-        let keys: Vec<&str> = items
+    fn check_grouped(
+        &self,
+        item: &ProjectionItem,
+        items: &[ProjectionItem],
+        aliases: bool,
+    ) -> Result<()> {
+        // Grouping keys that may be read beside an aggregate: variables and their
+        // properties (`RETURN a.name, {foo: a.name, kids: collect(c)}`), not larger
+        // expressions.
+        let keys: Vec<String> = items
             .iter()
-            .filter_map(|i| match &i.expr.kind {
-                ExprKind::Var(v) if !has_aggregate(&i.expr) => Some(v.as_str()),
-                _ => None,
+            .filter(|i| !has_aggregate(&i.expr))
+            .filter(|i| match &i.expr.kind {
+                ExprKind::Var(_) => true,
+                ExprKind::Property(b, _) => matches!(b.kind, ExprKind::Var(_)),
+                _ => false,
             })
+            .map(|i| canonical(&i.expr))
             .collect();
-        match vars.iter().find(|(v, _)| !keys.contains(&v.as_str())) {
+        // ORDER BY may also name the keys by their aliases.
+        let alias_keys = items
+            .iter()
+            .filter(|i| aliases && !has_aggregate(&i.expr))
+            .map(|i| {
+                canonical(&Expr {
+                    kind: ExprKind::Var(i.name.clone()),
+                    pos: 0,
+                })
+            });
+        let keys: Vec<String> = keys.into_iter().chain(alias_keys).collect();
+        let mut vars = Vec::new();
+        vars_outside_aggregates(&item.expr, &keys, &mut vars);
+        match vars.first() {
             Some((v, pos)) => Err(self.error(
                 ErrorCode::SyntaxError,
                 format!("`{v}` is read beside an aggregate but is not a grouping key of the projection (project `{v}` itself)"),
@@ -291,6 +313,14 @@ impl Binder<'_> {
             for (e, desc) in &p.order_by {
                 // After grouping or DISTINCT only the projection is visible: an ORDER BY
                 // expression that is (or contains) a projected expression reads its column.
+                if aggregating && has_aggregate(e) {
+                    let item = ProjectionItem {
+                        expr: e.clone(),
+                        name: String::new(),
+                        aliased: false,
+                    };
+                    self.check_grouped(&item, &p.items, true)?;
+                }
                 let e = if aggregating || p.distinct {
                     projected(e, &p.items)
                 } else {
@@ -527,44 +557,45 @@ fn canonical(e: &Expr) -> String {
     out
 }
 
-/// Variables an expression reads outside aggregate calls (comprehensions, which bind
-/// their own, are not entered).
-fn vars_outside_aggregates(e: &Expr, out: &mut Vec<(String, usize)>) {
+/// Variables an expression reads outside aggregate calls and outside the grouping
+/// keys `keys` (comprehensions, which bind their own, are not entered).
+fn vars_outside_aggregates(e: &Expr, keys: &[String], out: &mut Vec<(String, usize)>) {
+    if keys.contains(&canonical(e)) {
+        return;
+    }
+    let mut walk = |x: &Expr| vars_outside_aggregates(x, keys, out);
     match &e.kind {
         ExprKind::Var(v) => out.push((v.clone(), e.pos)),
         ExprKind::Call { name, args, .. } => {
             if crate::functions::Aggregate::lookup(&name.to_ascii_lowercase()).is_none() {
-                args.iter().for_each(|a| vars_outside_aggregates(a, out));
+                args.iter().for_each(walk);
             }
         }
         ExprKind::Property(b, _)
         | ExprKind::HasLabels(b, _)
         | ExprKind::Unary(_, b)
-        | ExprKind::IsNull(b, _) => vars_outside_aggregates(b, out),
+        | ExprKind::IsNull(b, _) => walk(b),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-            vars_outside_aggregates(a, out);
-            vars_outside_aggregates(b, out);
+            walk(a);
+            walk(b);
         }
         ExprKind::Compare(a, rest) => {
-            vars_outside_aggregates(a, out);
-            rest.iter()
-                .for_each(|(_, x)| vars_outside_aggregates(x, out));
+            walk(a);
+            rest.iter().for_each(|(_, x)| walk(x));
         }
-        ExprKind::List(xs) => xs.iter().for_each(|x| vars_outside_aggregates(x, out)),
-        ExprKind::Map(entries) => entries
-            .iter()
-            .for_each(|(_, x)| vars_outside_aggregates(x, out)),
+        ExprKind::List(xs) => xs.iter().for_each(walk),
+        ExprKind::Map(entries) => entries.iter().for_each(|(_, x)| walk(x)),
         ExprKind::Case {
             operand,
             whens,
             else_,
         } => {
-            operand.iter().for_each(|o| vars_outside_aggregates(o, out));
+            operand.iter().for_each(|o| walk(o));
             for (w, t) in whens {
-                vars_outside_aggregates(w, out);
-                vars_outside_aggregates(t, out);
+                walk(w);
+                walk(t);
             }
-            else_.iter().for_each(|x| vars_outside_aggregates(x, out));
+            else_.iter().for_each(|x| walk(x));
         }
         _ => {}
     }

@@ -314,7 +314,9 @@ pub(crate) enum Kind {
     RelList,
     /// A path.
     Path,
-    /// A value that is none of these (a literal, a list, a map).
+    /// A list (of relationships, perhaps: a variable-length pattern may take one).
+    List,
+    /// A value that is none of these (a literal, a map).
     Value,
     /// Not known before running.
     Unknown,
@@ -327,6 +329,7 @@ impl Kind {
             Kind::Rel => "relationship",
             Kind::RelList => "list of relationships",
             Kind::Path => "path",
+            Kind::List => "list",
             Kind::Value => "value",
             Kind::Unknown => "value of unknown type",
         }
@@ -337,7 +340,8 @@ impl Kind {
         match e {
             BExpr::Slot(s) => kinds.get(s).copied().unwrap_or(Kind::Unknown),
             BExpr::Const(Val::Null) => Kind::Unknown,
-            BExpr::Const(_) | BExpr::List(_) | BExpr::Map(_) => Kind::Value,
+            BExpr::Const(Val::List(_)) | BExpr::List(_) => Kind::List,
+            BExpr::Const(_) | BExpr::Map(_) => Kind::Value,
             _ => Kind::Unknown,
         }
     }

@@ -80,7 +80,9 @@ impl Binder<'_> {
             return Ok((slot, false));
         };
         let had = self.kinds.get(&slot).copied().unwrap_or(Kind::Unknown);
-        if had != kind && had != Kind::Unknown {
+        let fits =
+            had == kind || had == Kind::Unknown || (had == Kind::List && kind == Kind::RelList);
+        if !fits {
             return Err(self.error(
                 ErrorCode::SyntaxError,
                 format!(
