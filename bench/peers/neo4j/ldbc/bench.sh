@@ -11,7 +11,9 @@
 #
 # usage: bench.sh WORK [SRC_DIR PARAMS_DIR]   (default: SF0.1 unpacked into WORK)
 # env:   CALLS (kith, 200), NEO4J_CALLS (20), NEO4J_WARMUP (5), PORT (7698),
-#        KITH (target/release/kith), TEXTS (../shared/data/ldbc-cypher; CYPHER=0 skips them)
+#        KITH (target/release/kith), TEXTS (../shared/data/ldbc-cypher; CYPHER=0 skips them),
+#        SPEC=0 (Neo4j runs only the official texts, not the spec's Cypher: its IC14 alone can
+#        take minutes)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,6 +25,7 @@ port=${PORT:-7698}
 texts=${TEXTS:-$repo/../shared/data/ldbc-cypher}
 kith_cypher=(--cypher "$texts") neo4j_texts=(--texts "$texts")
 [[ ${CYPHER:-1} == 0 ]] && kith_cypher=() neo4j_texts=()
+[[ ${SPEC:-1} == 0 ]] && neo4j_texts+=(--no-spec)
 (( $# == 1 || $# == 3 )) || { echo "usage: bench.sh WORK [SRC_DIR PARAMS_DIR]" >&2; exit 2; }
 work=$1
 mkdir -p "$work"
