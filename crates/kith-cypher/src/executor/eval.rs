@@ -118,16 +118,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             pred,
         } => quantifier(*kind, *slot, list, pred, row, cx)?,
         BExpr::Exists(plan) => Val::Bool(steps::any_match(plan, row, cx)?),
-        BExpr::PatternComp(plan, map) => {
-            let mut input = Rows::new(cx.width);
-            input.push(row);
-            let out = steps::run_steps(plan, input, cx)?;
-            let mut items = Vec::with_capacity(out.len());
-            for r in out.iter() {
-                items.push(eval(map, r, cx)?);
-            }
-            Val::list(items)
-        }
+        BExpr::PatternComp(plan, map) => steps::comprehension(plan, map, row, cx)?,
         BExpr::Subquery { kind, ops, column } => subquery(*kind, ops, *column, row, cx)?,
         BExpr::MapProjection(base, items) => map_projection(&eval(base, row, cx)?, items, row, cx)?,
         BExpr::RegexConst(a, re) => match eval(a, row, cx)? {

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use kith_core::write_op::WriteOp;
 use kith_core::{GraphView, LabelId, PropKeyId, RelTypeId};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub use eval::eval;
 pub(crate) use eval::output_value;
@@ -206,6 +206,8 @@ pub struct Ctx<'g> {
     /// The last large list `IN` tested against, as a set (the list kept alive so its
     /// address names it).
     pub(crate) in_set: RefCell<Option<InSet>>,
+    /// Answers of patterns inside expressions, by pattern (see [`steps::Memo`]).
+    pub(crate) memo: RefCell<FxHashMap<usize, steps::Memo>>,
 }
 
 impl<'g> Ctx<'g> {
@@ -244,6 +246,7 @@ impl<'g> Ctx<'g> {
             budget,
             ticks: Cell::new(0),
             in_set: RefCell::new(None),
+            memo: RefCell::new(FxHashMap::default()),
         }
     }
 
@@ -307,6 +310,11 @@ impl<'g> Ctx<'g> {
 /// Runs the plan's pipeline; the result rows (all slots).
 pub fn run(plan: &Plan, cx: &Ctx<'_>) -> Result<Rows> {
     let rows = ops::run_ops(&plan.ops, Rows::unit(plan.width), cx)?;
+    if trace() {
+        for m in cx.memo.borrow().values() {
+            eprintln!("{}", m.describe());
+        }
+    }
     cx.check_budget()?;
     Ok(rows)
 }

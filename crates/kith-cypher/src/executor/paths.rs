@@ -8,6 +8,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::steps::{for_each_edge, rel_matches};
 use super::Ctx;
 use crate::error::Result;
+use crate::planner::Dir;
 use crate::planner::Expand;
 use crate::value::{Path, Val};
 
@@ -198,14 +199,16 @@ impl<'a, 'g> Walk<'a, 'g> {
     }
 }
 
-/// `shortestPath` / `allShortestPaths` between two bound nodes. Consecutive rows with
-/// the same start node (IC1: one person, many candidates) share one breadth-first
-/// search, resumed layer by layer as far as each target needs.
+/// `shortestPath` / `allShortestPaths` between two bound nodes. A pair is searched
+/// from both ends at once (a breadth-first search from each, the smaller frontier
+/// growing first, until they meet); consecutive rows with the same start node (IC1:
+/// one person, many candidates) then share one search from the start, resumed layer
+/// by layer as far as each target needs.
 pub(crate) fn shortest(
     e: &Expand,
     all: bool,
     path_slot: Option<usize>,
-    bfs: &mut Option<Bfs>,
+    st: &mut ShortestState,
     row: &mut [Val],
     cx: &Ctx<'_>,
     next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
@@ -216,11 +219,17 @@ pub(crate) fn shortest(
     let (a, b) = (*a, *b);
     // Relationship properties may read the row: then no search is shared.
     let reusable = e.rel_props.is_empty();
-    if !bfs.as_ref().is_some_and(|s| s.source == a && reusable) {
-        *bfs = Some(Bfs::new(a));
-    }
-    let search = bfs.as_mut().expect("set above");
-    for p in search.paths_to(b, e, all, row, cx)? {
+    let paths = if reusable && st.last == Some(a) {
+        let search = match &mut st.bfs {
+            Some(s) if s.source == a && s.only.is_none() => s,
+            other => other.insert(Bfs::new(a)),
+        };
+        search.paths_to(b, e, all, row, cx)?
+    } else {
+        st.last = Some(a);
+        Bfs::between(a, b, e, all, row, cx)?
+    };
+    for p in paths {
         row[e.rel] = if e.bind_rel {
             rel_list(&p.rels)
         } else {
@@ -236,6 +245,24 @@ pub(crate) fn shortest(
     Ok(true)
 }
 
+/// A shortest-path step's state over the rows of a run.
+#[derive(Default)]
+pub(crate) struct ShortestState {
+    /// The start node of the last row.
+    last: Option<NodeId>,
+    /// The search shared by rows with the same start node.
+    bfs: Option<Bfs>,
+}
+
+/// The other way round.
+fn reverse(dir: Dir) -> Dir {
+    match dir {
+        Dir::Out => Dir::In,
+        Dir::In => Dir::Out,
+        Dir::Both => Dir::Both,
+    }
+}
+
 /// A breadth-first search from one node, kept layer by layer: the depth of every node
 /// reached, its first predecessor, and (for all shortest paths) the others.
 pub(crate) struct Bfs {
@@ -245,6 +272,9 @@ pub(crate) struct Bfs {
     more: FxHashMap<NodeId, Vec<(NodeId, RelId)>>,
     frontier: Vec<NodeId>,
     depth: u32,
+    /// When set, the only nodes the search enters, each at its depth: those on the
+    /// shortest paths to one target.
+    only: Option<FxHashMap<NodeId, u32>>,
 }
 
 impl Bfs {
@@ -258,7 +288,103 @@ impl Bfs {
             more: FxHashMap::default(),
             frontier: vec![source],
             depth: 0,
+            only: None,
         }
+    }
+
+    /// The shortest paths from `a` to `b`, searched from both ends. The two searches
+    /// give the length and every node on a shortest path; a search from `a` through
+    /// those nodes alone then finds the paths exactly as a search from `a` through the
+    /// whole graph would, in the same order.
+    fn between(
+        a: NodeId,
+        b: NodeId,
+        e: &Expand,
+        all: bool,
+        row: &[Val],
+        cx: &Ctx<'_>,
+    ) -> Result<Vec<Path>> {
+        if a == b {
+            return Bfs::new(a).paths_to(b, e, all, row, cx);
+        }
+        let keep = |edge: &Edge| -> Result<bool> {
+            Ok(e.rel_props.is_empty() || rel_matches(edge.rel, &e.rel_props, row, cx)?)
+        };
+        // Side 0 searches from `a` along the pattern, side 1 from `b` against it.
+        let dirs = [e.dir, reverse(e.dir)];
+        let mut dist: [FxHashMap<NodeId, u32>; 2] = Default::default();
+        dist[0].insert(a, 0);
+        dist[1].insert(b, 0);
+        let mut frontier = [vec![a], vec![b]];
+        let mut radius = [0u32; 2];
+        let mut meet: Vec<NodeId> = Vec::new();
+        while meet.is_empty() {
+            if radius[0].saturating_add(radius[1]) >= e.max
+                || frontier[0].is_empty()
+                || frontier[1].is_empty()
+            {
+                return Ok(Vec::new());
+            }
+            let s = usize::from(frontier[1].len() < frontier[0].len());
+            let depth = radius[s] + 1;
+            let mut next = Vec::new();
+            let (mine, theirs) = if s == 0 {
+                let (x, y) = dist.split_at_mut(1);
+                (&mut x[0], &y[0])
+            } else {
+                let (x, y) = dist.split_at_mut(1);
+                (&mut y[0], &x[0])
+            };
+            for &n in &frontier[s] {
+                super::steps::for_each_edge_in(e, dirs[s], n, cx, |edge| {
+                    cx.tick()?;
+                    if mine.contains_key(&edge.node) || !keep(&edge)? {
+                        return Ok(true);
+                    }
+                    mine.insert(edge.node, depth);
+                    next.push(edge.node);
+                    if theirs.contains_key(&edge.node) {
+                        meet.push(edge.node);
+                    }
+                    Ok(true)
+                })?;
+            }
+            radius[s] = depth;
+            frontier[s] = next;
+        }
+        // Every meeting node lies on a shortest path and every shortest path passes
+        // one; walking back from them along each side's distances finds the rest.
+        let total = radius[0] + radius[1];
+        if total < e.min.max(1) {
+            return Ok(Vec::new());
+        }
+        let mut on: FxHashMap<NodeId, u32> = FxHashMap::default();
+        let mut stack: Vec<(NodeId, usize)> = Vec::new();
+        for &m in &meet {
+            if on.insert(m, dist[0][&m]).is_none() {
+                stack.push((m, 0));
+                stack.push((m, 1));
+            }
+        }
+        while let Some((x, side)) = stack.pop() {
+            let d = dist[side][&x];
+            if d == 0 {
+                continue;
+            }
+            // Towards side's own end: against the direction it searched in.
+            super::steps::for_each_edge_in(e, dirs[1 - side], x, cx, |edge| {
+                if dist[side].get(&edge.node) == Some(&(d - 1)) && keep(&edge)? {
+                    let from_a = if side == 0 { d - 1 } else { total - (d - 1) };
+                    if on.insert(edge.node, from_a).is_none() {
+                        stack.push((edge.node, side));
+                    }
+                }
+                Ok(true)
+            })?;
+        }
+        let mut search = Bfs::new(a);
+        search.only = Some(on);
+        search.paths_to(b, e, all, row, cx)
     }
 
     /// Expands whole layers until `target` is reached, the graph or the bound ends.
@@ -286,6 +412,11 @@ impl Bfs {
         for &n in &self.frontier {
             for_each_edge(e, n, cx, |edge| {
                 cx.tick()?;
+                if let Some(only) = &self.only {
+                    if only.get(&edge.node) != Some(&self.depth) {
+                        return Ok(true);
+                    }
+                }
                 if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
                     return Ok(true);
                 }

@@ -7,11 +7,12 @@
 use kith_core::{Direction, Edge, NodeId, RelId, Value};
 
 use super::eval::{eval, property, truth};
-use super::{paths, Ctx, Rows};
+use super::{paths, Ctx};
 use crate::binder::BExpr;
 use crate::error::Result;
 use crate::planner::{Dir, Expand, Prefetch, Step};
-use crate::value::{equals, Path, Val};
+use crate::value::{equals, Key, Path, Val};
+use rustc_hash::FxHashMap;
 
 /// Where rows go: the rest of the pipeline; false to stop.
 pub(crate) type Sink<'s> = dyn FnMut(&mut [Val]) -> Result<bool> + 's;
@@ -29,7 +30,7 @@ enum StepData {
     #[default]
     None,
     Walk(paths::Trail),
-    Bfs(Option<paths::Bfs>),
+    Shortest(paths::ShortestState),
 }
 
 /// Fresh state for each step.
@@ -37,24 +38,13 @@ pub(crate) fn states(steps: &[Step]) -> Vec<StepState> {
     steps.iter().map(|_| StepState::default()).collect()
 }
 
-/// Runs a MATCH's steps over a batch: every row they produce, in order.
-pub(crate) fn run_steps(steps: &[Step], rows: Rows, cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    let mut st = states(steps);
-    let mut row = vec![Val::Null; cx.width];
-    for r in rows.iter() {
-        row.clone_from_slice(r);
-        push_steps(steps, &mut st, &mut row, cx, &mut |r: &mut [Val]| {
-            out.push(r);
-            cx.check_len(out.len())?;
-            Ok(true)
-        })?;
-    }
-    Ok(out)
-}
-
 /// Whether the steps match anything from `row`: stops at the first match.
 pub(crate) fn any_match(steps: &[Step], row: &[Val], cx: &Ctx<'_>) -> Result<bool> {
+    let key = match recall(steps, None, row, cx) {
+        Recall::Hit(v) => return Ok(matches!(v, Val::Bool(true))),
+        Recall::Miss(key) => Some(key),
+        Recall::Off => None,
+    };
     let mut st = states(steps);
     let mut row = row.to_vec();
     let mut found = false;
@@ -62,7 +52,119 @@ pub(crate) fn any_match(steps: &[Step], row: &[Val], cx: &Ctx<'_>) -> Result<boo
         found = true;
         Ok(false)
     })?;
+    if let Some(key) = key {
+        remember(steps, key, Val::Bool(found), cx);
+    }
     Ok(found)
+}
+
+/// A pattern comprehension: `map` for every row the steps produce from `row`.
+pub(crate) fn comprehension(steps: &[Step], map: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
+    let key = match recall(steps, Some(map), row, cx) {
+        Recall::Hit(v) => return Ok(v),
+        Recall::Miss(key) => Some(key),
+        Recall::Off => None,
+    };
+    let mut st = states(steps);
+    let mut row = row.to_vec();
+    let mut items = Vec::new();
+    push_steps(steps, &mut st, &mut row, cx, &mut |r: &mut [Val]| {
+        items.push(eval(map, r, cx)?);
+        Ok(true)
+    })?;
+    let v = Val::list(items);
+    if let Some(key) = key {
+        remember(steps, key, v.clone(), cx);
+    }
+    Ok(v)
+}
+
+/// Remembered answers of one pattern inside an expression (a pattern predicate or
+/// comprehension) by the values of the slots it reads: IC14 asks for the same
+/// relationship's weight once for every path through it. Given up on a pattern that
+/// rarely sees the same values twice.
+pub(crate) struct Memo {
+    /// The slots read, sorted; `None`: never remembered.
+    free: Option<Vec<usize>>,
+    answers: FxHashMap<Vec<Key>, Val>,
+    asked: u32,
+    hits: u32,
+}
+
+impl Memo {
+    /// For the trace: the slots read, the questions asked, answered from memory, kept.
+    pub(crate) fn describe(&self) -> String {
+        format!(
+            "pattern memo: slots {:?}, asked {}, remembered {}, kept {}",
+            self.free,
+            self.asked,
+            self.hits,
+            self.answers.len()
+        )
+    }
+}
+
+/// Answers one pattern keeps at most.
+const MEMO_ANSWERS_MAX: usize = 4096;
+
+enum Recall {
+    Hit(Val),
+    Miss(Vec<Key>),
+    Off,
+}
+
+fn recall(steps: &[Step], map: Option<&BExpr>, row: &[Val], cx: &Ctx<'_>) -> Recall {
+    // After a write the same values may give another answer.
+    if !cx.writes.borrow().is_empty() {
+        return Recall::Off;
+    }
+    let mut memos = cx.memo.borrow_mut();
+    let m = memos
+        .entry(steps.as_ptr() as usize)
+        .or_insert_with(|| Memo {
+            free: crate::planner::free_slots(steps, map),
+            answers: FxHashMap::default(),
+            asked: 0,
+            hits: 0,
+        });
+    let Some(free) = &m.free else {
+        return Recall::Off;
+    };
+    if m.asked >= 256 && m.hits * 4 < m.asked {
+        m.free = None;
+        m.answers = FxHashMap::default();
+        return Recall::Off;
+    }
+    let mut key = Vec::with_capacity(free.len());
+    for &s in free {
+        // Values whose key equality is identity (no 1 = 1.0, no lists of either).
+        match &row[s] {
+            v @ (Val::Null
+            | Val::Bool(_)
+            | Val::Int(_)
+            | Val::Str(_)
+            | Val::Node(_)
+            | Val::Rel(_)
+            | Val::DateTime(_)) => key.push(Key(v.clone())),
+            _ => return Recall::Off,
+        }
+    }
+    m.asked += 1;
+    match m.answers.get(&key) {
+        Some(v) => {
+            m.hits += 1;
+            Recall::Hit(v.clone())
+        }
+        None => Recall::Miss(key),
+    }
+}
+
+fn remember(steps: &[Step], key: Vec<Key>, v: Val, cx: &Ctx<'_>) {
+    if let Some(m) = cx.memo.borrow_mut().get_mut(&(steps.as_ptr() as usize)) {
+        if m.free.is_some() && m.answers.len() < MEMO_ANSWERS_MAX {
+            m.answers.insert(key, v);
+        }
+    }
 }
 
 /// Hands `row` to the first step; the last hands its rows to `sink`.
@@ -138,13 +240,13 @@ pub(crate) fn push_steps(
             paths::var_expand(e, trail, row, cx, &mut next)
         }
         Step::Shortest { expand, all, path } => {
-            if !matches!(st.data, StepData::Bfs(_)) {
-                st.data = StepData::Bfs(None);
+            if !matches!(st.data, StepData::Shortest(_)) {
+                st.data = StepData::Shortest(Default::default());
             }
-            let StepData::Bfs(bfs) = &mut st.data else {
+            let StepData::Shortest(state) = &mut st.data else {
                 unreachable!("set above")
             };
-            paths::shortest(expand, *all, *path, bfs, row, cx, &mut next)
+            paths::shortest(expand, *all, *path, state, row, cx, &mut next)
         }
         Step::Filter(f) => {
             if truth(&eval(f, row, cx)?)? == Some(true) {
@@ -368,9 +470,20 @@ pub(crate) fn for_each_list<'g>(
     e: &Expand,
     node: NodeId,
     cx: &Ctx<'g>,
+    f: impl FnMut(Direction, &'g [Edge]) -> Result<bool>,
+) -> Result<bool> {
+    for_each_list_in(e, e.dir, node, cx, f)
+}
+
+/// [`for_each_list`] in direction `dir` rather than the expand's.
+pub(crate) fn for_each_list_in<'g>(
+    e: &Expand,
+    dir: Dir,
+    node: NodeId,
+    cx: &Ctx<'g>,
     mut f: impl FnMut(Direction, &'g [Edge]) -> Result<bool>,
 ) -> Result<bool> {
-    for &d in directions(e.dir) {
+    for &d in directions(dir) {
         if e.types.is_empty() {
             for t in cx.graph.rel_types_at(node, d) {
                 if !f(d, cx.graph.neighbors(node, t, d))? {
@@ -394,12 +507,23 @@ pub(crate) fn for_each_edge(
     e: &Expand,
     node: NodeId,
     cx: &Ctx<'_>,
+    f: impl FnMut(Edge) -> Result<bool>,
+) -> Result<bool> {
+    for_each_edge_in(e, e.dir, node, cx, f)
+}
+
+/// [`for_each_edge`] in direction `dir` rather than the expand's.
+pub(crate) fn for_each_edge_in(
+    e: &Expand,
+    dir: Dir,
+    node: NodeId,
+    cx: &Ctx<'_>,
     mut f: impl FnMut(Edge) -> Result<bool>,
 ) -> Result<bool> {
-    for_each_list(e, node, cx, |d, edges| {
+    for_each_list_in(e, dir, node, cx, |d, edges| {
         for edge in edges {
             // An undirected self-loop is one relationship: count it once.
-            if e.dir == Dir::Both && d == Direction::In && edge.node == node {
+            if dir == Dir::Both && d == Direction::In && edge.node == node {
                 continue;
             }
             if !f(*edge)? {

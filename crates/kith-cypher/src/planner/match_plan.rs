@@ -588,3 +588,99 @@ fn collect_slots(e: &BExpr, out: &mut FxHashSet<usize>) -> bool {
         BExpr::Exists(_) | BExpr::PatternComp(..) | BExpr::Subquery { .. } => false,
     }
 }
+
+/// The slots a pattern's steps (and `map`, evaluated on their rows) read from the row
+/// they start from, sorted: what their answer depends on, with the graph. `None` when
+/// that is not known (a pattern or subquery inside) or the same values may give
+/// another answer (`rand()`).
+pub(crate) fn free_slots(steps: &[Step], map: Option<&BExpr>) -> Option<Vec<usize>> {
+    let mut bound: FxHashSet<usize> = FxHashSet::default();
+    let mut free: FxHashSet<usize> = FxHashSet::default();
+    fn read(e: &BExpr, bound: &FxHashSet<usize>, free: &mut FxHashSet<usize>) -> Option<()> {
+        let mut random = false;
+        super::prefetch::visit(e, &mut |x| {
+            random |= matches!(x, BExpr::Call(crate::functions::Function::Rand, _));
+            !random
+        });
+        if random {
+            return None;
+        }
+        free.extend(needed_slots(e)?.into_iter().filter(|s| !bound.contains(s)));
+        Some(())
+    }
+    let use_slot = |s: usize, bound: &FxHashSet<usize>, free: &mut FxHashSet<usize>| {
+        if !bound.contains(&s) {
+            free.insert(s);
+        }
+    };
+    for step in steps {
+        match step {
+            Step::ScanAll { slot } | Step::ScanLabel { slot, .. } => {
+                bound.insert(*slot);
+            }
+            Step::SeekId { slot, value, .. } | Step::SeekProp { slot, value, .. } => {
+                read(value, &bound, &mut free)?;
+                bound.insert(*slot);
+            }
+            Step::SeekIdAny { slot, values, .. } => {
+                for v in values {
+                    read(v, &bound, &mut free)?;
+                }
+                bound.insert(*slot);
+            }
+            Step::CheckNode {
+                slot,
+                props,
+                props_map,
+                ..
+            } => {
+                use_slot(*slot, &bound, &mut free);
+                for (_, v) in props {
+                    read(v, &bound, &mut free)?;
+                }
+                if let Some(m) = props_map {
+                    read(m, &bound, &mut free)?;
+                }
+            }
+            Step::Expand(e) | Step::VarExpand(e) => {
+                use_slot(e.from, &bound, &mut free);
+                if e.into {
+                    use_slot(e.to, &bound, &mut free);
+                }
+                for (_, v) in &e.rel_props {
+                    read(v, &bound, &mut free)?;
+                }
+                bound.insert(e.rel);
+                bound.insert(e.to);
+            }
+            Step::Shortest { expand, path, .. } => {
+                use_slot(expand.from, &bound, &mut free);
+                use_slot(expand.to, &bound, &mut free);
+                for (_, v) in &expand.rel_props {
+                    read(v, &bound, &mut free)?;
+                }
+                bound.insert(expand.rel);
+                bound.extend(*path);
+            }
+            Step::Filter(f) => read(f, &bound, &mut free)?,
+            Step::DistinctRels(slots) => {
+                for s in slots {
+                    use_slot(*s, &bound, &mut free);
+                }
+            }
+            Step::BuildPath { slot, start, hops } => {
+                use_slot(*start, &bound, &mut free);
+                for h in hops {
+                    use_slot(*h, &bound, &mut free);
+                }
+                bound.insert(*slot);
+            }
+        }
+    }
+    if let Some(m) = map {
+        read(m, &bound, &mut free)?;
+    }
+    let mut out: Vec<usize> = free.into_iter().collect();
+    out.sort_unstable();
+    Some(out)
+}

@@ -12,8 +12,8 @@ mod prefetch;
 
 use std::sync::Arc;
 
-pub(crate) use match_plan::needed_slots;
 pub use match_plan::plan_match;
+pub(crate) use match_plan::{free_slots, needed_slots};
 pub use prefetch::annotate;
 
 use crate::binder::{AggSpec, BExpr, Names};

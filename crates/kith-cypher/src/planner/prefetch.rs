@@ -135,35 +135,18 @@ impl Reads {
     }
 
     fn expr(&mut self, e: &BExpr) {
-        match e {
-            BExpr::Prop(base, _) => {
-                if self.is_node(base) {
-                    self.got.props = true;
-                } else if self.is_rel(base) {
-                    self.got.rel_props = true;
-                } else {
-                    self.expr(base);
-                }
+        visit(e, &mut |x| match x {
+            BExpr::Prop(base, _) | BExpr::MapProjection(base, _) if self.is_node(base) => {
+                self.got.props = true;
+                false
             }
-            BExpr::HasLabels(base, _) => {
-                if self.is_node(base) {
-                    self.got.labels = true;
-                } else {
-                    self.expr(base);
-                }
+            BExpr::Prop(base, _) | BExpr::MapProjection(base, _) if self.is_rel(base) => {
+                self.got.rel_props = true;
+                false
             }
-            BExpr::MapProjection(base, items) => {
-                if self.is_node(base) {
-                    self.got.props = true;
-                } else if self.is_rel(base) {
-                    self.got.rel_props = true;
-                }
-                self.expr(base);
-                for i in items {
-                    if let MapItem::Entry(_, e) = i {
-                        self.expr(e);
-                    }
-                }
+            BExpr::HasLabels(base, _) if self.is_node(base) => {
+                self.got.labels = true;
+                false
             }
             BExpr::Call(_, args) => {
                 // properties(n), labels(n), keys(n)...: the record and what it holds.
@@ -174,61 +157,16 @@ impl Reads {
                 if args.iter().any(|a| self.is_rel(a)) {
                     self.got.rel_props = true;
                 }
-                args.iter().for_each(|a| self.expr(a));
+                true
             }
-            BExpr::Index(a, b) | BExpr::And(a, b) | BExpr::Or(a, b) | BExpr::Xor(a, b) => {
-                self.expr(a);
-                self.expr(b);
+            BExpr::Exists(steps) => {
+                steps.iter().for_each(|s| self.step(s));
+                false
             }
-            BExpr::Binary(_, a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            BExpr::Slice(a, b, c) => {
-                self.expr(a);
-                b.iter().chain(c).for_each(|x| self.expr(x));
-            }
-            BExpr::Not(a) | BExpr::Neg(a) | BExpr::IsNull(a, _) | BExpr::RegexConst(a, _) => {
-                self.expr(a)
-            }
-            BExpr::List(items) => items.iter().for_each(|i| self.expr(i)),
-            BExpr::Map(entries) => entries.iter().for_each(|(_, v)| self.expr(v)),
-            BExpr::Compare(first, rest) => {
-                self.expr(first);
-                rest.iter().for_each(|(_, e)| self.expr(e));
-            }
-            BExpr::Case {
-                operand,
-                whens,
-                else_,
-            } => {
-                operand.iter().chain(else_).for_each(|x| self.expr(x));
-                for (w, t) in whens {
-                    self.expr(w);
-                    self.expr(t);
-                }
-            }
-            BExpr::ListComp {
-                list, filter, map, ..
-            } => {
-                self.expr(list);
-                filter.iter().chain(map).for_each(|x| self.expr(x));
-            }
-            BExpr::Reduce {
-                init, list, expr, ..
-            } => {
-                self.expr(init);
-                self.expr(list);
-                self.expr(expr);
-            }
-            BExpr::Quantifier { list, pred, .. } => {
-                self.expr(list);
-                self.expr(pred);
-            }
-            BExpr::Exists(steps) => steps.iter().for_each(|s| self.step(s)),
             BExpr::PatternComp(steps, map) => {
                 steps.iter().for_each(|s| self.step(s));
                 self.expr(map);
+                false
             }
             BExpr::Subquery { ops, .. } => {
                 for op in ops.iter() {
@@ -236,8 +174,85 @@ impl Reads {
                         break;
                     }
                 }
+                false
             }
-            BExpr::Const(_) | BExpr::Param(_) | BExpr::Slot(_) => {}
+            _ => true,
+        });
+    }
+}
+
+/// Calls `f` on `e` and, while `f` answers true, on its subexpressions, depth first.
+/// Patterns and subqueries inside are not entered: `f` sees them whole.
+pub(crate) fn visit(e: &BExpr, f: &mut impl FnMut(&BExpr) -> bool) {
+    if !f(e) {
+        return;
+    }
+    match e {
+        BExpr::Prop(a, _)
+        | BExpr::HasLabels(a, _)
+        | BExpr::Not(a)
+        | BExpr::Neg(a)
+        | BExpr::IsNull(a, _)
+        | BExpr::RegexConst(a, _) => visit(a, f),
+        BExpr::Index(a, b)
+        | BExpr::And(a, b)
+        | BExpr::Or(a, b)
+        | BExpr::Xor(a, b)
+        | BExpr::Binary(_, a, b) => {
+            visit(a, f);
+            visit(b, f);
         }
+        BExpr::Slice(a, b, c) => {
+            visit(a, f);
+            b.iter().chain(c).for_each(|x| visit(x, f));
+        }
+        BExpr::List(items) | BExpr::Call(_, items) => items.iter().for_each(|i| visit(i, f)),
+        BExpr::Map(entries) => entries.iter().for_each(|(_, v)| visit(v, f)),
+        BExpr::Compare(first, rest) => {
+            visit(first, f);
+            rest.iter().for_each(|(_, x)| visit(x, f));
+        }
+        BExpr::Case {
+            operand,
+            whens,
+            else_,
+        } => {
+            operand.iter().chain(else_).for_each(|x| visit(x, f));
+            for (w, t) in whens {
+                visit(w, f);
+                visit(t, f);
+            }
+        }
+        BExpr::ListComp {
+            list, filter, map, ..
+        } => {
+            visit(list, f);
+            filter.iter().chain(map).for_each(|x| visit(x, f));
+        }
+        BExpr::Reduce {
+            init, list, expr, ..
+        } => {
+            visit(init, f);
+            visit(list, f);
+            visit(expr, f);
+        }
+        BExpr::Quantifier { list, pred, .. } => {
+            visit(list, f);
+            visit(pred, f);
+        }
+        BExpr::MapProjection(base, items) => {
+            visit(base, f);
+            for i in items {
+                if let MapItem::Entry(_, x) = i {
+                    visit(x, f);
+                }
+            }
+        }
+        BExpr::Const(_)
+        | BExpr::Param(_)
+        | BExpr::Slot(_)
+        | BExpr::Exists(_)
+        | BExpr::PatternComp(..)
+        | BExpr::Subquery { .. } => {}
     }
 }
