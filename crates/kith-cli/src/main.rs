@@ -89,6 +89,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// An interactive Cypher shell on a data directory (in-process, held for the
+    /// session) or a running server: multi-line statements ending in `;`, history,
+    /// :param, :help. Reads statements from standard input when it is not a terminal.
+    Shell {
+        /// A data directory (default ./kith-data) or a ws:// URL.
+        target: Option<String>,
+    },
     /// Measure kith (see docs/benchmarks.md).
     Bench {
         #[command(subcommand)]
@@ -166,6 +173,7 @@ fn main() -> ExitCode {
             params_json: params_json.as_deref(),
             json,
         }),
+        Command::Shell { target } => commands::shell::run(target.as_deref()),
         Command::Export { dir, out } => commands::export::run(&dir, &out),
         Command::Report { run_dir } => kith_bench::report::build(&run_dir)
             .map(|w| {

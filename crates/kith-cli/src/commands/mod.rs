@@ -9,5 +9,6 @@ pub mod procedures;
 pub mod query;
 pub mod replay;
 pub mod serve;
+pub mod shell;
 pub mod stats;
 pub mod write;
