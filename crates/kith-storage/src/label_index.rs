@@ -74,6 +74,16 @@ impl LabelBits {
         }
     }
 
+    #[inline]
+    fn contains(&self, node: NodeId) -> bool {
+        let n = node.index();
+        self.chunks
+            .get(n >> CHUNK_BITS)
+            .and_then(Option::as_ref)
+            .and_then(|chunk| chunk[(n >> PAGE_BITS) & (CHUNK_PAGES - 1)].as_ref())
+            .is_some_and(|page| page[(n >> WORD_BITS) & (PAGE_WORDS - 1)] & (1u64 << (n & 63)) != 0)
+    }
+
     fn iter(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.chunks
             .iter()
@@ -151,6 +161,14 @@ impl LabelIndex {
         }
     }
 
+    /// Whether `node` carries `label`.
+    #[inline]
+    pub(crate) fn contains(&self, label: LabelId, node: NodeId) -> bool {
+        self.labels
+            .get(label.index())
+            .is_some_and(|bits| bits.contains(node))
+    }
+
     /// The nodes carrying `label`, in id order.
     pub(crate) fn nodes(&self, label: LabelId) -> impl Iterator<Item = NodeId> + '_ {
         self.labels
@@ -187,6 +205,17 @@ mod tests {
         want.dedup();
         let got: Vec<u32> = index.nodes(LabelId(2)).map(|n| n.0).collect();
         assert_eq!(got, want);
+        for n in [
+            0u32, 2, 5, 62, 63, 64, 66, 65_535, 65_536, 65_537, 70_000_000, 90_000_000,
+        ] {
+            assert_eq!(
+                index.contains(LabelId(2), NodeId(n)),
+                want.contains(&n),
+                "{n}"
+            );
+            assert!(!index.contains(LabelId(1), NodeId(n)));
+            assert!(!index.contains(LabelId(9), NodeId(n)));
+        }
         assert_eq!(index.count(LabelId(2)), want.len());
         assert_eq!(index.nodes(LabelId(1)).count(), 0);
         assert_eq!(index.nodes(LabelId(9)).count(), 0);

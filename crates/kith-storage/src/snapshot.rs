@@ -481,6 +481,12 @@ impl GraphView for Snapshot {
     fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId> {
         self.id_index.get(&(label, id)).copied()
     }
+    #[inline]
+    fn has_label(&self, node: NodeId, label: LabelId) -> bool {
+        // The label's bitmap: a few small pages, where the record and its label list
+        // are two reads of memory anywhere.
+        self.label_index.contains(label, node)
+    }
     fn nodes_with_label(&self, label: LabelId) -> Box<dyn Iterator<Item = NodeId> + '_> {
         Box::new(self.label_index.nodes(label))
     }

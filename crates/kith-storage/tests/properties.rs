@@ -214,7 +214,17 @@ fn check_invariants(g: &Snapshot) {
     assert_eq!(live_nodes, g.node_count());
     // The label lists hold exactly the live nodes carrying each label, in id order.
     for label in (0..3).filter_map(|l| g.label_id(&format!("L{l}"))) {
-        let scanned: Vec<NodeId> = g.node_ids().filter(|&n| g.has_label(n, label)).collect();
+        let scanned: Vec<NodeId> = g
+            .node_ids()
+            .filter(|&n| g.node_labels(n).contains(&label))
+            .collect();
+        for n in 0..g.node_id_bound() as u32 {
+            assert_eq!(
+                g.has_label(NodeId(n), label),
+                scanned.contains(&NodeId(n)),
+                "node {n}, label {label}"
+            );
+        }
         let listed: Vec<NodeId> = g.nodes_with_label(label).collect();
         assert_eq!(listed, scanned, "label {label}");
         assert_eq!(g.label_count(label), Some(scanned.len()));
