@@ -105,9 +105,7 @@ impl Terminal {
 
     /// The terminal's width now (it may have been resized).
     fn columns(&mut self) -> usize {
-        self.editor
-            .dimensions()
-            .map_or(COLUMNS_DEFAULT, |(columns, _)| usize::from(columns))
+        columns(&mut self.editor)
     }
 }
 
@@ -134,8 +132,12 @@ fn history_path() -> Option<PathBuf> {
 /// The width of standard output when it is a terminal (input from a pipe, output
 /// to the screen), else [`COLUMNS_DEFAULT`].
 pub fn output_columns() -> usize {
-    DefaultEditor::new()
-        .ok()
-        .and_then(|mut editor| editor.dimensions())
+    DefaultEditor::new().map_or(COLUMNS_DEFAULT, |mut editor| columns(&mut editor))
+}
+
+/// The width of standard output when it is a terminal, else [`COLUMNS_DEFAULT`].
+fn columns(editor: &mut DefaultEditor) -> usize {
+    editor
+        .dimensions()
         .map_or(COLUMNS_DEFAULT, |(columns, _)| usize::from(columns))
 }
