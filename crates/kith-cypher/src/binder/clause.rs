@@ -566,10 +566,10 @@ fn vars_outside_aggregates(e: &Expr, keys: &[String], out: &mut Vec<(String, usi
     let mut walk = |x: &Expr| vars_outside_aggregates(x, keys, out);
     match &e.kind {
         ExprKind::Var(v) => out.push((v.clone(), e.pos)),
-        ExprKind::Call { name, args, .. } => {
-            if crate::functions::Aggregate::lookup(&name.to_ascii_lowercase()).is_none() {
-                args.iter().for_each(walk);
-            }
+        ExprKind::Call { name, args, .. }
+            if crate::functions::Aggregate::lookup(&name.to_ascii_lowercase()).is_none() =>
+        {
+            args.iter().for_each(walk)
         }
         ExprKind::Property(b, _)
         | ExprKind::HasLabels(b, _)
