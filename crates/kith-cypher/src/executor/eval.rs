@@ -84,13 +84,23 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
         BExpr::Compare(first, chain) => compare_chain(first, chain, row, cx)?,
         BExpr::IsNull(a, negated) => Val::Bool(eval(a, row, cx)?.is_null() != *negated),
         BExpr::Call(f, args) => {
-            let mut vals = Vec::with_capacity(args.len());
-            for a in args {
-                vals.push(eval(a, row, cx)?);
-            }
-            match pending_call(*f, &vals, cx) {
+            // Up to three arguments on the stack: a call runs once a row.
+            let mut small: [Val; 3] = Default::default();
+            let mut many = Vec::new();
+            let vals: &[Val] = if args.len() <= small.len() {
+                for (v, a) in small.iter_mut().zip(args) {
+                    *v = eval(a, row, cx)?;
+                }
+                &small[..args.len()]
+            } else {
+                for a in args {
+                    many.push(eval(a, row, cx)?);
+                }
+                &many
+            };
+            match pending_call(*f, vals, cx) {
                 Some(v) => v,
-                None => functions::call(*f, &vals, cx.graph)?,
+                None => functions::call(*f, vals, cx.graph)?,
             }
         }
         BExpr::Case {

@@ -73,7 +73,7 @@ enum OpData {
     Steps(Vec<StepState>),
     Values(Vec<Val>),
     Aggregate(Box<Groups>),
-    Distinct(FxHashSet<Vec<Key>>, Vec<Key>),
+    Distinct(FxHashSet<GroupKey>),
     Sort(Box<TopK>),
     /// SKIP or LIMIT: the rows still to skip or to pass, once evaluated.
     Count(Option<usize>),
@@ -91,7 +91,7 @@ pub(crate) fn states(ops: &[Op]) -> Vec<OpState> {
                 Op::Aggregate { keys, aggs } => {
                     OpData::Aggregate(Box::new(Groups::new(keys, aggs)))
                 }
-                Op::Distinct(_) => OpData::Distinct(FxHashSet::default(), Vec::new()),
+                Op::Distinct(_) => OpData::Distinct(FxHashSet::default()),
                 Op::Sort { .. } => OpData::Sort(Box::default()),
                 Op::Skip(_) | Op::Limit(_) => OpData::Count(None),
                 Op::Create(_) => OpData::Create(Rows::default()),
@@ -175,16 +175,14 @@ pub(crate) fn push_ops(
         }
         (Op::Aggregate { keys, aggs }, OpData::Aggregate(g)) => {
             g.add(row, keys, aggs, cx)?;
-            cx.check_len(g.groups.len())?;
+            cx.check_len(g.len)?;
             Ok(true)
         }
-        (Op::Distinct(slots), OpData::Distinct(seen, key)) => {
-            key.clear();
-            key.extend(slots.iter().map(|s| Key(row[*s].clone())));
-            if seen.contains(key.as_slice()) {
+        (Op::Distinct(slots), OpData::Distinct(seen)) => {
+            let key = GroupKey::new(slots.iter().map(|s| Ok(row[*s].clone())))?;
+            if !seen.insert(key) {
                 return Ok(true);
             }
-            seen.insert(key.clone());
             push_ops(rest, rest_st, row, cx, sink)
         }
         (Op::Sort { keys, skip, limit }, OpData::Sort(t)) => {
@@ -242,14 +240,16 @@ pub(crate) fn finish(
         let rest = &ops[i + 1..];
         match (&ops[i], &mut st.data) {
             (Op::Aggregate { keys, aggs }, OpData::Aggregate(g)) => {
-                let groups = std::mem::take(&mut g.groups);
+                let g = std::mem::replace(g, Box::new(Groups::new(keys, aggs)));
                 let mut row = vec![Val::Null; cx.width];
-                for grp in groups {
+                let mut values = g.keys.into_iter();
+                let mut states = g.states.into_iter();
+                for _ in 0..g.len {
                     row.fill(Val::Null);
-                    for ((slot, _), v) in keys.iter().zip(grp.keys) {
+                    for ((slot, _), v) in keys.iter().zip(values.by_ref()) {
                         row[*slot] = v;
                     }
-                    for (a, s) in aggs.iter().zip(grp.states) {
+                    for (a, s) in aggs.iter().zip(states.by_ref()) {
                         row[a.slot] = s.finish();
                     }
                     if !push_ops(rest, rest_st, &mut row, cx, sink)? {
@@ -258,10 +258,16 @@ pub(crate) fn finish(
                 }
             }
             (Op::Sort { keys, skip, limit }, OpData::Sort(t)) => {
-                let rows = t.finish(keys, skip.as_ref(), limit.as_ref(), cx)?;
+                let keep = t.keep(skip.as_ref(), limit.as_ref(), cx)?;
+                let order = t.order(keys, keep);
+                let mut kept = std::mem::take(&mut t.rows);
+                **t = TopK::default();
                 let mut row = vec![Val::Null; cx.width];
-                for r in rows.iter() {
-                    row.clone_from_slice(r);
+                for i in order {
+                    // Moved, not copied: the buffer goes after this.
+                    for (to, from) in row.iter_mut().zip(kept.row_mut(i)) {
+                        *to = std::mem::take(from);
+                    }
                     if !push_ops(rest, rest_st, &mut row, cx, sink)? {
                         break;
                     }
@@ -363,32 +369,74 @@ fn number(v: Val, f: &str) -> Result<Val> {
     }
 }
 
-struct Group {
-    keys: Vec<Val>,
-    states: Vec<State>,
-    seen: Vec<FxHashSet<Key>>,
+/// A grouping or DISTINCT key: one or two values inline (no allocation a row).
+#[derive(PartialEq, Eq, Hash)]
+enum GroupKey {
+    One(Key),
+    Two(Key, Key),
+    Many(Vec<Key>),
 }
 
-/// The groups of an aggregation so far.
+impl GroupKey {
+    fn new(mut values: impl ExactSizeIterator<Item = Result<Val>>) -> Result<GroupKey> {
+        let len = values.len();
+        let mut next = || values.next().unwrap_or(Ok(Val::Null)).map(Key);
+        Ok(match len {
+            1 => GroupKey::One(next()?),
+            2 => {
+                let a = next()?;
+                GroupKey::Two(a, next()?)
+            }
+            _ => GroupKey::Many((0..len).map(|_| next()).collect::<Result<_>>()?),
+        })
+    }
+
+    fn values(&self) -> Vec<Val> {
+        match self {
+            GroupKey::One(a) => vec![a.0.clone()],
+            GroupKey::Two(a, b) => vec![a.0.clone(), b.0.clone()],
+            GroupKey::Many(v) => v.iter().map(|k| k.0.clone()).collect(),
+        }
+    }
+}
+
+/// The groups of an aggregation so far, in order of their first row: their keys and
+/// aggregate states stored flat, group after group.
 struct Groups {
-    index: FxHashMap<Vec<Key>, usize>,
-    groups: Vec<Group>,
-    /// The current row's key values, reused.
-    key: Vec<Key>,
+    index: FxHashMap<GroupKey, usize>,
+    /// How many groups.
+    len: usize,
+    /// Key values, `keys.len()` a group.
+    keys: Vec<Val>,
+    /// States, one per aggregate a group.
+    states: Vec<State>,
+    /// Values seen, one set per aggregate a group (only when one is DISTINCT).
+    seen: Vec<FxHashSet<Key>>,
 }
 
 impl Groups {
     fn new(keys: &[(usize, BExpr)], aggs: &[AggSpec]) -> Groups {
         let mut g = Groups {
             index: FxHashMap::default(),
-            groups: Vec::new(),
-            key: Vec::with_capacity(keys.len()),
+            len: 0,
+            keys: Vec::new(),
+            states: Vec::new(),
+            seen: Vec::new(),
         };
         // Without grouping keys there is one group even when no row comes.
         if keys.is_empty() {
-            g.groups.push(Group::new(Vec::new(), aggs));
+            g.push_group(aggs);
         }
         g
+    }
+
+    fn push_group(&mut self, aggs: &[AggSpec]) -> usize {
+        self.states.extend(aggs.iter().map(|a| State::new(a.func)));
+        if aggs.iter().any(|a| a.distinct) {
+            self.seen.extend(aggs.iter().map(|_| FxHashSet::default()));
+        }
+        self.len += 1;
+        self.len - 1
     }
 
     fn add(
@@ -401,21 +449,18 @@ impl Groups {
         let g = if keys.is_empty() {
             0
         } else {
-            self.key.clear();
-            for (_, e) in keys {
-                self.key.push(Key(eval(e, row, cx)?));
-            }
-            match self.index.get(self.key.as_slice()) {
+            let key = GroupKey::new(keys.iter().map(|(_, e)| eval(e, row, cx)))?;
+            match self.index.get(&key) {
                 Some(&g) => g,
                 None => {
-                    let vals = self.key.iter().map(|k| k.0.clone()).collect();
-                    self.groups.push(Group::new(vals, aggs));
-                    self.index.insert(self.key.clone(), self.groups.len() - 1);
-                    self.groups.len() - 1
+                    self.keys.extend(key.values());
+                    let g = self.push_group(aggs);
+                    self.index.insert(key, g);
+                    g
                 }
             }
         };
-        let group = &mut self.groups[g];
+        let n = aggs.len();
         for (i, a) in aggs.iter().enumerate() {
             let v = match &a.arg {
                 None => Val::Bool(true),
@@ -424,22 +469,12 @@ impl Groups {
             if v.is_null() {
                 continue;
             }
-            if a.distinct && !group.seen[i].insert(Key(v.clone())) {
+            if a.distinct && !self.seen[g * n + i].insert(Key(v.clone())) {
                 continue;
             }
-            group.states[i].add(a.func, v)?;
+            self.states[g * n + i].add(a.func, v)?;
         }
         Ok(())
-    }
-}
-
-impl Group {
-    fn new(keys: Vec<Val>, aggs: &[AggSpec]) -> Group {
-        Group {
-            keys,
-            states: aggs.iter().map(|a| State::new(a.func)).collect(),
-            seen: aggs.iter().map(|_| FxHashSet::default()).collect(),
-        }
     }
 }
 
@@ -588,23 +623,6 @@ impl TopK {
         self.rows = rows;
         self.keys = keys;
         self.seq = seq;
-    }
-
-    fn finish(
-        &mut self,
-        dirs: &[(BExpr, bool)],
-        skip: Option<&BExpr>,
-        limit: Option<&BExpr>,
-        cx: &Ctx<'_>,
-    ) -> Result<Rows> {
-        let keep = self.keep(skip, limit, cx)?;
-        let idx = self.order(dirs, keep);
-        let mut out = Rows::new(cx.width);
-        for i in idx {
-            out.push(self.rows.row(i));
-        }
-        *self = TopK::default();
-        Ok(out)
     }
 }
 
