@@ -317,7 +317,7 @@ fn rank(v: &Val) -> u8 {
 
 /// A value as a grouping key: DISTINCT and aggregation treat two values as one when
 /// they are equivalent (nulls equal each other, 1 and 1.0 are one key).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Key(pub Val);
 
 impl PartialEq for Key {

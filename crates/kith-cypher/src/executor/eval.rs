@@ -7,7 +7,7 @@ use super::{steps, Ctx, Rows};
 use crate::ast::{CompareOp, Quantifier, SubqueryKind};
 use crate::binder::{BExpr, BinOp, MapItem};
 use crate::error::{CypherError, ErrorCode, Result};
-use crate::functions;
+use crate::functions::{self, Function};
 use crate::value::{civil, compare, equals, Val};
 
 /// The value of `e` in `row`.
@@ -83,6 +83,18 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
         BExpr::Binary(op, a, b) => binary(*op, eval(a, row, cx)?, eval(b, row, cx)?)?,
         BExpr::Compare(first, chain) => compare_chain(first, chain, row, cx)?,
         BExpr::IsNull(a, negated) => Val::Bool(eval(a, row, cx)?.is_null() != *negated),
+        BExpr::Call(Function::DateTime, args) if epoch_millis_arg(args).is_some() => {
+            // `datetime({epochMillis: x})`, as the LDBC texts write it: no map a row.
+            let (key, e) = epoch_millis_arg(args).expect("checked by the guard");
+            match eval(e, row, cx)? {
+                Val::Int(ms) => Val::DateTime(ms),
+                other => functions::call(
+                    Function::DateTime,
+                    &[Val::Map(Arc::new(vec![(key.clone(), other)]))],
+                    cx.graph,
+                )?,
+            }
+        }
         BExpr::Call(f, args) => {
             // Up to three arguments on the stack: a call runs once a row.
             let mut small: [Val; 3] = Default::default();
@@ -809,5 +821,17 @@ pub(crate) fn output_value(v: &Val, cx: &Ctx<'_>) -> kith_core::Value {
                 .collect(),
         ),
         other => other.to_value(cx.graph),
+    }
+}
+
+/// The `epochMillis` entry of `datetime()`'s arguments when they are one map literal
+/// with that entry alone.
+fn epoch_millis_arg(args: &[BExpr]) -> Option<(&Arc<str>, &BExpr)> {
+    match args {
+        [BExpr::Map(entries)] => match entries.as_slice() {
+            [(key, e)] if &**key == "epochMillis" => Some((key, e)),
+            _ => None,
+        },
+        _ => None,
     }
 }

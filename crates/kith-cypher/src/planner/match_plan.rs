@@ -138,6 +138,16 @@ impl MatchPlanner<'_> {
             _ => Dir::In,
         };
         let into = self.bound.contains(&to);
+        // Both ends bound: the hop binary-searches one end's list for the other. The
+        // end bound first (the lower slot: slots are numbered as variables appear)
+        // changes least from row to row, so its list is the one still in cache; IC10
+        // asks `(friend)-[:KNOWS]-(person)` of every friend of a friend. One hop only:
+        // a variable-length one binds its relationships in order from `from`.
+        let (from, to, dir) = if into && rel.length.is_none() && to < from {
+            (to, from, dir.reversed())
+        } else {
+            (from, to, dir)
+        };
         let (min, max) = rel.length.unwrap_or((1, 1));
         let bind_rel =
             rel.named || part.path_slot.is_some() || self.unique_rels.contains(&rel.slot);

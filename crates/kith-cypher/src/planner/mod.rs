@@ -29,6 +29,17 @@ pub enum Dir {
     Both,
 }
 
+impl Dir {
+    /// The same relationships seen from their other end.
+    pub fn reversed(self) -> Dir {
+        match self {
+            Dir::Out => Dir::In,
+            Dir::In => Dir::Out,
+            Dir::Both => Dir::Both,
+        }
+    }
+}
+
 /// One step of a MATCH.
 #[derive(Clone, Debug)]
 pub enum Step {
