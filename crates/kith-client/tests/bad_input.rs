@@ -337,3 +337,146 @@ async fn a_client_that_stops_reading_is_cut_off_while_others_are_served() {
     }
     server.stop().await;
 }
+
+/// The server's `/metrics` text.
+async fn metrics(server: &TestServer) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = server.ws_url().replace("ws://", "").replace("/v1/ws", "");
+    let mut tcp = TcpStream::connect(&host).await.expect("connects");
+    let get = format!("GET /metrics HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    tcp.write_all(get.as_bytes()).await.expect("sends");
+    let mut text = String::new();
+    tcp.read_to_string(&mut text).await.expect("reads");
+    text
+}
+
+/// One metric's value (0 if it has not been recorded yet).
+async fn metric(server: &TestServer, name: &str) -> u64 {
+    let text = metrics(server).await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .map_or(0, |n| n.trim().parse().expect("a number"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_pipelines_faster_than_it_reads_is_paced_not_buffered() {
+    let server = TestServer::start(1.0, |c| {
+        c.answer_queue_bytes_max = 1 << 20;
+        c.write_stall_timeout_ms = 60_000;
+    })
+    .await;
+    let wire = Wire::new(Subprotocol::DEFAULT, 64 << 20);
+    let (mut sink, mut stream) = raw(&server, None).await.split();
+    let request = |id: u64, procedure: &str| {
+        let person = 1 + (id % 500) as i64;
+        let frame = wire.request(id, &call(procedure, vec![int("person_id", person)]));
+        Message::Binary(frame.into())
+    };
+    // 200 answers of ~100 kB: far more than the socket buffers hold, so once the
+    // workers are done most of them wait in the connection's answer queue.
+    let heavy = 200u64;
+    for id in 1..=heavy {
+        let message = request(id, "shindig.friends_of_friends_3");
+        sink.send(message).await.expect("sends");
+    }
+    // Until every one is answered (queued for the socket), whatever the machine's load.
+    let done = "kith_request_duration_seconds_count{transport=\"ws\",procedure=\"shindig.friends_of_friends_3\"}";
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while metric(&server, done).await < heavy {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the heavy requests did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The client now reads, slowly: each frame it takes lets the server write one
+    // more. Unpaced, the server would take every request that has arrived between
+    // two frames it writes, and queue an answer (or a `busy`) for each.
+    let wire_r = wire;
+    let reader = tokio::spawn(async move {
+        let mut answered = std::collections::HashSet::new();
+        let mut frames = 0u64;
+        while answered.len() < 5_200 {
+            let wait = Duration::from_secs(30);
+            let message = tokio::time::timeout(wait, stream.next())
+                .await
+                .expect("an answer in time")
+                .expect("open")
+                .expect("readable");
+            let Message::Binary(bytes) = message else {
+                continue;
+            };
+            let (header, payload) = wire_r.open(&bytes).expect("a valid frame");
+            if header.kind == Kind::Error {
+                let e = wire_r.decode_error(&payload).expect("an error document");
+                assert_eq!(e.code, "busy", "{}: {}", header.request_id, e.message);
+            }
+            if header.flags & kith_protocol::FLAG_MORE == 0 {
+                assert!(answered.insert(header.request_id), "answered twice");
+            }
+            frames += 1;
+            if frames < 100 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        answered.len()
+    });
+    let before = metric(&server, "kith_bytes_in_total").await;
+    let light = 5_000u64;
+    let mut light_bytes = 0;
+    for id in heavy + 1..=heavy + light {
+        let message = request(id, "shindig.profile");
+        light_bytes += message.len() as u64;
+        sink.send(message).await.expect("sends");
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let during = metric(&server, "kith_bytes_in_total").await - before;
+    assert!(
+        during < light_bytes / 20,
+        "the server read {during} of {light_bytes} request bytes while 1 MiB of answers waited"
+    );
+    // Then the reader speeds up: every request gets its answer (or `busy`), once.
+    let answered = reader.await.expect("the reader");
+    assert_eq!(answered as u64, heavy + light);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_past_the_cap_are_refused_and_closed_ones_free_their_slot() {
+    let server = TestServer::start(0.1, |c| c.connections_max = 3).await;
+    // Twelve handshakes at once: exactly three get in, however they interleave.
+    let attempts = (0..12).map(|_| {
+        let url = server.ws_url();
+        tokio::spawn(async move { tokio_tungstenite::connect_async(url).await })
+    });
+    let mut open = Vec::new();
+    let mut refused = 0;
+    for attempt in attempts {
+        match attempt.await.expect("task") {
+            Ok((socket, _)) => open.push(socket),
+            Err(tokio_tungstenite::tungstenite::Error::Http(answer)) => {
+                assert_eq!(answer.status(), 503, "refused as busy");
+                refused += 1;
+            }
+            Err(e) => panic!("unexpected handshake error: {e}"),
+        }
+    }
+    assert_eq!((open.len(), refused), (3, 9));
+    assert_eq!(metric(&server, "kith_connections_open").await, 3);
+    // A closed connection gives its slot back; a refused handshake never took one.
+    let mut first = open.pop().expect("one");
+    first.close(None).await.expect("closes");
+    drop(first);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while metric(&server, "kith_connections_open").await != 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the slot was not freed"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let again = raw(&server, None).await;
+    assert_eq!(metric(&server, "kith_connections_open").await, 3);
+    drop((again, open));
+    server.stop().await;
+}

@@ -34,6 +34,10 @@ pub struct ServerConfig {
     pub query_timeout_ms: u64,
     /// Time a connection's writer may make no progress before it is closed.
     pub write_stall_timeout_ms: u64,
+    /// Answer bytes one WebSocket connection may hold unsent before the server stops
+    /// reading its requests (a pipelining client that reads slowly is paced, not
+    /// buffered without end).
+    pub answer_queue_bytes_max: usize,
     /// Operations in one write request.
     pub write_ops_max: usize,
     /// Transactions waiting for the writer, all connections together.
@@ -68,6 +72,7 @@ impl Default for ServerConfig {
             connections_max: 1_024,
             query_timeout_ms: 10_000,
             write_stall_timeout_ms: 30_000,
+            answer_queue_bytes_max: 8 << 20,
             write_ops_max: 1_000_000,
             write_queue_max: 100_000,
             write_group_transactions_max: 10_000,

@@ -83,14 +83,26 @@ impl Metrics {
     }
 
     /// A WebSocket connection opened.
-    pub fn connection_opened(&self) {
-        self.connections_open.fetch_add(1, Ordering::Relaxed);
-        self.connections_total.fetch_add(1, Ordering::Relaxed);
+    /// Takes one of `max` connection slots; false when all are taken. One atomic step,
+    /// so upgrades racing each other cannot pass a check together and overshoot.
+    pub fn try_connection_opened(&self, max: usize) -> bool {
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let taken = self
+            .connections_open
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .is_ok();
+        if taken {
+            self.connections_total.fetch_add(1, Ordering::Relaxed);
+        }
+        taken
     }
 
     /// A WebSocket connection closed.
     pub fn connection_closed(&self) {
-        self.connections_open.fetch_sub(1, Ordering::Relaxed);
+        let before = self.connections_open.fetch_sub(1, Ordering::AcqRel);
+        debug_assert!(before > 0, "a connection closed that was never opened");
     }
 
     /// Open WebSocket connections.

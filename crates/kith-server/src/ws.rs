@@ -45,7 +45,7 @@ pub(crate) async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if state.metrics.connections_open() >= state.config.connections_max as i64 {
+    let Some(slot) = ConnectionSlot::take(&state) else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
@@ -54,7 +54,7 @@ pub(crate) async fn upgrade(
             ),
         )
             .into_response();
-    }
+    };
     let offers: Vec<&str> = headers
         .get_all(header::SEC_WEBSOCKET_PROTOCOL)
         .iter()
@@ -93,11 +93,35 @@ pub(crate) async fn upgrade(
             ws.set_selected_protocol(value);
         }
     }
-    ws.on_upgrade(move |socket| connection(state, socket, subprotocol))
+    ws.on_upgrade(move |socket| connection(state, socket, subprotocol, slot))
 }
 
-async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Subprotocol) {
-    state.metrics.connection_opened();
+/// One of the `connections_max` slots, taken before the upgrade and given back when the
+/// connection ends (or the upgrade never happens).
+struct ConnectionSlot(Arc<AppState>);
+
+impl ConnectionSlot {
+    fn take(state: &Arc<AppState>) -> Option<ConnectionSlot> {
+        let max = state.config.connections_max;
+        state
+            .metrics
+            .try_connection_opened(max)
+            .then(|| ConnectionSlot(state.clone()))
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0.metrics.connection_closed();
+    }
+}
+
+async fn connection(
+    state: Arc<AppState>,
+    mut socket: WebSocket,
+    subprotocol: Subprotocol,
+    _slot: ConnectionSlot,
+) {
     tracing::debug!(%subprotocol, "connection opened");
     let wire = Wire::new(subprotocol, state.config.frame_bytes_max);
     let (out, mut answers) = mpsc::unbounded_channel::<Outgoing>();
@@ -111,18 +135,21 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Su
     // split's lock on every frame. While answers are queued it writes them, taking in
     // requests that have already arrived between frames; otherwise it waits for
     // either.
-    let mut queues: VecDeque<VecDeque<Vec<u8>>> = VecDeque::new();
+    let mut queues = AnswerQueue::default();
+    let room = state.config.answer_queue_bytes_max;
     let mut reading = true;
     let mut closing: Option<(u16, String)> = None;
     loop {
         while let Ok(answer) = answers.try_recv() {
             match answer {
-                Outgoing::Frames(frames) => queues.push_back(frames.into()),
+                Outgoing::Frames(frames) => queues.push(frames),
                 Outgoing::Close(code, reason) => closing = Some((code, reason)),
             }
         }
         if !queues.is_empty() {
-            while reading && closing.is_none() {
+            // Requests are taken in between frames only while the unsent answers fit
+            // `answer_queue_bytes_max`: past it the client is paced by its own reading.
+            while reading && closing.is_none() && queues.bytes < room {
                 match socket.next().now_or_never() {
                     Some(message) => {
                         reading = on_message(&state, &wire, &inflight, &out, &gone, message);
@@ -153,7 +180,7 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Su
         }
         tokio::select! {
             answer = answers.recv() => match answer {
-                Some(Outgoing::Frames(frames)) => queues.push_back(frames.into()),
+                Some(Outgoing::Frames(frames)) => queues.push(frames),
                 Some(Outgoing::Close(code, reason)) => closing = Some((code, reason)),
                 None => break,
             },
@@ -166,7 +193,6 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, subprotocol: Su
             }
         }
     }
-    state.metrics.connection_closed();
     tracing::debug!("connection closed");
 }
 
@@ -188,23 +214,49 @@ impl Drop for Gone {
     }
 }
 
+/// The answers waiting for the socket, one queue of frames each, and their size.
+#[derive(Default)]
+struct AnswerQueue {
+    answers: VecDeque<VecDeque<Vec<u8>>>,
+    /// Bytes of every frame queued.
+    bytes: usize,
+}
+
+impl AnswerQueue {
+    fn push(&mut self, frames: Vec<Vec<u8>>) {
+        self.bytes += frames.iter().map(Vec::len).sum::<usize>();
+        self.answers.push_back(frames.into());
+    }
+
+    fn is_empty(&self) -> bool {
+        self.answers.is_empty()
+    }
+
+    /// The first answer's next frame; the answer goes to the back if it has more
+    /// (answers that finish interleave rather than wait behind a long one).
+    fn pop_frame(&mut self) -> Option<Vec<u8>> {
+        let mut queue = self.answers.pop_front()?;
+        let frame = queue.pop_front()?;
+        if !queue.is_empty() {
+            self.answers.push_back(queue);
+        }
+        assert!(self.bytes >= frame.len(), "the queue's byte count is off");
+        self.bytes -= frame.len();
+        Some(frame)
+    }
+}
+
 /// Sends one frame from the first queued answer and rotates the queue; false if the
 /// connection is unusable (closed, or stalled past `stall`, then closed with 1008).
 async fn write_next(
     socket: &mut WebSocket,
-    queues: &mut VecDeque<VecDeque<Vec<u8>>>,
+    queues: &mut AnswerQueue,
     stall: Duration,
     state: &AppState,
 ) -> bool {
-    let Some(mut queue) = queues.pop_front() else {
+    let Some(frame) = queues.pop_frame() else {
         return true;
     };
-    let Some(frame) = queue.pop_front() else {
-        return true;
-    };
-    if !queue.is_empty() {
-        queues.push_back(queue);
-    }
     state.metrics.bytes_out(frame.len());
     let flush_now = queues.is_empty();
     let sent = tokio::time::timeout(stall, async {

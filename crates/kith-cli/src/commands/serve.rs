@@ -55,6 +55,10 @@ pub struct ServeArgs {
     /// Time a connection may not read its answers before it is closed, in ms.
     #[arg(long)]
     write_stall_timeout_ms: Option<u64>,
+    /// Unsent answer bytes per WebSocket connection before the server stops reading its
+    /// requests.
+    #[arg(long)]
+    answer_queue_bytes_max: Option<usize>,
     /// `fsync` (acknowledge writes once on disk) or `none` (experiments only: a power
     /// loss can lose acknowledged writes) [default: fsync].
     #[arg(long)]
@@ -109,7 +113,12 @@ impl ServeArgs {
             queue_depth_max,
             connections_max
         );
-        set!(query_timeout_ms, write_stall_timeout_ms, durability);
+        set!(
+            query_timeout_ms,
+            write_stall_timeout_ms,
+            answer_queue_bytes_max,
+            durability
+        );
         set!(
             write_ops_max,
             write_queue_max,
