@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::ErrorCode;
+
 /// What was wrong with bytes received.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProtocolError {
@@ -27,13 +29,12 @@ pub enum ProtocolError {
 
 impl ProtocolError {
     /// The protocol error code (`docs/protocol.md` 1.5).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            ProtocolError::BadFrame(_) => "bad_frame",
-            ProtocolError::BadPayload { .. } | ProtocolError::BadCompression { .. } => {
-                "bad_request"
-            }
-            ProtocolError::UnsupportedSubprotocol(_) => "bad_request",
+            ProtocolError::BadFrame(_) => ErrorCode::BadFrame,
+            ProtocolError::BadPayload { .. }
+            | ProtocolError::BadCompression { .. }
+            | ProtocolError::UnsupportedSubprotocol(_) => ErrorCode::BadRequest,
         }
     }
 

@@ -117,7 +117,7 @@ mod tests {
             (&[1u8, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0][..], "reserved"),
         ] {
             let err = FrameHeader::read(bytes).expect_err(why);
-            assert_eq!(err.code(), "bad_frame");
+            assert_eq!(err.code(), crate::ErrorCode::BadFrame);
             assert!(
                 err.to_string()
                     .contains(why.split(' ').next().unwrap_or(why)),

@@ -11,6 +11,7 @@
 //! - [`ops`]: builders for the operations of a write request;
 //! - [`Wire`]: all of it for one connection.
 
+mod code;
 mod codec;
 pub mod compress;
 mod error;
@@ -20,6 +21,7 @@ pub mod negotiate;
 pub mod ops;
 mod wire;
 
+pub use code::{ErrorCode, UnknownCode};
 pub use error::ProtocolError;
 
 /// WebSocket read buffer size for kith's peers. tungstenite zero-fills its whole read

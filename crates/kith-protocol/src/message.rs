@@ -620,7 +620,7 @@ mod tests {
         ];
         for (json, why) in cases {
             let err = Request::decode(Encoding::Json, json.as_bytes()).expect_err(json);
-            assert_eq!(err.code(), "bad_request");
+            assert_eq!(err.code(), crate::ErrorCode::BadRequest);
             assert!(err.to_string().contains(why), "{json}: {err}");
         }
     }

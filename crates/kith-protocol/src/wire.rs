@@ -65,8 +65,8 @@ impl Wire {
     }
 
     /// An error frame.
-    pub fn error(&self, request_id: u64, code: &str, message: &str) -> Vec<u8> {
-        self.error_body(request_id, &ErrorBody::new(code, message))
+    pub fn error(&self, request_id: u64, code: crate::ErrorCode, message: &str) -> Vec<u8> {
+        self.error_body(request_id, &ErrorBody::new(code.as_str(), message))
     }
 
     /// An error frame from a whole error document (a Cypher error's detail included).
@@ -233,9 +233,12 @@ mod tests {
     #[test]
     fn compressed_frames_on_plain_connections_and_bombs_are_refused() {
         let plain = Wire::new(Subprotocol::DEFAULT, 1 << 20);
-        let mut frame = plain.error(3, "busy", "x");
+        let mut frame = plain.error(3, crate::ErrorCode::Busy, "x");
         frame[2] |= FLAG_COMPRESSED;
-        assert_eq!(plain.open(&frame).expect_err("flag").code(), "bad_frame");
+        assert_eq!(
+            plain.open(&frame).expect_err("flag").code(),
+            crate::ErrorCode::BadFrame
+        );
         let zstd = Subprotocol {
             encoding: Encoding::Json,
             compression: Compression::Zstd,

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use kith_core::Value;
 use kith_cypher::{CypherError, ErrorCode, Limits};
-use kith_protocol::{Commit, CypherErrorDetail};
+use kith_protocol::{Commit, CypherErrorDetail, ErrorCode as Code};
 use kith_storage::{CommitInfo, WriteBatch};
 
 use crate::exec::ExecError;
@@ -40,7 +40,7 @@ pub(crate) fn run(
     // Refused before running: a read-only server could not commit the writes anyway.
     if prepared.writes() && state.writes.is_none() {
         return Err(ExecError::new(
-            "read_only",
+            Code::ReadOnly,
             "this server is read-only (started without a data directory to write to); \
              the query writes",
         ));
@@ -57,7 +57,7 @@ pub(crate) fn run(
         None
     } else if result.writes.len() > state.config.write_ops_max {
         return Err(ExecError::new(
-            "bad_request",
+            Code::BadRequest,
             format!(
                 "the query makes {} write operations; the limit (write_ops_max) is {}",
                 result.writes.len(),
@@ -89,9 +89,9 @@ pub(crate) fn commit_summary(info: &CommitInfo) -> Commit {
 /// the engine's own code and, when known, the line and column.
 pub(crate) fn from_cypher(error: CypherError) -> ExecError {
     let code = match error.code {
-        ErrorCode::Timeout => "timeout",
-        ErrorCode::LimitExceeded => "result_too_large",
-        _ => "cypher_error",
+        ErrorCode::Timeout => Code::Timeout,
+        ErrorCode::LimitExceeded => Code::ResultTooLarge,
+        _ => Code::CypherError,
     };
     let detail = CypherErrorDetail {
         code: error.code.as_str().to_owned(),
@@ -115,14 +115,14 @@ mod tests {
             .prepare(text)
             .expect_err("a syntax error");
         let exec = from_cypher(err);
-        assert_eq!(exec.code, "cypher_error");
+        assert_eq!(exec.code, Code::CypherError);
         let detail = exec.cypher.expect("detail");
         assert_eq!(detail.code, "Neo.ClientError.Statement.SyntaxError");
         assert_eq!(detail.line, Some(2));
         assert_eq!(detail.column, Some(1));
         let timeout = from_cypher(CypherError::new(ErrorCode::Timeout, "late"));
-        assert_eq!(timeout.code, "timeout");
+        assert_eq!(timeout.code, Code::Timeout);
         let rows = from_cypher(CypherError::new(ErrorCode::LimitExceeded, "big"));
-        assert_eq!(rows.code, "result_too_large");
+        assert_eq!(rows.code, Code::ResultTooLarge);
     }
 }

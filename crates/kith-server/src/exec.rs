@@ -3,7 +3,7 @@
 
 use kith_core::Value;
 use kith_procedures::ResultSet;
-use kith_protocol::{CypherErrorDetail, ErrorBody};
+use kith_protocol::{CypherErrorDetail, ErrorBody, ErrorCode as Code};
 
 use crate::router::AppState;
 
@@ -11,14 +11,14 @@ use crate::router::AppState;
 /// Cypher error what the engine said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ExecError {
-    pub(crate) code: &'static str,
+    pub(crate) code: Code,
     pub(crate) message: String,
     /// Boxed: errors travel in `Result`s of hot paths, and most have no detail.
     pub(crate) cypher: Option<Box<CypherErrorDetail>>,
 }
 
 impl ExecError {
-    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: Code, message: impl Into<String>) -> Self {
         ExecError {
             code,
             message: message.into(),
@@ -30,7 +30,7 @@ impl ExecError {
     pub(crate) fn body(&self) -> ErrorBody {
         ErrorBody {
             cypher: self.cypher.as_deref().cloned(),
-            ..ErrorBody::new(self.code, self.message.as_str())
+            ..ErrorBody::new(self.code.as_str(), self.message.as_str())
         }
     }
 }
@@ -46,10 +46,10 @@ pub(crate) fn execute(
     let result = state
         .registry
         .call(&*snapshot, procedure, params)
-        .map_err(|e| ExecError::new(e.code(), e.to_string()))?;
+        .map_err(|e| ExecError::new(crate::codes::of_procedure(&e), e.to_string()))?;
     if result.len() > state.config.result_rows_max {
         return Err(ExecError::new(
-            "result_too_large",
+            Code::ResultTooLarge,
             format!(
                 "{procedure} produced {} rows; the limit (result_rows_max) is {}",
                 result.len(),
@@ -69,10 +69,10 @@ pub(crate) fn update_batch(
     let ops = state
         .registry
         .build_update(procedure, params)
-        .map_err(|e| ExecError::new(e.code(), e.to_string()))?;
+        .map_err(|e| ExecError::new(crate::codes::of_procedure(&e), e.to_string()))?;
     if ops.len() > state.config.write_ops_max {
         return Err(ExecError::new(
-            "bad_request",
+            Code::BadRequest,
             format!(
                 "{procedure} makes {} operations; the limit (write_ops_max) is {}",
                 ops.len(),

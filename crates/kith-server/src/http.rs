@@ -11,25 +11,33 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kith_core::GraphView;
 use kith_protocol::message::{cypher_from_json, encode_chunk, params_from_json};
-use kith_protocol::{Encoding, Trailer};
+use kith_protocol::{Encoding, ErrorCode as Code, Trailer};
 use tokio::sync::oneshot;
 
 use crate::exec::{execute, metric_name, ExecError};
 use crate::metrics::Transport;
 use crate::router::AppState;
 
-fn status_of(code: &str) -> StatusCode {
+/// Every code has its status: a new code does not compile until it gets one.
+fn status_of(code: Code) -> StatusCode {
     match code {
-        "unknown_procedure" | "not_found" => StatusCode::NOT_FOUND,
-        "frame_too_large" => StatusCode::PAYLOAD_TOO_LARGE,
-        "result_too_large" => StatusCode::UNPROCESSABLE_ENTITY,
-        "busy" => StatusCode::SERVICE_UNAVAILABLE,
-        "condition_failed" | "duplicate_id" => StatusCode::CONFLICT,
-        "read_only" => StatusCode::METHOD_NOT_ALLOWED,
-        "storage_failure" => StatusCode::INTERNAL_SERVER_ERROR,
-        "timeout" => StatusCode::GATEWAY_TIMEOUT,
-        "internal" => StatusCode::INTERNAL_SERVER_ERROR,
-        _ => StatusCode::BAD_REQUEST,
+        Code::UnknownProcedure | Code::NotFound => StatusCode::NOT_FOUND,
+        Code::FrameTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Code::ResultTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        Code::ConditionFailed | Code::DuplicateId => StatusCode::CONFLICT,
+        Code::ReadOnly => StatusCode::METHOD_NOT_ALLOWED,
+        Code::StorageFailure | Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
+        Code::BadFrame
+        | Code::BadRequest
+        | Code::MissingParameter
+        | Code::UnknownParameter
+        | Code::WrongParameterType
+        | Code::ParameterOutOfRange
+        | Code::SchemaMismatch
+        | Code::CypherError
+        | Code::InvalidWrite => StatusCode::BAD_REQUEST,
     }
 }
 
@@ -48,7 +56,7 @@ fn json(status: StatusCode, body: Vec<u8>) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-fn error(state: &AppState, code: &'static str, message: &str) -> Response {
+fn error(state: &AppState, code: Code, message: &str) -> Response {
     fail(state, &ExecError::new(code, message))
 }
 
@@ -80,12 +88,12 @@ pub(crate) async fn call(
     let limit = state.config.frame_bytes_max;
     let Ok(body) = to_bytes(body, limit).await else {
         let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
-        return error(&state, "frame_too_large", &message);
+        return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
     let params = match params_from_json(&body) {
         Ok(p) => p,
-        Err(e) => return error(&state, "bad_request", &e.to_string()),
+        Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
     };
     // An update procedure (LDBC's IU1..IU8) is a write: its operations go through
     // the write queue like POST /v1/write's.
@@ -112,7 +120,7 @@ pub(crate) async fn call(
             "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
             state.config.queue_depth_max
         );
-        return error(&state, "busy", &message);
+        return error(&state, Code::Busy, &message);
     }
     let timeout = Duration::from_millis(state.config.query_timeout_ms);
     match tokio::time::timeout(timeout, answer).await {
@@ -121,13 +129,13 @@ pub(crate) async fn call(
             json(StatusCode::OK, bytes)
         }
         Ok(Ok(Err(e))) => fail(&state, &e),
-        Ok(Err(_)) => error(&state, "internal", "the worker dropped the request"),
+        Ok(Err(_)) => error(&state, Code::Internal, "the worker dropped the request"),
         Err(_) => {
             let message = format!(
                 "no answer within {} ms (query_timeout_ms)",
                 timeout.as_millis()
             );
-            error(&state, "timeout", &message)
+            error(&state, Code::Timeout, &message)
         }
     }
 }
@@ -173,7 +181,7 @@ pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Res
     let limit = state.config.frame_bytes_max;
     let Ok(body) = to_bytes(body, limit).await else {
         let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
-        return error(&state, "frame_too_large", &message);
+        return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
     let ops = match kith_protocol::Request::decode(Encoding::Json, &body) {
@@ -181,13 +189,13 @@ pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Res
         Ok(kith_protocol::Request::Call { .. } | kith_protocol::Request::Cypher { .. }) => {
             let message = "POST /v1/write takes a write request ({\"write\": [...]}); calls go to \
                            /v1/call/{procedure}, queries to /v1/cypher";
-            return error(&state, "bad_request", message);
+            return error(&state, Code::BadRequest, message);
         }
-        Err(e) => return error(&state, "bad_request", &e.to_string()),
+        Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
     };
     let batch = match crate::write_ops::to_batch(ops, state.config.write_ops_max) {
         Ok(batch) => batch,
-        Err(message) => return error(&state, "bad_request", &message),
+        Err(message) => return error(&state, Code::BadRequest, &message),
     };
     commit(state, batch, arrived).await
 }
@@ -230,7 +238,7 @@ fn queue_commit(
 ) {
     let Some(writes) = state.writes.as_ref() else {
         let message = "this server is read-only (started without a data directory to write to)";
-        let _ = done.send(Err(ExecError::new("read_only", message)));
+        let _ = done.send(Err(ExecError::new(Code::ReadOnly, message)));
         return;
     };
     let job_state = state.clone();
@@ -262,7 +270,7 @@ async fn respond(
             json(StatusCode::OK, bytes)
         }
         Ok(Err(e)) => fail(state, &e),
-        Err(_) => error(state, "internal", "the request was dropped unanswered"),
+        Err(_) => error(state, Code::Internal, "the request was dropped unanswered"),
     }
 }
 
@@ -286,12 +294,12 @@ pub(crate) async fn cypher(State(state): State<Arc<AppState>>, body: Body) -> Re
     let limit = state.config.frame_bytes_max;
     let Ok(body) = to_bytes(body, limit).await else {
         let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
-        return error(&state, "frame_too_large", &message);
+        return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
     let (query, params) = match cypher_from_json(&body) {
         Ok(request) => request,
-        Err(e) => return error(&state, "bad_request", &e.to_string()),
+        Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
     };
     let cancel = CancelOnDrop(Arc::default());
     let (done, answer) = oneshot::channel();
@@ -304,7 +312,7 @@ pub(crate) async fn cypher(State(state): State<Arc<AppState>>, body: Body) -> Re
             "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
             state.config.queue_depth_max
         );
-        return error(&state, "busy", &message);
+        return error(&state, Code::Busy, &message);
     }
     respond(&state, answer).await
 }
@@ -324,7 +332,7 @@ fn run_cypher(
     let outcome = match limit.checked_sub(waited) {
         Some(budget) => crate::cypher::run(state, query, params, budget, cancel),
         None => Err(ExecError::new(
-            "timeout",
+            Code::Timeout,
             format!(
                 "waited {} ms for a worker, more than query_timeout_ms ({} ms); not run",
                 waited.as_millis(),

@@ -16,6 +16,7 @@
 //!   and the checkpointer;
 //! - [`metrics`]: counters and histograms in Prometheus text format.
 
+mod codes;
 pub mod config;
 mod cypher;
 mod exec;

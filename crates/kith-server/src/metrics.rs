@@ -76,9 +76,9 @@ impl Metrics {
     }
 
     /// Records an error answer by code.
-    pub fn error(&self, transport: Transport, code: &str) {
+    pub fn error(&self, transport: Transport, code: kith_protocol::ErrorCode) {
         *lock(&self.errors)
-            .entry((transport, code.to_owned()))
+            .entry((transport, code.as_str().to_owned()))
             .or_default() += 1;
     }
 
@@ -225,7 +225,7 @@ mod tests {
         let m = Metrics::default();
         m.observe(Transport::Ws, "shindig.friends", Duration::from_micros(70));
         m.observe(Transport::Ws, "shindig.friends", Duration::from_millis(3));
-        m.error(Transport::Http, "not_found");
+        m.error(Transport::Http, kith_protocol::ErrorCode::NotFound);
         let text = m.render(2, 4);
         assert!(text.contains("kith_request_duration_seconds_bucket{transport=\"ws\",procedure=\"shindig.friends\",le=\"0.0001\"} 1"), "{text}");
         assert!(text.contains("kith_request_duration_seconds_bucket{transport=\"ws\",procedure=\"shindig.friends\",le=\"0.005\"} 2"));

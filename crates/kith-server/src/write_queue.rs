@@ -95,14 +95,23 @@ impl WriteQueue {
     pub(crate) fn submit(&self, job: WriteJob) -> Result<(), (WriteJob, ExecError)> {
         let guard = self.sender.lock().unwrap_or_else(|p| p.into_inner());
         let Some(sender) = guard.as_ref() else {
-            return Err((job, ExecError::new("busy", "the server is shutting down")));
+            return Err((
+                job,
+                ExecError::new(
+                    kith_protocol::ErrorCode::Busy,
+                    "the server is shutting down",
+                ),
+            ));
         };
         sender.try_send(job).map_err(|e| {
             let message = format!(
                 "the write queue is full ({} transactions waiting, write_queue_max); retry later",
                 self.capacity
             );
-            (e.into_inner(), ExecError::new("busy", message))
+            (
+                e.into_inner(),
+                ExecError::new(kith_protocol::ErrorCode::Busy, message),
+            )
         })
     }
 
@@ -194,7 +203,9 @@ fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupL
                         commit,
                     };
                     (job.reply)(
-                        result.map_err(|e| ExecError::new(e.code(), e.to_string())),
+                        result.map_err(|e| {
+                            ExecError::new(crate::codes::of_storage(&e), e.to_string())
+                        }),
                         timing,
                     );
                 }
@@ -206,7 +217,8 @@ fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupL
                         queued: started.duration_since(job.arrived),
                         commit,
                     };
-                    (job.reply)(Err(ExecError::new(error.code(), error.to_string())), timing);
+                    let code = crate::codes::of_storage(&error);
+                    (job.reply)(Err(ExecError::new(code, error.to_string())), timing);
                 }
             }
         }

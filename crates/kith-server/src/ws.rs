@@ -16,7 +16,9 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{FutureExt, SinkExt, StreamExt};
-use kith_protocol::{FrameHeader, Kind, Request, Subprotocol, Timing, Trailer, Wire};
+use kith_protocol::{
+    ErrorCode as Code, FrameHeader, Kind, Request, Subprotocol, Timing, Trailer, Wire,
+};
 use tokio::sync::{mpsc, watch};
 
 use crate::exec::{execute, metric_name, ExecError};
@@ -320,7 +322,7 @@ fn read_message(
         }
         Some(Ok(Message::Text(_))) => {
             let message = "text messages are not part of the kith protocol; send binary frames";
-            send_error(state, out, wire, 0, "bad_frame", message);
+            send_error(state, out, wire, 0, Code::BadFrame, message);
             true
         }
         Some(Ok(Message::Ping(_) | Message::Pong(_))) => true,
@@ -333,7 +335,7 @@ fn read_message(
                     "a message is over the {}-byte limit (frame_bytes_max): {text}",
                     state.config.frame_bytes_max
                 );
-                send_error(state, out, wire, 0, "frame_too_large", &message);
+                send_error(state, out, wire, 0, Code::FrameTooLarge, &message);
                 let _ = out.send(Outgoing::Close(CLOSE_TOO_BIG, "message too big".into()));
             } else {
                 tracing::debug!(error = %text, "connection read failed");
@@ -348,7 +350,7 @@ fn send_error(
     out: &mpsc::UnboundedSender<Outgoing>,
     wire: &Wire,
     request_id: u64,
-    code: &'static str,
+    code: Code,
     message: &str,
 ) {
     state.metrics.error(Transport::Ws, code);
@@ -377,7 +379,7 @@ fn handle_frame(
             out,
             wire,
             request_id,
-            "bad_frame",
+            Code::BadFrame,
             "clients send only REQUEST frames (kind 1)",
         );
     }
@@ -414,7 +416,7 @@ fn handle_frame(
             match crate::write_ops::to_batch(ops, state.config.write_ops_max) {
                 Ok(batch) => Job::Write { batch, timing },
                 Err(message) => {
-                    return send_error(state, out, wire, request_id, "bad_request", &message)
+                    return send_error(state, out, wire, request_id, Code::BadRequest, &message)
                 }
             }
         }
@@ -434,7 +436,7 @@ fn handle_frame(
             drop(ids);
             let message =
                 format!("request id {request_id} is already in flight on this connection");
-            return send_error(state, out, wire, request_id, "bad_request", &message);
+            return send_error(state, out, wire, request_id, Code::BadRequest, &message);
         }
         if ids.len() >= state.config.inflight_per_connection_max {
             drop(ids);
@@ -442,7 +444,7 @@ fn handle_frame(
                 "{} requests are in flight on this connection (inflight_per_connection_max); retry later",
                 state.config.inflight_per_connection_max
             );
-            return send_error(state, out, wire, request_id, "busy", &message);
+            return send_error(state, out, wire, request_id, Code::Busy, &message);
         }
         ids.insert(request_id);
     }
@@ -513,7 +515,7 @@ fn queue_full(state: &AppState) -> ExecError {
         "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
         state.config.queue_depth_max
     );
-    ExecError::new("busy", message)
+    ExecError::new(Code::Busy, message)
 }
 
 /// A decoded request, ready to run.
@@ -624,7 +626,7 @@ fn submit_commit(
     let state = responder.state.clone();
     let Some(writes) = state.writes.as_ref() else {
         let message = "this server is read-only (started without a data directory to write to)";
-        return responder.refuse(&ExecError::new("read_only", message));
+        return responder.refuse(&ExecError::new(Code::ReadOnly, message));
     };
     let arrived = responder.arrived;
     let reply: crate::write_queue::Reply = Box::new(move |outcome, spent| match outcome {
@@ -705,7 +707,7 @@ fn waited_too_long(waited: Duration, limit: Duration) -> ExecError {
         waited.as_millis(),
         limit.as_millis()
     );
-    ExecError::new("timeout", message)
+    ExecError::new(Code::Timeout, message)
 }
 
 /// Subscribed by every connection; flips to `true` on shutdown.

@@ -161,6 +161,6 @@ mod tests {
     fn deep_nesting_is_refused_not_overflowed() {
         let deep = "[".repeat(100_000);
         let err = decode(Encoding::Json, format!("{{\"a\":{deep}").as_bytes()).expect_err("deep");
-        assert_eq!(err.code(), "bad_request");
+        assert_eq!(err.code(), crate::ErrorCode::BadRequest);
     }
 }

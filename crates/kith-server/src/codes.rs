@@ -1,0 +1,69 @@
+//! What the server answers for the errors of the layers below it: the store and the
+//! procedures know nothing of the wire, so their errors are mapped here, variant by
+//! variant (a new variant does not compile until it has a code).
+
+use kith_procedures::ProcedureError;
+use kith_protocol::ErrorCode as Code;
+use kith_storage::StorageError;
+
+/// The wire code of a store error.
+pub(crate) fn of_storage(error: &StorageError) -> Code {
+    match error {
+        StorageError::NodeNotFound(_)
+        | StorageError::RelNotFound(_)
+        | StorageError::NoNodeWithId { .. }
+        | StorageError::NoSuchIndex { .. } => Code::NotFound,
+        StorageError::DuplicateId { .. } => Code::DuplicateId,
+        StorageError::ConditionFailed(_) => Code::ConditionFailed,
+        StorageError::BadBatchReference(_)
+        | StorageError::IdNotInt(_)
+        | StorageError::UnsupportedPropertyValue { .. }
+        | StorageError::NodeHasRelationships(_)
+        | StorageError::InvalidName { .. }
+        | StorageError::CapacityExceeded(_) => Code::InvalidWrite,
+        StorageError::Io { .. }
+        | StorageError::Corrupt { .. }
+        | StorageError::UnsupportedVersion { .. }
+        | StorageError::Locked(_) => Code::StorageFailure,
+    }
+}
+
+/// The wire code of a procedure error.
+pub(crate) fn of_procedure(error: &ProcedureError) -> Code {
+    match error {
+        ProcedureError::UnknownProcedure { .. } => Code::UnknownProcedure,
+        ProcedureError::MissingParameter { .. } => Code::MissingParameter,
+        ProcedureError::UnknownParameter { .. } => Code::UnknownParameter,
+        ProcedureError::WrongParameterType { .. } => Code::WrongParameterType,
+        ProcedureError::ParameterOutOfRange { .. } => Code::ParameterOutOfRange,
+        ProcedureError::NotFound { .. } => Code::NotFound,
+        ProcedureError::SchemaMismatch { .. } => Code::SchemaMismatch,
+        ProcedureError::UpdateNotHere { .. } => Code::ReadOnly,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kith_core::NodeId;
+
+    /// The codes the store and the registry name for themselves (their own tests and
+    /// messages use them) are the ones the server sends.
+    #[test]
+    fn the_layers_own_names_agree_with_the_wire_codes() {
+        let storage = [
+            StorageError::NodeNotFound(NodeId(1)),
+            StorageError::ConditionFailed("x".into()),
+            StorageError::IdNotInt("x".into()),
+            StorageError::Locked("/tmp/x".into()),
+        ];
+        for e in &storage {
+            assert_eq!(of_storage(e).as_str(), e.code(), "{e}");
+        }
+        let missing = ProcedureError::MissingParameter {
+            procedure: "p".into(),
+            parameter: "n".into(),
+        };
+        assert_eq!(of_procedure(&missing).as_str(), missing.code());
+    }
+}
