@@ -11,8 +11,8 @@ use kith_cypher::{CypherError, ErrorCode, Limits};
 use kith_protocol::{Commit, CypherErrorDetail, ErrorCode as Code};
 use kith_storage::{CommitInfo, WriteBatch};
 
-use crate::exec::ExecError;
-use crate::router::AppState;
+use crate::error::ExecError;
+use crate::state::AppState;
 
 /// The metrics name of Cypher requests (one name: query texts would grow the label
 /// set without bound).

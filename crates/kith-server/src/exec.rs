@@ -3,37 +3,10 @@
 
 use kith_core::Value;
 use kith_procedures::ResultSet;
-use kith_protocol::{CypherErrorDetail, ErrorBody, ErrorCode as Code};
+use kith_protocol::ErrorCode as Code;
 
-use crate::router::AppState;
-
-/// A failed request: a protocol error code and a message for people, and for a
-/// Cypher error what the engine said.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ExecError {
-    pub(crate) code: Code,
-    pub(crate) message: String,
-    /// Boxed: errors travel in `Result`s of hot paths, and most have no detail.
-    pub(crate) cypher: Option<Box<CypherErrorDetail>>,
-}
-
-impl ExecError {
-    pub(crate) fn new(code: Code, message: impl Into<String>) -> Self {
-        ExecError {
-            code,
-            message: message.into(),
-            cypher: None,
-        }
-    }
-
-    /// The error document (`docs/protocol.md` 1.5).
-    pub(crate) fn body(&self) -> ErrorBody {
-        ErrorBody {
-            cypher: self.cypher.as_deref().cloned(),
-            ..ErrorBody::new(self.code.as_str(), self.message.as_str())
-        }
-    }
-}
+use crate::error::ExecError;
+use crate::state::AppState;
 
 /// Runs a procedure on the snapshot current when it starts (it never waits for
 /// writers).

@@ -14,9 +14,10 @@ use kith_protocol::message::{cypher_from_json, encode_chunk, params_from_json};
 use kith_protocol::{Encoding, ErrorCode as Code, Trailer};
 use tokio::sync::oneshot;
 
-use crate::exec::{execute, metric_name, ExecError};
+use crate::error::ExecError;
+use crate::exec::{execute, metric_name};
 use crate::metrics::Transport;
-use crate::router::AppState;
+use crate::state::AppState;
 
 /// Every code has its status: a new code does not compile until it gets one.
 fn status_of(code: Code) -> StatusCode {

@@ -19,11 +19,13 @@
 mod codes;
 pub mod config;
 mod cypher;
+mod error;
 mod exec;
 mod http;
 pub mod metrics;
 mod pool;
 mod router;
+mod state;
 pub mod write_ops;
 mod write_queue;
 mod ws;

@@ -13,23 +13,9 @@ use tokio::sync::watch;
 
 use crate::metrics::Metrics;
 use crate::pool::WorkerPool;
+use crate::state::AppState;
 use crate::write_queue::{GroupLimits, WriteQueue};
-use crate::ws::ShutdownSignal;
 use crate::ServerConfig;
-
-/// What every handler shares.
-pub(crate) struct AppState {
-    pub(crate) store: Arc<Store>,
-    pub(crate) registry: Registry,
-    /// The Cypher engine: one per server, so its plan cache is shared.
-    pub(crate) cypher: kith_cypher::Engine,
-    pub(crate) pool: WorkerPool,
-    pub(crate) config: ServerConfig,
-    pub(crate) metrics: Metrics,
-    pub(crate) shutdown: ShutdownSignal,
-    /// The write queue; `None` for a read-only server.
-    pub(crate) writes: Option<WriteQueue>,
-}
 
 /// A bound, not yet running server (binding first lets callers learn the port when
 /// they asked for port 0).

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use kith_storage::{CommitInfo, Database, WriteBatch};
 
-use crate::exec::ExecError;
+use crate::error::ExecError;
 
 /// Where a transaction's time went on the server.
 #[derive(Clone, Copy, Debug, Default)]

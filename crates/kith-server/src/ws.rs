@@ -19,11 +19,12 @@ use futures_util::{FutureExt, SinkExt, StreamExt};
 use kith_protocol::{
     ErrorCode as Code, FrameHeader, Kind, Request, Subprotocol, Timing, Trailer, Wire,
 };
-use tokio::sync::{mpsc, watch};
+use tokio::sync::mpsc;
 
-use crate::exec::{execute, metric_name, ExecError};
+use crate::error::ExecError;
+use crate::exec::{execute, metric_name};
 use crate::metrics::Transport;
-use crate::router::AppState;
+use crate::state::AppState;
 use crate::write_queue::WriteTiming;
 
 /// Close code for a message over the size limit (RFC 6455 "message too big").
@@ -709,6 +710,3 @@ fn waited_too_long(waited: Duration, limit: Duration) -> ExecError {
     );
     ExecError::new(Code::Timeout, message)
 }
-
-/// Subscribed by every connection; flips to `true` on shutdown.
-pub(crate) type ShutdownSignal = watch::Receiver<bool>;

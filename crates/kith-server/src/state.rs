@@ -1,0 +1,31 @@
+//! What every transport's handlers share: the server's state, built once by the
+//! router. It lives apart from the router and the transports so that none of them
+//! imports another to reach it.
+
+use std::sync::Arc;
+
+use kith_procedures::Registry;
+use kith_storage::Store;
+use tokio::sync::watch;
+
+use crate::metrics::Metrics;
+use crate::pool::WorkerPool;
+use crate::write_queue::WriteQueue;
+use crate::ServerConfig;
+
+/// Subscribed by every connection; flips to `true` on shutdown.
+pub(crate) type ShutdownSignal = watch::Receiver<bool>;
+
+/// What every handler shares.
+pub(crate) struct AppState {
+    pub(crate) store: Arc<Store>,
+    pub(crate) registry: Registry,
+    /// The Cypher engine: one per server, so its plan cache is shared.
+    pub(crate) cypher: kith_cypher::Engine,
+    pub(crate) pool: WorkerPool,
+    pub(crate) config: ServerConfig,
+    pub(crate) metrics: Metrics,
+    pub(crate) shutdown: ShutdownSignal,
+    /// The write queue; `None` for a read-only server.
+    pub(crate) writes: Option<WriteQueue>,
+}
