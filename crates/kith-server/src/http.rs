@@ -194,7 +194,9 @@ pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Res
         }
         Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
     };
-    let batch = match crate::write_ops::to_batch(ops, state.config.write_ops_max) {
+    let batch = match kith_protocol::ops::decode(ops, state.config.write_ops_max)
+        .map(|ops| kith_storage::WriteBatch { ops })
+    {
         Ok(batch) => batch,
         Err(message) => return error(&state, Code::BadRequest, &message),
     };

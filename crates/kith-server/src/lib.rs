@@ -7,11 +7,12 @@
 //!
 //! - [`config`]: the limits and options (`kith.toml` or flags);
 //! - [`pool`]: the worker threads and their bounded queue;
+//! - `state`: what every handler shares (`AppState`, the shutdown signal);
+//! - `error` and `codes`: a failed request, and the wire code of every lower layer's error;
 //! - [`exec`]: one request's work, shared by both transports;
 //! - `cypher`: Cypher requests on the shared engine, their limits and errors;
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
-//! - [`write_ops`]: write requests' operation maps as storage operations;
 //! - `write_queue`: the writer thread that commits transactions in durable groups,
 //!   and the checkpointer;
 //! - [`metrics`]: counters and histograms in Prometheus text format.
@@ -26,7 +27,6 @@ pub mod metrics;
 mod pool;
 mod router;
 mod state;
-pub mod write_ops;
 mod write_queue;
 mod ws;
 

@@ -414,7 +414,9 @@ fn handle_frame(
             timing,
         },
         Request::Write { ops, timing } => {
-            match crate::write_ops::to_batch(ops, state.config.write_ops_max) {
+            match kith_protocol::ops::decode(ops, state.config.write_ops_max)
+                .map(|ops| kith_storage::WriteBatch { ops })
+            {
                 Ok(batch) => Job::Write { batch, timing },
                 Err(message) => {
                     return send_error(state, out, wire, request_id, Code::BadRequest, &message)

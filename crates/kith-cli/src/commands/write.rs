@@ -47,7 +47,8 @@ pub fn run(target: &str, ops_text: Option<&str>, file: Option<&Path>, json: bool
             })?
         }
         Target::Directory(dir) => {
-            let batch = kith_server::write_ops::to_batch(ops, usize::MAX)
+            let batch = kith_protocol::ops::decode(ops, usize::MAX)
+                .map(|ops| kith_storage::WriteBatch { ops })
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let (database, _) = match Database::open(dir, DatabaseOptions::default()) {
                 Err(StorageError::Locked(_)) => bail!(

@@ -8,6 +8,9 @@ use std::sync::Arc;
 
 use kith_core::Value;
 
+mod decode;
+pub use decode::decode;
+
 fn map(entries: Vec<(&str, Value)>) -> Value {
     Value::Map(
         entries

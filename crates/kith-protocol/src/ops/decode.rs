@@ -1,14 +1,15 @@
-//! Write requests' operation maps (`docs/protocol.md` 1.3.1) as storage operations.
+//! Write requests' operation maps (`docs/protocol.md` 1.3.1) read back as the
+//! operations they describe: the decoder beside the encoder (`super`).
 //!
 //! Every error names the operation by position and kind and the field that is wrong,
 //! so a client learns exactly what to fix; nothing is queued unless the whole request
 //! converts.
 
+use kith_core::write_op::{Condition, Name, NodeRef, WriteOp};
 use kith_core::{NodeId, RelId, Value};
-use kith_storage::{Condition, Name, NodeRef, WriteBatch, WriteOp};
 
-/// Converts the operations of one write request.
-pub fn to_batch(ops: Vec<Value>, ops_max: usize) -> Result<WriteBatch, String> {
+/// Reads the operations of one write request.
+pub fn decode(ops: Vec<Value>, ops_max: usize) -> Result<Vec<WriteOp>, String> {
     if ops.is_empty() {
         return Err("a write request needs at least one operation".into());
     }
@@ -18,13 +19,11 @@ pub fn to_batch(ops: Vec<Value>, ops_max: usize) -> Result<WriteBatch, String> {
             ops.len()
         ));
     }
-    let mut batch = WriteBatch {
-        ops: Vec::with_capacity(ops.len()),
-    };
+    let mut out = Vec::with_capacity(ops.len());
     for (i, op) in ops.into_iter().enumerate() {
-        convert(op, &mut batch.ops).map_err(|e| format!("operation {i}: {e}"))?;
+        convert(op, &mut out).map_err(|e| format!("operation {i}: {e}"))?;
     }
-    Ok(batch)
+    Ok(out)
 }
 
 /// The fields of one operation map, taken out by name.
@@ -249,11 +248,11 @@ fn convert(op: Value, out: &mut Vec<WriteOp>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kith_protocol::ops;
+    use crate::ops;
 
     #[test]
     fn every_builder_converts() {
-        let batch = to_batch(
+        let batch = decode(
             vec![
                 ops::create_node(&["Person"], vec![("id".into(), Value::Int(1))]),
                 ops::create_rel("KNOWS", ops::created(0), ops::by_id("Person", 2), vec![]),
@@ -274,13 +273,9 @@ mod tests {
             100,
         )
         .expect("converts");
+        assert_eq!(batch.len(), 13, "set_node with two props is two operations");
         assert_eq!(
-            batch.ops.len(),
-            13,
-            "set_node with two props is two operations"
-        );
-        assert_eq!(
-            batch.ops[1],
+            batch[1],
             WriteOp::CreateRel {
                 rel_type: "KNOWS".into(),
                 src: NodeRef::Created(0),
@@ -295,7 +290,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_operation_and_the_field() {
-        let err = |ops: Vec<Value>| to_batch(ops, 10).expect_err("refused");
+        let err = |ops: Vec<Value>| decode(ops, 10).expect_err("refused");
         let e = err(vec![
             ops::create_node(&[], vec![]),
             ops::create_rel("T", Value::String("x".into()), ops::node(1), vec![]),
