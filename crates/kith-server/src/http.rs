@@ -2,8 +2,8 @@
 //! (`docs/protocol.md` 2).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Path, State};
@@ -14,8 +14,8 @@ use kith_protocol::message::{cypher_from_json, encode_chunk, params_from_json};
 use kith_protocol::{Encoding, ErrorCode as Code, Trailer};
 use tokio::sync::oneshot;
 
+use crate::dispatch::{dispatch, Job, Reply};
 use crate::error::ExecError;
-use crate::exec::{execute, metric_name};
 use crate::metrics::Transport;
 use crate::state::AppState;
 
@@ -96,48 +96,15 @@ pub(crate) async fn call(
         Ok(p) => p,
         Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
     };
-    // An update procedure (LDBC's IU1..IU8) is a write: its operations go through
-    // the write queue like POST /v1/write's.
-    if state.registry.update(&procedure).is_some() {
-        return match crate::exec::update_batch(&state, &procedure, &params) {
-            Ok(batch) => commit(state, batch, arrived).await,
-            Err(e) => fail(&state, &e),
-        };
-    }
-    let (done, answer) = oneshot::channel::<Result<Vec<u8>, ExecError>>();
-    let job_state = state.clone();
-    let submitted = state.pool.submit(move || {
-        let outcome = execute(&job_state, &procedure, &params)
-            .map(|result| rows_json(result.columns(), result.values(), &Trailer::default()));
-        job_state.metrics.observe(
-            Transport::Http,
-            metric_name(&job_state, &procedure),
-            arrived.elapsed(),
-        );
-        let _ = done.send(outcome);
-    });
-    if submitted.is_err() {
-        let message = format!(
-            "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
-            state.config.queue_depth_max
-        );
-        return error(&state, Code::Busy, &message);
-    }
-    let timeout = Duration::from_millis(state.config.query_timeout_ms);
-    match tokio::time::timeout(timeout, answer).await {
-        Ok(Ok(Ok(bytes))) => {
-            state.metrics.bytes_out(bytes.len());
-            json(StatusCode::OK, bytes)
-        }
-        Ok(Ok(Err(e))) => fail(&state, &e),
-        Ok(Err(_)) => error(&state, Code::Internal, "the worker dropped the request"),
-        Err(_) => {
-            let message = format!(
-                "no answer within {} ms (query_timeout_ms)",
-                timeout.as_millis()
-            );
-            error(&state, Code::Timeout, &message)
-        }
+    // An update procedure (LDBC's IU1..IU8) becomes a write here, as on WebSocket.
+    let request = kith_protocol::Request::Call {
+        procedure,
+        params,
+        timing: false,
+    };
+    match Job::of(&state, request) {
+        Ok(job) => run(state, job, arrived).await,
+        Err(e) => fail(&state, &e),
     }
 }
 
@@ -194,87 +161,91 @@ pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Res
         }
         Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
     };
-    let batch = match kith_protocol::ops::decode(ops, state.config.write_ops_max)
-        .map(|ops| kith_storage::WriteBatch { ops })
-    {
-        Ok(batch) => batch,
-        Err(message) => return error(&state, Code::BadRequest, &message),
-    };
-    commit(state, batch, arrived).await
+    let request = kith_protocol::Request::Write { ops, timing: false };
+    match Job::of(&state, request) {
+        Ok(job) => run(state, job, arrived).await,
+        Err(e) => fail(&state, &e),
+    }
 }
 
 /// Where a worker or the writer sends an HTTP request's answer body.
 type Done = oneshot::Sender<Result<Vec<u8>, ExecError>>;
 
-/// Queues one transaction for the writer and answers once its group is durable.
-async fn commit(
+/// An HTTP request's [`Reply`]: the answer is encoded as JSON on the thread that
+/// finishes the request and handed to the waiting handler.
+#[derive(Clone)]
+struct HttpReply {
     state: Arc<AppState>,
-    batch: kith_storage::WriteBatch,
     arrived: Instant,
-) -> Response {
-    let (done, answer) = oneshot::channel();
-    let encode = |info: &kith_storage::CommitInfo| {
-        let (columns, row) = crate::exec::commit_row(info);
-        rows_json(&columns, &row, &Trailer::default())
-    };
-    queue_commit(
-        &state,
-        batch,
-        arrived,
-        crate::exec::WRITE_METRIC,
-        encode,
-        done,
-    );
-    respond(&state, answer).await
+    /// Taken by the one outcome (clones exist only to refuse a request the worker
+    /// queue would not take).
+    done: Arc<Mutex<Option<Done>>>,
 }
 
-/// Queues `batch` for the writer. Once its group is durable, `encode` makes the
-/// answer body from the commit (on the writer thread) and it goes to `done`; a
-/// refused or failed commit sends its error.
-fn queue_commit(
-    state: &Arc<AppState>,
-    batch: kith_storage::WriteBatch,
-    arrived: Instant,
-    metric: &'static str,
-    encode: impl FnOnce(&kith_storage::CommitInfo) -> Vec<u8> + Send + 'static,
-    done: Done,
-) {
-    let Some(writes) = state.writes.as_ref() else {
-        let message = "this server is read-only (started without a data directory to write to)";
-        let _ = done.send(Err(ExecError::new(Code::ReadOnly, message)));
-        return;
-    };
-    let job_state = state.clone();
-    let reply: crate::write_queue::Reply = Box::new(move |outcome, _| {
-        let encoded = outcome.map(|info| encode(&info));
-        job_state
-            .metrics
-            .observe(Transport::Http, metric, arrived.elapsed());
-        let _ = done.send(encoded);
-    });
-    let job = crate::write_queue::WriteJob {
-        batch,
-        arrived,
-        reply,
-    };
-    if let Err((job, error)) = writes.submit(job) {
-        (job.reply)(Err(error), crate::write_queue::WriteTiming::default());
+impl HttpReply {
+    fn send(&self, outcome: Result<Vec<u8>, ExecError>) {
+        let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(done) = done {
+            let _ = done.send(outcome);
+        }
     }
 }
 
-/// Waits for an answer body (no timeout: whoever sends it bounds the wait).
-async fn respond(
-    state: &AppState,
-    answer: oneshot::Receiver<Result<Vec<u8>, ExecError>>,
-) -> Response {
-    match answer.await {
+impl Reply for HttpReply {
+    fn arrived(&self) -> Instant {
+        self.arrived
+    }
+
+    fn answer(
+        self,
+        metric: &str,
+        columns: &[String],
+        values: &[kith_core::Value],
+        trailer: Trailer,
+    ) {
+        let body = rows_json(columns, values, &trailer);
+        self.state
+            .metrics
+            .observe(Transport::Http, metric, self.arrived.elapsed());
+        self.send(Ok(body));
+    }
+
+    fn fail(self, metric: &str, error: &ExecError) {
+        self.state
+            .metrics
+            .observe(Transport::Http, metric, self.arrived.elapsed());
+        self.send(Err(error.clone()));
+    }
+
+    fn refuse(self, error: &ExecError) {
+        self.send(Err(error.clone()));
+    }
+}
+
+/// Runs `job` through the one request path and waits for its answer. There is no
+/// wait limit here: the worker answers `timeout` for a request that waited too long,
+/// and a write waits for the writer, since an answer `timeout` could not tell the
+/// client whether it committed (the bounded queues answer `busy` instead of growing).
+/// A client that disconnects drops this future, which cancels its Cypher query.
+async fn run(state: Arc<AppState>, job: Job, arrived: Instant) -> Response {
+    let cancel = CancelOnDrop(Arc::default());
+    let (done, answer) = oneshot::channel();
+    let reply = HttpReply {
+        state: state.clone(),
+        arrived,
+        done: Arc::new(Mutex::new(Some(done))),
+    };
+    dispatch(&state, job, reply, cancel.0.clone());
+    let response = match answer.await {
         Ok(Ok(bytes)) => {
             state.metrics.bytes_out(bytes.len());
             json(StatusCode::OK, bytes)
         }
-        Ok(Err(e)) => fail(state, &e),
-        Err(_) => error(state, Code::Internal, "the request was dropped unanswered"),
-    }
+        Ok(Err(e)) => fail(&state, &e),
+        Err(_) => error(&state, Code::Internal, "the request was dropped unanswered"),
+    };
+    drop(cancel);
+    response
 }
 
 /// Sets its flag when dropped: an HTTP handler is dropped when its client
@@ -304,70 +275,13 @@ pub(crate) async fn cypher(State(state): State<Arc<AppState>>, body: Body) -> Re
         Ok(request) => request,
         Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
     };
-    let cancel = CancelOnDrop(Arc::default());
-    let (done, answer) = oneshot::channel();
-    let (job_state, job_cancel) = (state.clone(), cancel.0.clone());
-    let submitted = state.pool.submit(move || {
-        run_cypher(&job_state, &query, &params, arrived, job_cancel, done);
-    });
-    if submitted.is_err() {
-        let message = format!(
-            "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
-            state.config.queue_depth_max
-        );
-        return error(&state, Code::Busy, &message);
-    }
-    respond(&state, answer).await
-}
-
-/// A Cypher request's work on a worker: run, then answer or queue the commit.
-fn run_cypher(
-    state: &Arc<AppState>,
-    query: &str,
-    params: &[(String, kith_core::Value)],
-    arrived: Instant,
-    cancel: Arc<AtomicBool>,
-    done: Done,
-) {
-    let metric = crate::cypher::CYPHER_METRIC;
-    let limit = Duration::from_millis(state.config.query_timeout_ms);
-    let waited = arrived.elapsed();
-    let outcome = match limit.checked_sub(waited) {
-        Some(budget) => crate::cypher::run(state, query, params, budget, cancel),
-        None => Err(ExecError::new(
-            Code::Timeout,
-            format!(
-                "waited {} ms for a worker, more than query_timeout_ms ({} ms); not run",
-                waited.as_millis(),
-                limit.as_millis()
-            ),
-        )),
+    let request = kith_protocol::Request::Cypher {
+        query,
+        params,
+        timing: false,
     };
-    match outcome {
-        Ok(answer) => match answer.writes {
-            None => {
-                let body = rows_json(&answer.columns, &answer.values, &Trailer::default());
-                state
-                    .metrics
-                    .observe(Transport::Http, metric, arrived.elapsed());
-                let _ = done.send(Ok(body));
-            }
-            Some(batch) => {
-                let encode = move |info: &kith_storage::CommitInfo| {
-                    let trailer = Trailer {
-                        timing: None,
-                        commit: Some(crate::cypher::commit_summary(info)),
-                    };
-                    rows_json(&answer.columns, &answer.values, &trailer)
-                };
-                queue_commit(state, batch, arrived, metric, encode, done);
-            }
-        },
-        Err(e) => {
-            state
-                .metrics
-                .observe(Transport::Http, metric, arrived.elapsed());
-            let _ = done.send(Err(e));
-        }
+    match Job::of(&state, request) {
+        Ok(job) => run(state, job, arrived).await,
+        Err(e) => fail(&state, &e),
     }
 }

@@ -9,6 +9,8 @@
 //! - [`pool`]: the worker threads and their bounded queue;
 //! - `state`: what every handler shares (`AppState`, the shutdown signal);
 //! - `error` and `codes`: a failed request, and the wire code of every lower layer's error;
+//! - `dispatch`: the one request path every transport calls (job, worker or writer,
+//!   limits, the transport's reply);
 //! - [`exec`]: one request's work, shared by both transports;
 //! - `cypher`: Cypher requests on the shared engine, their limits and errors;
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
@@ -20,6 +22,7 @@
 mod codes;
 pub mod config;
 mod cypher;
+mod dispatch;
 mod error;
 mod exec;
 mod http;

@@ -16,16 +16,13 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{FutureExt, SinkExt, StreamExt};
-use kith_protocol::{
-    ErrorCode as Code, FrameHeader, Kind, Request, Subprotocol, Timing, Trailer, Wire,
-};
+use kith_protocol::{ErrorCode as Code, FrameHeader, Kind, Subprotocol, Trailer, Wire};
 use tokio::sync::mpsc;
 
+use crate::dispatch::{dispatch, Job, Reply};
 use crate::error::ExecError;
-use crate::exec::{execute, metric_name};
 use crate::metrics::Transport;
 use crate::state::AppState;
-use crate::write_queue::WriteTiming;
 
 /// Close code for a message over the size limit (RFC 6455 "message too big").
 const CLOSE_TOO_BIG: u16 = 1009;
@@ -390,48 +387,11 @@ fn handle_frame(
     };
     // Writes convert before they take an in-flight slot: a malformed one is answered
     // at once and never queued.
-    let request = match request {
-        // An update procedure (LDBC's IU1..IU8) is a write: queued for the writer.
-        Request::Call {
-            procedure,
-            params,
-            timing,
-        } if state.registry.update(&procedure).is_some() => {
-            match crate::exec::update_batch(state, &procedure, &params) {
-                Ok(batch) => Job::Write { batch, timing },
-                Err(ExecError { code, message, .. }) => {
-                    return send_error(state, out, wire, request_id, code, &message)
-                }
-            }
+    let job = match Job::of(state, request) {
+        Ok(job) => job,
+        Err(ExecError { code, message, .. }) => {
+            return send_error(state, out, wire, request_id, code, &message)
         }
-        Request::Call {
-            procedure,
-            params,
-            timing,
-        } => Job::Call {
-            procedure,
-            params,
-            timing,
-        },
-        Request::Write { ops, timing } => {
-            match kith_protocol::ops::decode(ops, state.config.write_ops_max)
-                .map(|ops| kith_storage::WriteBatch { ops })
-            {
-                Ok(batch) => Job::Write { batch, timing },
-                Err(message) => {
-                    return send_error(state, out, wire, request_id, Code::BadRequest, &message)
-                }
-            }
-        }
-        Request::Cypher {
-            query,
-            params,
-            timing,
-        } => Job::Cypher {
-            query,
-            params,
-            timing,
-        },
     };
     {
         let mut ids = inflight.lock().unwrap_or_else(|p| p.into_inner());
@@ -459,84 +419,7 @@ fn handle_frame(
         inflight: inflight.clone(),
         out: out.clone(),
     };
-    match request {
-        Job::Call {
-            procedure,
-            params,
-            timing,
-        } => submit_call(responder, procedure, params, timing),
-        Job::Write { batch, timing } => submit_write(responder, batch, timing),
-        Job::Cypher {
-            query,
-            params,
-            timing,
-        } => submit_cypher(responder, query, params, timing, gone.clone()),
-    }
-}
-
-/// Runs a procedure on a worker. The worker sends the answer straight to the
-/// connection's writer: no task, timer or channel per request in between (each
-/// cross-thread hop cost tens of microseconds of round trip on a small machine).
-fn submit_call(
-    responder: Responder,
-    procedure: String,
-    params: Vec<(String, kith_core::Value)>,
-    timing: bool,
-) {
-    let busy = responder.clone();
-    let submitted = busy.state.pool.submit(move || {
-        let started = Instant::now();
-        let waited = started.duration_since(responder.arrived);
-        let metric = metric_name(&responder.state, &procedure);
-        let limit = Duration::from_millis(responder.state.config.query_timeout_ms);
-        if waited > limit {
-            return responder.fail(metric, &waited_too_long(waited, limit));
-        }
-        match execute(&responder.state, &procedure, &params) {
-            Ok(result) => {
-                let timing = timing.then_some(Timing {
-                    queue_us: waited.as_micros() as u64,
-                    exec_us: started.elapsed().as_micros() as u64,
-                    encode_us: 0,
-                });
-                let trailer = Trailer::with_timing(timing);
-                let frames = responder.result(result.columns(), result.values(), trailer);
-                responder.finish(metric, frames);
-            }
-            Err(error) => responder.fail(metric, &error),
-        }
-    });
-    if submitted.is_err() {
-        let error = queue_full(&busy.state);
-        busy.refuse(&error);
-    }
-}
-
-/// The `busy` error of a full worker queue.
-fn queue_full(state: &AppState) -> ExecError {
-    let message = format!(
-        "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
-        state.config.queue_depth_max
-    );
-    ExecError::new(Code::Busy, message)
-}
-
-/// A decoded request, ready to run.
-enum Job {
-    Call {
-        procedure: String,
-        params: Vec<(String, kith_core::Value)>,
-        timing: bool,
-    },
-    Write {
-        batch: kith_storage::WriteBatch,
-        timing: bool,
-    },
-    Cypher {
-        query: String,
-        params: Vec<(String, kith_core::Value)>,
-        timing: bool,
-    },
+    dispatch(state, job, responder, gone.clone());
 }
 
 /// Everything needed to answer one request from whichever thread finishes it (a
@@ -563,15 +446,34 @@ impl Responder {
             .remove(&self.request_id);
         let _ = self.out.send(Outgoing::Frames(frames));
     }
+}
 
-    /// Answers with an error.
+impl Reply for Responder {
+    fn arrived(&self) -> Instant {
+        self.arrived
+    }
+
+    /// The rows as frames, chunked as every result is, encoded on this thread.
+    fn answer(
+        self,
+        metric: &str,
+        columns: &[String],
+        values: &[kith_core::Value],
+        trailer: Trailer,
+    ) {
+        let chunk_rows = self.state.config.chunk_rows;
+        let frames = self
+            .wire
+            .result_with(self.request_id, columns, values, chunk_rows, trailer);
+        self.finish(metric, frames);
+    }
+
     fn fail(self, metric: &str, error: &ExecError) {
         self.state.metrics.error(Transport::Ws, error.code);
         let frame = self.wire.error_body(self.request_id, &error.body());
         self.finish(metric, vec![frame]);
     }
 
-    /// Answers with an error without running anything (no latency is recorded).
     fn refuse(self, error: &ExecError) {
         self.inflight
             .lock()
@@ -586,129 +488,4 @@ impl Responder {
             &error.message,
         );
     }
-
-    /// A result's frames, chunked as every result is.
-    fn result(
-        &self,
-        columns: &[String],
-        values: &[kith_core::Value],
-        trailer: Trailer,
-    ) -> Vec<Vec<u8>> {
-        let chunk_rows = self.state.config.chunk_rows;
-        self.wire
-            .result_with(self.request_id, columns, values, chunk_rows, trailer)
-    }
-}
-
-/// Queues a transaction for the writer; its answer is sent from the writer thread
-/// once the transaction's group is durable.
-fn submit_write(responder: Responder, batch: kith_storage::WriteBatch, timing: bool) {
-    let metric = crate::exec::WRITE_METRIC;
-    submit_commit(responder, batch, metric, move |r, info, spent| {
-        let (columns, row) = crate::exec::commit_row(&info);
-        let timing = timing.then_some(Timing {
-            queue_us: spent.queued.as_micros() as u64,
-            exec_us: spent.commit.as_micros() as u64,
-            encode_us: 0,
-        });
-        r.result(&columns, &row, Trailer::with_timing(timing))
-    });
-}
-
-/// Queues `batch` for the writer. Once its group is durable, `answer` makes the
-/// answer's frames from the commit, on the writer thread (it must not block); a
-/// failed commit is answered with its error.
-fn submit_commit(
-    responder: Responder,
-    batch: kith_storage::WriteBatch,
-    metric: &'static str,
-    answer: impl FnOnce(&Responder, kith_storage::CommitInfo, WriteTiming) -> Vec<Vec<u8>>
-        + Send
-        + 'static,
-) {
-    let state = responder.state.clone();
-    let Some(writes) = state.writes.as_ref() else {
-        let message = "this server is read-only (started without a data directory to write to)";
-        return responder.refuse(&ExecError::new(Code::ReadOnly, message));
-    };
-    let arrived = responder.arrived;
-    let reply: crate::write_queue::Reply = Box::new(move |outcome, spent| match outcome {
-        Ok(info) => {
-            let frames = answer(&responder, info, spent);
-            responder.finish(metric, frames);
-        }
-        Err(error) => responder.fail(metric, &error),
-    });
-    let job = crate::write_queue::WriteJob {
-        batch,
-        arrived,
-        reply,
-    };
-    if let Err((job, error)) = writes.submit(job) {
-        (job.reply)(Err(error), WriteTiming::default());
-    }
-}
-
-/// Runs a Cypher query on a worker. A query that writes is answered from the writer
-/// once its transaction is durable, with the commit in the last chunk.
-fn submit_cypher(
-    responder: Responder,
-    query: String,
-    params: Vec<(String, kith_core::Value)>,
-    timing: bool,
-    gone: Arc<AtomicBool>,
-) {
-    let busy = responder.clone();
-    let submitted = busy.state.pool.submit(move || {
-        let started = Instant::now();
-        let waited = started.duration_since(responder.arrived);
-        let metric = crate::cypher::CYPHER_METRIC;
-        let limit = Duration::from_millis(responder.state.config.query_timeout_ms);
-        let Some(budget) = limit.checked_sub(waited) else {
-            return responder.fail(metric, &waited_too_long(waited, limit));
-        };
-        let answer = match crate::cypher::run(&responder.state, &query, &params, budget, gone) {
-            Ok(answer) => answer,
-            Err(error) => return responder.fail(metric, &error),
-        };
-        let queue_us = waited.as_micros() as u64;
-        let Some(batch) = answer.writes else {
-            let timing = timing.then_some(Timing {
-                queue_us,
-                exec_us: started.elapsed().as_micros() as u64,
-                encode_us: 0,
-            });
-            let frames = responder.result(
-                &answer.columns,
-                &answer.values,
-                Trailer::with_timing(timing),
-            );
-            return responder.finish(metric, frames);
-        };
-        submit_commit(responder, batch, metric, move |r, info, _| {
-            let trailer = Trailer {
-                timing: timing.then_some(Timing {
-                    queue_us,
-                    exec_us: started.elapsed().as_micros() as u64,
-                    encode_us: 0,
-                }),
-                commit: Some(crate::cypher::commit_summary(&info)),
-            };
-            r.result(&answer.columns, &answer.values, trailer)
-        });
-    });
-    if submitted.is_err() {
-        let error = queue_full(&busy.state);
-        busy.refuse(&error);
-    }
-}
-
-/// The error of a request that waited for a worker past `query_timeout_ms`.
-fn waited_too_long(waited: Duration, limit: Duration) -> ExecError {
-    let message = format!(
-        "waited {} ms for a worker, more than query_timeout_ms ({} ms); not run",
-        waited.as_millis(),
-        limit.as_millis()
-    );
-    ExecError::new(Code::Timeout, message)
 }

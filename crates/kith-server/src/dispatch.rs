@@ -1,0 +1,268 @@
+//! One request path for every transport: a decoded request becomes a [`Job`], the job
+//! runs on a worker (a call, a Cypher query) or goes through the write queue (a write,
+//! an update procedure, a Cypher query that wrote), and its answer or error goes to
+//! the transport's [`Reply`], which encodes it as that transport speaks. The limits
+//! (the worker queue, the query timeout, a read-only server) are enforced here once.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kith_core::Value;
+use kith_protocol::{ErrorCode as Code, Request, Timing, Trailer};
+use kith_storage::{CommitInfo, WriteBatch};
+
+use crate::error::ExecError;
+use crate::exec::{commit_row, execute, metric_name, update_batch, WRITE_METRIC};
+use crate::state::AppState;
+use crate::write_queue::{WriteJob, WriteTiming};
+
+/// Where a request's outcome goes: implemented by each transport, called on the
+/// thread that finishes the request (a worker or the writer), so it must not block.
+pub(crate) trait Reply: Clone + Send + 'static {
+    /// When the request arrived (its latency and its timeout count from here).
+    fn arrived(&self) -> Instant;
+    /// The request's rows; `metric` names it in the latency histograms.
+    fn answer(self, metric: &str, columns: &[String], values: &[Value], trailer: Trailer);
+    /// The request ran and failed.
+    fn fail(self, metric: &str, error: &ExecError);
+    /// The request was refused before it ran (no latency is recorded).
+    fn refuse(self, error: &ExecError);
+}
+
+/// A decoded request, ready to run.
+pub(crate) enum Job {
+    Call {
+        procedure: String,
+        params: Vec<(String, Value)>,
+        timing: bool,
+    },
+    Write {
+        batch: WriteBatch,
+        timing: bool,
+    },
+    Cypher {
+        query: String,
+        params: Vec<(String, Value)>,
+        timing: bool,
+    },
+}
+
+impl Job {
+    /// The job of a request. Writes are converted here, before the request takes any
+    /// slot: a malformed one is answered at once and never queued.
+    pub(crate) fn of(state: &AppState, request: Request) -> Result<Job, ExecError> {
+        Ok(match request {
+            // An update procedure (LDBC's IU1..IU8) is a write: queued for the writer.
+            Request::Call {
+                procedure,
+                params,
+                timing,
+            } if state.registry.update(&procedure).is_some() => Job::Write {
+                batch: update_batch(state, &procedure, &params)?,
+                timing,
+            },
+            Request::Call {
+                procedure,
+                params,
+                timing,
+            } => Job::Call {
+                procedure,
+                params,
+                timing,
+            },
+            Request::Write { ops, timing } => {
+                let ops = kith_protocol::ops::decode(ops, state.config.write_ops_max)
+                    .map_err(|message| ExecError::new(Code::BadRequest, message))?;
+                Job::Write {
+                    batch: WriteBatch { ops },
+                    timing,
+                }
+            }
+            Request::Cypher {
+                query,
+                params,
+                timing,
+            } => Job::Cypher {
+                query,
+                params,
+                timing,
+            },
+        })
+    }
+}
+
+/// Runs `job` and answers through `reply`. `cancel` stops a Cypher query once its
+/// client is gone.
+pub(crate) fn dispatch<R: Reply>(
+    state: &Arc<AppState>,
+    job: Job,
+    reply: R,
+    cancel: Arc<AtomicBool>,
+) {
+    match job {
+        Job::Call {
+            procedure,
+            params,
+            timing,
+        } => submit_call(state, reply, procedure, params, timing),
+        Job::Write { batch, timing } => submit_write(state, reply, batch, timing),
+        Job::Cypher {
+            query,
+            params,
+            timing,
+        } => submit_cypher(state, reply, query, params, timing, cancel),
+    }
+}
+
+/// Runs a procedure on a worker, which answers directly: no task, timer or channel
+/// per request in between (each cross-thread hop cost tens of microseconds of round
+/// trip on a small machine).
+fn submit_call<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    procedure: String,
+    params: Vec<(String, Value)>,
+    timing: bool,
+) {
+    let refused = reply.clone();
+    let job_state = state.clone();
+    let submitted = state.pool.submit(move || {
+        let state = job_state;
+        let started = Instant::now();
+        let waited = started.duration_since(reply.arrived());
+        let metric = metric_name(&state, &procedure);
+        let limit = Duration::from_millis(state.config.query_timeout_ms);
+        if waited > limit {
+            return reply.fail(metric, &waited_too_long(waited, limit));
+        }
+        match execute(&state, &procedure, &params) {
+            Ok(result) => {
+                let trailer = Trailer::with_timing(timing.then(|| times(waited, started)));
+                reply.answer(metric, result.columns(), result.values(), trailer);
+            }
+            Err(error) => reply.fail(metric, &error),
+        }
+    });
+    if submitted.is_err() {
+        refused.refuse(&queue_full(state));
+    }
+}
+
+/// Queues a transaction; it is answered from the writer once its group is durable.
+fn submit_write<R: Reply>(state: &Arc<AppState>, reply: R, batch: WriteBatch, timing: bool) {
+    submit_commit(
+        state,
+        reply,
+        batch,
+        WRITE_METRIC,
+        move |reply, info, spent| {
+            let (columns, row) = commit_row(&info);
+            let timing = timing.then_some(Timing {
+                queue_us: spent.queued.as_micros() as u64,
+                exec_us: spent.commit.as_micros() as u64,
+                encode_us: 0,
+            });
+            reply.answer(WRITE_METRIC, &columns, &row, Trailer::with_timing(timing));
+        },
+    );
+}
+
+/// Queues `batch` for the writer. Once its group is durable `answer` answers from the
+/// commit, on the writer thread; a refused or failed commit is answered its error.
+fn submit_commit<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    batch: WriteBatch,
+    metric: &'static str,
+    answer: impl FnOnce(R, CommitInfo, WriteTiming) + Send + 'static,
+) {
+    let Some(writes) = state.writes.as_ref() else {
+        let message = "this server is read-only (started without a data directory to write to)";
+        return reply.refuse(&ExecError::new(Code::ReadOnly, message));
+    };
+    let arrived = reply.arrived();
+    let on_commit: crate::write_queue::Reply = Box::new(move |outcome, spent| match outcome {
+        Ok(info) => answer(reply, info, spent),
+        Err(error) => reply.fail(metric, &error),
+    });
+    let job = WriteJob {
+        batch,
+        arrived,
+        reply: on_commit,
+    };
+    if let Err((job, error)) = writes.submit(job) {
+        (job.reply)(Err(error), WriteTiming::default());
+    }
+}
+
+/// Runs a Cypher query on a worker. A query that writes is answered from the writer
+/// once its transaction is durable, with the commit in the trailer.
+fn submit_cypher<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    query: String,
+    params: Vec<(String, Value)>,
+    timing: bool,
+    cancel: Arc<AtomicBool>,
+) {
+    let refused = reply.clone();
+    let job_state = state.clone();
+    let submitted = state.pool.submit(move || {
+        let state = job_state;
+        let started = Instant::now();
+        let waited = started.duration_since(reply.arrived());
+        let metric = crate::cypher::CYPHER_METRIC;
+        let limit = Duration::from_millis(state.config.query_timeout_ms);
+        let Some(budget) = limit.checked_sub(waited) else {
+            return reply.fail(metric, &waited_too_long(waited, limit));
+        };
+        let answer = match crate::cypher::run(&state, &query, &params, budget, cancel) {
+            Ok(answer) => answer,
+            Err(error) => return reply.fail(metric, &error),
+        };
+        let Some(batch) = answer.writes else {
+            let trailer = Trailer::with_timing(timing.then(|| times(waited, started)));
+            return reply.answer(metric, &answer.columns, &answer.values, trailer);
+        };
+        let (columns, values) = (answer.columns, answer.values);
+        submit_commit(&state, reply, batch, metric, move |reply, info, _| {
+            let trailer = Trailer {
+                timing: timing.then(|| times(waited, started)),
+                commit: Some(crate::cypher::commit_summary(&info)),
+            };
+            reply.answer(metric, &columns, &values, trailer);
+        });
+    });
+    if submitted.is_err() {
+        refused.refuse(&queue_full(state));
+    }
+}
+
+/// The timing of a request that waited `waited` and started running at `started`.
+fn times(waited: Duration, started: Instant) -> Timing {
+    Timing {
+        queue_us: waited.as_micros() as u64,
+        exec_us: started.elapsed().as_micros() as u64,
+        encode_us: 0,
+    }
+}
+
+/// The `busy` error of a full worker queue.
+fn queue_full(state: &AppState) -> ExecError {
+    let message = format!(
+        "the server's queue is full ({} requests waiting, queue_depth_max); retry later",
+        state.config.queue_depth_max
+    );
+    ExecError::new(Code::Busy, message)
+}
+
+/// The error of a request that waited for a worker past `query_timeout_ms`.
+fn waited_too_long(waited: Duration, limit: Duration) -> ExecError {
+    let message = format!(
+        "waited {} ms for a worker, more than query_timeout_ms ({} ms); not run",
+        waited.as_millis(),
+        limit.as_millis()
+    );
+    ExecError::new(Code::Timeout, message)
+}
