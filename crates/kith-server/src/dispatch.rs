@@ -115,9 +115,58 @@ pub(crate) fn dispatch<R: Reply>(
     }
 }
 
-/// Runs a procedure on a worker, which answers directly: no task, timer or channel
-/// per request in between (each cross-thread hop cost tens of microseconds of round
-/// trip on a small machine).
+/// When a job started on its worker, and how long it had waited for one.
+#[derive(Clone, Copy)]
+struct Started {
+    at: Instant,
+    waited: Duration,
+    limit: Duration,
+}
+
+impl Started {
+    /// What is left of `query_timeout_ms`, or the `timeout` of a request that waited
+    /// past it (it is not run).
+    fn budget(&self) -> Result<Duration, ExecError> {
+        self.limit
+            .checked_sub(self.waited)
+            .ok_or_else(|| waited_too_long(self.waited, self.limit))
+    }
+
+    /// The timing reported so far: the wait, and the run up to now.
+    fn timing(&self) -> Timing {
+        Timing {
+            queue_us: self.waited.as_micros() as u64,
+            exec_us: self.at.elapsed().as_micros() as u64,
+            encode_us: 0,
+        }
+    }
+}
+
+/// Runs `work` on a worker, which answers directly: no task, timer or channel per
+/// request in between (each cross-thread hop cost tens of microseconds of round trip
+/// on a small machine). A request the full worker queue will not take is refused.
+fn on_worker<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    work: impl FnOnce(&Arc<AppState>, R, Started) + Send + 'static,
+) {
+    let refused = reply.clone();
+    let job_state = state.clone();
+    let submitted = state.pool.submit(move || {
+        let at = Instant::now();
+        let started = Started {
+            at,
+            waited: at.duration_since(reply.arrived()),
+            limit: Duration::from_millis(job_state.config.query_timeout_ms),
+        };
+        work(&job_state, reply, started);
+    });
+    if submitted.is_err() {
+        refused.refuse(&queue_full(state));
+    }
+}
+
+/// Runs a procedure on a worker.
 fn submit_call<R: Reply>(
     state: &Arc<AppState>,
     reply: R,
@@ -125,28 +174,19 @@ fn submit_call<R: Reply>(
     params: Vec<(String, Value)>,
     timing: bool,
 ) {
-    let refused = reply.clone();
-    let job_state = state.clone();
-    let submitted = state.pool.submit(move || {
-        let state = job_state;
-        let started = Instant::now();
-        let waited = started.duration_since(reply.arrived());
-        let metric = metric_name(&state, &procedure);
-        let limit = Duration::from_millis(state.config.query_timeout_ms);
-        if waited > limit {
-            return reply.fail(metric, &waited_too_long(waited, limit));
-        }
-        match execute(&state, &procedure, &params) {
+    on_worker(state, reply, move |state, reply, started| {
+        let metric = metric_name(state, &procedure);
+        match started
+            .budget()
+            .and_then(|_| execute(state, &procedure, &params))
+        {
             Ok(result) => {
-                let trailer = Trailer::with_timing(timing.then(|| times(waited, started)));
+                let trailer = Trailer::with_timing(timing.then(|| started.timing()));
                 reply.answer(metric, result.columns(), result.values(), trailer);
             }
             Err(error) => reply.fail(metric, &error),
         }
     });
-    if submitted.is_err() {
-        refused.refuse(&queue_full(state));
-    }
 }
 
 /// Queues a transaction; it is answered from the writer once its group is durable.
@@ -206,46 +246,28 @@ fn submit_cypher<R: Reply>(
     timing: bool,
     cancel: Arc<AtomicBool>,
 ) {
-    let refused = reply.clone();
-    let job_state = state.clone();
-    let submitted = state.pool.submit(move || {
-        let state = job_state;
-        let started = Instant::now();
-        let waited = started.duration_since(reply.arrived());
+    on_worker(state, reply, move |state, reply, started| {
         let metric = crate::cypher::CYPHER_METRIC;
-        let limit = Duration::from_millis(state.config.query_timeout_ms);
-        let Some(budget) = limit.checked_sub(waited) else {
-            return reply.fail(metric, &waited_too_long(waited, limit));
-        };
-        let answer = match crate::cypher::run(&state, &query, &params, budget, cancel) {
+        let answer = match started
+            .budget()
+            .and_then(|budget| crate::cypher::run(state, &query, &params, budget, cancel))
+        {
             Ok(answer) => answer,
             Err(error) => return reply.fail(metric, &error),
         };
         let Some(batch) = answer.writes else {
-            let trailer = Trailer::with_timing(timing.then(|| times(waited, started)));
+            let trailer = Trailer::with_timing(timing.then(|| started.timing()));
             return reply.answer(metric, &answer.columns, &answer.values, trailer);
         };
         let (columns, values) = (answer.columns, answer.values);
-        submit_commit(&state, reply, batch, metric, move |reply, info, _| {
+        submit_commit(state, reply, batch, metric, move |reply, info, _| {
             let trailer = Trailer {
-                timing: timing.then(|| times(waited, started)),
+                timing: timing.then(|| started.timing()),
                 commit: Some(crate::cypher::commit_summary(&info)),
             };
             reply.answer(metric, &columns, &values, trailer);
         });
     });
-    if submitted.is_err() {
-        refused.refuse(&queue_full(state));
-    }
-}
-
-/// The timing of a request that waited `waited` and started running at `started`.
-fn times(waited: Duration, started: Instant) -> Timing {
-    Timing {
-        queue_us: waited.as_micros() as u64,
-        exec_us: started.elapsed().as_micros() as u64,
-        encode_us: 0,
-    }
 }
 
 /// The `busy` error of a full worker queue.

@@ -11,7 +11,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kith_core::GraphView;
 use kith_protocol::message::{cypher_from_json, encode_chunk, params_from_json};
-use kith_protocol::{Encoding, ErrorCode as Code, Trailer};
+use kith_protocol::{Encoding, ErrorCode as Code, Request, Trailer};
 use tokio::sync::oneshot;
 
 use crate::dispatch::{dispatch, Job, Reply};
@@ -85,6 +85,25 @@ pub(crate) async fn call(
     Path(procedure): Path<String>,
     body: Body,
 ) -> Response {
+    serve(state, body, |body| {
+        let params = params_from_json(body).map_err(bad_request)?;
+        // An update procedure (LDBC's IU1..IU8) becomes a write in `Job::of`.
+        Ok(Request::Call {
+            procedure,
+            params,
+            timing: false,
+        })
+    })
+    .await
+}
+
+/// One HTTP request through the one request path: its body read within
+/// `frame_bytes_max`, made a request by `decode`, run, and answered as JSON.
+async fn serve(
+    state: Arc<AppState>,
+    body: Body,
+    decode: impl FnOnce(&[u8]) -> Result<Request, ExecError>,
+) -> Response {
     let arrived = Instant::now();
     let limit = state.config.frame_bytes_max;
     let Ok(body) = to_bytes(body, limit).await else {
@@ -92,20 +111,14 @@ pub(crate) async fn call(
         return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
-    let params = match params_from_json(&body) {
-        Ok(p) => p,
-        Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
-    };
-    // An update procedure (LDBC's IU1..IU8) becomes a write here, as on WebSocket.
-    let request = kith_protocol::Request::Call {
-        procedure,
-        params,
-        timing: false,
-    };
-    match Job::of(&state, request) {
+    match decode(&body).and_then(|request| Job::of(&state, request)) {
         Ok(job) => run(state, job, arrived).await,
         Err(e) => fail(&state, &e),
     }
+}
+
+fn bad_request(e: impl std::fmt::Display) -> ExecError {
+    ExecError::new(Code::BadRequest, e.to_string())
 }
 
 /// `GET /health`.
@@ -145,27 +158,16 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
 /// `timeout` could not tell the client whether the write committed, so the request
 /// waits for the writer (the bounded write queue answers `busy` instead of growing).
 pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    let arrived = Instant::now();
-    let limit = state.config.frame_bytes_max;
-    let Ok(body) = to_bytes(body, limit).await else {
-        let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
-        return error(&state, Code::FrameTooLarge, &message);
-    };
-    state.metrics.bytes_in(body.len());
-    let ops = match kith_protocol::Request::decode(Encoding::Json, &body) {
-        Ok(kith_protocol::Request::Write { ops, .. }) => ops,
-        Ok(kith_protocol::Request::Call { .. } | kith_protocol::Request::Cypher { .. }) => {
-            let message = "POST /v1/write takes a write request ({\"write\": [...]}); calls go to \
-                           /v1/call/{procedure}, queries to /v1/cypher";
-            return error(&state, Code::BadRequest, message);
+    serve(state, body, |body| {
+        match Request::decode(Encoding::Json, body).map_err(bad_request)? {
+            Request::Write { ops, .. } => Ok(Request::Write { ops, timing: false }),
+            Request::Call { .. } | Request::Cypher { .. } => Err(bad_request(
+                "POST /v1/write takes a write request ({\"write\": [...]}); calls go to \
+                 /v1/call/{procedure}, queries to /v1/cypher",
+            )),
         }
-        Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
-    };
-    let request = kith_protocol::Request::Write { ops, timing: false };
-    match Job::of(&state, request) {
-        Ok(job) => run(state, job, arrived).await,
-        Err(e) => fail(&state, &e),
-    }
+    })
+    .await
 }
 
 /// Where a worker or the writer sends an HTTP request's answer body.
@@ -264,24 +266,13 @@ impl Drop for CancelOnDrop {
 /// enforces that limit itself, so the handler waits for its answer, and a query that
 /// finished in time and writes is always answered with its commit.
 pub(crate) async fn cypher(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    let arrived = Instant::now();
-    let limit = state.config.frame_bytes_max;
-    let Ok(body) = to_bytes(body, limit).await else {
-        let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
-        return error(&state, Code::FrameTooLarge, &message);
-    };
-    state.metrics.bytes_in(body.len());
-    let (query, params) = match cypher_from_json(&body) {
-        Ok(request) => request,
-        Err(e) => return error(&state, Code::BadRequest, &e.to_string()),
-    };
-    let request = kith_protocol::Request::Cypher {
-        query,
-        params,
-        timing: false,
-    };
-    match Job::of(&state, request) {
-        Ok(job) => run(state, job, arrived).await,
-        Err(e) => fail(&state, &e),
-    }
+    serve(state, body, |body| {
+        let (query, params) = cypher_from_json(body).map_err(bad_request)?;
+        Ok(Request::Cypher {
+            query,
+            params,
+            timing: false,
+        })
+    })
+    .await
 }
