@@ -9,8 +9,10 @@
 //! - [`compress`]: the five compressions, with bounded decompression;
 //! - [`message`]: requests, result chunks and errors in any encoding;
 //! - [`ops`]: builders for the operations of a write request;
-//! - [`Wire`]: all of it for one connection.
+//! - [`Wire`]: all of it for one connection;
+//! - [`bolt`]: Neo4j's Bolt protocol (handshake, chunks, PackStream, messages).
 
+pub mod bolt;
 mod code;
 mod codec;
 pub mod compress;

@@ -1,0 +1,148 @@
+//! Bolt's message framing: a message travels as chunks of at most 65,535 bytes, each
+//! behind its big-endian 2-byte size, and ends with an empty chunk (`00 00`). An empty
+//! chunk outside a message is a keep-alive (NOOP).
+
+/// The most bytes one chunk carries.
+pub const CHUNK_BYTES_MAX: usize = 0xFFFF;
+
+/// Starts a message at the end of `out`; encode it after this, then call
+/// [`end_message`] with the position returned.
+pub fn begin_message(out: &mut Vec<u8>) -> usize {
+    let start = out.len();
+    out.extend_from_slice(&[0, 0]);
+    start
+}
+
+/// Ends the message begun at `start`: writes its chunk headers and the end marker.
+/// A message of up to 65,535 bytes (nearly all of them) is one chunk, its header
+/// patched in place; a longer one is split, moving its tail once.
+pub fn end_message(out: &mut Vec<u8>, start: usize) {
+    let body = out.len() - start - 2;
+    if body <= CHUNK_BYTES_MAX {
+        out[start..start + 2].copy_from_slice(&(body as u16).to_be_bytes());
+    } else {
+        let tail = out.split_off(start + 2);
+        out.truncate(start);
+        for chunk in tail.chunks(CHUNK_BYTES_MAX) {
+            out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
+            out.extend_from_slice(chunk);
+        }
+    }
+    out.extend_from_slice(&[0, 0]);
+}
+
+/// Reassembles messages from chunks, bounded by `message_bytes_max`.
+#[derive(Debug)]
+pub struct Dechunker {
+    message: Vec<u8>,
+    message_bytes_max: usize,
+}
+
+/// What a chunk header read means.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Chunk {
+    /// `n` bytes of the message follow: pass them to [`Dechunker::extend`].
+    Data(usize),
+    /// The message is complete: take it with [`Dechunker::take`].
+    End,
+    /// An empty chunk between messages: a keep-alive, nothing to do.
+    Noop,
+}
+
+impl Dechunker {
+    /// A dechunker refusing messages over `message_bytes_max`.
+    pub fn new(message_bytes_max: usize) -> Dechunker {
+        Dechunker {
+            message: Vec::new(),
+            message_bytes_max,
+        }
+    }
+
+    /// Interprets a chunk header; refuses a chunk that would take the message past
+    /// its limit (the connection cannot recover its framing after that).
+    pub fn header(&self, size: u16) -> Result<Chunk, String> {
+        let size = usize::from(size);
+        match (size, self.message.is_empty()) {
+            (0, true) => Ok(Chunk::Noop),
+            (0, false) => Ok(Chunk::End),
+            (n, _) if self.message.len() + n > self.message_bytes_max => Err(format!(
+                "a Bolt message over {} bytes (frame_bytes_max)",
+                self.message_bytes_max
+            )),
+            (n, _) => Ok(Chunk::Data(n)),
+        }
+    }
+
+    /// Adds a chunk's bytes to the message.
+    pub fn extend(&mut self, bytes: &[u8]) {
+        debug_assert!(self.message.len() + bytes.len() <= self.message_bytes_max);
+        self.message.extend_from_slice(bytes);
+    }
+
+    /// Room for the `n` bytes of a chunk announced by [`Dechunker::header`], at the end
+    /// of the message: read the chunk straight into it.
+    pub fn room(&mut self, n: usize) -> &mut [u8] {
+        assert!(
+            self.message.len() + n <= self.message_bytes_max,
+            "header() checked the size"
+        );
+        let start = self.message.len();
+        self.message.resize(start + n, 0);
+        &mut self.message[start..]
+    }
+
+    /// The completed message; the dechunker is ready for the next.
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dechunk(mut bytes: &[u8], max: usize) -> Result<Vec<Vec<u8>>, String> {
+        let mut d = Dechunker::new(max);
+        let mut messages = Vec::new();
+        while bytes.len() >= 2 {
+            let size = u16::from_be_bytes([bytes[0], bytes[1]]);
+            bytes = &bytes[2..];
+            match d.header(size)? {
+                Chunk::Data(n) => {
+                    d.extend(&bytes[..n]);
+                    bytes = &bytes[n..];
+                }
+                Chunk::End => messages.push(d.take()),
+                Chunk::Noop => {}
+            }
+        }
+        Ok(messages)
+    }
+
+    #[test]
+    fn messages_of_every_size_survive_chunking() {
+        for len in [0usize, 1, 65_535, 65_536, 200_000] {
+            let message: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let mut out = vec![0xAA];
+            let start = begin_message(&mut out);
+            out.extend_from_slice(&message);
+            end_message(&mut out, start);
+            assert_eq!(out[0], 0xAA, "what came before is kept");
+            let expected_chunks = len.div_ceil(CHUNK_BYTES_MAX).max(1);
+            assert_eq!(out.len(), 1 + len + 2 * expected_chunks + 2, "{len}");
+            let got = dechunk(&out[1..], usize::MAX).expect("dechunks");
+            // An empty message reads as a NOOP: Bolt has no empty messages.
+            let want: Vec<Vec<u8>> = if len == 0 { vec![] } else { vec![message] };
+            assert_eq!(got, want, "{len}");
+        }
+    }
+
+    #[test]
+    fn noops_between_messages_are_skipped_and_oversized_messages_refused() {
+        let bytes = [0, 0, 0, 1, 7, 0, 0, 0, 0];
+        assert_eq!(dechunk(&bytes, 10).expect("reads"), vec![vec![7]]);
+        let big = [0, 3, 1, 2, 3, 0, 3, 4, 5, 6, 0, 0];
+        let err = dechunk(&big, 5).expect_err("over the limit");
+        assert!(err.contains("over 5 bytes"), "{err}");
+    }
+}
