@@ -148,3 +148,59 @@ impl std::fmt::Display for Condition {
         write!(f, "{what} :{label} node has {key} = {value}")
     }
 }
+
+/// What a batch changes, counted the way Neo4j's query statistics count it (the
+/// counters Bolt drivers show in a result's summary).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteCounts {
+    /// Nodes created.
+    pub nodes_created: u64,
+    /// Nodes deleted.
+    pub nodes_deleted: u64,
+    /// Relationships created.
+    pub relationships_created: u64,
+    /// Relationships deleted explicitly (a detaching delete's are not known before
+    /// it runs).
+    pub relationships_deleted: u64,
+    /// Properties set, at creation or after (removals included).
+    pub properties_set: u64,
+    /// Labels added, at creation or after.
+    pub labels_added: u64,
+    /// Labels removed.
+    pub labels_removed: u64,
+    /// Indexes declared.
+    pub indexes_added: u64,
+    /// Indexes dropped.
+    pub indexes_removed: u64,
+}
+
+impl WriteCounts {
+    /// The counts of `ops`.
+    pub fn of(ops: &[WriteOp]) -> WriteCounts {
+        let mut c = WriteCounts::default();
+        for op in ops {
+            match op {
+                WriteOp::CreateNode { labels, properties } => {
+                    c.nodes_created += 1;
+                    c.labels_added += labels.len() as u64;
+                    c.properties_set += properties.len() as u64;
+                }
+                WriteOp::CreateRel { properties, .. } => {
+                    c.relationships_created += 1;
+                    c.properties_set += properties.len() as u64;
+                }
+                WriteOp::SetNodeProperty { .. } | WriteOp::SetRelProperty { .. } => {
+                    c.properties_set += 1;
+                }
+                WriteOp::AddLabel { .. } => c.labels_added += 1,
+                WriteOp::RemoveLabel { .. } => c.labels_removed += 1,
+                WriteOp::DeleteNode { .. } => c.nodes_deleted += 1,
+                WriteOp::DeleteRel { .. } => c.relationships_deleted += 1,
+                WriteOp::CreateIndex { .. } => c.indexes_added += 1,
+                WriteOp::DropIndex { .. } => c.indexes_removed += 1,
+                WriteOp::Require(_) => {}
+            }
+        }
+        c
+    }
+}

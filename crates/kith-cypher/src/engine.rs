@@ -11,6 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::binder::bind_statement;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::executor::{self, Budget, Ctx};
+use crate::output::GraphValue;
 use crate::parser::parse;
 use crate::planner::Plan;
 use crate::value::Val;
@@ -71,13 +72,14 @@ impl Default for Limits {
     }
 }
 
-/// A query's answer.
+/// A query's answer: rows of plain values (nodes and relationships flattened to
+/// maps, kith's own protocol), or of [`GraphValue`]s ([`run_graph`], for Bolt).
 #[derive(Clone, Debug, PartialEq)]
-pub struct QueryResult {
+pub struct QueryResult<T = Value> {
     /// Column names.
     pub columns: Vec<String>,
     /// Rows of values.
-    pub rows: Vec<Vec<Value>>,
+    pub rows: Vec<Vec<T>>,
     /// Writes the query makes, as one transaction (empty for reads).
     pub writes: Vec<WriteOp>,
 }
@@ -145,15 +147,37 @@ pub fn run(
     params: &[(String, Value)],
     limits: &Limits,
 ) -> Result<QueryResult> {
+    run_as(graph, prepared, params, limits, executor::output_value)
+}
+
+/// Runs a prepared query over a graph, answering nodes, relationships and paths as
+/// such.
+pub fn run_graph(
+    graph: &dyn GraphView,
+    prepared: &Prepared,
+    params: &[(String, Value)],
+    limits: &Limits,
+) -> Result<QueryResult<GraphValue>> {
+    run_as(graph, prepared, params, limits, executor::graph_value)
+}
+
+/// Runs a prepared query, making each answer value with `out`.
+fn run_as<T: std::fmt::Debug>(
+    graph: &dyn GraphView,
+    prepared: &Prepared,
+    params: &[(String, Value)],
+    limits: &Limits,
+    out: fn(&Val, &Ctx<'_>) -> T,
+) -> Result<QueryResult<T>> {
     let budget = Budget {
         rows_max: limits.rows_max,
         deadline: limits.timeout.map(|t| Instant::now() + t),
         cancel: limits.cancel.clone(),
     };
     let plan = &prepared.plan;
-    let (mut rows, mut writes) = run_plan(graph, plan, params, &budget)?;
+    let (mut rows, mut writes) = run_plan(graph, plan, params, &budget, out)?;
     for (all, other) in &plan.unions {
-        let (more, w) = run_plan(graph, other, params, &budget)?;
+        let (more, w) = run_plan(graph, other, params, &budget, out)?;
         rows.extend(more);
         writes.extend(w);
         if !*all {
@@ -175,17 +199,18 @@ pub fn run(
 
 /// UNION's DISTINCT over answer rows (their printed form is their identity: answer
 /// values are plain data, nodes and relationships included by id).
-fn dedup(rows: &mut Vec<Vec<Value>>) {
+fn dedup<T: std::fmt::Debug>(rows: &mut Vec<Vec<T>>) {
     let mut seen: FxHashSet<String> = FxHashSet::default();
     rows.retain(|r| seen.insert(format!("{r:?}")));
 }
 
-fn run_plan(
+fn run_plan<T>(
     graph: &dyn GraphView,
     plan: &Plan,
     params: &[(String, Value)],
     budget: &Budget,
-) -> Result<(Vec<Vec<Value>>, Vec<WriteOp>)> {
+    out: fn(&Val, &Ctx<'_>) -> T,
+) -> Result<(Vec<Vec<T>>, Vec<WriteOp>)> {
     let mut values = Vec::with_capacity(plan.names.params.len());
     for name in &plan.names.params {
         let v = params
@@ -206,12 +231,7 @@ fn run_plan(
         Vec::new()
     } else {
         rows.iter()
-            .map(|r| {
-                plan.columns
-                    .iter()
-                    .map(|(_, s)| executor::output_value(&r[*s], &cx))
-                    .collect()
-            })
+            .map(|r| plan.columns.iter().map(|(_, s)| out(&r[*s], &cx)).collect())
             .collect()
     };
     Ok((out, cx.writes.into_inner()))

@@ -13,12 +13,14 @@ pub mod error;
 pub mod executor;
 pub mod functions;
 pub mod lexer;
+pub mod output;
 pub mod parser;
 pub mod planner;
 pub mod value;
 
 mod engine;
 
-pub use engine::{run, Engine, Limits, Prepared, QueryResult};
+pub use engine::{run, run_graph, Engine, Limits, Prepared, QueryResult};
 pub use error::{CypherError, ErrorCode, Position, Result};
+pub use output::{GraphValue, NodeOut, RelOut};
 pub use value::Val;

@@ -442,3 +442,52 @@ fn limits_stop_a_query() {
         .expect_err("timed out");
     assert_eq!(e.code, ErrorCode::Timeout);
 }
+
+/// `run_graph` keeps nodes, relationships and paths; flattened, they are exactly what
+/// `run` answers, so the two protocols never disagree about a value.
+#[test]
+fn graph_answers_flatten_to_the_plain_answers() {
+    let store = kith_storage::Store::new(kith_storage::Snapshot::empty());
+    let engine = kith_cypher::Engine::default();
+    let setup = "CREATE (a:Person {name: 'a'})-[:KNOWS {since: 2020}]->(b:Person {name: 'b'})";
+    let created = engine
+        .query(
+            &*store.snapshot(),
+            setup,
+            &[],
+            &kith_cypher::Limits::default(),
+        )
+        .expect("creates");
+    store
+        .apply(&kith_storage::WriteBatch {
+            ops: created.writes,
+        })
+        .expect("applies");
+    let text = "MATCH p = (a)-[r:KNOWS]->(b) RETURN a, r, p, [a, 1] AS l, {n: b} AS m, a.name AS s";
+    let prepared = engine.prepare(text).expect("prepares");
+    let limits = kith_cypher::Limits::default();
+    let plain = kith_cypher::run(&*store.snapshot(), &prepared, &[], &limits).expect("runs");
+    let graph = kith_cypher::run_graph(&*store.snapshot(), &prepared, &[], &limits).expect("runs");
+    assert_eq!(graph.rows.len(), 1);
+    let row = &graph.rows[0];
+    assert!(
+        matches!(&row[0], kith_cypher::GraphValue::Node(n) if n.labels[0].as_ref() == "Person")
+    );
+    assert!(matches!(&row[1], kith_cypher::GraphValue::Rel(r) if r.rel_type.as_ref() == "KNOWS"));
+    assert!(
+        matches!(&row[2], kith_cypher::GraphValue::Path { nodes, rels } if nodes.len() == 2 && rels.len() == 1)
+    );
+    assert!(matches!(&row[3], kith_cypher::GraphValue::List(_)));
+    assert!(matches!(&row[4], kith_cypher::GraphValue::Map(_)));
+    assert!(matches!(&row[5], kith_cypher::GraphValue::Plain(_)));
+    let flattened: Vec<Vec<kith_core::Value>> = graph
+        .rows
+        .into_iter()
+        .map(|r| {
+            r.into_iter()
+                .map(kith_cypher::GraphValue::into_value)
+                .collect()
+        })
+        .collect();
+    assert_eq!(flattened, plain.rows);
+}

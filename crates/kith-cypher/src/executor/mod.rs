@@ -8,6 +8,7 @@
 //! produced, time, cancellation.
 
 mod eval;
+mod graph_output;
 mod ops;
 mod paths;
 mod steps;
@@ -23,6 +24,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub use eval::eval;
 pub(crate) use eval::output_value;
+pub(crate) use graph_output::graph_value;
 
 use crate::binder::Names;
 use crate::error::{CypherError, ErrorCode, Result};
