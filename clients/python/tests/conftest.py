@@ -89,7 +89,7 @@ def start_server(kith_bin: Path, data: Path, log_dir: Path, *extra: str) -> Runn
     """Starts `kith serve` and waits until /health answers 200."""
     port = _free_port()
     log = log_dir / f"serve-{port}.log"
-    command = [str(kith_bin), "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--workers", "2", *extra]
+    command = [str(kith_bin), "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--workers", "2", "--bolt-listen", "off", *extra]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     server = RunningServer(port, process, log, data)

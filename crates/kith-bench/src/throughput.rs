@@ -163,6 +163,8 @@ impl ServerProcess {
                 &addr.to_string(),
                 "--workers",
                 &workers.to_string(),
+                "--bolt-listen",
+                "off",
             ])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())

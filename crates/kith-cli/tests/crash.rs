@@ -44,7 +44,14 @@ fn start(dir: &Path, log: &Path) -> Server {
     let child = Command::new(env!("CARGO_BIN_EXE_kith"))
         .args(["serve", "--data"])
         .arg(dir)
-        .args(["--listen", &addr.to_string(), "--workers", "2"])
+        .args([
+            "--listen",
+            &addr.to_string(),
+            "--workers",
+            "2",
+            "--bolt-listen",
+            "off",
+        ])
         // Small: checkpoints run every few hundred milliseconds, so kills land in them.
         .args(["--checkpoint-wal-bytes", "262144"])
         .stdout(Stdio::null())

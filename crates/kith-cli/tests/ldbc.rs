@@ -132,7 +132,14 @@ fn replay_to_a_running_server_while_reading() {
     let mut server = Command::new(env!("CARGO_BIN_EXE_kith"))
         .args(["serve", "--data"])
         .arg(&dir)
-        .args(["--listen", &addr.to_string(), "--workers", "2"])
+        .args([
+            "--listen",
+            &addr.to_string(),
+            "--workers",
+            "2",
+            "--bolt-listen",
+            "off",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

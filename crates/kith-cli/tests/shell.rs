@@ -119,7 +119,14 @@ fn serve(dir: &Path) -> (Server, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_kith"))
         .args(["serve", "--data"])
         .arg(dir)
-        .args(["--listen", &addr.to_string(), "--workers", "1"])
+        .args([
+            "--listen",
+            &addr.to_string(),
+            "--workers",
+            "1",
+            "--bolt-listen",
+            "off",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

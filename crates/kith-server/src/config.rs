@@ -13,6 +13,9 @@ pub struct ServerConfig {
     pub data: Option<PathBuf>,
     /// Address to listen on.
     pub listen: SocketAddr,
+    /// Address to serve Bolt on (`kith serve` defaults to 127.0.0.1:7687); `None`:
+    /// no Bolt.
+    pub bolt_listen: Option<SocketAddr>,
     /// Worker threads that execute requests and encode answers.
     pub workers: usize,
     /// Largest WebSocket message or HTTP body accepted.
@@ -28,7 +31,7 @@ pub struct ServerConfig {
     pub inflight_per_connection_max: usize,
     /// Requests queued for the workers, all connections together.
     pub queue_depth_max: usize,
-    /// Open WebSocket connections.
+    /// Open WebSocket and Bolt connections, together.
     pub connections_max: usize,
     /// Time a request may take before the client gets `timeout`.
     pub query_timeout_ms: u64,
@@ -62,6 +65,7 @@ impl Default for ServerConfig {
         ServerConfig {
             data: None,
             listen: SocketAddr::from(([127, 0, 0, 1], 7600)),
+            bolt_listen: None,
             workers: std::thread::available_parallelism().map_or(2, usize::from),
             frame_bytes_max: 1 << 20,
             result_rows_max: 1_000_000,

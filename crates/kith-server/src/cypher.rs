@@ -6,10 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kith_core::Value;
-use kith_cypher::{CypherError, ErrorCode, Limits};
+use kith_core::{GraphView, Value};
+use kith_cypher::{CypherError, ErrorCode, Limits, Prepared, QueryResult};
 use kith_protocol::{Commit, CypherErrorDetail, ErrorCode as Code};
-use kith_storage::{CommitInfo, WriteBatch};
+use kith_storage::{CommitInfo, Snapshot, WriteBatch};
 
 use crate::error::ExecError;
 use crate::state::AppState;
@@ -18,25 +18,56 @@ use crate::state::AppState;
 /// set without bound).
 pub(crate) const CYPHER_METRIC: &str = "cypher";
 
-/// A query's answer before any commit: its columns, its rows flattened (the shape the
-/// result encoder takes), and the transaction it makes, if it writes.
-pub(crate) struct Answer {
+/// A query's answer before any commit: its columns, its rows, and the transaction it
+/// makes, if it writes.
+pub(crate) struct Answer<T> {
     pub(crate) columns: Vec<String>,
-    pub(crate) values: Vec<Value>,
+    pub(crate) rows: Vec<Vec<T>>,
     pub(crate) writes: Option<WriteBatch>,
 }
 
-/// Runs `query` on the snapshot current when it starts. `budget` is what is left of
-/// `query_timeout_ms` after waiting for a worker; `cancel` stops it when its client
-/// is gone.
-pub(crate) fn run(
+/// How the engine makes the answer's values: [`kith_cypher::run`] (plain values) or
+/// [`kith_cypher::run_graph`] (graph structures kept).
+pub(crate) type Runner<T> = fn(
+    &dyn GraphView,
+    &Prepared,
+    &[(String, Value)],
+    &Limits,
+) -> kith_cypher::Result<QueryResult<T>>;
+
+/// A query to run, and the snapshot it reads (an explicit transaction's), if not the
+/// current one.
+pub(crate) struct Query<'a> {
+    text: &'a str,
+    params: &'a [(String, Value)],
+    within: Option<Arc<Snapshot>>,
+}
+
+impl<'a> Query<'a> {
+    pub(crate) fn new(
+        text: &'a str,
+        params: &'a [(String, Value)],
+        within: Option<Arc<Snapshot>>,
+    ) -> Query<'a> {
+        Query {
+            text,
+            params,
+            within,
+        }
+    }
+}
+
+/// Runs a query on its snapshot (by default the one current when it starts).
+/// `budget` is what is left of `query_timeout_ms` after waiting for a worker;
+/// `cancel` stops it when its client is gone.
+pub(crate) fn run<T>(
     state: &AppState,
-    query: &str,
-    params: &[(String, Value)],
+    query: Query<'_>,
     budget: Duration,
     cancel: Arc<AtomicBool>,
-) -> Result<Answer, ExecError> {
-    let prepared = state.cypher.prepare(query).map_err(from_cypher)?;
+    runner: Runner<T>,
+) -> Result<Answer<T>, ExecError> {
+    let prepared = state.cypher.prepare(query.text).map_err(from_cypher)?;
     // Refused before running: a read-only server could not commit the writes anyway.
     if prepared.writes() && state.writes.is_none() {
         return Err(ExecError::new(
@@ -51,8 +82,8 @@ pub(crate) fn run(
         timeout: Some(budget),
         cancel: Some(cancel),
     };
-    let snapshot = state.store.snapshot();
-    let result = kith_cypher::run(&*snapshot, &prepared, params, &limits).map_err(from_cypher)?;
+    let snapshot = query.within.unwrap_or_else(|| state.store.snapshot());
+    let result = runner(&*snapshot, &prepared, query.params, &limits).map_err(from_cypher)?;
     let writes = if result.writes.is_empty() {
         None
     } else if result.writes.len() > state.config.write_ops_max {
@@ -69,7 +100,7 @@ pub(crate) fn run(
     };
     Ok(Answer {
         columns: result.columns,
-        values: result.rows.into_iter().flatten().collect(),
+        rows: result.rows,
         writes,
     })
 }

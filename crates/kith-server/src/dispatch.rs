@@ -8,9 +8,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use kith_core::write_op::WriteCounts;
 use kith_core::Value;
+use kith_cypher::GraphValue;
 use kith_protocol::{ErrorCode as Code, Request, Timing, Trailer};
-use kith_storage::{CommitInfo, WriteBatch};
+use kith_storage::{CommitInfo, Snapshot, WriteBatch};
 
 use crate::error::ExecError;
 use crate::exec::{commit_row, execute, metric_name, update_batch, WRITE_METRIC};
@@ -28,6 +30,33 @@ pub(crate) trait Reply: Clone + Send + 'static {
     fn fail(self, metric: &str, error: &ExecError);
     /// The request was refused before it ran (no latency is recorded).
     fn refuse(self, error: &ExecError);
+
+    /// Whether this transport answers Cypher with nodes, relationships and paths kept
+    /// as such, through [`Reply::answer_graph`] (Bolt); kith's own protocol flattens
+    /// them into maps.
+    const GRAPH: bool = false;
+
+    /// A Cypher query's rows with their graph structure kept (asked for by
+    /// [`Reply::GRAPH`]), or a transaction's commit (`Job::Commit`, no rows). This
+    /// default flattens them and answers as [`Reply::answer`] does.
+    fn answer_graph(self, metric: &str, answer: GraphAnswer, trailer: Trailer) {
+        debug_assert!(answer.deferred.is_none(), "only Bolt defers writes");
+        let values: Vec<Value> = (answer.rows.into_iter().flatten())
+            .map(GraphValue::into_value)
+            .collect();
+        self.answer(metric, &answer.columns, &values, trailer);
+    }
+}
+
+/// A Cypher answer with its graph structure kept.
+pub(crate) struct GraphAnswer {
+    pub(crate) columns: Vec<String>,
+    pub(crate) rows: Vec<Vec<GraphValue>>,
+    /// The writes of a statement run inside an explicit transaction, kept for its
+    /// commit instead of committed now.
+    pub(crate) deferred: Option<WriteBatch>,
+    /// What the query's writes change; `None` when it wrote nothing.
+    pub(crate) counts: Option<WriteCounts>,
 }
 
 /// A decoded request, ready to run.
@@ -45,6 +74,15 @@ pub(crate) enum Job {
         query: String,
         params: Vec<(String, Value)>,
         timing: bool,
+        /// The snapshot of the explicit transaction the statement runs in: it reads
+        /// that version and its writes wait for the transaction's commit. `None`: the
+        /// current version, committed at once (auto-commit).
+        within: Option<Arc<Snapshot>>,
+    },
+    /// An explicit transaction's writes, answered (through [`Reply::answer_graph`])
+    /// with no rows and the commit in the trailer once they are durable.
+    Commit {
+        batch: WriteBatch,
     },
 }
 
@@ -87,6 +125,7 @@ impl Job {
                 query,
                 params,
                 timing,
+                within: None,
             },
         })
     }
@@ -111,7 +150,37 @@ pub(crate) fn dispatch<R: Reply>(
             query,
             params,
             timing,
-        } => submit_cypher(state, reply, query, params, timing, cancel),
+            within,
+        } => {
+            let cypher = CypherJob {
+                query,
+                params,
+                timing,
+                within,
+            };
+            on_worker(state, reply, move |state, reply, started| {
+                if R::GRAPH {
+                    cypher_graph(state, reply, started, cypher, cancel);
+                } else {
+                    cypher_plain(state, reply, started, cypher, cancel);
+                }
+            });
+        }
+        Job::Commit { batch } => {
+            submit_commit(state, reply, batch, WRITE_METRIC, |reply, info, _| {
+                let answer = GraphAnswer {
+                    columns: Vec::new(),
+                    rows: Vec::new(),
+                    deferred: None,
+                    counts: None,
+                };
+                let trailer = Trailer {
+                    timing: None,
+                    commit: Some(crate::cypher::commit_summary(&info)),
+                };
+                reply.answer_graph(WRITE_METRIC, answer, trailer);
+            })
+        }
     }
 }
 
@@ -236,37 +305,118 @@ fn submit_commit<R: Reply>(
     }
 }
 
-/// Runs a Cypher query on a worker. A query that writes is answered from the writer
-/// once its transaction is durable, with the commit in the trailer.
-fn submit_cypher<R: Reply>(
-    state: &Arc<AppState>,
-    reply: R,
+/// A Cypher job's parts.
+struct CypherJob {
     query: String,
     params: Vec<(String, Value)>,
     timing: bool,
+    within: Option<Arc<Snapshot>>,
+}
+
+impl CypherJob {
+    /// Runs the query within what is left of its time budget, its answer values made
+    /// by `runner`.
+    fn run<T>(
+        &mut self,
+        state: &AppState,
+        started: &Started,
+        cancel: Arc<AtomicBool>,
+        runner: crate::cypher::Runner<T>,
+    ) -> Result<crate::cypher::Answer<T>, ExecError> {
+        let budget = started.budget()?;
+        let query = crate::cypher::Query::new(&self.query, &self.params, self.within.take());
+        crate::cypher::run(state, query, budget, cancel, runner)
+    }
+}
+
+/// Runs a Cypher query for kith's own protocol: rows flattened to plain values.
+fn cypher_plain<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    started: Started,
+    mut job: CypherJob,
     cancel: Arc<AtomicBool>,
 ) {
-    on_worker(state, reply, move |state, reply, started| {
-        let metric = crate::cypher::CYPHER_METRIC;
-        let answer = match started
-            .budget()
-            .and_then(|budget| crate::cypher::run(state, &query, &params, budget, cancel))
-        {
-            Ok(answer) => answer,
-            Err(error) => return reply.fail(metric, &error),
-        };
-        let Some(batch) = answer.writes else {
-            let trailer = Trailer::with_timing(timing.then(|| started.timing()));
-            return reply.answer(metric, &answer.columns, &answer.values, trailer);
-        };
-        let (columns, values) = (answer.columns, answer.values);
-        submit_commit(state, reply, batch, metric, move |reply, info, _| {
-            let trailer = Trailer {
-                timing: timing.then(|| started.timing()),
-                commit: Some(crate::cypher::commit_summary(&info)),
-            };
+    let metric = crate::cypher::CYPHER_METRIC;
+    let answer = match job.run(state, &started, cancel, kith_cypher::run) {
+        Ok(answer) => answer,
+        Err(error) => return reply.fail(metric, &error),
+    };
+    let columns = answer.columns;
+    let values: Vec<Value> = answer.rows.into_iter().flatten().collect();
+    finish(
+        state,
+        reply,
+        answer.writes,
+        started,
+        job.timing,
+        move |reply, trailer| {
             reply.answer(metric, &columns, &values, trailer);
-        });
+        },
+    );
+}
+
+/// Runs a Cypher query for a transport with graph types. Inside an explicit
+/// transaction its writes are handed back for the commit instead of committed.
+fn cypher_graph<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    started: Started,
+    mut job: CypherJob,
+    cancel: Arc<AtomicBool>,
+) {
+    let metric = crate::cypher::CYPHER_METRIC;
+    let deferring = job.within.is_some();
+    let answer = match job.run(state, &started, cancel, kith_cypher::run_graph) {
+        Ok(answer) => answer,
+        Err(error) => return reply.fail(metric, &error),
+    };
+    let mut graph = GraphAnswer {
+        columns: answer.columns,
+        rows: answer.rows,
+        deferred: None,
+        counts: answer.writes.as_ref().map(|b| WriteCounts::of(&b.ops)),
+    };
+    if deferring {
+        graph.deferred = answer.writes;
+        let trailer = Trailer::with_timing(job.timing.then(|| started.timing()));
+        return reply.answer_graph(metric, graph, trailer);
+    }
+    finish(
+        state,
+        reply,
+        answer.writes,
+        started,
+        job.timing,
+        move |reply, trailer| {
+            reply.answer_graph(metric, graph, trailer);
+        },
+    );
+}
+
+/// Answers a query through `respond`: at once when it wrote nothing, else from the
+/// writer once its transaction is durable, with the commit in the trailer.
+fn finish<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    writes: Option<WriteBatch>,
+    started: Started,
+    timing: bool,
+    respond: impl FnOnce(R, Trailer) + Send + 'static,
+) {
+    let metric = crate::cypher::CYPHER_METRIC;
+    let Some(batch) = writes else {
+        return respond(
+            reply,
+            Trailer::with_timing(timing.then(|| started.timing())),
+        );
+    };
+    submit_commit(state, reply, batch, metric, move |reply, info, _| {
+        let trailer = Trailer {
+            timing: timing.then(|| started.timing()),
+            commit: Some(crate::cypher::commit_summary(&info)),
+        };
+        respond(reply, trailer);
     });
 }
 

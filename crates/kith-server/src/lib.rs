@@ -15,10 +15,12 @@
 //! - `cypher`: Cypher requests on the shared engine, their limits and errors;
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
+//! - `bolt`: Neo4j's Bolt protocol on its own port (`docs/bolt.md`);
 //! - `write_queue`: the writer thread that commits transactions in durable groups,
 //!   and the checkpointer;
 //! - [`metrics`]: counters and histograms in Prometheus text format.
 
+mod bolt;
 mod codes;
 pub mod config;
 mod cypher;

@@ -13,6 +13,8 @@ pub enum Transport {
     Ws,
     /// HTTP.
     Http,
+    /// Bolt.
+    Bolt,
 }
 
 impl Transport {
@@ -20,6 +22,7 @@ impl Transport {
         match self {
             Transport::Ws => "ws",
             Transport::Http => "http",
+            Transport::Bolt => "bolt",
         }
     }
 }

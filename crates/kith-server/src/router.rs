@@ -21,6 +21,7 @@ use crate::ServerConfig;
 /// they asked for port 0).
 pub struct Server {
     listener: TcpListener,
+    bolt: Option<TcpListener>,
     state: Arc<AppState>,
     shutdown: watch::Sender<bool>,
 }
@@ -59,6 +60,10 @@ impl Server {
             .validate()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         let listener = TcpListener::bind(config.listen).await?;
+        let bolt = match config.bolt_listen {
+            Some(address) => Some(TcpListener::bind(address).await?),
+            None => None,
+        };
         let pool = WorkerPool::new(config.workers, config.queue_depth_max)?;
         let (shutdown, signal) = watch::channel(false);
         let state = Arc::new(AppState {
@@ -73,6 +78,7 @@ impl Server {
         });
         Ok(Server {
             listener,
+            bolt,
             state,
             shutdown,
         })
@@ -83,6 +89,11 @@ impl Server {
         self.listener.local_addr()
     }
 
+    /// The Bolt address actually bound, if Bolt is served.
+    pub fn bolt_addr(&self) -> Option<SocketAddr> {
+        self.bolt.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
     /// Serves until `shutdown` completes, then closes WebSocket connections (close
     /// code 1001), finishes requests in progress and returns.
     pub async fn run(
@@ -91,9 +102,13 @@ impl Server {
     ) -> std::io::Result<()> {
         let Server {
             listener,
+            bolt,
             state,
             shutdown: trigger,
         } = self;
+        if let Some(bolt) = bolt {
+            tokio::spawn(crate::bolt::accept(bolt, state.clone()));
+        }
         let app = Router::new()
             .route("/v1/ws", get(crate::ws::upgrade))
             .route("/v1/call/{procedure}", post(crate::http::call))

@@ -29,3 +29,24 @@ pub(crate) struct AppState {
     /// The write queue; `None` for a read-only server.
     pub(crate) writes: Option<WriteQueue>,
 }
+
+/// One of the `connections_max` slots (WebSocket and Bolt connections together),
+/// taken before a connection is accepted and given back when it ends (or never
+/// starts).
+pub(crate) struct ConnectionSlot(Arc<AppState>);
+
+impl ConnectionSlot {
+    pub(crate) fn take(state: &Arc<AppState>) -> Option<ConnectionSlot> {
+        let max = state.config.connections_max;
+        state
+            .metrics
+            .try_connection_opened(max)
+            .then(|| ConnectionSlot(state.clone()))
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0.metrics.connection_closed();
+    }
+}

@@ -22,7 +22,7 @@ use tokio::sync::mpsc;
 use crate::dispatch::{dispatch, Job, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
-use crate::state::AppState;
+use crate::state::{AppState, ConnectionSlot};
 
 /// Close code for a message over the size limit (RFC 6455 "message too big").
 const CLOSE_TOO_BIG: u16 = 1009;
@@ -94,26 +94,6 @@ pub(crate) async fn upgrade(
         }
     }
     ws.on_upgrade(move |socket| connection(state, socket, subprotocol, slot))
-}
-
-/// One of the `connections_max` slots, taken before the upgrade and given back when the
-/// connection ends (or the upgrade never happens).
-struct ConnectionSlot(Arc<AppState>);
-
-impl ConnectionSlot {
-    fn take(state: &Arc<AppState>) -> Option<ConnectionSlot> {
-        let max = state.config.connections_max;
-        state
-            .metrics
-            .try_connection_opened(max)
-            .then(|| ConnectionSlot(state.clone()))
-    }
-}
-
-impl Drop for ConnectionSlot {
-    fn drop(&mut self) {
-        self.0.metrics.connection_closed();
-    }
 }
 
 async fn connection(

@@ -165,7 +165,7 @@ def free_port():
 
 def start_kith(kith, data):
     port = free_port()
-    proc = subprocess.Popen([kith, "serve", "--data", data, "--listen", f"127.0.0.1:{port}"],
+    proc = subprocess.Popen([kith, "serve", "--data", data, "--listen", f"127.0.0.1:{port}", "--bolt-listen", "off"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env={**os.environ, "RUST_LOG": "warn"})
     deadline = time.time() + 120

@@ -22,6 +22,9 @@ pub struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:7600].
     #[arg(long)]
     listen: Option<SocketAddr>,
+    /// Address to serve Bolt (Neo4j's drivers) on, or `off` [default: 127.0.0.1:7687].
+    #[arg(long, value_parser = bolt_listen)]
+    bolt_listen: Option<BoltListen>,
     /// Worker threads executing requests and encoding answers [default: cores].
     #[arg(long)]
     workers: Option<usize>,
@@ -130,10 +133,29 @@ impl ServeArgs {
         if self.data.is_some() {
             c.data = self.data;
         }
+        c.bolt_listen = match self.bolt_listen {
+            Some(BoltListen(choice)) => choice,
+            None => c
+                .bolt_listen
+                .or(Some(SocketAddr::from(([127, 0, 0, 1], 7687)))),
+        };
         c.validate()
             .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
         Ok(c)
     }
+}
+
+/// `--bolt-listen`: an address, or `off` (`None`).
+#[derive(Clone, Copy)]
+struct BoltListen(Option<SocketAddr>);
+
+fn bolt_listen(text: &str) -> Result<BoltListen, String> {
+    if text == "off" {
+        return Ok(BoltListen(None));
+    }
+    text.parse()
+        .map(|a| BoltListen(Some(a)))
+        .map_err(|e| format!("`{text}` is neither an address (HOST:PORT) nor `off`: {e}"))
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -179,6 +201,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
         let server = kith_server::Server::bind_database(config.clone(), database)
             .await
             .with_context(|| format!("binding {}", config.listen))?;
+        if let Some(bolt) = server.bolt_addr() {
+            tracing::info!("kith serving Bolt (Neo4j drivers) on bolt://{bolt}");
+        }
         tracing::info!(
             address = %server.local_addr()?,
             workers = config.workers,

@@ -1,0 +1,222 @@
+//! One Bolt connection's bytes: the handshake, then messages read chunk by chunk and
+//! answered in order. Answers collect in a buffer that is written when no more
+//! requests are waiting (a driver pipelines RUN and PULL in one packet, and gets their
+//! answers in one), or when a long result fills it (the socket's pace is the
+//! result's pace).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kith_protocol::bolt::chunk::{self, Chunk, Dechunker};
+use kith_protocol::bolt::handshake::{self, Answer, Version};
+use kith_protocol::bolt::message::tag;
+use kith_protocol::bolt::packstream::unpack;
+use kith_protocol::bolt::{Pack, Packer, Request};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpStream;
+
+use super::session::{Flow, Session};
+use crate::state::{AppState, ConnectionSlot};
+
+/// Time a new connection has to complete its handshake (it holds a connection slot).
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Answer bytes buffered before they are written mid-result.
+const FLUSH_BYTES: usize = 64 * 1024;
+
+/// Where a connection's answers go.
+pub(crate) struct Out {
+    buf: Vec<u8>,
+    writer: OwnedWriteHalf,
+    stall: Duration,
+    state: Arc<AppState>,
+}
+
+impl Out {
+    /// Writes one message: a structure `tag` whose fields `fields` packs.
+    pub(crate) fn message(
+        &mut self,
+        tag: u8,
+        field_count: usize,
+        fields: impl FnOnce(&mut Packer),
+    ) {
+        let start = chunk::begin_message(&mut self.buf);
+        let mut packer = Packer::new(&mut self.buf);
+        packer.struct_header(tag, field_count);
+        fields(&mut packer);
+        chunk::end_message(&mut self.buf, start);
+    }
+
+    /// SUCCESS with `metadata` (a map).
+    pub(crate) fn success(&mut self, metadata: Pack) {
+        self.message(tag::SUCCESS, 1, |p| p.pack(&metadata));
+    }
+
+    /// FAILURE with `metadata`.
+    pub(crate) fn failure(&mut self, metadata: Pack) {
+        self.message(tag::FAILURE, 1, |p| p.pack(&metadata));
+    }
+
+    /// IGNORED.
+    pub(crate) fn ignored(&mut self) {
+        self.message(tag::IGNORED, 0, |_| {});
+    }
+
+    /// Writes what is buffered if it has grown past [`FLUSH_BYTES`].
+    pub(crate) async fn flush_if_full(&mut self) -> std::io::Result<()> {
+        if self.buf.len() >= FLUSH_BYTES {
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered; a client that takes none of it for
+    /// `write_stall_timeout_ms` is disconnected.
+    pub(crate) async fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let written = tokio::time::timeout(self.stall, self.writer.write_all(&self.buf)).await;
+        match written {
+            Ok(Ok(())) => {
+                self.state.metrics.bytes_out(self.buf.len());
+                self.buf.clear();
+                Ok(())
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client read nothing for write_stall_timeout_ms",
+            )),
+        }
+    }
+}
+
+/// Serves one accepted connection until it closes, fails or the server shuts down.
+pub(crate) async fn connection(
+    state: Arc<AppState>,
+    stream: TcpStream,
+    slot: ConnectionSlot,
+    id: u64,
+) {
+    let _slot = slot;
+    let _ = stream.set_nodelay(true);
+    let local = stream.local_addr().ok();
+    let (reader, writer) = stream.into_split();
+    let mut reader = BufReader::with_capacity(kith_protocol::READ_BUFFER_BYTES, reader);
+    let mut out = Out {
+        buf: Vec::new(),
+        writer,
+        stall: Duration::from_millis(state.config.write_stall_timeout_ms),
+        state: state.clone(),
+    };
+    let version =
+        match tokio::time::timeout(HANDSHAKE_TIMEOUT, handshake(&mut reader, &mut out)).await {
+            Ok(Ok(Some(version))) => version,
+            // No common version, not Bolt, gone, or too slow: nothing to serve.
+            _ => return,
+        };
+    tracing::debug!(id, %version, "bolt connection negotiated");
+    let address = local.map_or_else(|| state.config.listen.to_string(), |a| a.to_string());
+    let mut session = Session::new(state.clone(), version, id, address);
+    let _ = serve(&state, &mut reader, &mut out, &mut session).await;
+    session.close();
+}
+
+/// Reads the preamble and the offers and answers them; `None` when the client speaks
+/// no version kith does (or is not a Bolt client at all).
+async fn handshake(
+    reader: &mut BufReader<OwnedReadHalf>,
+    out: &mut Out,
+) -> std::io::Result<Option<Version>> {
+    let mut preamble = [0u8; 20];
+    reader.read_exact(&mut preamble).await?;
+    if preamble[..4] != handshake::MAGIC {
+        tracing::debug!("not a Bolt client: closing");
+        return Ok(None);
+    }
+    let offers: [u8; 16] = preamble[4..].try_into().expect("16 bytes");
+    match handshake::choose(&offers) {
+        Answer::Version(v) => {
+            out.writer.write_all(&v.to_bytes()).await?;
+            Ok(Some(v))
+        }
+        Answer::Manifest => {
+            // One write: some drivers parse the whole manifest from the packet that
+            // brought its first bytes.
+            out.writer.write_all(&handshake::manifest()).await?;
+            let mut choice = Vec::with_capacity(16);
+            loop {
+                choice.push(reader.read_u8().await?);
+                match handshake::read_choice(&choice) {
+                    Ok(Some((version, _))) => return Ok(Some(version)),
+                    Ok(None) => {}
+                    Err(reason) => {
+                        tracing::debug!(%reason, "bolt manifest refused");
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        Answer::None => {
+            out.writer.write_all(&[0, 0, 0, 0]).await?;
+            Ok(None)
+        }
+    }
+}
+
+/// The message loop.
+async fn serve(
+    state: &Arc<AppState>,
+    reader: &mut BufReader<OwnedReadHalf>,
+    out: &mut Out,
+    session: &mut Session,
+) -> std::io::Result<()> {
+    let mut dechunker = Dechunker::new(state.config.frame_bytes_max);
+    let mut shutdown = state.shutdown.clone();
+    loop {
+        if reader.buffer().is_empty() {
+            out.flush().await?;
+        }
+        let message = tokio::select! {
+            m = read_message(reader, &mut dechunker) => m?,
+            _ = shutdown.changed() => return Ok(()),
+        };
+        state.metrics.bytes_in(message.as_ref().map_or(0, Vec::len));
+        let request = message.and_then(|bytes| {
+            unpack(&bytes)
+                .and_then(Request::from_pack)
+                .map_err(|e| e.to_string())
+        });
+        let request = match request {
+            Ok(request) => request,
+            Err(reason) => {
+                // The framing may be lost: answer and close, as Neo4j does.
+                session.protocol_violation(out, &reason);
+                return out.flush().await;
+            }
+        };
+        if let Flow::Close = session.handle(request, out).await? {
+            return out.flush().await;
+        }
+    }
+}
+
+/// The next message's bytes, or why it cannot be read (too large).
+async fn read_message(
+    reader: &mut BufReader<OwnedReadHalf>,
+    dechunker: &mut Dechunker,
+) -> std::io::Result<Result<Vec<u8>, String>> {
+    loop {
+        let size = reader.read_u16().await?;
+        match dechunker.header(size) {
+            Ok(Chunk::Noop) => {}
+            Ok(Chunk::End) => return Ok(Ok(dechunker.take())),
+            Ok(Chunk::Data(n)) => {
+                reader.read_exact(dechunker.room(n)).await?;
+            }
+            Err(reason) => return Ok(Err(reason)),
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Errors as Bolt's FAILURE: Neo4j's status codes, which the drivers turn into their
+//! own exception types (`Neo.ClientError.Security.Unauthorized` is the Python driver's
+//! `AuthError`, a `Neo.TransientError.*` is retried by managed transactions).
+
+use kith_protocol::bolt::Pack;
+use kith_protocol::ErrorCode as Code;
+
+use crate::error::ExecError;
+
+/// The Neo4j status code of an error: a Cypher error keeps the engine's own, which is
+/// already Neo4j's.
+pub(crate) fn neo4j_code(error: &ExecError) -> &str {
+    if let Some(detail) = &error.cypher {
+        if error.code == Code::CypherError {
+            return &detail.code;
+        }
+    }
+    match error.code {
+        Code::BadFrame | Code::BadRequest | Code::FrameTooLarge => {
+            "Neo.ClientError.Request.Invalid"
+        }
+        Code::UnknownProcedure => "Neo.ClientError.Procedure.ProcedureNotFound",
+        Code::MissingParameter => "Neo.ClientError.Statement.ParameterMissing",
+        Code::UnknownParameter
+        | Code::WrongParameterType
+        | Code::ParameterOutOfRange
+        | Code::SchemaMismatch => "Neo.ClientError.Statement.ArgumentError",
+        Code::NotFound => "Neo.ClientError.Statement.EntityNotFound",
+        Code::ResultTooLarge | Code::CypherError => "Neo.ClientError.Statement.ExecutionFailed",
+        Code::Busy => "Neo.TransientError.Request.NoThreadsAvailable",
+        Code::Timeout => "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
+        Code::DuplicateId | Code::ConditionFailed => {
+            "Neo.ClientError.Schema.ConstraintValidationFailed"
+        }
+        Code::InvalidWrite => "Neo.ClientError.Statement.SemanticError",
+        Code::ReadOnly => "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase",
+        Code::StorageFailure | Code::Internal => "Neo.DatabaseError.General.UnknownError",
+    }
+}
+
+/// A failure as Bolt reports it: a Neo4j status code and a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Failure {
+    pub(crate) code: String,
+    pub(crate) message: String,
+}
+
+impl Failure {
+    /// A failure with a status code of Bolt's own (bookmarks, transactions, the
+    /// protocol's state).
+    pub(crate) fn new(code: &str, message: impl Into<String>) -> Failure {
+        Failure {
+            code: code.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<&ExecError> for Failure {
+    fn from(error: &ExecError) -> Failure {
+        Failure::new(neo4j_code(error), error.message.clone())
+    }
+}
+
+/// The FAILURE metadata. Before 5.7 the drivers read `code` and `message`; from 5.7
+/// `neo4j_code`, `message`, `gql_status`, `description` and `diagnostic_record` (the
+/// Java driver fails on a FAILURE without the first four). Both sets are always sent:
+/// each version ignores the other's keys.
+pub(crate) fn metadata(failure: &Failure) -> Pack {
+    let code = failure.code.as_str();
+    let classification = match code.split('.').nth(1) {
+        Some("TransientError") => "TRANSIENT_ERROR",
+        Some("DatabaseError") => "DATABASE_ERROR",
+        _ => "CLIENT_ERROR",
+    };
+    // GQL's "general processing exception" unless a more exact status applies.
+    let gql_status = match code {
+        "Neo.ClientError.Statement.SyntaxError" => "42001",
+        "Neo.ClientError.Security.Unauthorized" => "42NFF",
+        _ => "50N42",
+    };
+    let s = |v: &str| Pack::String(v.to_owned());
+    let diagnostic = Pack::Map(vec![
+        ("OPERATION".into(), s("")),
+        ("OPERATION_CODE".into(), s("0")),
+        ("CURRENT_SCHEMA".into(), s("/")),
+        ("_classification".into(), s(classification)),
+    ]);
+    Pack::Map(vec![
+        ("code".into(), s(code)),
+        ("neo4j_code".into(), s(code)),
+        ("message".into(), s(&failure.message)),
+        ("gql_status".into(), s(gql_status)),
+        (
+            "description".into(),
+            s(&format!("error: {}", failure.message)),
+        ),
+        ("diagnostic_record".into(), diagnostic),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_a_neo4j_status_of_the_right_class() {
+        for code in Code::ALL {
+            let error = ExecError::new(*code, "x");
+            let status = neo4j_code(&error);
+            assert!(status.starts_with("Neo."), "{code}: {status}");
+            let transient = status.starts_with("Neo.TransientError.");
+            // Only what a retry can fix is transient: managed transactions retry it.
+            assert_eq!(transient, *code == Code::Busy, "{code}: {status}");
+        }
+        let cypher = crate::cypher::from_cypher(
+            kith_cypher::Engine::default()
+                .prepare("RETRUN 1")
+                .expect_err("syntax"),
+        );
+        assert_eq!(neo4j_code(&cypher), "Neo.ClientError.Statement.SyntaxError");
+        let meta = metadata(&Failure::from(&cypher));
+        assert_eq!(meta.get("gql_status").and_then(Pack::as_str), Some("42001"));
+        for key in ["code", "neo4j_code", "message", "description"] {
+            assert!(meta.get(key).and_then(Pack::as_str).is_some(), "{key}");
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Bolt, so Neo4j's own drivers work against kith unchanged (`docs/bolt.md`): its own
+//! port, the same request path, limits and connection cap as the other transports.
+//!
+//! - `conn`: one connection's bytes (handshake, chunked messages, buffered answers);
+//! - `session`: the protocol's state machine (authentication, auto-commit and
+//!   explicit transactions, streaming, FAILURE/IGNORED/RESET, routing, bookmarks);
+//! - `values`: kith's values as PackStream structures, parameters back;
+//! - `failure`: errors as Neo4j status codes;
+//! - `reply`: the dispatcher's answer handed to the connection.
+
+mod conn;
+mod failure;
+mod reply;
+mod session;
+mod values;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+
+use crate::state::{AppState, ConnectionSlot};
+
+/// Accepts Bolt connections until shutdown. A connection past `connections_max` is
+/// closed at once (Bolt has no way to say "busy" before its handshake).
+pub(crate) async fn accept(listener: TcpListener, state: Arc<AppState>) {
+    let ids = AtomicU64::new(0);
+    let mut shutdown = state.shutdown.clone();
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            _ = shutdown.changed() => return,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of descriptors or similar: keep serving those already connected.
+                tracing::warn!(error = %e, "bolt accept failed");
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let Some(slot) = ConnectionSlot::take(&state) else {
+            tracing::debug!("bolt connection refused: connections_max reached");
+            continue;
+        };
+        let id = ids.fetch_add(1, Ordering::Relaxed);
+        tokio::spawn(conn::connection(state.clone(), stream, slot, id));
+    }
+}

@@ -1,0 +1,634 @@
+//! Bolt's state machine for one connection: HELLO (and LOGON from 5.1) before
+//! anything else; auto-commit RUNs and explicit transactions; results streamed PULL by
+//! PULL; after a FAILURE every request is IGNORED until RESET.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kith_core::write_op::WriteCounts;
+use kith_core::Value;
+use kith_cypher::GraphValue;
+use kith_protocol::bolt::message::tag;
+use kith_protocol::bolt::{Pack, Request, Version};
+use kith_protocol::{Commit, ErrorCode as Code};
+use kith_storage::{Snapshot, WriteBatch};
+
+use super::conn::Out;
+use super::failure::{metadata, Failure};
+use super::reply::{BoltReply, Outcome};
+use super::values::{pack_graph, param_value, Dialect};
+use crate::dispatch::{dispatch, Job};
+use crate::error::ExecError;
+use crate::state::AppState;
+
+/// The one database kith serves, by the name drivers use by default.
+const DATABASE: &str = "neo4j";
+
+/// How long a request waits for the store to reach a bookmark's version.
+const BOOKMARK_WAIT: Duration = Duration::from_secs(5);
+
+/// Whether the connection goes on after a message.
+pub(crate) enum Flow {
+    Continue,
+    Close,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for HELLO.
+    Hello,
+    /// Waiting for LOGON (5.1+).
+    Logon,
+    /// Ready for work.
+    Ready,
+    /// A request failed: everything but RESET is IGNORED.
+    Failed,
+}
+
+/// An explicit transaction: it reads the snapshot current at BEGIN; the writes of its
+/// statement wait for COMMIT.
+struct Transaction {
+    snapshot: Arc<Snapshot>,
+    deferred: Option<WriteBatch>,
+    read_only: bool,
+    deadline: Instant,
+}
+
+/// A result being streamed.
+struct Stream {
+    qid: i64,
+    rows: std::vec::IntoIter<Vec<GraphValue>>,
+    commit: Option<Commit>,
+    counts: Option<WriteCounts>,
+    returns_rows: bool,
+    in_transaction: bool,
+}
+
+/// One connection's protocol state.
+pub(crate) struct Session {
+    state: Arc<AppState>,
+    version: Version,
+    dialect: Dialect,
+    id: u64,
+    /// This server's address as the client reached it (the routing table names it).
+    address: String,
+    phase: Phase,
+    tx: Option<Transaction>,
+    streams: Vec<Stream>,
+    next_qid: i64,
+    /// Set when the connection ends: stops its running query.
+    cancel: Arc<AtomicBool>,
+}
+
+impl Session {
+    pub(crate) fn new(state: Arc<AppState>, version: Version, id: u64, address: String) -> Session {
+        Session {
+            state,
+            version,
+            dialect: Dialect::of(version, false),
+            id,
+            address,
+            phase: Phase::Hello,
+            tx: None,
+            streams: Vec::new(),
+            next_qid: 0,
+            cancel: Arc::default(),
+        }
+    }
+
+    /// The connection is gone: stop what it runs.
+    pub(crate) fn close(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// A message that could not be read: FAILURE, after which the connection closes.
+    pub(crate) fn protocol_violation(&mut self, out: &mut Out, reason: &str) {
+        let failure = Failure::new("Neo.ClientError.Request.Invalid", reason);
+        out.failure(metadata(&failure));
+    }
+
+    /// Answers one request.
+    pub(crate) async fn handle(
+        &mut self,
+        request: Request,
+        out: &mut Out,
+    ) -> std::io::Result<Flow> {
+        match (self.phase, request) {
+            (_, Request::Goodbye) => return Ok(Flow::Close),
+            (Phase::Failed, Request::Reset) | (Phase::Ready, Request::Reset) => {
+                self.reset();
+                out.success(Pack::Map(vec![]));
+            }
+            (Phase::Failed, _) => out.ignored(),
+            (Phase::Hello, Request::Hello { extra }) => return Ok(self.hello(&extra, out)),
+            (Phase::Logon, Request::Logon { auth }) => return Ok(self.logon(&auth, out)),
+            (Phase::Ready, request) => return self.ready(request, out).await,
+            (phase, request) => {
+                let reason = format!(
+                    "{} is not allowed before authentication ({phase:?})",
+                    request.name()
+                );
+                self.protocol_violation(out, &reason);
+                return Ok(Flow::Close);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn reset(&mut self) {
+        self.streams.clear();
+        self.tx = None;
+        self.phase = Phase::Ready;
+    }
+
+    /// A request failed: report it and ignore what follows until RESET. An open
+    /// transaction is rolled back.
+    fn fail(&mut self, out: &mut Out, failure: &Failure) {
+        out.failure(metadata(failure));
+        self.phase = Phase::Failed;
+        self.tx = None;
+        self.streams.clear();
+    }
+
+    fn hello(&mut self, extra: &Pack, out: &mut Out) -> Flow {
+        // 4.4 drivers offer to send datetimes in UTC (`patch_bolt: ["utc"]`); agreeing
+        // makes 4.4 datetimes the same structure as 5.x's.
+        let utc = !self.version.at_least(5, 0)
+            && matches!(extra.get("patch_bolt"), Some(Pack::List(p)) if p.iter().any(|x| x.as_str() == Some("utc")));
+        self.dialect = Dialect::of(self.version, utc);
+        if !self.version.at_least(5, 1) {
+            if let Err(failure) = self.authenticate(extra) {
+                out.failure(metadata(&failure));
+                return Flow::Close;
+            }
+        }
+        let s = |v: &str| Pack::String(v.to_owned());
+        let mut meta = vec![
+            (
+                "server".into(),
+                s(&format!(
+                    "Neo4j/5.26.0 compatible (kith {})",
+                    env!("CARGO_PKG_VERSION")
+                )),
+            ),
+            ("connection_id".into(), s(&format!("bolt-{}", self.id))),
+            (
+                "hints".into(),
+                Pack::Map(vec![("telemetry.enabled".into(), Pack::Bool(false))]),
+            ),
+        ];
+        if utc {
+            meta.push(("patch_bolt".into(), Pack::List(vec![s("utc")])));
+        }
+        out.success(Pack::Map(meta));
+        self.phase = if self.version.at_least(5, 1) {
+            Phase::Logon
+        } else {
+            Phase::Ready
+        };
+        Flow::Continue
+    }
+
+    fn logon(&mut self, auth: &Pack, out: &mut Out) -> Flow {
+        match self.authenticate(auth) {
+            Ok(()) => {
+                out.success(Pack::Map(vec![]));
+                self.phase = Phase::Ready;
+                Flow::Continue
+            }
+            Err(failure) => {
+                out.failure(metadata(&failure));
+                Flow::Close
+            }
+        }
+    }
+
+    /// Checks the credentials of HELLO (before 5.1) or LOGON.
+    fn authenticate(&self, auth: &Pack) -> Result<(), Failure> {
+        match auth.get("scheme").and_then(Pack::as_str) {
+            None | Some("none") | Some("basic") => Ok(()),
+            Some(other) => Err(Failure::new(
+                "Neo.ClientError.Security.Unauthorized",
+                format!("unsupported authentication scheme `{other}`: kith takes `basic`"),
+            )),
+        }
+    }
+
+    async fn ready(&mut self, request: Request, out: &mut Out) -> std::io::Result<Flow> {
+        let outcome = match request {
+            Request::Run {
+                query,
+                params,
+                extra,
+            } => self.run(query, params, &extra, out).await?,
+            Request::Pull { n, qid } => self.pull(n, qid, false, out).await?,
+            Request::Discard { n, qid } => self.pull(n, qid, true, out).await?,
+            Request::Begin { extra } => self.begin(&extra, out).await,
+            Request::Commit => self.commit(out).await,
+            Request::Rollback => self.rollback(out),
+            Request::Route { .. } => {
+                self.route(out);
+                Ok(())
+            }
+            Request::Telemetry { .. } => {
+                out.success(Pack::Map(vec![]));
+                Ok(())
+            }
+            Request::Logoff if self.version.at_least(5, 1) => {
+                self.reset();
+                self.phase = Phase::Logon;
+                out.success(Pack::Map(vec![]));
+                Ok(())
+            }
+            Request::Logon { auth } if self.version.at_least(5, 1) => {
+                return Ok(self.logon(&auth, out));
+            }
+            other => Err(Failure::new(
+                "Neo.ClientError.Request.Invalid",
+                format!("{} is not valid here", other.name()),
+            )),
+        };
+        if let Err(failure) = outcome {
+            self.fail(out, &failure);
+        }
+        Ok(Flow::Continue)
+    }
+
+    async fn run(
+        &mut self,
+        query: String,
+        params: Vec<(String, Pack)>,
+        extra: &Pack,
+        out: &mut Out,
+    ) -> std::io::Result<Result<(), Failure>> {
+        let started = Instant::now();
+        let job = match self.run_job(query, params, extra).await {
+            Ok(job) => job,
+            Err(failure) => return Ok(Err(failure)),
+        };
+        let (reply, outcome) = BoltReply::new(&self.state);
+        dispatch(&self.state, job, reply, self.cancel.clone());
+        let (answer, trailer) = match outcome.await {
+            Ok(Outcome::Answered(answer, trailer)) => (answer, trailer),
+            Ok(Outcome::Failed(error)) => return Ok(Err(Failure::from(&error))),
+            Err(_) => return Ok(Err(internal("the query's worker stopped"))),
+        };
+        let in_transaction = self.tx.is_some();
+        if let (Some(tx), Some(batch)) = (self.tx.as_mut(), answer.deferred) {
+            tx.deferred = Some(batch);
+        }
+        let qid = self.next_qid;
+        self.next_qid += 1;
+        let fields = answer
+            .columns
+            .iter()
+            .map(|c| Pack::String(c.clone()))
+            .collect();
+        self.streams.push(Stream {
+            qid,
+            returns_rows: !answer.columns.is_empty(),
+            rows: answer.rows.into_iter(),
+            commit: trailer.commit,
+            counts: answer.counts,
+            in_transaction,
+        });
+        let mut meta = vec![
+            ("fields".into(), Pack::List(fields)),
+            (
+                "t_first".into(),
+                Pack::Int(started.elapsed().as_millis() as i64),
+            ),
+        ];
+        if in_transaction {
+            meta.push(("qid".into(), Pack::Int(qid)));
+        } else if self.version.at_least(5, 8) {
+            meta.push(("db".into(), Pack::String(DATABASE.into())));
+        }
+        out.success(Pack::Map(meta));
+        Ok(Ok(()))
+    }
+
+    /// The job of a RUN, after the checks only Bolt has: the database, bookmarks,
+    /// access mode and the transaction's state.
+    async fn run_job(
+        &mut self,
+        query: String,
+        params: Vec<(String, Pack)>,
+        extra: &Pack,
+    ) -> Result<Job, Failure> {
+        let read_only = match &self.tx {
+            Some(tx) => {
+                if tx.deadline < Instant::now() {
+                    self.tx = None;
+                    return Err(timed_out());
+                }
+                if tx.deferred.is_some() {
+                    return Err(Failure::new(
+                        "Neo.ClientError.Request.Invalid",
+                        "a statement after a writing statement in the same explicit \
+                         transaction: kith runs reads, then at most one writing statement, \
+                         per explicit transaction (its writes are applied at COMMIT)",
+                    ));
+                }
+                tx.read_only
+            }
+            None => {
+                if !self.streams.is_empty() {
+                    return Err(Failure::new(
+                        "Neo.ClientError.Request.Invalid",
+                        "RUN while the previous result is still open: PULL or DISCARD it first",
+                    ));
+                }
+                check_database(extra)?;
+                self.await_bookmarks(extra).await?;
+                read_mode(extra)
+            }
+        };
+        let params = params
+            .into_iter()
+            .map(|(name, pack)| {
+                param_value(&name, pack)
+                    .map(|v| (name, v))
+                    .map_err(|m| Failure::new("Neo.ClientError.Statement.TypeError", m))
+            })
+            .collect::<Result<Vec<(String, Value)>, _>>()?;
+        if read_only {
+            // A text that does not prepare fails with its own error when it runs.
+            if let Ok(prepared) = self.state.cypher.prepare(&query) {
+                if prepared.writes() {
+                    return Err(Failure::new(
+                        "Neo.ClientError.Statement.AccessMode",
+                        "the query writes, in a read-access-mode session or transaction",
+                    ));
+                }
+            }
+        }
+        Ok(Job::Cypher {
+            query,
+            params,
+            timing: false,
+            within: self.tx.as_ref().map(|tx| tx.snapshot.clone()),
+        })
+    }
+
+    /// Sends up to `n` (-1: all) records of result `qid` (-1: the last one), or drops
+    /// them (DISCARD); the last batch ends with the result's summary.
+    async fn pull(
+        &mut self,
+        n: i64,
+        qid: i64,
+        discard: bool,
+        out: &mut Out,
+    ) -> std::io::Result<Result<(), Failure>> {
+        let found = if qid == -1 {
+            self.streams.len().checked_sub(1)
+        } else {
+            self.streams.iter().position(|s| s.qid == qid)
+        };
+        let Some(at) = found else {
+            let what = if discard { "DISCARD" } else { "PULL" };
+            return Ok(Err(Failure::new(
+                "Neo.ClientError.Request.Invalid",
+                format!("{what} without an open result"),
+            )));
+        };
+        let take = if n < 0 { usize::MAX } else { n as usize };
+        let dialect = self.dialect;
+        for _ in 0..take {
+            let Some(row) = self.streams[at].rows.next() else {
+                break;
+            };
+            if !discard {
+                out.message(tag::RECORD, 1, |p| {
+                    p.list_header(row.len());
+                    row.iter().for_each(|v| pack_graph(p, v, dialect));
+                });
+                out.flush_if_full().await?;
+            }
+        }
+        if self.streams[at].rows.len() > 0 {
+            out.success(Pack::Map(vec![("has_more".into(), Pack::Bool(true))]));
+            return Ok(Ok(()));
+        }
+        let stream = self.streams.remove(at);
+        out.success(self.summary(&stream));
+        Ok(Ok(()))
+    }
+
+    /// The end of a result: its kind, its counters, and outside a transaction the
+    /// bookmark of the version it committed or read.
+    fn summary(&self, stream: &Stream) -> Pack {
+        let kind = match (stream.counts.is_some(), stream.returns_rows) {
+            (false, _) => "r",
+            (true, false) => "w",
+            (true, true) => "rw",
+        };
+        let mut meta = vec![
+            ("type".into(), Pack::String(kind.into())),
+            ("t_last".into(), Pack::Int(0)),
+            ("db".into(), Pack::String(DATABASE.into())),
+        ];
+        if let Some(counts) = &stream.counts {
+            meta.push(("stats".into(), stats(counts)));
+        }
+        if !stream.in_transaction {
+            let version = stream
+                .commit
+                .map_or_else(|| self.state.store.snapshot().version(), |c| c.version);
+            meta.push(("bookmark".into(), Pack::String(bookmark(version))));
+        }
+        Pack::Map(meta)
+    }
+
+    async fn begin(&mut self, extra: &Pack, out: &mut Out) -> Result<(), Failure> {
+        if self.tx.is_some() {
+            return Err(Failure::new(
+                "Neo.ClientError.Request.Invalid",
+                "BEGIN inside a transaction: COMMIT or ROLLBACK it first",
+            ));
+        }
+        check_database(extra)?;
+        self.await_bookmarks(extra).await?;
+        let limit = Duration::from_millis(self.state.config.query_timeout_ms);
+        let timeout = match extra.get("tx_timeout") {
+            Some(Pack::Int(ms)) if *ms > 0 => Duration::from_millis(*ms as u64).min(limit),
+            _ => limit,
+        };
+        self.streams.clear();
+        self.tx = Some(Transaction {
+            snapshot: self.state.store.snapshot(),
+            deferred: None,
+            read_only: read_mode(extra),
+            deadline: Instant::now() + timeout,
+        });
+        let mut meta = vec![];
+        if self.version.at_least(5, 8) {
+            meta.push(("db".into(), Pack::String(DATABASE.into())));
+        }
+        out.success(Pack::Map(meta));
+        Ok(())
+    }
+
+    async fn commit(&mut self, out: &mut Out) -> Result<(), Failure> {
+        let Some(tx) = self.tx.take() else {
+            return Err(Failure::new(
+                "Neo.ClientError.Request.Invalid",
+                "COMMIT without a transaction",
+            ));
+        };
+        self.streams.clear();
+        if tx.deadline < Instant::now() {
+            return Err(timed_out());
+        }
+        let version = match tx.deferred {
+            None => tx.snapshot.version(),
+            Some(batch) => {
+                let (reply, outcome) = BoltReply::new(&self.state);
+                dispatch(
+                    &self.state,
+                    Job::Commit { batch },
+                    reply,
+                    self.cancel.clone(),
+                );
+                match outcome.await {
+                    Ok(Outcome::Answered(_, trailer)) => trailer
+                        .commit
+                        .map(|c| c.version)
+                        .ok_or_else(|| internal("a commit answered without its version"))?,
+                    Ok(Outcome::Failed(error)) => return Err(Failure::from(&error)),
+                    Err(_) => return Err(internal("the writer stopped")),
+                }
+            }
+        };
+        out.success(Pack::Map(vec![(
+            "bookmark".into(),
+            Pack::String(bookmark(version)),
+        )]));
+        Ok(())
+    }
+
+    fn rollback(&mut self, out: &mut Out) -> Result<(), Failure> {
+        if self.tx.take().is_none() {
+            return Err(Failure::new(
+                "Neo.ClientError.Request.Invalid",
+                "ROLLBACK without a transaction",
+            ));
+        }
+        self.streams.clear();
+        out.success(Pack::Map(vec![]));
+        Ok(())
+    }
+
+    /// The routing table: this server for every role it has (no WRITE on a read-only
+    /// server).
+    fn route(&self, out: &mut Out) {
+        let server = |role: &str| {
+            Pack::Map(vec![
+                (
+                    "addresses".into(),
+                    Pack::List(vec![Pack::String(self.address.clone())]),
+                ),
+                ("role".into(), Pack::String(role.into())),
+            ])
+        };
+        let mut servers = vec![server("ROUTE"), server("READ")];
+        if self.state.writes.is_some() {
+            servers.push(server("WRITE"));
+        }
+        let table = Pack::Map(vec![
+            ("ttl".into(), Pack::Int(300)),
+            ("db".into(), Pack::String(DATABASE.into())),
+            ("servers".into(), Pack::List(servers)),
+        ]);
+        out.success(Pack::Map(vec![("rt".into(), table)]));
+    }
+
+    /// Waits (briefly) until the store has every version the bookmarks name.
+    async fn await_bookmarks(&self, extra: &Pack) -> Result<(), Failure> {
+        let Some(Pack::List(bookmarks)) = extra.get("bookmarks") else {
+            return Ok(());
+        };
+        let mut wanted = 0;
+        for b in bookmarks {
+            let version = b
+                .as_str()
+                .and_then(|s| s.strip_prefix("kith:"))
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or_else(|| {
+                    Failure::new(
+                        "Neo.ClientError.Transaction.InvalidBookmark",
+                        format!("{b:?} is not a kith bookmark (kith:<version>)"),
+                    )
+                })?;
+            wanted = wanted.max(version);
+        }
+        let deadline = Instant::now() + BOOKMARK_WAIT;
+        while self.state.store.snapshot().version() < wanted {
+            if Instant::now() > deadline {
+                return Err(Failure::new(
+                    "Neo.TransientError.Transaction.BookmarkTimeout",
+                    format!(
+                        "this server has not reached version {wanted} within {BOOKMARK_WAIT:?}"
+                    ),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        Ok(())
+    }
+}
+
+/// A bookmark: the commit version it follows.
+fn bookmark(version: u64) -> String {
+    format!("kith:{version}")
+}
+
+/// The query statistics drivers show as a summary's counters.
+fn stats(c: &WriteCounts) -> Pack {
+    let counts = [
+        ("nodes-created", c.nodes_created),
+        ("nodes-deleted", c.nodes_deleted),
+        ("relationships-created", c.relationships_created),
+        ("relationships-deleted", c.relationships_deleted),
+        ("properties-set", c.properties_set),
+        ("labels-added", c.labels_added),
+        ("labels-removed", c.labels_removed),
+        ("indexes-added", c.indexes_added),
+        ("indexes-removed", c.indexes_removed),
+    ];
+    let mut entries: Vec<(String, Pack)> = (counts.iter())
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| ((*k).to_owned(), Pack::Int(*n as i64)))
+        .collect();
+    entries.push(("contains-updates".into(), Pack::Bool(true)));
+    Pack::Map(entries)
+}
+
+/// Refuses a database other than the one kith serves.
+fn check_database(extra: &Pack) -> Result<(), Failure> {
+    match extra.get("db") {
+        None | Some(Pack::Null) => Ok(()),
+        Some(Pack::String(db)) if db == DATABASE => Ok(()),
+        Some(other) => Err(Failure::new(
+            "Neo.ClientError.Database.DatabaseNotFound",
+            format!("kith serves one database, `{DATABASE}`; not {other:?}"),
+        )),
+    }
+}
+
+/// Whether the request asked for read access (`mode: "r"`).
+fn read_mode(extra: &Pack) -> bool {
+    extra.get("mode").and_then(Pack::as_str) == Some("r")
+}
+
+fn timed_out() -> Failure {
+    Failure::from(&ExecError::new(
+        Code::Timeout,
+        "the transaction was open past its timeout and was rolled back",
+    ))
+}
+
+fn internal(message: &str) -> Failure {
+    Failure::from(&ExecError::new(Code::Internal, message))
+}

@@ -1,0 +1,150 @@
+use std::sync::Arc;
+
+use kith_protocol::bolt::packstream::unpack;
+
+use super::*;
+
+const FIVE: Dialect = Dialect {
+    element_ids: true,
+    utc: true,
+};
+const FOUR: Dialect = Dialect {
+    element_ids: false,
+    utc: false,
+};
+
+fn packed(v: &GraphValue, d: Dialect) -> Pack {
+    let mut out = Vec::new();
+    pack_graph(&mut Packer::new(&mut out), v, d);
+    unpack(&out).expect("decodes")
+}
+
+fn node(id: i64, name: &str) -> NodeOut {
+    NodeOut {
+        id,
+        labels: vec![Arc::from("Person")],
+        props: vec![(Arc::from("name"), Value::string(name))],
+    }
+}
+
+fn rel(id: i64, start: i64, end: i64) -> RelOut {
+    RelOut {
+        id,
+        rel_type: Arc::from("KNOWS"),
+        start,
+        end,
+        props: vec![],
+    }
+}
+
+fn s(text: &str) -> Pack {
+    Pack::String(text.into())
+}
+
+#[test]
+fn nodes_and_relationships_carry_element_ids_from_5_0() {
+    let n = GraphValue::Node(node(7, "a"));
+    let props = Pack::Map(vec![("name".into(), s("a"))]);
+    let labels = Pack::List(vec![s("Person")]);
+    assert_eq!(
+        packed(&n, FIVE),
+        Pack::Struct(
+            0x4E,
+            vec![Pack::Int(7), labels.clone(), props.clone(), s("7")]
+        )
+    );
+    assert_eq!(
+        packed(&n, FOUR),
+        Pack::Struct(0x4E, vec![Pack::Int(7), labels, props])
+    );
+    let r = GraphValue::Rel(rel(3, 7, 8));
+    let Pack::Struct(0x52, fields) = packed(&r, FIVE) else {
+        panic!("a relationship");
+    };
+    assert_eq!(fields.len(), 8);
+    assert_eq!(fields[3], s("KNOWS"));
+    assert_eq!(fields[5..], [s("3"), s("7"), s("8")]);
+    let Pack::Struct(0x52, fields) = packed(&r, FOUR) else {
+        panic!("a relationship");
+    };
+    assert_eq!(fields.len(), 5);
+}
+
+/// a -> b <- c -> a: a walk with a backward hop that meets its first node again
+/// lists each node once and walks back to index 0.
+#[test]
+fn paths_list_distinct_nodes_and_relationships_and_walk_them() {
+    let (a, b, c) = (node(1, "a"), node(2, "b"), node(3, "c"));
+    let path = GraphValue::Path {
+        nodes: vec![a.clone(), b.clone(), c.clone(), a.clone()],
+        rels: vec![rel(10, 1, 2), rel(11, 3, 2), rel(12, 3, 1)],
+    };
+    let Pack::Struct(0x50, fields) = packed(&path, FIVE) else {
+        panic!("a path");
+    };
+    let Pack::List(nodes) = &fields[0] else {
+        panic!("nodes")
+    };
+    let Pack::List(rels) = &fields[1] else {
+        panic!("rels")
+    };
+    assert_eq!((nodes.len(), rels.len()), (3, 3));
+    assert!(matches!(&rels[0], Pack::Struct(0x72, f) if f.len() == 4));
+    let walk: Vec<Pack> = [1, 1, -2, 2, 3, 0].into_iter().map(Pack::Int).collect();
+    assert_eq!(fields[2], Pack::List(walk));
+}
+
+#[test]
+fn datetimes_are_utc_seconds_and_nanoseconds_in_either_layout() {
+    let t = GraphValue::Plain(Value::DateTime(-1_500));
+    let fields = vec![Pack::Int(-2), Pack::Int(500_000_000), Pack::Int(0)];
+    assert_eq!(packed(&t, FIVE), Pack::Struct(0x49, fields.clone()));
+    assert_eq!(packed(&t, FOUR), Pack::Struct(0x46, fields.clone()));
+    for tag in [0x49, 0x46] {
+        let back = param_value("t", Pack::Struct(tag, fields.clone())).expect("reads");
+        assert_eq!(back, Value::DateTime(-1_500));
+    }
+    // 01:00 at +01:00 is midnight UTC: the legacy layout counts local seconds.
+    let legacy = Pack::Struct(0x46, vec![Pack::Int(3600), Pack::Int(0), Pack::Int(3600)]);
+    assert_eq!(param_value("t", legacy), Ok(Value::DateTime(0)));
+}
+
+#[test]
+fn parameters_kith_cannot_keep_are_refused_by_name() {
+    let cases = [
+        (Pack::Bytes(vec![1]), "`p` is a byte array"),
+        (Pack::Struct(0x44, vec![Pack::Int(1)]), "`p` is a date"),
+        (
+            Pack::Struct(0x58, vec![Pack::Int(1), Pack::Float(0.0), Pack::Float(0.0)]),
+            "`p` is a point",
+        ),
+        (
+            Pack::Struct(0x49, vec![Pack::Int(0), Pack::Int(1_000), Pack::Int(0)]),
+            "to the millisecond",
+        ),
+        (
+            Pack::Struct(0x49, vec![Pack::Int(0)]),
+            "three integer fields",
+        ),
+        (
+            Pack::List(vec![Pack::Struct(0x45, vec![])]),
+            "`p` is a duration",
+        ),
+        (Pack::Struct(0x01, vec![]), "unknown structure 0x01"),
+    ];
+    for (pack, reason) in cases {
+        let err = param_value("p", pack).expect_err("refused");
+        assert!(err.contains(reason), "{err}");
+    }
+    let nested = Pack::Map(vec![(
+        "k".into(),
+        Pack::List(vec![Pack::Int(1), Pack::Null]),
+    )]);
+    assert_eq!(
+        param_value("p", nested),
+        Ok(Value::Map(vec![(
+            Arc::from("k"),
+            Value::List(vec![Value::Int(1), Value::Null])
+        )]))
+    );
+}

@@ -1,0 +1,147 @@
+"""Neo4j's Python driver, unchanged, on what applications do beyond reads: writes and
+their counters, managed and explicit transactions, bookmarks, errors and recovery,
+large results in pages, and the graph and temporal types."""
+from __future__ import annotations
+
+import datetime
+
+import neo4j
+import pytest
+from neo4j.exceptions import ClientError, CypherSyntaxError, Neo4jError
+
+
+@pytest.fixture()
+def driver(write_server):
+    with neo4j.GraphDatabase.driver(write_server.neo4j, auth=("neo4j", "unused")) as d:
+        yield d
+
+
+def count(driver, label="Thing") -> int:
+    records, _, _ = driver.execute_query(f"MATCH (n:{label}) RETURN count(n) AS c")
+    return records[0]["c"]
+
+
+def test_the_driver_meets_a_neo4j_5_server(driver):
+    driver.verify_connectivity()
+    info = driver.get_server_info()
+    assert info.agent.startswith("Neo4j/5.")
+    assert info.protocol_version >= (5, 0)
+
+
+def test_writes_report_their_counters_and_are_visible_after(driver):
+    records, summary, _ = driver.execute_query(
+        "CREATE (a:Thing {name: $a})-[:NEXT {w: 1}]->(b:Thing {name: $b}) RETURN a.name AS a",
+        a="x", b="y")
+    assert records[0]["a"] == "x"
+    c = summary.counters
+    assert (c.nodes_created, c.relationships_created, c.labels_added) == (2, 1, 2)
+    assert c.properties_set == 3 and c.contains_updates
+    assert summary.query_type == "rw"
+    assert count(driver) == 2
+
+
+def test_unwind_batches_write_in_one_transaction(driver):
+    rows = [{"id": i, "name": f"n{i}"} for i in range(1000)]
+    _, summary, _ = driver.execute_query("UNWIND $rows AS r CREATE (:Thing {id: r.id, name: r.name})",
+                                         rows=rows)
+    assert summary.counters.nodes_created == 1000
+    assert count(driver) == 1000
+
+
+def test_managed_transactions_commit_and_read_back(driver):
+    with driver.session() as session:
+        created = session.execute_write(lambda tx: tx.run("CREATE (n:Thing {v: 1}) RETURN n.v AS v").single()["v"])
+        assert created == 1
+        assert session.execute_read(lambda tx: tx.run("MATCH (n:Thing) RETURN count(n) AS c").single()["c"]) == 1
+
+
+def test_explicit_transactions_commit_or_roll_back(driver):
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CREATE (:Thing {v: 2})").consume()
+        tx.rollback()
+        assert count(driver) == 0
+        tx = session.begin_transaction()
+        assert tx.run("MATCH (n:Thing) RETURN count(n) AS c").single()["c"] == 0
+        tx.run("CREATE (:Thing {v: 3})").consume()
+        tx.commit()
+    assert count(driver) == 1
+
+
+def test_a_transaction_reads_one_snapshot(driver):
+    with driver.session() as reader, driver.session() as writer:
+        tx = reader.begin_transaction()
+        assert tx.run("MATCH (n:Thing) RETURN count(n) AS c").single()["c"] == 0
+        writer.run("CREATE (:Thing)").consume()
+        # Committed by another session after BEGIN: not seen inside the transaction.
+        assert tx.run("MATCH (n:Thing) RETURN count(n) AS c").single()["c"] == 0
+        tx.commit()
+    assert count(driver) == 1
+
+
+def test_bookmarks_chain_sessions(driver):
+    with driver.session() as first:
+        first.run("CREATE (:Thing)").consume()
+        bookmarks = first.last_bookmarks()
+    assert bookmarks
+    with driver.session(bookmarks=bookmarks) as second:
+        assert second.run("MATCH (n:Thing) RETURN count(n) AS c").single()["c"] == 1
+
+
+def test_a_bookmark_kith_never_issued_is_refused(write_server):
+    with neo4j.GraphDatabase.driver(write_server.bolt, auth=("neo4j", "unused")) as d:
+        bogus = neo4j.Bookmarks.from_raw_values(["not-a-kith-bookmark"])
+        with d.session(bookmarks=bogus) as s:
+            with pytest.raises(ClientError) as e:
+                s.run("RETURN 1").consume()
+    assert e.value.code == "Neo.ClientError.Transaction.InvalidBookmark"
+
+
+def test_errors_have_neo4j_codes_and_the_session_recovers(driver):
+    with driver.session() as session:
+        with pytest.raises(CypherSyntaxError) as e:
+            session.run("RETRUN 1").consume()
+        assert e.value.code == "Neo.ClientError.Statement.SyntaxError"
+        with pytest.raises(Neo4jError) as e:
+            session.run("RETURN $p AS p", p=b"bytes").consume()
+        assert "byte array" in e.value.message
+        # The connection was RESET after each failure: it still works.
+        assert session.run("RETURN 41 + 1 AS x").single()["x"] == 42
+
+
+def test_a_read_access_session_cannot_write(driver):
+    with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
+        with pytest.raises(ClientError) as e:
+            session.run("CREATE (:Thing)").consume()
+    assert e.value.code == "Neo.ClientError.Statement.AccessMode"
+    assert count(driver) == 0
+
+
+def test_an_unknown_database_is_refused(write_server):
+    with neo4j.GraphDatabase.driver(write_server.bolt, auth=("neo4j", "unused")) as d:
+        with d.session(database="elsewhere") as s:
+            with pytest.raises(ClientError) as e:
+                s.run("RETURN 1").consume()
+    assert e.value.code == "Neo.ClientError.Database.DatabaseNotFound"
+
+
+def test_large_results_stream_in_pages(driver):
+    with driver.session(fetch_size=100) as session:
+        result = session.run("UNWIND range(1, 25000) AS i RETURN i, 'row ' + toString(i) AS s")
+        seen = [r["i"] for r in result]
+    assert seen == list(range(1, 25001))
+
+
+def test_graph_structures_and_datetimes_arrive_as_driver_types(driver):
+    driver.execute_query("CREATE (:P {name: 'a'})-[:KNOWS {since: 2020}]->(:P {name: 'b'})")
+    records, _, _ = driver.execute_query(
+        "MATCH p = (a:P {name: 'a'})-[r:KNOWS]->(b:P) "
+        "RETURN a, r, p, datetime({epochMillis: 1500}) AS t, $t AS echoed",
+        t=datetime.datetime(2021, 5, 6, 7, 8, 9, 123000, tzinfo=datetime.timezone.utc))
+    a, r, p, t, echoed = records[0].values()
+    assert isinstance(a, neo4j.graph.Node) and a.labels == {"P"} and a["name"] == "a"
+    assert isinstance(r, neo4j.graph.Relationship) and r.type == "KNOWS" and r["since"] == 2020
+    assert r.start_node.element_id == a.element_id
+    assert isinstance(p, neo4j.graph.Path) and len(p) == 1 and p.end_node["name"] == "b"
+    assert t.to_native() == datetime.datetime(1970, 1, 1, 0, 0, 1, 500000, tzinfo=datetime.timezone.utc)
+    assert echoed.to_native() == datetime.datetime(2021, 5, 6, 7, 8, 9, 123000, tzinfo=datetime.timezone.utc)
