@@ -48,6 +48,37 @@ pub(crate) trait Reply: Clone + Send + 'static {
     }
 }
 
+/// Where a transport that waits for one outcome (HTTP, Bolt) receives it. A reply is
+/// cloned only to refuse a request the worker queue would not take, so whichever
+/// clone finishes first sends, and the rest find nothing to send.
+pub(crate) struct OnceSender<T>(Arc<std::sync::Mutex<Option<tokio::sync::oneshot::Sender<T>>>>);
+
+impl<T> Clone for OnceSender<T> {
+    fn clone(&self) -> Self {
+        OnceSender(self.0.clone())
+    }
+}
+
+impl<T> OnceSender<T> {
+    /// A sender and where its one value arrives.
+    pub(crate) fn new() -> (OnceSender<T>, tokio::sync::oneshot::Receiver<T>) {
+        let (done, outcome) = tokio::sync::oneshot::channel();
+        (
+            OnceSender(Arc::new(std::sync::Mutex::new(Some(done)))),
+            outcome,
+        )
+    }
+
+    /// Sends `value` unless something was sent already; a receiver that is gone (its
+    /// client left) is no error.
+    pub(crate) fn send(&self, value: T) {
+        let done = self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(done) = done {
+            let _ = done.send(value);
+        }
+    }
+}
+
 /// A Cypher answer with its graph structure kept.
 pub(crate) struct GraphAnswer {
     pub(crate) columns: Vec<String>,

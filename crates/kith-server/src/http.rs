@@ -2,7 +2,7 @@
 //! (`docs/protocol.md` 2).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::{to_bytes, Body};
@@ -12,9 +12,8 @@ use axum::response::{IntoResponse, Response};
 use kith_core::GraphView;
 use kith_protocol::message::{cypher_from_json, encode_chunk, params_from_json};
 use kith_protocol::{Encoding, ErrorCode as Code, Request, Trailer};
-use tokio::sync::oneshot;
 
-use crate::dispatch::{dispatch, Job, Reply};
+use crate::dispatch::{dispatch, Job, OnceSender, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
 use crate::state::AppState;
@@ -170,9 +169,6 @@ pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Res
     .await
 }
 
-/// Where a worker or the writer sends an HTTP request's answer body.
-type Done = oneshot::Sender<Result<Vec<u8>, ExecError>>;
-
 /// An HTTP request's [`Reply`]: the answer is encoded as JSON on the thread that
 /// finishes the request and handed to the waiting handler.
 #[derive(Clone)]
@@ -181,15 +177,12 @@ struct HttpReply {
     arrived: Instant,
     /// Taken by the one outcome (clones exist only to refuse a request the worker
     /// queue would not take).
-    done: Arc<Mutex<Option<Done>>>,
+    done: OnceSender<Result<Vec<u8>, ExecError>>,
 }
 
 impl HttpReply {
     fn send(&self, outcome: Result<Vec<u8>, ExecError>) {
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).take();
-        if let Some(done) = done {
-            let _ = done.send(outcome);
-        }
+        self.done.send(outcome);
     }
 }
 
@@ -231,11 +224,11 @@ impl Reply for HttpReply {
 /// A client that disconnects drops this future, which cancels its Cypher query.
 async fn run(state: Arc<AppState>, job: Job, arrived: Instant) -> Response {
     let cancel = CancelOnDrop(Arc::default());
-    let (done, answer) = oneshot::channel();
+    let (done, answer) = OnceSender::new();
     let reply = HttpReply {
         state: state.clone(),
         arrived,
-        done: Arc::new(Mutex::new(Some(done))),
+        done,
     };
     dispatch(&state, job, reply, cancel.0.clone());
     let response = match answer.await {

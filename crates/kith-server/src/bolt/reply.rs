@@ -1,7 +1,7 @@
 //! A Bolt request's [`Reply`]: the worker (or the writer) hands the outcome to the
 //! connection's task, which streams it as the client PULLs.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use kith_core::Value;
@@ -9,7 +9,7 @@ use kith_cypher::GraphValue;
 use kith_protocol::Trailer;
 use tokio::sync::oneshot;
 
-use crate::dispatch::{GraphAnswer, Reply};
+use crate::dispatch::{GraphAnswer, OnceSender, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
 use crate::state::AppState;
@@ -26,29 +26,23 @@ pub(crate) enum Outcome {
 pub(crate) struct BoltReply {
     state: Arc<AppState>,
     arrived: Instant,
-    /// Taken by the one outcome (clones exist only to refuse a request the worker
-    /// queue would not take).
-    done: Arc<Mutex<Option<oneshot::Sender<Outcome>>>>,
+    done: OnceSender<Outcome>,
 }
 
 impl BoltReply {
     /// A reply, and where its outcome arrives.
     pub(crate) fn new(state: &Arc<AppState>) -> (BoltReply, oneshot::Receiver<Outcome>) {
-        let (done, outcome) = oneshot::channel();
+        let (done, outcome) = OnceSender::new();
         let reply = BoltReply {
             state: state.clone(),
             arrived: Instant::now(),
-            done: Arc::new(Mutex::new(Some(done))),
+            done,
         };
         (reply, outcome)
     }
 
     fn send(&self, outcome: Outcome) {
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).take();
-        if let Some(done) = done {
-            // The connection may be gone: its answer has nobody to go to.
-            let _ = done.send(outcome);
-        }
+        self.done.send(outcome);
     }
 
     fn observe(&self, metric: &str) {
