@@ -104,17 +104,28 @@ impl Live {
 }
 
 /// An error document as the client's error: a Cypher error keeps the engine's detail.
+/// A code this client does not know (a newer server's) is a protocol error that
+/// names it, rather than a guess at what it means.
 fn server_error(body: kith_protocol::ErrorBody) -> ClientError {
+    let code = match body.code.parse::<kith_protocol::ErrorCode>() {
+        Ok(code) => code,
+        Err(unknown) => {
+            return ClientError::Protocol(format!(
+                "the server answered with error code `{}`, unknown to this client: {}",
+                unknown.0, body.message
+            ))
+        }
+    };
     match body.cypher {
         Some(cypher) => ClientError::Cypher {
-            code: body.code,
+            code,
             cypher_code: cypher.code,
             message: body.message,
             line: cypher.line,
             column: cypher.column,
         },
         None => ClientError::Server {
-            code: body.code,
+            code,
             message: body.message,
         },
     }

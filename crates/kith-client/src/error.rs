@@ -3,21 +3,23 @@
 use std::fmt;
 use std::time::Duration;
 
+use kith_protocol::ErrorCode;
+
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClientError {
     /// The server answered with an error (`docs/protocol.md` 1.5).
     Server {
-        /// Stable code, e.g. `not_found`.
-        code: String,
+        /// Stable code, e.g. [`ErrorCode::NotFound`].
+        code: ErrorCode,
         /// For people.
         message: String,
     },
     /// The server refused or failed a Cypher query (`docs/protocol.md` 1.5).
     Cypher {
-        /// The wire code: `cypher_error`, or `timeout` / `result_too_large` when the
-        /// query ran into the server's limits.
-        code: String,
+        /// The wire code: [`ErrorCode::CypherError`], or `Timeout` / `ResultTooLarge`
+        /// when the query ran into the server's limits.
+        code: ErrorCode,
         /// The engine's Neo4j-style code, e.g. `Neo.ClientError.Statement.SyntaxError`.
         cypher_code: String,
         /// For people.
@@ -47,9 +49,9 @@ pub enum ClientError {
 impl ClientError {
     /// The server's error code, if the server answered with one (for a Cypher error
     /// the wire code; [`ClientError::Cypher`] has the engine's).
-    pub fn code(&self) -> Option<&str> {
+    pub fn code(&self) -> Option<ErrorCode> {
         match self {
-            ClientError::Server { code, .. } | ClientError::Cypher { code, .. } => Some(code),
+            ClientError::Server { code, .. } | ClientError::Cypher { code, .. } => Some(*code),
             _ => None,
         }
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use kith_client::{Client, ClientConfig, ClientError, Compression, Encoding, Subprotocol};
 use kith_core::Value;
-use kith_protocol::{FrameHeader, Kind, Request, Wire, HEADER_BYTES};
+use kith_protocol::{ErrorCode, FrameHeader, Kind, Request, Wire, HEADER_BYTES};
 use support::{int, TestServer};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -237,7 +237,7 @@ async fn floods_are_answered_busy_and_slow_queries_timeout_without_harm() {
     .await;
     let busy = answers
         .iter()
-        .filter(|a| a.as_ref().err().and_then(ClientError::code) == Some("busy"))
+        .filter(|a| a.as_ref().err().and_then(ClientError::code) == Some(ErrorCode::Busy))
         .count();
     let ok = answers.iter().filter(|a| a.is_ok()).count();
     assert!(
@@ -265,7 +265,7 @@ async fn floods_are_answered_busy_and_slow_queries_timeout_without_harm() {
     .await;
     let timeouts = answers
         .iter()
-        .filter(|a| a.as_ref().err().and_then(ClientError::code) == Some("timeout"))
+        .filter(|a| a.as_ref().err().and_then(ClientError::code) == Some(ErrorCode::Timeout))
         .count();
     assert!(
         timeouts > 0,

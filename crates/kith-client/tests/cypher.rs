@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use kith_client::{Client, ClientConfig, ClientError, Subprotocol};
 use kith_core::Value;
-use kith_protocol::{Encoding, Request, ResultChunk, Wire};
+use kith_protocol::{Encoding, ErrorCode, Request, ResultChunk, Wire};
 use support::{int, ints, TestServer};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -40,7 +40,7 @@ fn friends_of(server: &TestServer, id: i64) -> Vec<Vec<Value>> {
 }
 
 /// The Cypher error's wire code, engine code, line and column.
-fn cypher_error(error: ClientError) -> (String, String, Option<u64>, Option<u64>) {
+fn cypher_error(error: ClientError) -> (ErrorCode, String, Option<u64>, Option<u64>) {
     match error {
         ClientError::Cypher {
             code,
@@ -133,7 +133,7 @@ async fn parameters_of_every_kind_reach_the_query() {
             .await
             .expect_err("a missing parameter"),
     );
-    assert_eq!(code, "cypher_error");
+    assert_eq!(code, ErrorCode::CypherError);
     assert_eq!(cypher_code, "Neo.ClientError.Statement.ParameterMissing");
     server.stop().await;
 }
@@ -151,7 +151,7 @@ async fn errors_carry_the_engine_code_line_and_column_and_the_connection_stays_u
             .expect_err("a syntax error");
         assert!(error.to_string().contains("(line 2, column 3)"), "{error}");
         let (code, cypher_code, line, column) = cypher_error(error);
-        assert_eq!(code, "cypher_error", "{subprotocol}");
+        assert_eq!(code, ErrorCode::CypherError, "{subprotocol}");
         assert_eq!(cypher_code, "Neo.ClientError.Statement.SyntaxError");
         assert_eq!((line, column), (Some(2), Some(3)), "{subprotocol}");
         let (_, cypher_code, line, _) = cypher_error(
@@ -189,13 +189,13 @@ async fn the_servers_limits_bound_a_query() {
         .await
         .expect_err("201 rows, 10 allowed");
     let (code, cypher_code, ..) = cypher_error(error);
-    assert_eq!(code, "result_too_large");
+    assert_eq!(code, ErrorCode::ResultTooLarge);
     assert_eq!(cypher_code, "Neo.ClientError.Statement.LimitExceeded");
     let error = client
         .cypher("MATCH (a:Person), (b:Person) RETURN count(*)", vec![])
         .await
         .expect_err("40,401 intermediate rows, 1,000 allowed");
-    assert_eq!(error.code(), Some("result_too_large"), "{error}");
+    assert_eq!(error.code(), Some(ErrorCode::ResultTooLarge), "{error}");
     assert!(error.to_string().contains("1000 rows"), "{error}");
     let small = client
         .cypher("MATCH (p:Person) RETURN count(p) AS n", vec![])
@@ -214,7 +214,7 @@ async fn the_servers_limits_bound_a_query() {
         )
         .await
         .expect_err("past query_timeout_ms");
-    assert_eq!(error.code(), Some("timeout"), "{error}");
+    assert_eq!(error.code(), Some(ErrorCode::Timeout), "{error}");
     server.stop().await;
 }
 
@@ -393,7 +393,11 @@ async fn a_writing_query_commits_durably_and_survives_a_restart() {
         .cypher("CREATE (:Person {id: 900001})", vec![])
         .await
         .expect_err("the id is taken");
-    assert_eq!(duplicate.code(), Some("duplicate_id"), "{duplicate}");
+    assert_eq!(
+        duplicate.code(),
+        Some(ErrorCode::DuplicateId),
+        "{duplicate}"
+    );
     drop(client);
     server.stop().await;
 
@@ -423,6 +427,6 @@ async fn a_read_only_server_refuses_a_writing_query_before_running_it() {
         .cypher("CREATE (:Person {id: 900001})", vec![])
         .await
         .expect_err("read-only");
-    assert_eq!(error.code(), Some("read_only"), "{error}");
+    assert_eq!(error.code(), Some(ErrorCode::ReadOnly), "{error}");
     server.stop().await;
 }

@@ -5,6 +5,7 @@ mod support;
 
 use kith_client::{ops, Client, ClientConfig, ClientError};
 use kith_core::Value;
+use kith_protocol::ErrorCode;
 use support::TestServer;
 
 fn props(pairs: &[(&str, Value)]) -> Vec<(String, Value)> {
@@ -116,7 +117,7 @@ async fn concurrent_create_if_absent_creates_exactly_once() {
     for task in tasks {
         match task.await.expect("task") {
             Ok(_) => created += 1,
-            Err(ClientError::Server { code, .. }) => assert_eq!(code, "condition_failed"),
+            Err(ClientError::Server { code, .. }) => assert_eq!(code, ErrorCode::ConditionFailed),
             Err(other) => panic!("unexpected error: {other}"),
         }
     }
@@ -137,10 +138,10 @@ async fn bad_writes_get_clear_errors_and_change_nothing() {
         other => panic!("expected a server error, got {other:?}"),
     };
     let (code, message) = code_of(client.write(vec![Value::Int(1)]).await);
-    assert_eq!(code, "bad_request");
+    assert_eq!(code, ErrorCode::BadRequest);
     assert!(message.contains("operation 0"), "{message}");
     let (code, message) = code_of(client.write(vec![ops::delete_rel(1); 6]).await);
-    assert_eq!(code, "bad_request");
+    assert_eq!(code, ErrorCode::BadRequest);
     assert!(message.contains("write_ops_max"), "{message}");
     let (code, _) = code_of(
         client
@@ -150,13 +151,13 @@ async fn bad_writes_get_clear_errors_and_change_nothing() {
             ])
             .await,
     );
-    assert_eq!(code, "not_found");
+    assert_eq!(code, ErrorCode::NotFound);
     let (code, _) = code_of(
         client
             .write(vec![ops::create_node(&["P"], props(&[("id", s("x"))]))])
             .await,
     );
-    assert_eq!(code, "invalid_write");
+    assert_eq!(code, ErrorCode::InvalidWrite);
     // None of it is visible, and the next write still gets version 1.
     assert!(find(&client, "P", "id", Value::Int(1)).await.is_empty());
     let done = client
@@ -174,7 +175,7 @@ async fn a_read_only_server_refuses_writes() {
         .await
         .expect("connects");
     match client.write(vec![ops::create_node(&[], vec![])]).await {
-        Err(ClientError::Server { code, .. }) => assert_eq!(code, "read_only"),
+        Err(ClientError::Server { code, .. }) => assert_eq!(code, ErrorCode::ReadOnly),
         other => panic!("expected read_only, got {other:?}"),
     }
     server.stop().await;
@@ -240,7 +241,10 @@ async fn a_full_write_queue_answers_busy() {
     for task in tasks {
         match task.await.expect("task") {
             Ok(_) => ok += 1,
-            Err(ClientError::Server { code, .. }) if code == "busy" => busy += 1,
+            Err(ClientError::Server {
+                code: ErrorCode::Busy,
+                ..
+            }) => busy += 1,
             Err(other) => panic!("unexpected: {other}"),
         }
     }
@@ -266,7 +270,7 @@ async fn lookups_name_what_is_wrong() {
     let missing = client
         .call("graph.node", vec![("node".into(), Value::Int(5))])
         .await;
-    assert_eq!(code(missing), "not_found");
+    assert_eq!(code(missing), ErrorCode::NotFound);
     let list = client
         .call(
             "graph.find_nodes",
@@ -277,7 +281,7 @@ async fn lookups_name_what_is_wrong() {
             ],
         )
         .await;
-    assert_eq!(code(list), "wrong_parameter_type");
+    assert_eq!(code(list), ErrorCode::WrongParameterType);
     // A label the graph has never seen finds nothing, without error.
     assert!(find(&client, "Nobody", "k", Value::Int(1)).await.is_empty());
     server.stop().await;

@@ -70,24 +70,6 @@ pub enum ProcedureError {
     },
 }
 
-impl ProcedureError {
-    /// A stable code for clients: `unknown_procedure`, `missing_parameter`,
-    /// `unknown_parameter`, `wrong_parameter_type`, `parameter_out_of_range`,
-    /// `not_found`, `schema_mismatch`, `read_only`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            ProcedureError::UnknownProcedure { .. } => "unknown_procedure",
-            ProcedureError::MissingParameter { .. } => "missing_parameter",
-            ProcedureError::UnknownParameter { .. } => "unknown_parameter",
-            ProcedureError::WrongParameterType { .. } => "wrong_parameter_type",
-            ProcedureError::ParameterOutOfRange { .. } => "parameter_out_of_range",
-            ProcedureError::NotFound { .. } => "not_found",
-            ProcedureError::SchemaMismatch { .. } => "schema_mismatch",
-            ProcedureError::UpdateNotHere { .. } => "read_only",
-        }
-    }
-}
-
 impl fmt::Display for ProcedureError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

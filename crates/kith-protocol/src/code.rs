@@ -75,6 +75,10 @@ codes! {
     InvalidWrite = "invalid_write",
     /// A write sent where only reads run.
     ReadOnly = "read_only",
+    /// No credentials, or credentials that match no user.
+    Unauthorized = "unauthorized",
+    /// The user's role does not allow the request (a reader's write).
+    Forbidden = "forbidden",
     /// The disk or the data directory failed.
     StorageFailure = "storage_failure",
     /// A server bug.

@@ -41,29 +41,3 @@ pub(crate) fn of_procedure(error: &ProcedureError) -> Code {
         ProcedureError::UpdateNotHere { .. } => Code::ReadOnly,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kith_core::NodeId;
-
-    /// The codes the store and the registry name for themselves (their own tests and
-    /// messages use them) are the ones the server sends.
-    #[test]
-    fn the_layers_own_names_agree_with_the_wire_codes() {
-        let storage = [
-            StorageError::NodeNotFound(NodeId(1)),
-            StorageError::ConditionFailed("x".into()),
-            StorageError::IdNotInt("x".into()),
-            StorageError::Locked("/tmp/x".into()),
-        ];
-        for e in &storage {
-            assert_eq!(of_storage(e).as_str(), e.code(), "{e}");
-        }
-        let missing = ProcedureError::MissingParameter {
-            procedure: "p".into(),
-            parameter: "n".into(),
-        };
-        assert_eq!(of_procedure(&missing).as_str(), missing.code());
-    }
-}

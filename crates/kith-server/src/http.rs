@@ -27,6 +27,8 @@ fn status_of(code: Code) -> StatusCode {
         Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
         Code::ConditionFailed | Code::DuplicateId => StatusCode::CONFLICT,
         Code::ReadOnly => StatusCode::METHOD_NOT_ALLOWED,
+        Code::Unauthorized => StatusCode::UNAUTHORIZED,
+        Code::Forbidden => StatusCode::FORBIDDEN,
         Code::StorageFailure | Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
         Code::BadFrame

@@ -153,32 +153,16 @@ impl std::fmt::Display for StorageError {
 }
 
 impl StorageError {
-    /// The stable protocol error code for this error (`docs/protocol.md` 1.5).
-    pub fn code(&self) -> &'static str {
-        match self {
-            StorageError::NodeNotFound(_)
-            | StorageError::RelNotFound(_)
-            | StorageError::NoNodeWithId { .. }
-            | StorageError::NoSuchIndex { .. } => "not_found",
-            StorageError::DuplicateId { .. } => "duplicate_id",
-            StorageError::ConditionFailed(_) => "condition_failed",
-            StorageError::BadBatchReference(_)
-            | StorageError::IdNotInt(_)
-            | StorageError::UnsupportedPropertyValue { .. }
-            | StorageError::NodeHasRelationships(_)
-            | StorageError::InvalidName { .. }
-            | StorageError::CapacityExceeded(_) => "invalid_write",
-            StorageError::Io { .. }
-            | StorageError::Corrupt { .. }
-            | StorageError::UnsupportedVersion { .. }
-            | StorageError::Locked(_) => "storage_failure",
-        }
-    }
-
     /// Whether the error is about the batch itself (the store is fine) rather than
     /// the disk.
     pub fn is_batch_error(&self) -> bool {
-        !matches!(self.code(), "storage_failure")
+        !matches!(
+            self,
+            StorageError::Io { .. }
+                | StorageError::Corrupt { .. }
+                | StorageError::UnsupportedVersion { .. }
+                | StorageError::Locked(_)
+        )
     }
 }
 

@@ -419,7 +419,7 @@ mod tests {
     fn server_errors_render_with_a_caret_like_the_engines() {
         let text = "MATCH (p)\n  RETRUN p";
         let error = kith_client::ClientError::Cypher {
-            code: "cypher_error".into(),
+            code: kith_protocol::ErrorCode::CypherError,
             cypher_code: "Neo.ClientError.Statement.SyntaxError".into(),
             message: "unexpected `RETRUN`".into(),
             line: Some(2),

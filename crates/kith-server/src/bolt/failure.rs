@@ -34,6 +34,8 @@ pub(crate) fn neo4j_code(error: &ExecError) -> &str {
         }
         Code::InvalidWrite => "Neo.ClientError.Statement.SemanticError",
         Code::ReadOnly => "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase",
+        Code::Unauthorized => "Neo.ClientError.Security.Unauthorized",
+        Code::Forbidden => "Neo.ClientError.Security.Forbidden",
         Code::StorageFailure | Code::Internal => "Neo.DatabaseError.General.UnknownError",
     }
 }
