@@ -103,6 +103,12 @@ enum Command {
     },
     /// Serve the graph over WebSocket and HTTP (docs/protocol.md).
     Serve(Box<commands::serve::ServeArgs>),
+    /// Manage who may connect to a data directory's server, and as what
+    /// (docs/security.md).
+    User {
+        #[command(subcommand)]
+        action: commands::user::Action,
+    },
     /// Commit one transaction (docs/protocol.md 1.3.1), to a running server
     /// (ws://HOST:PORT/v1/ws) or to a data directory no server is using.
     Write {
@@ -187,6 +193,7 @@ fn main() -> ExitCode {
             json,
         } => commands::write::run(&target, ops.as_deref(), file.as_deref(), json),
         Command::Serve(args) => commands::serve::run(*args),
+        Command::User { action } => commands::user::run(action),
         Command::Bench { bench } => commands::bench::run(bench),
     };
     match result {

@@ -12,7 +12,8 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::{header::SEC_WEBSOCKET_PROTOCOL, HeaderValue};
+use tokio_tungstenite::tungstenite::http::header::{AUTHORIZATION, SEC_WEBSOCKET_PROTOCOL};
+use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -131,6 +132,22 @@ fn server_error(body: kith_protocol::ErrorBody) -> ClientError {
     }
 }
 
+/// Why a handshake failed; a refusal by the server (401 for credentials) says what
+/// the server said, not only its status.
+fn refusal(error: tokio_tungstenite::tungstenite::Error) -> String {
+    match error {
+        tokio_tungstenite::tungstenite::Error::Http(response) => {
+            let body = response
+                .body()
+                .as_deref()
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            format!("the server answered {}: {body}", response.status())
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Removes a call's entry if the caller stops waiting (timeout or cancellation).
 struct PendingGuard<'a> {
     live: &'a Live,
@@ -156,6 +173,7 @@ pub(crate) struct Connection {
     frame_bytes_max: usize,
     backoff_min: Duration,
     backoff_max: Duration,
+    credentials: Option<crate::Credentials>,
     live: tokio::sync::Mutex<Option<Arc<Live>>>,
     backoff: Mutex<Backoff>,
 }
@@ -168,6 +186,7 @@ impl Connection {
             frame_bytes_max: config.frame_bytes_max,
             backoff_min: config.backoff_min,
             backoff_max: config.backoff_max,
+            credentials: config.credentials.clone(),
             live: tokio::sync::Mutex::new(None),
             backoff: Mutex::new(Backoff {
                 next_attempt: Instant::now(),
@@ -222,6 +241,11 @@ impl Connection {
         let offer = self.subprotocol.to_string();
         let value = HeaderValue::from_str(&offer).map_err(|e| connect(e.to_string()))?;
         request.headers_mut().insert(SEC_WEBSOCKET_PROTOCOL, value);
+        if let Some(credentials) = &self.credentials {
+            let value =
+                HeaderValue::from_str(&credentials.header()).map_err(|e| connect(e.to_string()))?;
+            request.headers_mut().insert(AUTHORIZATION, value);
+        }
         let config = WebSocketConfig::default()
             .read_buffer_size(kith_protocol::READ_BUFFER_BYTES)
             .max_message_size(Some(self.frame_bytes_max))
@@ -229,7 +253,7 @@ impl Connection {
         let (socket, response) =
             tokio_tungstenite::connect_async_with_config(request, Some(config), true)
                 .await
-                .map_err(|e| connect(e.to_string()))?;
+                .map_err(|e| connect(refusal(e)))?;
         let echoed = response
             .headers()
             .get(SEC_WEBSOCKET_PROTOCOL)

@@ -36,13 +36,97 @@ pub struct ClientConfig {
     pub backoff_max: Duration,
     /// Largest answer frame accepted.
     pub frame_bytes_max: usize,
+    /// Who to connect as (`docs/security.md`); `None` for a server open to everyone.
+    /// [`ClientConfig::new`] takes it from a URL's `user:password@`.
+    pub credentials: Option<Credentials>,
+}
+
+/// Credentials sent at the WebSocket handshake as an `Authorization` header.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Credentials {
+    /// A user name and password (HTTP Basic).
+    Basic {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
+    /// A bearer token from `POST /v1/auth/token`.
+    Bearer(String),
+}
+
+/// The password stays out of `{:?}` (configurations get logged).
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credentials::Basic { user, .. } => write!(f, "Basic({user}, ***)"),
+            Credentials::Bearer(_) => f.write_str("Bearer(***)"),
+        }
+    }
+}
+
+impl Credentials {
+    /// The `Authorization` header's value.
+    pub(crate) fn header(&self) -> String {
+        use base64::Engine as _;
+        match self {
+            Credentials::Basic { user, password } => format!(
+                "Basic {}",
+                base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
+            ),
+            Credentials::Bearer(token) => format!("Bearer {token}"),
+        }
+    }
+}
+
+/// Splits `user:password@` off a URL's authority (percent-decoded), as browsers and
+/// database URLs write credentials.
+fn split_userinfo(url: &str) -> (String, Option<Credentials>) {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return (url.to_owned(), None);
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return (url.to_owned(), None);
+    };
+    let (user, password) = rest[..at].split_once(':').unwrap_or((&rest[..at], ""));
+    let credentials = Credentials::Basic {
+        user: percent_decode(user),
+        password: percent_decode(password),
+    };
+    (format!("{scheme}://{}", &rest[at + 1..]), Some(credentials))
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 impl ClientConfig {
     /// One connection to one server with BSON, no compression, 10 s timeout.
     pub fn new(url: impl Into<String>) -> Self {
+        let (url, credentials) = split_userinfo(&url.into());
         ClientConfig {
-            urls: vec![url.into()],
+            credentials,
+            urls: vec![url],
             subprotocol: Subprotocol {
                 encoding: Encoding::Bson,
                 compression: Compression::None,
@@ -244,5 +328,27 @@ impl Client {
     /// The negotiated subprotocol.
     pub fn subprotocol(&self) -> Subprotocol {
         self.config.subprotocol
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_give_up_their_credentials() {
+        let config = ClientConfig::new("ws://ann:p%40ss:w@127.0.0.1:7600/v1/ws");
+        assert_eq!(config.urls, vec!["ws://127.0.0.1:7600/v1/ws".to_owned()]);
+        assert_eq!(
+            config.credentials,
+            Some(Credentials::Basic {
+                user: "ann".into(),
+                password: "p@ss:w".into()
+            })
+        );
+        assert!(!format!("{config:?}").contains("p@ss"));
+        let plain = ClientConfig::new("ws://127.0.0.1:7600/v1/ws?a=b@c");
+        assert_eq!(plain.credentials, None);
+        assert_eq!(plain.urls[0], "ws://127.0.0.1:7600/v1/ws?a=b@c");
     }
 }

@@ -58,6 +58,9 @@ pub struct ServerConfig {
     pub checkpoint_wal_bytes: u64,
     /// Seconds after which a checkpoint is written if anything changed.
     pub checkpoint_interval_s: u64,
+    /// `users` (credentials whenever the data directory's `users.toml` names a user;
+    /// no users is allowed only on loopback) or `none` (nobody is asked).
+    pub auth: crate::auth::AuthMode,
 }
 
 impl Default for ServerConfig {
@@ -85,6 +88,7 @@ impl Default for ServerConfig {
             durability: "fsync".into(),
             checkpoint_wal_bytes: 256 << 20,
             checkpoint_interval_s: 900,
+            auth: crate::auth::AuthMode::Users,
         }
     }
 }

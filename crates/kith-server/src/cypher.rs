@@ -11,6 +11,7 @@ use kith_cypher::{CypherError, ErrorCode, Limits, Prepared, QueryResult};
 use kith_protocol::{Commit, CypherErrorDetail, ErrorCode as Code};
 use kith_storage::{CommitInfo, Snapshot, WriteBatch};
 
+use crate::auth::Role;
 use crate::error::ExecError;
 use crate::state::AppState;
 
@@ -41,6 +42,7 @@ pub(crate) struct Query<'a> {
     text: &'a str,
     params: &'a [(String, Value)],
     within: Option<Arc<Snapshot>>,
+    role: Role,
 }
 
 impl<'a> Query<'a> {
@@ -48,11 +50,13 @@ impl<'a> Query<'a> {
         text: &'a str,
         params: &'a [(String, Value)],
         within: Option<Arc<Snapshot>>,
+        role: Role,
     ) -> Query<'a> {
         Query {
             text,
             params,
             within,
+            role,
         }
     }
 }
@@ -68,6 +72,8 @@ pub(crate) fn run<T>(
     runner: Runner<T>,
 ) -> Result<Answer<T>, ExecError> {
     let prepared = state.cypher.prepare(query.text).map_err(from_cypher)?;
+    // A reader's write is refused before it runs, whatever the server is.
+    crate::auth::permit(query.role, prepared.writes(), false)?;
     // Refused before running: a read-only server could not commit the writes anyway.
     if prepared.writes() && state.writes.is_none() {
         return Err(ExecError::new(
@@ -96,6 +102,11 @@ pub(crate) fn run<T>(
             ),
         ));
     } else {
+        crate::auth::permit(
+            query.role,
+            true,
+            crate::auth::touches_schema(&result.writes),
+        )?;
         Some(WriteBatch { ops: result.writes })
     };
     Ok(Answer {

@@ -14,6 +14,7 @@ use kith_cypher::GraphValue;
 use kith_protocol::{ErrorCode as Code, Request, Timing, Trailer};
 use kith_storage::{CommitInfo, Snapshot, WriteBatch};
 
+use crate::auth::{self, Role};
 use crate::error::ExecError;
 use crate::exec::{commit_row, execute, metric_name, update_batch, WRITE_METRIC};
 use crate::state::AppState;
@@ -109,6 +110,8 @@ pub(crate) enum Job {
         /// that version and its writes wait for the transaction's commit. `None`: the
         /// current version, committed at once (auto-commit).
         within: Option<Arc<Snapshot>>,
+        /// Who runs it: a query that writes needs a writer.
+        role: Role,
     },
     /// An explicit transaction's writes, answered (through [`Reply::answer_graph`])
     /// with no rows and the commit in the trailer once they are durable.
@@ -120,8 +123,8 @@ pub(crate) enum Job {
 impl Job {
     /// The job of a request. Writes are converted here, before the request takes any
     /// slot: a malformed one is answered at once and never queued.
-    pub(crate) fn of(state: &AppState, request: Request) -> Result<Job, ExecError> {
-        Ok(match request {
+    pub(crate) fn of(state: &AppState, request: Request, role: Role) -> Result<Job, ExecError> {
+        let job = match request {
             // An update procedure (LDBC's IU1..IU8) is a write: queued for the writer.
             Request::Call {
                 procedure,
@@ -157,8 +160,13 @@ impl Job {
                 params,
                 timing,
                 within: None,
+                role,
             },
-        })
+        };
+        if let Job::Write { batch, .. } = &job {
+            auth::permit(role, true, auth::touches_schema(&batch.ops))?;
+        }
+        Ok(job)
     }
 }
 
@@ -182,12 +190,14 @@ pub(crate) fn dispatch<R: Reply>(
             params,
             timing,
             within,
+            role,
         } => {
             let cypher = CypherJob {
                 query,
                 params,
                 timing,
                 within,
+                role,
             };
             on_worker(state, reply, move |state, reply, started| {
                 if R::GRAPH {
@@ -342,6 +352,7 @@ struct CypherJob {
     params: Vec<(String, Value)>,
     timing: bool,
     within: Option<Arc<Snapshot>>,
+    role: Role,
 }
 
 impl CypherJob {
@@ -355,7 +366,8 @@ impl CypherJob {
         runner: crate::cypher::Runner<T>,
     ) -> Result<crate::cypher::Answer<T>, ExecError> {
         let budget = started.budget()?;
-        let query = crate::cypher::Query::new(&self.query, &self.params, self.within.take());
+        let query =
+            crate::cypher::Query::new(&self.query, &self.params, self.within.take(), self.role);
         crate::cypher::run(state, query, budget, cancel, runner)
     }
 }

@@ -7,12 +7,13 @@ use std::time::Instant;
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kith_core::GraphView;
 use kith_protocol::message::{cypher_from_json, encode_chunk, params_from_json};
 use kith_protocol::{Encoding, ErrorCode as Code, Request, Trailer};
 
+use crate::auth::{self, Credentials, Principal};
 use crate::dispatch::{dispatch, Job, OnceSender, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
@@ -62,10 +63,27 @@ fn error(state: &AppState, code: Code, message: &str) -> Response {
     fail(state, &ExecError::new(code, message))
 }
 
-/// The error answer for a failed request, with a Cypher error's detail.
+/// The error answer for a failed request, with a Cypher error's detail. A 401 says
+/// how to authenticate (RFC 9110 11.6.1).
 fn fail(state: &AppState, error: &ExecError) -> Response {
     state.metrics.error(Transport::Http, error.code);
-    json(status(error), error.body().encode(Encoding::Json))
+    let mut response = json(status(error), error.body().encode(Encoding::Json));
+    if error.code == Code::Unauthorized {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            header::HeaderValue::from_static(auth::CHALLENGE),
+        );
+    }
+    response
+}
+
+/// Who sends a request: its `Authorization` header checked against the users.
+pub(crate) async fn principal(
+    state: &Arc<AppState>,
+    headers: &HeaderMap,
+) -> Result<Principal, ExecError> {
+    let header = headers.get(header::AUTHORIZATION).map(|v| v.as_bytes());
+    auth::who(state, Credentials::from_header(header)?).await
 }
 
 /// A body of JSON rows (and the trailer of a Cypher query that wrote).
@@ -84,9 +102,10 @@ fn rows_json(columns: &[String], values: &[kith_core::Value], trailer: &Trailer)
 pub(crate) async fn call(
     State(state): State<Arc<AppState>>,
     Path(procedure): Path<String>,
+    headers: HeaderMap,
     body: Body,
 ) -> Response {
-    serve(state, body, |body| {
+    serve(state, &headers, body, |body| {
         let params = params_from_json(body).map_err(bad_request)?;
         // An update procedure (LDBC's IU1..IU8) becomes a write in `Job::of`.
         Ok(Request::Call {
@@ -98,21 +117,27 @@ pub(crate) async fn call(
     .await
 }
 
-/// One HTTP request through the one request path: its body read within
-/// `frame_bytes_max`, made a request by `decode`, run, and answered as JSON.
+/// One HTTP request through the one request path: its sender authenticated, its
+/// body read within `frame_bytes_max`, made a request by `decode`, run with the
+/// sender's role, and answered as JSON.
 async fn serve(
     state: Arc<AppState>,
+    headers: &HeaderMap,
     body: Body,
     decode: impl FnOnce(&[u8]) -> Result<Request, ExecError>,
 ) -> Response {
     let arrived = Instant::now();
+    let who = match principal(&state, headers).await {
+        Ok(who) => who,
+        Err(e) => return fail(&state, &e),
+    };
     let limit = state.config.frame_bytes_max;
     let Ok(body) = to_bytes(body, limit).await else {
         let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
         return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
-    match decode(&body).and_then(|request| Job::of(&state, request)) {
+    match decode(&body).and_then(|request| Job::of(&state, request, who.role)) {
         Ok(job) => run(state, job, arrived).await,
         Err(e) => fail(&state, &e),
     }
@@ -137,7 +162,10 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
 }
 
 /// `GET /metrics`.
-pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+pub(crate) async fn metrics(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    if let Err(e) = principal(&state, &headers).await {
+        return fail(&state, &e);
+    }
     let mut text = state
         .metrics
         .render(state.pool.queued(), state.config.workers);
@@ -158,8 +186,12 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
 /// answered after its group is durable. There is no query timeout here: an answer
 /// `timeout` could not tell the client whether the write committed, so the request
 /// waits for the writer (the bounded write queue answers `busy` instead of growing).
-pub(crate) async fn write(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    serve(state, body, |body| {
+pub(crate) async fn write(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    serve(state, &headers, body, |body| {
         match Request::decode(Encoding::Json, body).map_err(bad_request)? {
             Request::Write { ops, .. } => Ok(Request::Write { ops, timing: false }),
             Request::Call { .. } | Request::Cypher { .. } => Err(bad_request(
@@ -260,8 +292,12 @@ impl Drop for CancelOnDrop {
 /// it is durable). The query runs on a worker within `query_timeout_ms`; the engine
 /// enforces that limit itself, so the handler waits for its answer, and a query that
 /// finished in time and writes is always answered with its commit.
-pub(crate) async fn cypher(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    serve(state, body, |body| {
+pub(crate) async fn cypher(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    serve(state, &headers, body, |body| {
         let (query, params) = cypher_from_json(body).map_err(bad_request)?;
         Ok(Request::Cypher {
             query,
@@ -270,4 +306,25 @@ pub(crate) async fn cypher(State(state): State<Arc<AppState>>, body: Body) -> Re
         })
     })
     .await
+}
+
+/// `POST /v1/auth/token`: a bearer token for the user of the request's Basic
+/// credentials, `{"token": "...", "expires_in_s": 3600, "user": ..., "role": ...}`.
+pub(crate) async fn token(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    let issued = match principal(&state, &headers).await {
+        Ok(who) => state.auth.issue_token(&who).map(|t| (who, t)),
+        Err(e) => Err(e),
+    };
+    match issued {
+        Ok((who, (token, lifetime))) => {
+            let body = serde_json::json!({
+                "token": token,
+                "expires_in_s": lifetime.as_secs(),
+                "user": who.user,
+                "role": who.role.as_str(),
+            });
+            json(StatusCode::OK, body.to_string().into_bytes())
+        }
+        Err(e) => fail(&state, &e),
+    }
 }

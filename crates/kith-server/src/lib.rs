@@ -6,6 +6,7 @@
 //! is a `busy` error, never more memory.
 //!
 //! - [`config`]: the limits and options (`kith.toml` or flags);
+//! - [`auth`]: users, roles, credentials and tokens, the same for every transport;
 //! - [`pool`]: the worker threads and their bounded queue;
 //! - `state`: what every handler shares (`AppState`, the shutdown signal);
 //! - `error` and `codes`: a failed request, and the wire code of every lower layer's error;
@@ -20,6 +21,7 @@
 //!   and the checkpointer;
 //! - [`metrics`]: counters and histograms in Prometheus text format.
 
+pub mod auth;
 mod bolt;
 mod codes;
 pub mod config;

@@ -64,6 +64,10 @@ impl Server {
             Some(address) => Some(TcpListener::bind(address).await?),
             None => None,
         };
+        let exposed = !config.listen.ip().is_loopback()
+            || config.bolt_listen.is_some_and(|a| !a.ip().is_loopback());
+        let auth = crate::auth::Auth::new(config.auth, config.data.clone(), exposed)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e))?;
         let pool = WorkerPool::new(config.workers, config.queue_depth_max)?;
         let (shutdown, signal) = watch::channel(false);
         let state = Arc::new(AppState {
@@ -75,6 +79,7 @@ impl Server {
             metrics: Metrics::default(),
             shutdown: signal,
             writes,
+            auth,
         });
         Ok(Server {
             listener,
@@ -114,6 +119,7 @@ impl Server {
             .route("/v1/call/{procedure}", post(crate::http::call))
             .route("/v1/write", post(crate::http::write))
             .route("/v1/cypher", post(crate::http::cypher))
+            .route("/v1/auth/token", post(crate::http::token))
             .route("/health", get(crate::http::health))
             .route("/metrics", get(crate::http::metrics))
             .with_state(state.clone());

@@ -28,6 +28,8 @@ pub(crate) struct AppState {
     pub(crate) shutdown: ShutdownSignal,
     /// The write queue; `None` for a read-only server.
     pub(crate) writes: Option<WriteQueue>,
+    /// Who clients are and what they may do.
+    pub(crate) auth: crate::auth::Auth,
 }
 
 /// One of the `connections_max` slots (WebSocket and Bolt connections together),

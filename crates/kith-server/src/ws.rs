@@ -19,6 +19,7 @@ use futures_util::{FutureExt, SinkExt, StreamExt};
 use kith_protocol::{ErrorCode as Code, FrameHeader, Kind, Subprotocol, Trailer, Wire};
 use tokio::sync::mpsc;
 
+use crate::auth::{Credentials, Role};
 use crate::dispatch::{dispatch, Job, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
@@ -43,8 +44,15 @@ enum Outgoing {
 pub(crate) async fn upgrade(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
+    uri: axum::http::Uri,
     ws: WebSocketUpgrade,
 ) -> Response {
+    // Credentials come with the handshake: the `Authorization` header, or (browsers
+    // cannot set headers here) an `access_token` query parameter.
+    let role = match handshake_principal(&state, &headers, &uri).await {
+        Ok(who) => who.role,
+        Err(e) => return refuse_handshake(&state, &e),
+    };
     let Some(slot) = ConnectionSlot::take(&state) else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -93,13 +101,43 @@ pub(crate) async fn upgrade(
             ws.set_selected_protocol(value);
         }
     }
-    ws.on_upgrade(move |socket| connection(state, socket, subprotocol, slot))
+    ws.on_upgrade(move |socket| connection(state, socket, subprotocol, role, slot))
+}
+
+async fn handshake_principal(
+    state: &Arc<AppState>,
+    headers: &HeaderMap,
+    uri: &axum::http::Uri,
+) -> Result<crate::auth::Principal, ExecError> {
+    if let (None, Some(token)) = (
+        headers.get(header::AUTHORIZATION),
+        Credentials::from_query(uri.query()),
+    ) {
+        return crate::auth::who(state, token).await;
+    }
+    crate::http::principal(state, headers).await
+}
+
+/// A refused handshake: 401 with the error document as JSON, before any upgrade.
+fn refuse_handshake(state: &AppState, error: &ExecError) -> Response {
+    state.metrics.error(Transport::Ws, error.code);
+    (
+        StatusCode::UNAUTHORIZED,
+        [
+            (header::WWW_AUTHENTICATE, crate::auth::CHALLENGE),
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CONNECTION, "close"),
+        ],
+        error.body().encode(kith_protocol::Encoding::Json),
+    )
+        .into_response()
 }
 
 async fn connection(
     state: Arc<AppState>,
     mut socket: WebSocket,
     subprotocol: Subprotocol,
+    role: Role,
     _slot: ConnectionSlot,
 ) {
     tracing::debug!(%subprotocol, "connection opened");
@@ -132,7 +170,7 @@ async fn connection(
             while reading && closing.is_none() && queues.bytes < room {
                 match socket.next().now_or_never() {
                     Some(message) => {
-                        reading = on_message(&state, &wire, &inflight, &out, &gone, message);
+                        reading = on_message(&state, &wire, role, &inflight, &out, &gone, message);
                     }
                     None => break,
                 }
@@ -165,7 +203,7 @@ async fn connection(
                 None => break,
             },
             message = socket.next(), if reading => {
-                reading = on_message(&state, &wire, &inflight, &out, &gone, message);
+                reading = on_message(&state, &wire, role, &inflight, &out, &gone, message);
             }
             _ = shutdown.changed() => {
                 let _ = out.send(Outgoing::Close(CLOSE_GOING_AWAY, "server shutting down".into()));
@@ -271,12 +309,13 @@ async fn write_next(
 fn on_message(
     state: &Arc<AppState>,
     wire: &Wire,
+    role: Role,
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
     gone: &Gone,
     message: Option<Result<Message, axum::Error>>,
 ) -> bool {
-    let reading = read_message(state, wire, inflight, out, &gone.0, message);
+    let reading = read_message(state, wire, role, inflight, out, &gone.0, message);
     if !reading {
         gone.set();
     }
@@ -287,6 +326,7 @@ fn on_message(
 fn read_message(
     state: &Arc<AppState>,
     wire: &Wire,
+    role: Role,
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
     gone: &Arc<AtomicBool>,
@@ -295,7 +335,7 @@ fn read_message(
     match message {
         Some(Ok(Message::Binary(bytes))) => {
             state.metrics.bytes_in(bytes.len());
-            handle_frame(state, wire, &bytes, inflight, out, gone);
+            handle_frame(state, wire, role, &bytes, inflight, out, gone);
             true
         }
         Some(Ok(Message::Text(_))) => {
@@ -340,6 +380,7 @@ fn send_error(
 fn handle_frame(
     state: &Arc<AppState>,
     wire: &Wire,
+    role: Role,
     bytes: &[u8],
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
@@ -367,7 +408,7 @@ fn handle_frame(
     };
     // Writes convert before they take an in-flight slot: a malformed one is answered
     // at once and never queued.
-    let job = match Job::of(state, request) {
+    let job = match Job::of(state, request, role) {
         Ok(job) => job,
         Err(ExecError { code, message, .. }) => {
             return send_error(state, out, wire, request_id, code, &message)

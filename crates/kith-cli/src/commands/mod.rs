@@ -11,4 +11,5 @@ pub mod replay;
 pub mod serve;
 pub mod shell;
 pub mod stats;
+pub mod user;
 pub mod write;

@@ -172,10 +172,11 @@ fn scalar(text: &str) -> Value {
 /// Where queries run, opened once for any number of them (`kith query` runs one,
 /// `kith shell` a session's worth).
 pub(crate) enum Target {
-    /// A data directory, in-process (boxed: it is far larger than a connection).
+    /// A data directory, in-process.
     Local(Box<Local>),
-    /// A running server, through the Rust client.
-    Server(Server),
+    /// A running server, through the Rust client (boxed too: the client's
+    /// configuration makes it the larger one).
+    Server(Box<Server>),
 }
 
 /// A data directory opened by this process. A read sees the recovered directory (or
@@ -198,7 +199,7 @@ impl Target {
     /// Opens a data directory, or connects to a `ws://` URL.
     pub(crate) fn open(target: &str) -> Result<Target> {
         if is_url(target) {
-            return Ok(Target::Server(Server::connect(target)?));
+            return Ok(Target::Server(Box::new(Server::connect(target)?)));
         }
         let dir = PathBuf::from(target);
         Ok(Target::Local(Box::new(Local {

@@ -25,6 +25,10 @@ pub struct ServeArgs {
     /// Address to serve Bolt (Neo4j's drivers) on, or `off` [default: 127.0.0.1:7687].
     #[arg(long, value_parser = bolt_listen)]
     bolt_listen: Option<BoltListen>,
+    /// `users` (credentials whenever the data directory has users; without users only
+    /// loopback addresses are served) or `none` (nobody is asked) [default: users].
+    #[arg(long, value_parser = auth_mode)]
+    auth: Option<kith_server::auth::AuthMode>,
     /// Worker threads executing requests and encoding answers [default: cores].
     #[arg(long)]
     workers: Option<usize>,
@@ -133,6 +137,9 @@ impl ServeArgs {
         if self.data.is_some() {
             c.data = self.data;
         }
+        if let Some(mode) = self.auth {
+            c.auth = mode;
+        }
         c.bolt_listen = match self.bolt_listen {
             Some(BoltListen(choice)) => choice,
             None => c
@@ -158,6 +165,14 @@ fn bolt_listen(text: &str) -> Result<BoltListen, String> {
         .map_err(|e| format!("`{text}` is neither an address (HOST:PORT) nor `off`: {e}"))
 }
 
+fn auth_mode(text: &str) -> Result<kith_server::auth::AuthMode, String> {
+    match text {
+        "users" => Ok(kith_server::auth::AuthMode::Users),
+        "none" => Ok(kith_server::auth::AuthMode::None),
+        other => Err(format!("`{other}`: --auth takes users or none")),
+    }
+}
+
 pub fn run(args: ServeArgs) -> Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -165,8 +180,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .init();
-    let config = args.config()?;
+    let mut config = args.config()?;
     let dir = data_dir::resolve(config.data.clone())?;
+    // The server reads its users from the data directory, the default one included.
+    config.data = Some(dir.clone());
     let options = config
         .database_options()
         .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;

@@ -112,11 +112,24 @@ impl TestServer {
 
     /// A minimal HTTP/1.1 exchange: status and body.
     pub async fn http(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let (status, _, body) = self.http_with(method, path, "", body).await;
+        (status, body)
+    }
+
+    /// An HTTP request with extra header lines (each ending in `\r\n`): the status,
+    /// the header block and the body.
+    pub async fn http_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &str,
+        body: &str,
+    ) -> (u16, String, String) {
         let mut stream = tokio::net::TcpStream::connect(self.addr)
             .await
             .expect("connects");
         let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{headers}\r\n{body}",
             self.addr,
             body.len()
         );
@@ -138,7 +151,7 @@ impl TestServer {
         } else {
             body.to_owned()
         };
-        (status, body)
+        (status, head.to_owned(), body)
     }
 }
 

@@ -197,10 +197,27 @@ async fn serve(
                 return out.flush().await;
             }
         };
-        if let Flow::Close = session.handle(request, out).await? {
-            return out.flush().await;
+        match session.handle(request, out).await? {
+            Flow::Continue => {}
+            Flow::Close => return out.flush().await,
+            Flow::Defunct => return ignore_pipelined(reader, &mut dechunker, out).await,
         }
     }
+}
+
+/// Answers IGNORED to the messages already received, then ends the connection.
+async fn ignore_pipelined(
+    reader: &mut BufReader<OwnedReadHalf>,
+    dechunker: &mut Dechunker,
+    out: &mut Out,
+) -> std::io::Result<()> {
+    while !reader.buffer().is_empty() {
+        match read_message(reader, dechunker).await? {
+            Ok(_) => out.ignored(),
+            Err(_) => break,
+        }
+    }
+    out.flush().await
 }
 
 /// The next message's bytes, or why it cannot be read (too large).

@@ -18,6 +18,7 @@ use super::conn::Out;
 use super::failure::{metadata, Failure};
 use super::reply::{BoltReply, Outcome};
 use super::values::{pack_graph, param_value, Dialect};
+use crate::auth::{Credentials, Role};
 use crate::dispatch::{dispatch, Job};
 use crate::error::ExecError;
 use crate::state::AppState;
@@ -32,6 +33,10 @@ const BOOKMARK_WAIT: Duration = Duration::from_secs(5);
 pub(crate) enum Flow {
     Continue,
     Close,
+    /// Authentication failed: the requests the client already pipelined behind it
+    /// are IGNORED (so the driver reports the FAILURE to each of them, as its own
+    /// authentication error), then the connection closes.
+    Defunct,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +84,8 @@ pub(crate) struct Session {
     next_qid: i64,
     /// Set when the connection ends: stops its running query.
     cancel: Arc<AtomicBool>,
+    /// The authenticated user's role (HELLO or LOGON sets it; nothing runs before).
+    role: Role,
 }
 
 impl Session {
@@ -94,6 +101,7 @@ impl Session {
             streams: Vec::new(),
             next_qid: 0,
             cancel: Arc::default(),
+            role: Role::Reader,
         }
     }
 
@@ -121,8 +129,8 @@ impl Session {
                 out.success(Pack::Map(vec![]));
             }
             (Phase::Failed, _) => out.ignored(),
-            (Phase::Hello, Request::Hello { extra }) => return Ok(self.hello(&extra, out)),
-            (Phase::Logon, Request::Logon { auth }) => return Ok(self.logon(&auth, out)),
+            (Phase::Hello, Request::Hello { extra }) => return Ok(self.hello(&extra, out).await),
+            (Phase::Logon, Request::Logon { auth }) => return Ok(self.logon(&auth, out).await),
             (Phase::Ready, request) => return self.ready(request, out).await,
             (phase, request) => {
                 let reason = format!(
@@ -151,16 +159,16 @@ impl Session {
         self.streams.clear();
     }
 
-    fn hello(&mut self, extra: &Pack, out: &mut Out) -> Flow {
+    async fn hello(&mut self, extra: &Pack, out: &mut Out) -> Flow {
         // 4.4 drivers offer to send datetimes in UTC (`patch_bolt: ["utc"]`); agreeing
         // makes 4.4 datetimes the same structure as 5.x's.
         let utc = !self.version.at_least(5, 0)
             && matches!(extra.get("patch_bolt"), Some(Pack::List(p)) if p.iter().any(|x| x.as_str() == Some("utc")));
         self.dialect = Dialect::of(self.version, utc);
         if !self.version.at_least(5, 1) {
-            if let Err(failure) = self.authenticate(extra) {
+            if let Err(failure) = self.authenticate(extra).await {
                 out.failure(metadata(&failure));
-                return Flow::Close;
+                return Flow::Defunct;
             }
         }
         let s = |v: &str| Pack::String(v.to_owned());
@@ -190,8 +198,8 @@ impl Session {
         Flow::Continue
     }
 
-    fn logon(&mut self, auth: &Pack, out: &mut Out) -> Flow {
-        match self.authenticate(auth) {
+    async fn logon(&mut self, auth: &Pack, out: &mut Out) -> Flow {
+        match self.authenticate(auth).await {
             Ok(()) => {
                 out.success(Pack::Map(vec![]));
                 self.phase = Phase::Ready;
@@ -199,20 +207,20 @@ impl Session {
             }
             Err(failure) => {
                 out.failure(metadata(&failure));
-                Flow::Close
+                Flow::Defunct
             }
         }
     }
 
-    /// Checks the credentials of HELLO (before 5.1) or LOGON.
-    fn authenticate(&self, auth: &Pack) -> Result<(), Failure> {
-        match auth.get("scheme").and_then(Pack::as_str) {
-            None | Some("none") | Some("basic") => Ok(()),
-            Some(other) => Err(Failure::new(
-                "Neo.ClientError.Security.Unauthorized",
-                format!("unsupported authentication scheme `{other}`: kith takes `basic`"),
-            )),
-        }
+    /// Checks the credentials of HELLO (before 5.1) or LOGON against the server's
+    /// users; the role they give is what the connection may do until LOGOFF.
+    async fn authenticate(&mut self, auth: &Pack) -> Result<(), Failure> {
+        let credentials = Credentials::from_bolt(auth).map_err(|e| Failure::from(&e))?;
+        let who = crate::auth::who(&self.state, credentials)
+            .await
+            .map_err(|e| Failure::from(&e))?;
+        self.role = who.role;
+        Ok(())
     }
 
     async fn ready(&mut self, request: Request, out: &mut Out) -> std::io::Result<Flow> {
@@ -242,7 +250,7 @@ impl Session {
                 Ok(())
             }
             Request::Logon { auth } if self.version.at_least(5, 1) => {
-                return Ok(self.logon(&auth, out));
+                return Ok(self.logon(&auth, out).await);
             }
             other => Err(Failure::new(
                 "Neo.ClientError.Request.Invalid",
@@ -369,6 +377,7 @@ impl Session {
             params,
             timing: false,
             within: self.tx.as_ref().map(|tx| tx.snapshot.clone()),
+            role: self.role,
         })
     }
 
