@@ -13,7 +13,7 @@ use kith_core::GraphView;
 use kith_protocol::message::{cypher_from_json, encode_chunk, params_from_json};
 use kith_protocol::{Encoding, ErrorCode as Code, Request, Trailer};
 
-use crate::auth::{self, Credentials, Principal};
+use crate::auth;
 use crate::dispatch::{dispatch, Job, OnceSender, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
@@ -77,15 +77,6 @@ fn fail(state: &AppState, error: &ExecError) -> Response {
     response
 }
 
-/// Who sends a request: its `Authorization` header checked against the users.
-pub(crate) async fn principal(
-    state: &Arc<AppState>,
-    headers: &HeaderMap,
-) -> Result<Principal, ExecError> {
-    let header = headers.get(header::AUTHORIZATION).map(|v| v.as_bytes());
-    auth::who(state, Credentials::from_header(header)?).await
-}
-
 /// A body of JSON rows (and the trailer of a Cypher query that wrote).
 fn rows_json(columns: &[String], values: &[kith_core::Value], trailer: &Trailer) -> Vec<u8> {
     encode_chunk(
@@ -127,7 +118,7 @@ async fn serve(
     decode: impl FnOnce(&[u8]) -> Result<Request, ExecError>,
 ) -> Response {
     let arrived = Instant::now();
-    let who = match principal(&state, headers).await {
+    let who = match auth::of_headers(&state, headers).await {
         Ok(who) => who,
         Err(e) => return fail(&state, &e),
     };
@@ -163,7 +154,7 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
 
 /// `GET /metrics`.
 pub(crate) async fn metrics(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
-    if let Err(e) = principal(&state, &headers).await {
+    if let Err(e) = auth::of_headers(&state, &headers).await {
         return fail(&state, &e);
     }
     let mut text = state
@@ -311,7 +302,7 @@ pub(crate) async fn cypher(
 /// `POST /v1/auth/token`: a bearer token for the user of the request's Basic
 /// credentials, `{"token": "...", "expires_in_s": 3600, "user": ..., "role": ...}`.
 pub(crate) async fn token(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
-    let issued = match principal(&state, &headers).await {
+    let issued = match auth::of_headers(&state, &headers).await {
         Ok(who) => state.auth.issue_token(&who).map(|t| (who, t)),
         Err(e) => Err(e),
     };

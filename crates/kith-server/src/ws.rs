@@ -115,7 +115,7 @@ async fn handshake_principal(
     ) {
         return crate::auth::who(state, token).await;
     }
-    crate::http::principal(state, headers).await
+    crate::auth::of_headers(state, headers).await
 }
 
 /// A refused handshake: 401 with the error document as JSON, before any upgrade.

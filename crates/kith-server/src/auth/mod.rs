@@ -56,6 +56,8 @@ pub enum AuthMode {
 
 /// The users file as last read, and what identified that version of it.
 struct Loaded {
+    /// Whether the file was read (or found absent) at least once.
+    read: bool,
     stamp: Option<Stamp>,
     users: Arc<BTreeMap<String, User>>,
 }
@@ -98,6 +100,7 @@ impl Auth {
             path,
             exposed,
             loaded: Mutex::new(Loaded {
+                read: false,
                 stamp: None,
                 users: Arc::new(BTreeMap::new()),
             }),
@@ -127,13 +130,16 @@ impl Auth {
         };
         let stamp = stamp_of(path);
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        if loaded.stamp.is_some() && loaded.stamp == stamp {
+        // One `stat` per check; the file is read again only when it changed (an
+        // absent file stays "no users" until one appears).
+        if loaded.read && loaded.stamp == stamp {
             return Ok(loaded.users.clone());
         }
         match UserFile::load(path) {
             Ok(file) => {
                 self.verified.retain(|u| file.users.contains_key(u));
                 *loaded = Loaded {
+                    read: true,
                     stamp,
                     users: Arc::new(file.users),
                 };
@@ -259,6 +265,17 @@ pub(crate) async fn who(
     tokio::task::spawn_blocking(move || state.auth.authenticate(&credentials))
         .await
         .unwrap_or_else(|_| Err(ExecError::new(Code::Internal, "authentication panicked")))
+}
+
+/// Who sends an HTTP request or a WebSocket handshake: its `Authorization` header.
+pub(crate) async fn of_headers(
+    state: &Arc<AppState>,
+    headers: &axum::http::HeaderMap,
+) -> Result<Principal, ExecError> {
+    let header = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .map(|v| v.as_bytes());
+    who(state, Credentials::from_header(header)?).await
 }
 
 fn principal(name: &str, user: &User) -> Principal {
