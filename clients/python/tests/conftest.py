@@ -19,6 +19,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import time
 import urllib.request
@@ -37,14 +38,27 @@ class RunningServer:
     process: subprocess.Popen
     log: Path
     data: Path | None = None
+    # Set when the server speaks TLS: a context that trusts its certificate.
+    tls: ssl.SSLContext | None = None
 
     @property
     def ws_url(self) -> str:
+        if self.tls is not None:
+            return f"wss://localhost:{self.port}/v1/ws"
         return f"ws://127.0.0.1:{self.port}/v1/ws"
 
     @property
     def http_url(self) -> str:
+        if self.tls is not None:
+            return f"https://localhost:{self.port}"
         return f"http://127.0.0.1:{self.port}"
+
+
+def make_certificate(directory: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and 127.0.0.1, and its key
+    (scripts/test-cert)."""
+    subprocess.run(["bash", str(REPO / "scripts" / "test-cert"), str(directory)], check=True, capture_output=True)
+    return directory / "server.crt", directory / "server.key"
 
 
 def _free_port() -> int:
@@ -85,20 +99,28 @@ def kith_data(kith_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return data
 
 
-def start_server(kith_bin: Path, data: Path, log_dir: Path, *extra: str) -> RunningServer:
-    """Starts `kith serve` and waits until /health answers 200."""
+def start_server(
+    kith_bin: Path, data: Path, log_dir: Path, *extra: str, tls: tuple[Path, Path] | None = None
+) -> RunningServer:
+    """Starts `kith serve` and waits until /health answers 200; with ``tls`` (a
+    certificate and its key) the server speaks TLS only."""
     port = _free_port()
     log = log_dir / f"serve-{port}.log"
     command = [str(kith_bin), "serve", "--data", str(data), "--listen", f"127.0.0.1:{port}", "--workers", "2", "--bolt-listen", "off", *extra]
+    context = None
+    if tls is not None:
+        command += ["--tls-cert", str(tls[0]), "--tls-key", str(tls[1])]
+        context = ssl.create_default_context(cafile=str(tls[0]))
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    server = RunningServer(port, process, log, data)
+    server = RunningServer(port, process, log, data, context)
     deadline = time.monotonic() + HEALTH_WAIT_S
     while True:
         if process.poll() is not None:
             pytest.fail(f"{' '.join(command)} exited with {process.returncode}:\n{log.read_text()[-4000:]}")
         try:
-            with urllib.request.urlopen(f"{server.http_url}/health", timeout=1) as response:
+            health = f"{server.http_url}/health"
+            with urllib.request.urlopen(health, timeout=1, context=context) as response:
                 if response.status == 200:
                     json.loads(response.read())
                     return server

@@ -174,12 +174,18 @@ pub(crate) struct Connection {
     backoff_min: Duration,
     backoff_max: Duration,
     credentials: Option<crate::Credentials>,
+    /// `wss://` with other roots than the system's.
+    connector: Option<tokio_tungstenite::Connector>,
     live: tokio::sync::Mutex<Option<Arc<Live>>>,
     backoff: Mutex<Backoff>,
 }
 
 impl Connection {
-    pub(crate) fn new(url: String, config: &ClientConfig) -> Self {
+    pub(crate) fn new(
+        url: String,
+        config: &ClientConfig,
+        connector: Option<tokio_tungstenite::Connector>,
+    ) -> Self {
         Connection {
             url,
             subprotocol: config.subprotocol,
@@ -187,6 +193,7 @@ impl Connection {
             backoff_min: config.backoff_min,
             backoff_max: config.backoff_max,
             credentials: config.credentials.clone(),
+            connector,
             live: tokio::sync::Mutex::new(None),
             backoff: Mutex::new(Backoff {
                 next_attempt: Instant::now(),
@@ -250,10 +257,14 @@ impl Connection {
             .read_buffer_size(kith_protocol::READ_BUFFER_BYTES)
             .max_message_size(Some(self.frame_bytes_max))
             .max_frame_size(Some(self.frame_bytes_max));
-        let (socket, response) =
-            tokio_tungstenite::connect_async_with_config(request, Some(config), true)
-                .await
-                .map_err(|e| connect(refusal(e)))?;
+        let (socket, response) = tokio_tungstenite::connect_async_tls_with_config(
+            request,
+            Some(config),
+            true,
+            self.connector.clone(),
+        )
+        .await
+        .map_err(|e| connect(refusal(e)))?;
         let echoed = response
             .headers()
             .get(SEC_WEBSOCKET_PROTOCOL)

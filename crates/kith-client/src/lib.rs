@@ -9,6 +9,7 @@
 
 mod connection;
 mod error;
+mod tls;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -39,6 +40,9 @@ pub struct ClientConfig {
     /// Who to connect as (`docs/security.md`); `None` for a server open to everyone.
     /// [`ClientConfig::new`] takes it from a URL's `user:password@`.
     pub credentials: Option<Credentials>,
+    /// PEM certificate(s) of the authorities to trust for `wss://` URLs instead of
+    /// the system's (a server with a self-signed certificate: that certificate).
+    pub ca_cert: Option<std::path::PathBuf>,
 }
 
 /// Credentials sent at the WebSocket handshake as an `Authorization` header.
@@ -136,6 +140,7 @@ impl ClientConfig {
             backoff_min: Duration::from_millis(50),
             backoff_max: Duration::from_secs(5),
             frame_bytes_max: 64 << 20,
+            ca_cert: None,
         }
     }
 }
@@ -223,10 +228,11 @@ impl Client {
                 "at least one URL and one connection per URL".into(),
             ));
         }
+        let connector = tls::connector(config.ca_cert.as_deref())?;
         let mut connections = Vec::new();
         for _ in 0..config.connections_per_url {
             for url in &config.urls {
-                let connection = Connection::new(url.clone(), &config);
+                let connection = Connection::new(url.clone(), &config, connector.clone());
                 connection.ensure_open().await?;
                 connections.push(connection);
             }

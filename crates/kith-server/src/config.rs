@@ -61,6 +61,11 @@ pub struct ServerConfig {
     /// `users` (credentials whenever the data directory's `users.toml` names a user;
     /// no users is allowed only on loopback) or `none` (nobody is asked).
     pub auth: crate::auth::AuthMode,
+    /// PEM certificate chain (the server's own first): with `tls_key`, every
+    /// transport (HTTP, WebSocket, Bolt) speaks TLS only.
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key of `tls_cert` (PKCS#8, PKCS#1 or SEC1).
+    pub tls_key: Option<PathBuf>,
 }
 
 impl Default for ServerConfig {
@@ -89,6 +94,8 @@ impl Default for ServerConfig {
             checkpoint_wal_bytes: 256 << 20,
             checkpoint_interval_s: 900,
             auth: crate::auth::AuthMode::Users,
+            tls_cert: None,
+            tls_key: None,
         }
     }
 }
@@ -138,6 +145,9 @@ impl ServerConfig {
             return Err("timeouts must be at least 1 ms".into());
         }
         self.durability_mode()?;
+        if self.tls_cert.is_some() != self.tls_key.is_some() {
+            return Err("`tls_cert` and `tls_key` go together: give both or neither".into());
+        }
         if self.checkpoint_wal_bytes == 0 || self.checkpoint_interval_s == 0 {
             return Err(
                 "`checkpoint_wal_bytes` and `checkpoint_interval_s` must be at least 1".into(),
@@ -179,5 +189,16 @@ mod tests {
         assert!(err.contains("wrokers"), "{err}");
         let err = ServerConfig::from_toml("workers = 0").expect_err("zero");
         assert!(err.contains("workers"), "{err}");
+    }
+
+    #[test]
+    fn a_tls_certificate_needs_its_key() {
+        let c =
+            ServerConfig::from_toml("tls_cert = \"a.crt\"\ntls_key = \"a.key\"\n").expect("both");
+        assert_eq!(c.tls_key.as_deref(), Some(std::path::Path::new("a.key")));
+        let err = ServerConfig::from_toml("tls_cert = \"a.crt\"").expect_err("no key");
+        assert!(err.contains("tls_key"), "{err}");
+        let err = ServerConfig::from_toml("tls_key = \"a.key\"").expect_err("no cert");
+        assert!(err.contains("tls_cert"), "{err}");
     }
 }

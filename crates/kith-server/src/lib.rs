@@ -17,6 +17,7 @@
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
 //! - `bolt`: Neo4j's Bolt protocol on its own port (`docs/bolt.md`);
+//! - [`tls`]: the certificate and key, and TLS for every transport's connections;
 //! - `write_queue`: the writer thread that commits transactions in durable groups,
 //!   and the checkpointer;
 //! - [`metrics`]: counters and histograms in Prometheus text format.
@@ -34,6 +35,7 @@ pub mod metrics;
 mod pool;
 mod router;
 mod state;
+pub mod tls;
 mod write_queue;
 mod ws;
 

@@ -14,6 +14,7 @@ use tokio::sync::watch;
 use crate::metrics::Metrics;
 use crate::pool::WorkerPool;
 use crate::state::AppState;
+use crate::tls::{Tls, TlsListener};
 use crate::write_queue::{GroupLimits, WriteQueue};
 use crate::ServerConfig;
 
@@ -22,6 +23,7 @@ use crate::ServerConfig;
 pub struct Server {
     listener: TcpListener,
     bolt: Option<TcpListener>,
+    tls: Option<Tls>,
     state: Arc<AppState>,
     shutdown: watch::Sender<bool>,
 }
@@ -59,6 +61,13 @@ impl Server {
         config
             .validate()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        let tls = match (&config.tls_cert, &config.tls_key) {
+            (Some(cert), Some(key)) => Some(
+                Tls::load(cert, key)
+                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?,
+            ),
+            _ => None,
+        };
         let listener = TcpListener::bind(config.listen).await?;
         let bolt = match config.bolt_listen {
             Some(address) => Some(TcpListener::bind(address).await?),
@@ -84,6 +93,7 @@ impl Server {
         Ok(Server {
             listener,
             bolt,
+            tls,
             state,
             shutdown,
         })
@@ -92,6 +102,11 @@ impl Server {
     /// The address actually bound.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
+    }
+
+    /// Whether every transport speaks TLS (`wss://`, `https://`, `bolt+s://`).
+    pub fn tls(&self) -> bool {
+        self.tls.is_some()
     }
 
     /// The Bolt address actually bound, if Bolt is served.
@@ -108,11 +123,12 @@ impl Server {
         let Server {
             listener,
             bolt,
+            tls,
             state,
             shutdown: trigger,
         } = self;
         if let Some(bolt) = bolt {
-            tokio::spawn(crate::bolt::accept(bolt, state.clone()));
+            tokio::spawn(crate::bolt::accept(bolt, tls.clone(), state.clone()));
         }
         let app = Router::new()
             .route("/v1/ws", get(crate::ws::upgrade))
@@ -128,11 +144,22 @@ impl Server {
             shutdown.await;
             let _ = trigger.send(true);
         });
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = signal.changed().await;
-            })
-            .await;
+        let stopped = async move {
+            let _ = signal.changed().await;
+        };
+        // Two calls, as the listeners' types differ.
+        let served = match tls {
+            None => {
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(stopped)
+                    .await
+            }
+            Some(tls) => {
+                axum::serve(TlsListener::new(listener, tls)?, app)
+                    .with_graceful_shutdown(stopped)
+                    .await
+            }
+        };
         // Commit what is queued and write the final checkpoint.
         let finishing = state.clone();
         let _ = tokio::task::spawn_blocking(move || {

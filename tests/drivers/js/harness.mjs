@@ -6,6 +6,7 @@ import neo4j from 'neo4j-driver'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import https from 'node:https'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -49,13 +50,24 @@ function tail (file) {
   }
 }
 
-async function healthy (httpPort) {
+async function healthy (httpPort, tls) {
+  if (tls) return healthyTls(httpPort, tls)
   try {
     const answer = await fetch(`http://127.0.0.1:${httpPort}/health`, { signal: AbortSignal.timeout(1000) })
     return answer.ok
   } catch {
     return false
   }
+}
+
+/** /health over https, trusting the server's own certificate (fetch cannot be told to). */
+function healthyTls (httpPort, tls) {
+  return new Promise(resolve => {
+    const request = https.get({ host: 'localhost', port: httpPort, path: '/health', ca: fs.readFileSync(tls.cert), timeout: 1000 },
+      answer => { answer.resume(); resolve(answer.statusCode === 200) })
+    request.on('error', () => resolve(false))
+    request.on('timeout', () => { request.destroy(); resolve(false) })
+  })
 }
 
 // Servers still running when this test process exits (a crash, a timeout) are killed
@@ -65,14 +77,16 @@ process.on('exit', () => { for (const child of running) child.kill('SIGKILL') })
 
 /**
  * Starts `kith serve` on `data` with its output in `log`, and resolves once /health
- * answers. The result's `stop()` sends SIGTERM and waits for a clean exit.
+ * answers. With `tls` ({ cert, key } files) the server speaks TLS only. The result's
+ * `stop()` sends SIGTERM and waits for a clean exit.
  */
-export async function startServer (data, log) {
+export async function startServer (data, log, tls = null) {
   const httpPort = await freePort()
   const boltPort = await freePort()
   const out = fs.openSync(log, 'w')
+  const encrypted = tls ? ['--tls-cert', tls.cert, '--tls-key', tls.key] : []
   const child = spawn(kithBin(), ['serve', '--data', data, '--listen', `127.0.0.1:${httpPort}`,
-    '--bolt-listen', `127.0.0.1:${boltPort}`, '--workers', '2'], { stdio: ['ignore', out, out] })
+    '--bolt-listen', `127.0.0.1:${boltPort}`, '--workers', '2', ...encrypted], { stdio: ['ignore', out, out] })
   fs.closeSync(out)
   running.add(child)
   let exited = null
@@ -83,7 +97,7 @@ export async function startServer (data, log) {
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (exited) throw new Error(`kith serve exited (${JSON.stringify(exited)}):\n${tail(log)}`)
-    if (await healthy(httpPort)) return server(child, httpPort, boltPort, () => exited)
+    if (await healthy(httpPort, tls)) return server(child, httpPort, boltPort, () => exited)
     await sleep(100)
   }
   child.kill('SIGKILL')
@@ -139,14 +153,28 @@ export function startWriteServer (prepare = () => {}) {
   return serveIn('write', prepare)
 }
 
+/**
+ * A writable server that speaks TLS only, with a self-signed certificate for
+ * localhost and 127.0.0.1 (scripts/test-cert); the result's `cert` is its file.
+ */
+export function startTlsServer (prepare = () => {}) {
+  return serveIn('tls', prepare, dir => {
+    const tls = { cert: path.join(dir, 'server.crt'), key: path.join(dir, 'server.key') }
+    const made = spawnSync('bash', [path.join(REPO, 'scripts', 'test-cert'), dir], { encoding: 'utf8' })
+    if (made.status !== 0) throw new Error(`scripts/test-cert failed: ${made.stderr}`)
+    return tls
+  })
+}
+
 /** A server on `DIR/data` of a new temporary DIR, removed when the server stops (or fails to start). */
-async function serveIn (prefix, prepare) {
+async function serveIn (prefix, prepare, certify = () => null) {
   const tmp = tempDir(prefix)
   try {
     const data = path.join(tmp.dir, 'data')
     prepare(data)
-    const srv = await startServer(data, path.join(tmp.dir, 'serve.log'))
-    return { ...srv, stop: async () => { await srv.stop(); tmp.remove() } }
+    const tls = certify(tmp.dir)
+    const srv = await startServer(data, path.join(tmp.dir, 'serve.log'), tls)
+    return { ...srv, cert: tls?.cert, stop: async () => { await srv.stop(); tmp.remove() } }
   } catch (e) {
     tmp.remove()
     throw e

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import time
 import urllib.request
@@ -50,17 +51,22 @@ def kith_bin() -> Path:
     return path
 
 
-def start(data: Path, log: Path, *extra: str) -> Server:
+def start(data: Path, log: Path, *extra: str, tls: tuple[Path, Path] | None = None) -> Server:
+    """Starts `kith serve` with Bolt; with ``tls`` (certificate, key) TLS only."""
     http_port, bolt_port = _free_port(), _free_port()
     command = [str(kith_bin()), "serve", "--data", str(data), "--listen", f"127.0.0.1:{http_port}",
                "--bolt-listen", f"127.0.0.1:{bolt_port}", "--workers", "2", *extra]
+    health, context = f"http://127.0.0.1:{http_port}/health", None
+    if tls is not None:
+        command += ["--tls-cert", str(tls[0]), "--tls-key", str(tls[1])]
+        health, context = f"https://localhost:{http_port}/health", ssl.create_default_context(cafile=str(tls[0]))
     process = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"kith serve exited:\n{log.read_text()[-4000:]}")
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/health", timeout=1):
+            with urllib.request.urlopen(health, timeout=1, context=context):
                 return Server(http_port, bolt_port, process)
         except OSError:
             time.sleep(0.1)

@@ -8,6 +8,7 @@ arguments that only newer versions know (``proxy``) are passed only when accepte
 from __future__ import annotations
 
 import inspect
+from ssl import SSLContext
 from typing import Any
 
 import websockets
@@ -55,7 +56,18 @@ _ASYNC_PROXY = _accepts(async_connect, "proxy") or _accepts(
 )
 
 
-def connect_kwargs(offer: str, timeout: float | None, max_message_bytes: int, *, sync: bool) -> dict:
+# websockets 12's threading client calls its TLS context `ssl_context`; 13 renamed it.
+_SYNC_SSL = "ssl" if _accepts(sync_connect, "ssl") else "ssl_context"
+
+
+def connect_kwargs(
+    offer: str,
+    timeout: float | None,
+    max_message_bytes: int,
+    *,
+    sync: bool,
+    ssl: SSLContext | None = None,
+) -> dict:
     """Keyword arguments for ``connect``: offer exactly one subprotocol, no
     permessage-deflate (kith compresses payloads itself; compressing twice only
     costs CPU), a bounded message size, and no HTTP proxy (a database connection
@@ -70,6 +82,9 @@ def connect_kwargs(offer: str, timeout: float | None, max_message_bytes: int, *,
         kwargs["proxy"] = None
     if sync and _SYNC_LEGACY_FLAG:
         kwargs["legacy"] = True
+    if ssl is not None:
+        # For wss:// only: websockets refuses a TLS context with a ws:// URL.
+        kwargs[_SYNC_SSL if sync else "ssl"] = ssl
     return kwargs
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from ssl import SSLContext
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -55,11 +56,12 @@ class AsyncConnection:
         timeout: float | None,
         offer: str | None = None,
         max_message_bytes: int = MESSAGE_BYTES_MAX,
+        ssl: SSLContext | None = None,
     ) -> "AsyncConnection":
         offer = offer or wire.subprotocol
         try:
             ws = await _ws.async_connect(
-                url, **_ws.connect_kwargs(offer, timeout, max_message_bytes, sync=False)
+                url, **_ws.connect_kwargs(offer, timeout, max_message_bytes, sync=False, ssl=ssl)
             )
         except Exception as exc:
             raise _ws.handshake_failure(url, offer, exc) from exc
@@ -238,6 +240,7 @@ class _Connecting:
                 timeout=o["timeout"],
                 offer=subprotocol,
                 max_message_bytes=o["max_message_bytes"],
+                ssl=o["ssl"],
             )
             for target in targets(o["url"], o["urls"], o["pool_size"])
         ]
@@ -274,6 +277,7 @@ def connect_async(
     subprotocol: str | None = None,
     max_message_bytes: int = MESSAGE_BYTES_MAX,
     payload_bytes_max: int = PAYLOAD_BYTES_MAX,
+    ssl: SSLContext | None = None,
 ) -> _Connecting:
     """Opens an :class:`AsyncClient`; ``client = await kith.connect_async(...)`` or
     ``async with kith.connect_async(...) as client:``. Options as :func:`kith.connect`."""
@@ -289,4 +293,5 @@ def connect_async(
         subprotocol=subprotocol,
         max_message_bytes=max_message_bytes,
         payload_bytes_max=payload_bytes_max,
+        ssl=ssl,
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+from ssl import SSLContext
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -67,6 +68,7 @@ class Connection:
         timeout: float | None,
         offer: str | None = None,
         max_message_bytes: int = MESSAGE_BYTES_MAX,
+        ssl: SSLContext | None = None,
     ) -> None:
         self.url = url
         self.wire = wire
@@ -76,7 +78,7 @@ class Connection:
         self._closing = False
         try:
             self._ws = _ws.sync_connect(
-                url, **_ws.connect_kwargs(self.offer, timeout, max_message_bytes, sync=True)
+                url, **_ws.connect_kwargs(self.offer, timeout, max_message_bytes, sync=True, ssl=ssl)
             )
         except Exception as exc:
             raise _ws.handshake_failure(url, self.offer, exc) from exc
@@ -294,6 +296,7 @@ def connect(
     subprotocol: str | None = None,
     max_message_bytes: int = MESSAGE_BYTES_MAX,
     payload_bytes_max: int = PAYLOAD_BYTES_MAX,
+    ssl: SSLContext | None = None,
 ) -> Client:
     """Opens a synchronous :class:`Client`.
 
@@ -302,6 +305,9 @@ def connect(
     ``urls``. ``timeout`` (seconds) bounds opening and each call. ``subprotocol``
     offers a raw name instead (for probing servers; it must still name an encoding
     and compression this client speaks unless the server is expected to refuse it).
+    ``wss://`` URLs verify the server's certificate against the system's authorities
+    (or ``SSL_CERT_FILE``); ``ssl`` passes a context of your own, e.g.
+    ``ssl.create_default_context(cafile="server.crt")`` for a self-signed certificate.
     """
     if subprotocol is not None:
         try:
@@ -314,7 +320,12 @@ def connect(
         for target in targets(url, urls, pool_size):
             opened.append(
                 Connection(
-                    target, wire, timeout=timeout, offer=subprotocol, max_message_bytes=max_message_bytes
+                    target,
+                    wire,
+                    timeout=timeout,
+                    offer=subprotocol,
+                    max_message_bytes=max_message_bytes,
+                    ssl=ssl,
                 )
             )
     except BaseException:

@@ -29,6 +29,13 @@ pub struct ServeArgs {
     /// loopback addresses are served) or `none` (nobody is asked) [default: users].
     #[arg(long, value_parser = auth_mode)]
     auth: Option<kith_server::auth::AuthMode>,
+    /// PEM certificate chain: with --tls-key, HTTP, WebSocket and Bolt speak TLS only
+    /// (https://, wss://, bolt+s://).
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// PEM private key of --tls-cert.
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
     /// Worker threads executing requests and encoding answers [default: cores].
     #[arg(long)]
     workers: Option<usize>,
@@ -137,6 +144,9 @@ impl ServeArgs {
         if self.data.is_some() {
             c.data = self.data;
         }
+        if self.tls_cert.is_some() {
+            (c.tls_cert, c.tls_key) = (self.tls_cert, self.tls_key);
+        }
         if let Some(mode) = self.auth {
             c.auth = mode;
         }
@@ -217,17 +227,20 @@ pub fn run(args: ServeArgs) -> Result<()> {
     runtime.block_on(async move {
         let server = kith_server::Server::bind_database(config.clone(), database)
             .await
-            .with_context(|| format!("binding {}", config.listen))?;
-        if let Some(bolt) = server.bolt_addr() {
-            tracing::info!("kith serving Bolt (Neo4j drivers) on bolt://{bolt}");
+            .with_context(|| format!("starting the server on {}", config.listen))?;
+        let (ws, http, bolt) = match server.tls() {
+            true => ("wss", "https", "bolt+s"),
+            false => ("ws", "http", "bolt"),
+        };
+        if let Some(address) = server.bolt_addr() {
+            tracing::info!("kith serving Bolt (Neo4j drivers) on {bolt}://{address}");
         }
+        let address = server.local_addr()?;
         tracing::info!(
-            address = %server.local_addr()?,
+            %address,
             workers = config.workers,
             durability = %config.durability,
-            "kith serving: WebSocket ws://{}/v1/ws, HTTP http://{}/v1/call/{{procedure}} and /v1/write",
-            config.listen,
-            config.listen
+            "kith serving: WebSocket {ws}://{address}/v1/ws, HTTP {http}://{address}/v1/call/{{procedure}}, /v1/cypher and /v1/write",
         );
         server.run(shutdown_signal()).await.context("serving")?;
         tracing::info!("shut down cleanly");

@@ -18,6 +18,9 @@ use tokio::sync::oneshot;
 
 pub struct TestServer {
     pub addr: SocketAddr,
+    /// The Bolt address, when the configuration serves Bolt.
+    #[allow(dead_code)]
+    pub bolt: Option<SocketAddr>,
     pub store: Arc<Store>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
@@ -68,12 +71,14 @@ impl TestServer {
 
     fn running(server: Server, store: Arc<Store>) -> TestServer {
         let addr = server.local_addr().expect("bound");
+        let bolt = server.bolt_addr();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(server.run(async move {
             let _ = stopped.await;
         }));
         TestServer {
             addr,
+            bolt,
             store,
             stop: Some(stop),
             task: Some(task),

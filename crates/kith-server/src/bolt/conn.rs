@@ -13,11 +13,11 @@ use kith_protocol::bolt::message::tag;
 use kith_protocol::bolt::packstream::unpack;
 use kith_protocol::bolt::{Pack, Packer, Request};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 
 use super::session::{Flow, Session};
 use crate::state::{AppState, ConnectionSlot};
+use crate::tls::{self, Reader, Tls, Writer};
 
 /// Time a new connection has to complete its handshake (it holds a connection slot).
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -28,7 +28,7 @@ const FLUSH_BYTES: usize = 64 * 1024;
 /// Where a connection's answers go.
 pub(crate) struct Out {
     buf: Vec<u8>,
-    writer: OwnedWriteHalf,
+    writer: Writer,
     stall: Duration,
     state: Arc<AppState>,
 }
@@ -97,13 +97,20 @@ impl Out {
 pub(crate) async fn connection(
     state: Arc<AppState>,
     stream: TcpStream,
+    tls: Option<Tls>,
     slot: ConnectionSlot,
     id: u64,
 ) {
     let _slot = slot;
     let _ = stream.set_nodelay(true);
     let local = stream.local_addr().ok();
-    let (reader, writer) = stream.into_split();
+    let (reader, writer) = match tls::open(stream, tls.as_ref()).await {
+        Ok(halves) => halves,
+        Err(e) => {
+            tracing::debug!(id, error = %e, "bolt TLS handshake failed");
+            return;
+        }
+    };
     let mut reader = BufReader::with_capacity(kith_protocol::READ_BUFFER_BYTES, reader);
     let mut out = Out {
         buf: Vec::new(),
@@ -127,7 +134,7 @@ pub(crate) async fn connection(
 /// Reads the preamble and the offers and answers them; `None` when the client speaks
 /// no version kith does (or is not a Bolt client at all).
 async fn handshake(
-    reader: &mut BufReader<OwnedReadHalf>,
+    reader: &mut BufReader<Reader>,
     out: &mut Out,
 ) -> std::io::Result<Option<Version>> {
     let mut preamble = [0u8; 20];
@@ -169,7 +176,7 @@ async fn handshake(
 /// The message loop.
 async fn serve(
     state: &Arc<AppState>,
-    reader: &mut BufReader<OwnedReadHalf>,
+    reader: &mut BufReader<Reader>,
     out: &mut Out,
     session: &mut Session,
 ) -> std::io::Result<()> {
@@ -207,7 +214,7 @@ async fn serve(
 
 /// Answers IGNORED to the messages already received, then ends the connection.
 async fn ignore_pipelined(
-    reader: &mut BufReader<OwnedReadHalf>,
+    reader: &mut BufReader<Reader>,
     dechunker: &mut Dechunker,
     out: &mut Out,
 ) -> std::io::Result<()> {
@@ -222,7 +229,7 @@ async fn ignore_pipelined(
 
 /// The next message's bytes, or why it cannot be read (too large).
 async fn read_message(
-    reader: &mut BufReader<OwnedReadHalf>,
+    reader: &mut BufReader<Reader>,
     dechunker: &mut Dechunker,
 ) -> std::io::Result<Result<Vec<u8>, String>> {
     loop {

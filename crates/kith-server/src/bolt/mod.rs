@@ -20,10 +20,11 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::state::{AppState, ConnectionSlot};
+use crate::tls::Tls;
 
 /// Accepts Bolt connections until shutdown. A connection past `connections_max` is
 /// closed at once (Bolt has no way to say "busy" before its handshake).
-pub(crate) async fn accept(listener: TcpListener, state: Arc<AppState>) {
+pub(crate) async fn accept(listener: TcpListener, tls: Option<Tls>, state: Arc<AppState>) {
     let ids = AtomicU64::new(0);
     let mut shutdown = state.shutdown.clone();
     loop {
@@ -45,6 +46,12 @@ pub(crate) async fn accept(listener: TcpListener, state: Arc<AppState>) {
             continue;
         };
         let id = ids.fetch_add(1, Ordering::Relaxed);
-        tokio::spawn(conn::connection(state.clone(), stream, slot, id));
+        tokio::spawn(conn::connection(
+            state.clone(),
+            stream,
+            tls.clone(),
+            slot,
+            id,
+        ));
     }
 }

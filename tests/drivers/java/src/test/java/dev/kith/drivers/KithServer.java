@@ -109,11 +109,35 @@ final class KithServer implements AutoCloseable {
 
     /** Starts {@code kith serve} on {@code data}, its output in {@code dir/serve.log}; returns once /health answers. */
     static KithServer start(Path data, Path dir) throws IOException, InterruptedException {
+        return start(data, dir, List.of());
+    }
+
+    /**
+     * Makes a self-signed certificate for localhost and 127.0.0.1 in {@code dir} (scripts/test-cert)
+     * and starts a server that speaks TLS only with it; the certificate is {@code dir/server.crt}.
+     */
+    static KithServer startTls(Path data, Path dir) throws IOException, InterruptedException {
+        Path cert = dir.resolve("server.crt");
+        Path key = dir.resolve("server.key");
+        Process certify = new ProcessBuilder("bash", REPO.resolve("scripts/test-cert").toString(), dir.toString())
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(certify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (certify.waitFor() != 0) {
+            throw new IllegalStateException("scripts/test-cert failed:\n" + out);
+        }
+        return start(data, dir, List.of("--tls-cert", cert.toString(), "--tls-key", key.toString()));
+    }
+
+    private static KithServer start(Path data, Path dir, List<String> extra) throws IOException, InterruptedException {
         int httpPort = freePort();
         int boltPort = freePort();
         Path log = dir.resolve("serve.log");
-        Process process = new ProcessBuilder(bin().toString(), "serve", "--data", data.toString(),
-                        "--listen", "127.0.0.1:" + httpPort, "--bolt-listen", "127.0.0.1:" + boltPort, "--workers", "2")
+        List<String> command = new ArrayList<>(List.of(bin().toString(), "serve", "--data", data.toString(),
+                "--listen", "127.0.0.1:" + httpPort, "--bolt-listen", "127.0.0.1:" + boltPort, "--workers", "2"));
+        command.addAll(extra);
+        boolean tls = !extra.isEmpty();
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
@@ -124,7 +148,7 @@ final class KithServer implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IllegalStateException("kith serve exited (" + process.exitValue() + "):\n" + server.logTail());
             }
-            if (server.healthy()) {
+            if (tls ? server.listening() : server.healthy()) {
                 return server;
             }
             Thread.sleep(100);
@@ -139,6 +163,15 @@ final class KithServer implements AutoCloseable {
                 .build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notYet) {
+            return false;
+        }
+    }
+
+    /** The HTTP port accepts connections (a TLS server's /health needs its certificate trusted). */
+    private boolean listening() {
+        try (java.net.Socket socket = new java.net.Socket(InetAddress.getLoopbackAddress(), httpPort)) {
+            return true;
         } catch (IOException notYet) {
             return false;
         }
