@@ -145,6 +145,10 @@ async fn bolt_4_4_runs_pulls_and_recovers_from_a_failure_with_reset() {
         panic!("summary");
     };
     assert!(meta[0].get("bookmark").is_some() && meta[0].get("has_more").is_none());
+    assert!(
+        meta[0].get("statuses").is_none(),
+        "GQL statuses start at 5.5"
+    );
     c.send(0x02, vec![]).await;
     assert!(c.recv().await.is_none(), "GOODBYE closes the connection");
 }

@@ -82,12 +82,8 @@ pub(crate) fn metadata(failure: &Failure) -> Pack {
         _ => "50N42",
     };
     let s = |v: &str| Pack::String(v.to_owned());
-    let diagnostic = Pack::Map(vec![
-        ("OPERATION".into(), s("")),
-        ("OPERATION_CODE".into(), s("0")),
-        ("CURRENT_SCHEMA".into(), s("/")),
-        ("_classification".into(), s(classification)),
-    ]);
+    let diagnostic =
+        super::status::diagnostic_record(vec![("_classification".into(), s(classification))]);
     Pack::Map(vec![
         ("code".into(), s(code)),
         ("neo4j_code".into(), s(code)),

@@ -6,12 +6,14 @@
 //!   explicit transactions, streaming, FAILURE/IGNORED/RESET, routing, bookmarks);
 //! - `values`: kith's values as PackStream structures, parameters back;
 //! - `failure`: errors as Neo4j status codes;
+//! - `status`: the GQL status of a finished result (5.5+);
 //! - `reply`: the dispatcher's answer handed to the connection.
 
 mod conn;
 mod failure;
 mod reply;
 mod session;
+mod status;
 mod values;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -67,6 +67,8 @@ struct Stream {
     commit: Option<Commit>,
     counts: Option<WriteCounts>,
     returns_rows: bool,
+    /// Whether the query produced any row (its GQL status says "no data" if not).
+    had_rows: bool,
     in_transaction: bool,
 }
 
@@ -296,6 +298,7 @@ impl Session {
         self.streams.push(Stream {
             qid,
             returns_rows: !answer.columns.is_empty(),
+            had_rows: !answer.rows.is_empty(),
             rows: answer.rows.into_iter(),
             commit: trailer.commit,
             counts: answer.counts,
@@ -440,6 +443,10 @@ impl Session {
         ];
         if let Some(counts) = &stream.counts {
             meta.push(("stats".into(), stats(counts)));
+        }
+        if self.version.at_least(5, 5) {
+            let statuses = super::status::of_result(stream.returns_rows, stream.had_rows);
+            meta.push(("statuses".into(), statuses));
         }
         if !stream.in_transaction {
             let version = stream

@@ -3,13 +3,18 @@ package dev.kith.drivers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Bookmark;
 import org.neo4j.driver.QueryConfig;
 import org.neo4j.driver.RoutingControl;
+import org.neo4j.driver.summary.GqlStatusObject;
 
-/** The 5.x driver's session-less API: {@code executableQuery} and its bookmark manager. */
+/**
+ * The 5.x driver's session-less API: {@code executableQuery}, its bookmark manager, and
+ * the GQL status objects of a summary (Bolt 5.5+ {@code statuses}).
+ */
 class ExecutableQueryTest extends FreshServerTest {
 
     @Test
@@ -23,5 +28,22 @@ class ExecutableQueryTest extends FreshServerTest {
                 .withConfig(QueryConfig.builder().withRouting(RoutingControl.READ).build())
                 .execute().records().get(0).get("c").asLong();
         assertEquals(2, seen);
+    }
+
+    private List<String> statuses(String query) {
+        return driver.executableQuery(query).execute().summary().gqlStatusObjects().stream()
+                .map(GqlStatusObject::gqlStatus)
+                .toList();
+    }
+
+    @Test
+    void everyResultCarriesTheGqlStatusNeo4jGivesIt() {
+        assertEquals(List.of("00000"), statuses("RETURN 1 AS one"));
+        assertEquals(List.of("02000"), statuses("MATCH (n:Nothing) RETURN n"));
+        assertEquals(List.of("00001"), statuses("CREATE (:Marker)"));
+        GqlStatusObject success = driver.executableQuery("RETURN 1 AS one").execute().summary()
+                .gqlStatusObjects().iterator().next();
+        assertEquals("note: successful completion", success.statusDescription());
+        assertEquals("/", success.diagnosticRecord().get("CURRENT_SCHEMA").asString());
     }
 }
