@@ -102,10 +102,17 @@ impl Tls {
         let key = private_key(key)?;
         // The process has only ring compiled in; naming it keeps the choice explicit.
         let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let config = rustls::ServerConfig::builder_with_provider(provider)
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .and_then(|b| b.with_no_client_auth().with_single_cert(chain, key))
             .map_err(|e| TlsError::Refused(e.to_string()))?;
+        // No TLS 1.3 session tickets. They arrive after the handshake, while a client
+        // may already be writing its first request, and clients that read and write one
+        // TLS session from two threads (Python's `websockets`, whose reader thread is
+        // in SSL_read as the handshake request goes out) sometimes never send it: one
+        // connection in a few hundred hung. Resumption would only save a handshake per
+        // reconnect, and kith's clients keep their connections.
+        config.send_tls13_tickets = 0;
         Ok(Tls {
             acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(config)),
         })
