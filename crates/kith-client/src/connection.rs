@@ -144,6 +144,11 @@ fn refusal(error: tokio_tungstenite::tungstenite::Error) -> String {
                 .unwrap_or_default();
             format!("the server answered {}: {body}", response.status())
         }
+        // rustls names the check that failed, not what to do about it.
+        other if other.to_string().contains("invalid peer certificate") => format!(
+            "{other} (the server's certificate is not signed by an authority this client \
+             trusts: give its authority as ClientConfig.ca_cert, or SSL_CERT_FILE=FILE for kith's CLI)"
+        ),
         other => other.to_string(),
     }
 }

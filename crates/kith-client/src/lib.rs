@@ -101,6 +101,18 @@ fn split_userinfo(url: &str) -> (String, Option<Credentials>) {
     (format!("{scheme}://{}", &rest[at + 1..]), Some(credentials))
 }
 
+/// `url` with the password of its `user:password@` replaced by `***`, for messages,
+/// banners and logs.
+pub fn redacted(url: &str) -> String {
+    match split_userinfo(url) {
+        (bare, Some(Credentials::Basic { user, .. })) => {
+            let (scheme, rest) = bare.split_once("://").unwrap_or(("", &bare));
+            format!("{scheme}://{user}:***@{rest}")
+        }
+        _ => url.to_owned(),
+    }
+}
+
 fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -340,6 +352,19 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redacted_urls_keep_the_user_but_not_the_password() {
+        assert_eq!(
+            redacted("wss://ann:s%40cret@db.example:7600/v1/ws"),
+            "wss://ann:***@db.example:7600/v1/ws"
+        );
+        assert_eq!(
+            redacted("ws://127.0.0.1:7600/v1/ws"),
+            "ws://127.0.0.1:7600/v1/ws"
+        );
+        assert_eq!(redacted("./kith-data"), "./kith-data");
+    }
 
     #[test]
     fn urls_give_up_their_credentials() {

@@ -182,6 +182,7 @@ async fn a_certificate_the_client_does_not_trust_is_refused() {
         panic!("connected with a stranger's authority");
     };
     assert!(reason.contains("invalid peer certificate"), "{reason}");
+    assert!(reason.contains("ClientConfig.ca_cert"), "says what to do: {reason}");
     server.stop().await;
 }
 

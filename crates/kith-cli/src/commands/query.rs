@@ -306,7 +306,7 @@ impl Server {
         };
         let client = runtime
             .block_on(kith_client::Client::connect(config))
-            .with_context(|| format!("connecting to {url}"))?;
+            .with_context(|| format!("connecting to {}", kith_client::redacted(url)))?;
         Ok(Server { runtime, client })
     }
 

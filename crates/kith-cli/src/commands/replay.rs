@@ -43,7 +43,7 @@ pub fn run(target: &str, streams: &Path, limit: Option<usize>, group: usize) -> 
         runtime.block_on(async {
             let client = kith_client::Client::connect(kith_client::ClientConfig::new(target))
                 .await
-                .with_context(|| format!("connecting to {target}"))?;
+                .with_context(|| format!("connecting to {}", kith_client::redacted(target)))?;
             // One connection, calls sent in stream order and a window in flight: the
             // server queues them for its writer in arrival order.
             let mut answers = futures_util::stream::iter(events.iter())

@@ -41,7 +41,7 @@ pub fn run(target: &str, ops_text: Option<&str>, file: Option<&Path>, json: bool
             runtime.block_on(async {
                 let client = kith_client::Client::connect(kith_client::ClientConfig::new(url))
                     .await
-                    .with_context(|| format!("connecting to {url}"))?;
+                    .with_context(|| format!("connecting to {}", kith_client::redacted(url)))?;
                 let done = client.write(ops).await?;
                 Ok::<_, anyhow::Error>((done.version, done.nodes, done.rels))
             })?

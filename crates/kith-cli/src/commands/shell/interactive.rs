@@ -23,7 +23,7 @@ pub fn run(session: &mut Session, target: &str) -> Result<()> {
     let mut terminal = Terminal::open()?;
     session.history = terminal.history.clone();
     session.interrupt = Some(super::interrupt::Interrupt::catch()?);
-    println!("kith shell on {target}");
+    println!("kith shell on {}", kith_client::redacted(target));
     println!("Statements end with ;  :help lists the commands; :exit or Ctrl-D leaves.\n");
     let mut splitter = Splitter::default();
     // The lines of the entry being typed.
