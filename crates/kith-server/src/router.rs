@@ -147,19 +147,8 @@ impl Server {
         let stopped = async move {
             let _ = signal.changed().await;
         };
-        // Two calls, as the listeners' types differ.
-        let served = match tls {
-            None => {
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(stopped)
-                    .await
-            }
-            Some(tls) => {
-                axum::serve(TlsListener::new(listener, tls)?, app)
-                    .with_graceful_shutdown(stopped)
-                    .await
-            }
-        };
+        let handshakes_max = state.config.connections_max;
+        let served = serve_http(listener, tls, handshakes_max, app, stopped).await;
         // Commit what is queued and write the final checkpoint.
         let finishing = state.clone();
         let _ = tokio::task::spawn_blocking(move || {
@@ -169,6 +158,31 @@ impl Server {
         })
         .await;
         served
+    }
+}
+
+/// Serves HTTP and WebSocket on `listener`, through TLS when `tls` is given, until
+/// `stopped` completes. (Two calls, as the listeners' types differ; an error here
+/// still lets the caller commit what is queued.)
+async fn serve_http(
+    listener: TcpListener,
+    tls: Option<Tls>,
+    handshakes_max: usize,
+    app: Router,
+    stopped: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    match tls {
+        None => {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(stopped)
+                .await
+        }
+        Some(tls) => {
+            let listener = TlsListener::new(listener, tls, handshakes_max)?;
+            axum::serve(listener, app)
+                .with_graceful_shutdown(stopped)
+                .await
+        }
     }
 }
 

@@ -19,9 +19,6 @@ use super::session::{Flow, Session};
 use crate::state::{AppState, ConnectionSlot};
 use crate::tls::{self, Reader, Tls, Writer};
 
-/// Time a new connection has to complete its handshake (it holds a connection slot).
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// Answer bytes buffered before they are written mid-result.
 const FLUSH_BYTES: usize = 64 * 1024;
 
@@ -77,7 +74,12 @@ impl Out {
         if self.buf.is_empty() {
             return Ok(());
         }
-        let written = tokio::time::timeout(self.stall, self.writer.write_all(&self.buf)).await;
+        // TLS may keep what it accepted until flushed: write and flush are one step.
+        let writing = async {
+            self.writer.write_all(&self.buf).await?;
+            self.writer.flush().await
+        };
+        let written = tokio::time::timeout(self.stall, writing).await;
         match written {
             Ok(Ok(())) => {
                 self.state.metrics.bytes_out(self.buf.len());
@@ -93,6 +95,12 @@ impl Out {
     }
 }
 
+/// Writes `bytes` at once (the handshake's answers, outside the message buffer).
+async fn send_now(writer: &mut Writer, bytes: &[u8]) -> std::io::Result<()> {
+    writer.write_all(bytes).await?;
+    writer.flush().await
+}
+
 /// Serves one accepted connection until it closes, fails or the server shuts down.
 pub(crate) async fn connection(
     state: Arc<AppState>,
@@ -104,11 +112,36 @@ pub(crate) async fn connection(
     let _slot = slot;
     let _ = stream.set_nodelay(true);
     let local = stream.local_addr().ok();
-    let (reader, writer) = match tls::open(stream, tls.as_ref()).await {
+    // One deadline for TLS's handshake and Bolt's: together they hold a connection slot.
+    let opening = open(&state, stream, tls.as_ref(), id);
+    let Ok(Some((mut reader, mut out, version))) =
+        tokio::time::timeout(tls::HANDSHAKE_TIMEOUT, opening).await
+    else {
+        // No common version, not Bolt, not TLS, gone, or too slow: nothing to serve.
+        return;
+    };
+    tracing::debug!(id, %version, "bolt connection negotiated");
+    let address = local.map_or_else(|| state.config.listen.to_string(), |a| a.to_string());
+    let mut session = Session::new(state.clone(), version, id, address);
+    let _ = serve(&state, &mut reader, &mut out, &mut session).await;
+    session.close();
+    // Under TLS this also sends close_notify, so the client sees a clean end.
+    let _ = tokio::time::timeout(out.stall, out.writer.shutdown()).await;
+}
+
+/// TLS when configured, then Bolt's handshake: the connection's halves and version,
+/// or `None` when either fails.
+async fn open(
+    state: &Arc<AppState>,
+    stream: TcpStream,
+    tls: Option<&Tls>,
+    id: u64,
+) -> Option<(BufReader<Reader>, Out, Version)> {
+    let (reader, writer) = match tls::open(stream, tls).await {
         Ok(halves) => halves,
         Err(e) => {
             tracing::debug!(id, error = %e, "bolt TLS handshake failed");
-            return;
+            return None;
         }
     };
     let mut reader = BufReader::with_capacity(kith_protocol::READ_BUFFER_BYTES, reader);
@@ -118,17 +151,10 @@ pub(crate) async fn connection(
         stall: Duration::from_millis(state.config.write_stall_timeout_ms),
         state: state.clone(),
     };
-    let version =
-        match tokio::time::timeout(HANDSHAKE_TIMEOUT, handshake(&mut reader, &mut out)).await {
-            Ok(Ok(Some(version))) => version,
-            // No common version, not Bolt, gone, or too slow: nothing to serve.
-            _ => return,
-        };
-    tracing::debug!(id, %version, "bolt connection negotiated");
-    let address = local.map_or_else(|| state.config.listen.to_string(), |a| a.to_string());
-    let mut session = Session::new(state.clone(), version, id, address);
-    let _ = serve(&state, &mut reader, &mut out, &mut session).await;
-    session.close();
+    match handshake(&mut reader, &mut out).await {
+        Ok(Some(version)) => Some((reader, out, version)),
+        _ => None,
+    }
 }
 
 /// Reads the preamble and the offers and answers them; `None` when the client speaks
@@ -146,13 +172,13 @@ async fn handshake(
     let offers: [u8; 16] = preamble[4..].try_into().expect("16 bytes");
     match handshake::choose(&offers) {
         Answer::Version(v) => {
-            out.writer.write_all(&v.to_bytes()).await?;
+            send_now(&mut out.writer, &v.to_bytes()).await?;
             Ok(Some(v))
         }
         Answer::Manifest => {
             // One write: some drivers parse the whole manifest from the packet that
             // brought its first bytes.
-            out.writer.write_all(&handshake::manifest()).await?;
+            send_now(&mut out.writer, &handshake::manifest()).await?;
             let mut choice = Vec::with_capacity(16);
             loop {
                 choice.push(reader.read_u8().await?);
@@ -167,7 +193,7 @@ async fn handshake(
             }
         }
         Answer::None => {
-            out.writer.write_all(&[0, 0, 0, 0]).await?;
+            send_now(&mut out.writer, &[0, 0, 0, 0]).await?;
             Ok(None)
         }
     }

@@ -12,10 +12,6 @@ use tokio_rustls::server::TlsStream;
 
 use super::Tls;
 
-/// Handshakes in progress at once; past it, accepting waits (the kernel's backlog
-/// holds further connections).
-const HANDSHAKES_MAX: usize = 256;
-
 /// Finished handshakes waiting for axum to take them.
 const READY_MAX: usize = 64;
 
@@ -32,11 +28,17 @@ pub(crate) struct TlsListener {
 }
 
 impl TlsListener {
-    /// Starts accepting on `tcp`; stops when the listener is dropped.
-    pub(crate) fn new(tcp: TcpListener, tls: Tls) -> std::io::Result<TlsListener> {
+    /// Starts accepting on `tcp` with at most `handshakes_max` handshakes in progress
+    /// (past it, accepting waits and the kernel's backlog holds further connections);
+    /// stops when the listener is dropped.
+    pub(crate) fn new(
+        tcp: TcpListener,
+        tls: Tls,
+        handshakes_max: usize,
+    ) -> std::io::Result<TlsListener> {
         let local = tcp.local_addr()?;
         let (sender, ready) = mpsc::channel(READY_MAX);
-        tokio::spawn(accept(tcp, tls, sender));
+        tokio::spawn(accept(tcp, tls, handshakes_max, sender));
         Ok(TlsListener { ready, local })
     }
 }
@@ -58,11 +60,11 @@ impl axum::serve::Listener for TlsListener {
     }
 }
 
-async fn accept(tcp: TcpListener, tls: Tls, ready: mpsc::Sender<Ready>) {
-    let handshakes = Arc::new(Semaphore::new(HANDSHAKES_MAX));
+async fn accept(tcp: TcpListener, tls: Tls, handshakes_max: usize, ready: mpsc::Sender<Ready>) {
+    let handshakes = Arc::new(Semaphore::new(handshakes_max));
     loop {
         // The permit is held until the connection is in the channel, so at most
-        // HANDSHAKES_MAX + READY_MAX connections wait for axum.
+        // handshakes_max + READY_MAX connections wait for axum.
         let permit = tokio::select! {
             p = handshakes.clone().acquire_owned() => p,
             _ = ready.closed() => return,

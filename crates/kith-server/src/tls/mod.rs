@@ -20,8 +20,14 @@ use tokio::net::TcpStream;
 
 pub(crate) use listener::TlsListener;
 
-/// Time a new connection has to finish the TLS handshake.
+/// Time a new connection has to finish its handshakes: TLS's, and on the Bolt port
+/// Bolt's own after it (`bolt/conn.rs` puts one deadline around both).
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Time a new connection has to send its first byte, and a plain-text client to stop
+/// sending after it has been answered: every real client sends its hello at once, and
+/// a silent socket should not hold a handshake slot for the whole HANDSHAKE_TIMEOUT.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The read half of a connection, TLS or not.
 pub(crate) type Reader = Box<dyn AsyncRead + Send + Unpin>;
@@ -54,7 +60,14 @@ pub enum TlsError {
     },
     /// rustls refused the pair (the key does not belong to the certificate, or its
     /// algorithm is not supported).
-    Refused(String),
+    Refused {
+        /// The certificate file.
+        cert: PathBuf,
+        /// The key file.
+        key: PathBuf,
+        /// What rustls said.
+        source: rustls::Error,
+    },
 }
 
 impl fmt::Display for TlsError {
@@ -73,14 +86,25 @@ impl fmt::Display for TlsError {
                 "{}: no PEM private key (PKCS#8, PKCS#1 or SEC1): {reason}",
                 path.display()
             ),
-            TlsError::Refused(reason) => {
-                write!(f, "the TLS certificate and key cannot be used: {reason}")
-            }
+            TlsError::Refused { cert, key, source } => write!(
+                f,
+                "{} with {}: the certificate and key cannot be used together: {source}",
+                cert.display(),
+                key.display()
+            ),
         }
     }
 }
 
-impl std::error::Error for TlsError {}
+impl std::error::Error for TlsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TlsError::Read { source, .. } => Some(source),
+            TlsError::Refused { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 /// A loaded certificate chain and key, ready to accept connections.
 #[derive(Clone)]
@@ -97,15 +121,19 @@ impl fmt::Debug for Tls {
 impl Tls {
     /// Reads a PEM certificate chain (the server's certificate first) and its PEM
     /// private key.
-    pub fn load(cert: &Path, key: &Path) -> Result<Tls, TlsError> {
-        let chain = certificates(cert)?;
-        let key = private_key(key)?;
+    pub fn load(cert_file: &Path, key_file: &Path) -> Result<Tls, TlsError> {
+        let chain = certificates(cert_file)?;
+        let key = private_key(key_file)?;
         // The process has only ring compiled in; naming it keeps the choice explicit.
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let mut config = rustls::ServerConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .and_then(|b| b.with_no_client_auth().with_single_cert(chain, key))
-            .map_err(|e| TlsError::Refused(e.to_string()))?;
+            .map_err(|source| TlsError::Refused {
+                cert: cert_file.to_owned(),
+                key: key_file.to_owned(),
+                source,
+            })?;
         // No TLS 1.3 session tickets. They arrive after the handshake, while a client
         // may already be writing its first request, and clients that read and write one
         // TLS session from two threads (Python's `websockets`, whose reader thread is
@@ -128,7 +156,8 @@ impl Tls {
         to_plain: &[u8],
     ) -> std::io::Result<tokio_rustls::server::TlsStream<TcpStream>> {
         let handshake = async {
-            if !speaks_tls(&stream).await? {
+            let first = tokio::time::timeout(IDLE_TIMEOUT, speaks_tls(&stream)).await;
+            if !first.map_err(|_| std::io::ErrorKind::TimedOut)?? {
                 refuse_plain(&mut stream, to_plain).await;
                 return Err(std::io::Error::new(
                     std::io::ErrorKind::InvalidData,
@@ -154,8 +183,8 @@ async fn refuse_plain(stream: &mut TcpStream, answer: &[u8]) {
     // What it sent so far (a request line, a Bolt preamble), then the answer.
     let _ = stream.try_read(&mut sink);
     if stream.write_all(answer).await.is_ok() && stream.shutdown().await.is_ok() {
-        // Bounded by the handshake's timeout.
-        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+        let drain = async { while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {} };
+        let _ = tokio::time::timeout(IDLE_TIMEOUT, drain).await;
     }
 }
 

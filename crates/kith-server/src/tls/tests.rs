@@ -62,7 +62,9 @@ fn a_key_of_another_certificate_is_refused() {
     let (cert, _) = self_signed(dir.path(), "one");
     let (_, other_key) = self_signed(dir.path(), "two");
     let err = Tls::load(&cert, &other_key).expect_err("mismatched pair");
-    assert!(matches!(err, TlsError::Refused(_)), "{err}");
+    assert!(matches!(err, TlsError::Refused { .. }), "{err}");
+    assert!(err.to_string().contains("one.crt with"), "{err}");
+    assert!(err.to_string().contains("two.key"), "{err}");
 }
 
 #[test]
