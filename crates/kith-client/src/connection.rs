@@ -144,12 +144,30 @@ fn refusal(error: tokio_tungstenite::tungstenite::Error) -> String {
                 .unwrap_or_default();
             format!("the server answered {}: {body}", response.status())
         }
-        // rustls names the check that failed, not what to do about it.
-        other if other.to_string().contains("invalid peer certificate") => format!(
-            "{other} (the server's certificate is not signed by an authority this client \
-             trusts: give its authority as ClientConfig.ca_cert, or SSL_CERT_FILE=FILE for kith's CLI)"
-        ),
-        other => other.to_string(),
+        other => format!("{other}{}", certificate_hint(&other)),
+    }
+}
+
+/// What to do about a refused server certificate: rustls names the check that
+/// failed, not the remedy. Empty for every other error.
+fn certificate_hint(error: &tokio_tungstenite::tungstenite::Error) -> &'static str {
+    use rustls::CertificateError as Why;
+    let tokio_tungstenite::tungstenite::Error::Io(io) = error else {
+        return "";
+    };
+    let refused = io.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>());
+    let Some(rustls::Error::InvalidCertificate(why)) = refused else {
+        return "";
+    };
+    match why {
+        Why::NotValidForName | Why::NotValidForNameContext { .. } => {
+            " (the certificate does not name this host: connect with a name it lists)"
+        }
+        Why::Expired | Why::ExpiredContext { .. } => " (the server's certificate has expired)",
+        _ => {
+            " (the server's certificate is not signed by an authority this client trusts: \
+             give its authority as ClientConfig.ca_cert, or SSL_CERT_FILE=FILE for kith's CLI)"
+        }
     }
 }
 

@@ -22,8 +22,12 @@ struct Pem {
 }
 
 fn self_signed(dir: &Path) -> Pem {
-    let made = rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()])
-        .expect("rcgen");
+    self_signed_for(dir, &["localhost", "127.0.0.1"])
+}
+
+fn self_signed_for(dir: &Path, names: &[&str]) -> Pem {
+    let names = names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let made = rcgen::generate_simple_self_signed(names).expect("rcgen");
     let (cert, key) = (dir.join("server.crt"), dir.join("server.key"));
     std::fs::write(&cert, made.cert.pem()).expect("cert");
     std::fs::write(&key, made.signing_key.serialize_pem()).expect("key");
@@ -182,7 +186,27 @@ async fn a_certificate_the_client_does_not_trust_is_refused() {
         panic!("connected with a stranger's authority");
     };
     assert!(reason.contains("invalid peer certificate"), "{reason}");
-    assert!(reason.contains("ClientConfig.ca_cert"), "says what to do: {reason}");
+    assert!(
+        reason.contains("ClientConfig.ca_cert"),
+        "says what to do: {reason}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_certificate_for_another_name_is_refused_and_said_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pem = self_signed_for(dir.path(), &["localhost"]);
+    let server = start(dir.path(), &pem).await;
+    // Trusted, but made for localhost only.
+    let config = ClientConfig {
+        ca_cert: Some(pem.cert.clone()),
+        ..ClientConfig::new(format!("wss://127.0.0.1:{}/v1/ws", server.addr.port()))
+    };
+    let Err(ClientError::Connect { reason, .. }) = Client::connect(config).await else {
+        panic!("connected under a name the certificate does not list");
+    };
+    assert!(reason.contains("does not name this host"), "{reason}");
     server.stop().await;
 }
 
