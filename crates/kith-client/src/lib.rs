@@ -101,15 +101,22 @@ fn split_userinfo(url: &str) -> (String, Option<Credentials>) {
     (format!("{scheme}://{}", &rest[at + 1..]), Some(credentials))
 }
 
-/// `url` with the password of its `user:password@` replaced by `***`, for messages,
-/// banners and logs.
+/// `url` with the password of its `user:password@` and the value of an
+/// `access_token=` parameter replaced by `***`, for messages, banners and logs.
 pub fn redacted(url: &str) -> String {
-    match split_userinfo(url) {
+    let url = match split_userinfo(url) {
         (bare, Some(Credentials::Basic { user, .. })) => {
             let (scheme, rest) = bare.split_once("://").unwrap_or(("", &bare));
             format!("{scheme}://{user}:***@{rest}")
         }
         _ => url.to_owned(),
+    };
+    match url.split_once("access_token=") {
+        Some((before, after)) => {
+            let rest = after.find('&').map_or("", |end| &after[end..]);
+            format!("{before}access_token=***{rest}")
+        }
+        None => url,
     }
 }
 
@@ -364,6 +371,10 @@ mod tests {
             "ws://127.0.0.1:7600/v1/ws"
         );
         assert_eq!(redacted("./kith-data"), "./kith-data");
+        assert_eq!(
+            redacted("wss://db:7600/v1/ws?access_token=kith_abc&x=1"),
+            "wss://db:7600/v1/ws?access_token=***&x=1"
+        );
     }
 
     #[test]
