@@ -5,6 +5,7 @@
 //! graph. Nothing here does I/O or knows how a graph is stored, so an in-memory
 //! snapshot, a replica or a test oracle can all stand behind the same trait.
 
+mod graph_tx;
 mod graph_view;
 mod ids;
 pub mod ldbc_schema;
@@ -12,6 +13,7 @@ pub mod shindig_schema;
 mod value;
 pub mod write_op;
 
+pub use graph_tx::{Applied, GraphTx, TxError, TxErrorKind};
 pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};
 pub use ids::{LabelId, NodeId, PropKeyId, RelId, RelTypeId};
 pub use value::{format_epoch_millis, Value, ValueType};

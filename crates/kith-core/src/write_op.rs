@@ -174,6 +174,20 @@ pub struct WriteCounts {
     pub indexes_removed: u64,
 }
 
+impl std::ops::AddAssign for WriteCounts {
+    fn add_assign(&mut self, o: WriteCounts) {
+        self.nodes_created += o.nodes_created;
+        self.nodes_deleted += o.nodes_deleted;
+        self.relationships_created += o.relationships_created;
+        self.relationships_deleted += o.relationships_deleted;
+        self.properties_set += o.properties_set;
+        self.labels_added += o.labels_added;
+        self.labels_removed += o.labels_removed;
+        self.indexes_added += o.indexes_added;
+        self.indexes_removed += o.indexes_removed;
+    }
+}
+
 impl WriteCounts {
     /// The counts of `ops`.
     pub fn of(ops: &[WriteOp]) -> WriteCounts {

@@ -4,13 +4,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kith_core::write_op::WriteOp;
-use kith_core::{GraphView, Value};
+use std::cell::RefCell;
+
+use kith_core::{GraphTx, GraphView, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::binder::bind_statement;
 use crate::error::{CypherError, ErrorCode, Result};
-use crate::executor::{self, Budget, Ctx};
+use crate::executor::{self, Budget, Ctx, Source};
 use crate::output::GraphValue;
 use crate::parser::parse;
 use crate::planner::Plan;
@@ -80,8 +81,6 @@ pub struct QueryResult<T = Value> {
     pub columns: Vec<String>,
     /// Rows of values.
     pub rows: Vec<Vec<T>>,
-    /// Writes the query makes, as one transaction (empty for reads).
-    pub writes: Vec<WriteOp>,
 }
 
 /// Plans cached by text, bounded.
@@ -131,6 +130,18 @@ impl Engine {
         let prepared = self.prepare(text)?;
         run(graph, &prepared, params, limits)
     }
+
+    /// Prepares (or finds) and runs `text` in a transaction.
+    pub fn query_tx(
+        &self,
+        tx: &mut dyn GraphTx,
+        text: &str,
+        params: &[(String, Value)],
+        limits: &Limits,
+    ) -> Result<QueryResult> {
+        let prepared = self.prepare(text)?;
+        run_tx(tx, &prepared, params, limits)
+    }
 }
 
 fn poisoned() -> CypherError {
@@ -140,46 +151,110 @@ fn poisoned() -> CypherError {
     )
 }
 
-/// Runs a prepared query over a graph.
+/// Runs a prepared query that only reads over a graph. A query that writes needs a
+/// transaction: [`run_tx`].
 pub fn run(
     graph: &dyn GraphView,
     prepared: &Prepared,
     params: &[(String, Value)],
     limits: &Limits,
 ) -> Result<QueryResult> {
-    run_as(graph, prepared, params, limits, executor::output_value)
+    run_as(
+        Target::Read(graph),
+        prepared,
+        params,
+        limits,
+        executor::output_value,
+    )
 }
 
-/// Runs a prepared query over a graph, answering nodes, relationships and paths as
-/// such.
+/// [`run`], answering nodes, relationships and paths as such.
 pub fn run_graph(
     graph: &dyn GraphView,
     prepared: &Prepared,
     params: &[(String, Value)],
     limits: &Limits,
 ) -> Result<QueryResult<GraphValue>> {
-    run_as(graph, prepared, params, limits, executor::graph_value)
+    run_as(
+        Target::Read(graph),
+        prepared,
+        params,
+        limits,
+        executor::graph_value,
+    )
+}
+
+/// Runs a prepared query in a transaction: it reads the transaction's version, its
+/// writes go there (visible to its own later clauses), and the caller commits them.
+pub fn run_tx(
+    tx: &mut dyn GraphTx,
+    prepared: &Prepared,
+    params: &[(String, Value)],
+    limits: &Limits,
+) -> Result<QueryResult> {
+    run_as(
+        Target::Tx(tx),
+        prepared,
+        params,
+        limits,
+        executor::output_value,
+    )
+}
+
+/// [`run_tx`], answering nodes, relationships and paths as such.
+pub fn run_graph_tx(
+    tx: &mut dyn GraphTx,
+    prepared: &Prepared,
+    params: &[(String, Value)],
+    limits: &Limits,
+) -> Result<QueryResult<GraphValue>> {
+    run_as(
+        Target::Tx(tx),
+        prepared,
+        params,
+        limits,
+        executor::graph_value,
+    )
+}
+
+/// What a run reads and writes.
+enum Target<'a> {
+    Read(&'a dyn GraphView),
+    Tx(&'a mut dyn GraphTx),
+}
+
+impl Target<'_> {
+    fn source(&mut self) -> Source<'_> {
+        match self {
+            Target::Read(g) => Source::Read(*g),
+            Target::Tx(t) => Source::Tx(RefCell::new(&mut **t)),
+        }
+    }
 }
 
 /// Runs a prepared query, making each answer value with `out`.
 fn run_as<T: std::fmt::Debug>(
-    graph: &dyn GraphView,
+    mut target: Target<'_>,
     prepared: &Prepared,
     params: &[(String, Value)],
     limits: &Limits,
     out: fn(&Val, &Ctx<'_>) -> T,
 ) -> Result<QueryResult<T>> {
+    if prepared.writes() && matches!(target, Target::Read(_)) {
+        return Err(CypherError::new(
+            ErrorCode::ExecutionFailed,
+            "this query writes: it must run in a transaction",
+        ));
+    }
     let budget = Budget {
         rows_max: limits.rows_max,
         deadline: limits.timeout.map(|t| Instant::now() + t),
         cancel: limits.cancel.clone(),
     };
     let plan = &prepared.plan;
-    let (mut rows, mut writes) = run_plan(graph, plan, params, &budget, out)?;
+    let mut rows = run_plan(target.source(), plan, params, &budget, out)?;
     for (all, other) in &plan.unions {
-        let (more, w) = run_plan(graph, other, params, &budget, out)?;
-        rows.extend(more);
-        writes.extend(w);
+        rows.extend(run_plan(target.source(), other, params, &budget, out)?);
         if !*all {
             dedup(&mut rows);
         }
@@ -193,7 +268,6 @@ fn run_as<T: std::fmt::Debug>(
     Ok(QueryResult {
         columns: prepared.columns(),
         rows,
-        writes,
     })
 }
 
@@ -204,13 +278,13 @@ fn dedup<T: std::fmt::Debug>(rows: &mut Vec<Vec<T>>) {
     rows.retain(|r| seen.insert(format!("{r:?}")));
 }
 
-fn run_plan<T>(
-    graph: &dyn GraphView,
-    plan: &Plan,
+fn run_plan<'a, T>(
+    source: Source<'a>,
+    plan: &'a Plan,
     params: &[(String, Value)],
     budget: &Budget,
     out: fn(&Val, &Ctx<'_>) -> T,
-) -> Result<(Vec<Vec<T>>, Vec<WriteOp>)> {
+) -> Result<Vec<Vec<T>>> {
     let mut values = Vec::with_capacity(plan.names.params.len());
     for name in &plan.names.params {
         let v = params
@@ -224,7 +298,7 @@ fn run_plan<T>(
             )
         })?);
     }
-    let cx = Ctx::new(graph, plan, values, budget.clone());
+    let cx = Ctx::new(source, plan, values, budget.clone());
     let rows = executor::run(plan, &cx)?;
     // A query without RETURN (one ending in CREATE) answers with no rows at all.
     let out = if plan.columns.is_empty() {
@@ -234,5 +308,5 @@ fn run_plan<T>(
             .map(|r| plan.columns.iter().map(|(_, s)| out(&r[*s], &cx)).collect())
             .collect()
     };
-    Ok((out, cx.writes.into_inner()))
+    Ok(out)
 }

@@ -20,7 +20,7 @@ pub mod value;
 
 mod engine;
 
-pub use engine::{run, run_graph, Engine, Limits, Prepared, QueryResult};
+pub use engine::{run, run_graph, run_graph_tx, run_tx, Engine, Limits, Prepared, QueryResult};
 pub use error::{CypherError, ErrorCode, Position, Result};
 pub use output::{GraphValue, NodeOut, RelOut};
 pub use value::Val;

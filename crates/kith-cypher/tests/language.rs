@@ -2,8 +2,8 @@
 //! with CREATE: results, null semantics, and the typed errors.
 
 use kith_core::Value;
-use kith_cypher::{Engine, ErrorCode, Limits};
-use kith_storage::{Snapshot, Store, WriteBatch};
+use kith_cypher::{Engine, ErrorCode, Limits, QueryResult};
+use kith_storage::{Snapshot, Store, Tx};
 
 fn graph() -> Store {
     let store = Store::new(Snapshot::default());
@@ -12,29 +12,38 @@ fn graph() -> Store {
                         (c:Person {id: 3, name: 'Cid'}), (d:Person:Admin {id: 4, name: 'Dee', age: 41}),
                         (a)-[:KNOWS {since: 2010}]->(b), (b)-[:KNOWS {since: 2012}]->(c), (c)-[:KNOWS {since: 2015}]->(d),
                         (a)-[:LIKES]->(d), (g:Group {id: 10, title: 'g'}), (a)-[:MEMBER_OF]->(g), (b)-[:MEMBER_OF]->(g)";
-    let r = engine
-        .query(&*store.snapshot(), setup, &[], &Limits::default())
-        .expect("setup runs");
+    let _ = engine;
+    commit(&store, setup);
     store
-        .apply(&WriteBatch { ops: r.writes })
-        .expect("setup applies");
-    store
+}
+
+/// Runs `text` in a transaction and commits what it wrote.
+fn commit(store: &Store, text: &str) -> QueryResult {
+    let mut tx = Tx::new(&store.snapshot());
+    let r = Engine::default()
+        .query_tx(&mut tx, text, &[], &Limits::default())
+        .unwrap_or_else(|e| panic!("{}", e.render(text)));
+    store.apply(&tx.into_batch()).expect("the writes apply");
+    r
 }
 
 fn run(store: &Store, text: &str) -> Vec<Vec<Value>> {
     run_with(store, text, &[])
 }
 
+/// Runs `text` in a transaction that is then dropped: the store is left as it was.
 fn run_with(store: &Store, text: &str, params: &[(String, Value)]) -> Vec<Vec<Value>> {
+    let mut tx = Tx::new(&store.snapshot());
     Engine::default()
-        .query(&*store.snapshot(), text, params, &Limits::default())
+        .query_tx(&mut tx, text, params, &Limits::default())
         .unwrap_or_else(|e| panic!("{}", e.render(text)))
         .rows
 }
 
 fn err(store: &Store, text: &str) -> ErrorCode {
+    let mut tx = Tx::new(&store.snapshot());
     Engine::default()
-        .query(&*store.snapshot(), text, &[], &Limits::default())
+        .query_tx(&mut tx, text, &[], &Limits::default())
         .expect_err("must fail")
         .code
 }
@@ -331,12 +340,14 @@ fn parameters_and_union() {
 #[test]
 fn create_returns_its_writes_as_one_transaction() {
     let g = graph();
+    let mut tx = Tx::new(&g.snapshot());
     let r = Engine::default()
-        .query(&*g.snapshot(), "MATCH (a:Person {id: 1}) CREATE (n:Person:New {id: 9, name: 'Neu'})-[:KNOWS {since: 2020}]->(a) RETURN n.name", &[], &Limits::default())
+        .query_tx(&mut tx, "MATCH (a:Person {id: 1}) CREATE (n:Person:New {id: 9, name: 'Neu'})-[:KNOWS {since: 2020}]->(a) RETURN n.name", &[], &Limits::default())
         .expect("runs");
     assert_eq!(r.rows, [[s("Neu")]]);
-    assert_eq!(r.writes.len(), 2);
-    g.apply(&WriteBatch { ops: r.writes }).expect("applies");
+    let batch = tx.into_batch();
+    assert_eq!(batch.ops.len(), 2);
+    g.apply(&batch).expect("applies");
     assert_eq!(
         ints(&run(&g, "MATCH (:New)-[:KNOWS]->(a) RETURN a.id")),
         [1]
@@ -347,10 +358,8 @@ fn create_returns_its_writes_as_one_transaction() {
 fn what_create_makes_is_visible_to_the_rest_of_the_query() {
     let g = graph();
     let q = "CREATE (n:A:B {x: 1})-[r:T {w: 2}]->(m {y: 'z'}) RETURN labels(n), r.w, type(r), n['x'], properties(m), n:B, n";
-    let r = Engine::default()
-        .query(&*g.snapshot(), q, &[], &Limits::default())
-        .expect("runs");
-    let row = &r.rows[0];
+    let rows = run(&g, q);
+    let row = &rows[0];
     assert_eq!(row[0], Value::List(vec![s("A"), s("B")]));
     assert_eq!(row[1], Value::Int(2));
     assert_eq!(row[2], s("T"));
@@ -450,19 +459,7 @@ fn graph_answers_flatten_to_the_plain_answers() {
     let store = kith_storage::Store::new(kith_storage::Snapshot::empty());
     let engine = kith_cypher::Engine::default();
     let setup = "CREATE (a:Person {name: 'a'})-[:KNOWS {since: 2020}]->(b:Person {name: 'b'})";
-    let created = engine
-        .query(
-            &*store.snapshot(),
-            setup,
-            &[],
-            &kith_cypher::Limits::default(),
-        )
-        .expect("creates");
-    store
-        .apply(&kith_storage::WriteBatch {
-            ops: created.writes,
-        })
-        .expect("applies");
+    commit(&store, setup);
     let text = "MATCH p = (a)-[r:KNOWS]->(b) RETURN a, r, p, [a, 1] AS l, {n: b} AS m, a.name AS s";
     let prepared = engine.prepare(text).expect("prepares");
     let limits = kith_cypher::Limits::default();

@@ -115,20 +115,20 @@ fn official_update_texts_leave_the_native_graph() {
             .apply(&WriteBatch { ops })
             .unwrap_or_else(|err| panic!("native {} at {}: {err}", e.procedure, e.timestamp));
         let text = &texts[usize::from(e.operation) - 1];
-        let snapshot = cypher.snapshot();
-        let result = engine
-            .query(&*snapshot, text, &e.params, &Limits::default())
+        let mut tx = kith_storage::Tx::new(&cypher.snapshot());
+        engine
+            .query_tx(&mut tx, text, &e.params, &Limits::default())
             .unwrap_or_else(|err| {
                 panic!("IU{} at {}: {}", e.operation, e.timestamp, err.render(text))
             });
         assert!(
-            !result.writes.is_empty(),
+            !tx.is_empty(),
             "IU{} at {} wrote nothing",
             e.operation,
             e.timestamp
         );
         cypher
-            .apply(&WriteBatch { ops: result.writes })
+            .apply(&tx.into_batch())
             .unwrap_or_else(|err| panic!("cypher IU{} at {}: {err}", e.operation, e.timestamp));
         per_op[usize::from(e.operation) - 1] += 1;
         let empty = |name: &str| {

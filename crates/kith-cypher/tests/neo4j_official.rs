@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use kith_core::Value;
 use kith_cypher::{Engine, Limits};
-use kith_storage::{Snapshot, Store, WriteBatch};
+use kith_storage::{Snapshot, Store};
 use serde_json::Value as Json;
 
 fn shared_data() -> PathBuf {
@@ -65,12 +65,13 @@ fn graph(src: &Path, streams: Option<(&Path, Option<usize>)>) -> Store {
     events.truncate(limit.unwrap_or(usize::MAX));
     for e in &events {
         let text = &texts[usize::from(e.operation) - 1];
-        let r = engine
-            .query(&*store.snapshot(), text, &e.params, &Limits::default())
+        let mut tx = kith_storage::Tx::new(&store.snapshot());
+        engine
+            .query_tx(&mut tx, text, &e.params, &Limits::default())
             .unwrap_or_else(|err| {
                 panic!("IU{} at {}: {}", e.operation, e.timestamp, err.render(text))
             });
-        store.apply(&WriteBatch { ops: r.writes }).expect("applies");
+        store.apply(&tx.into_batch()).expect("applies");
     }
     store
 }

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use kith_core::Value;
 use kith_cypher::{CypherError, Engine, ErrorCode, Limits, QueryResult};
-use kith_storage::{Snapshot, StorageError, Store, WriteBatch};
+use kith_storage::{Snapshot, StorageError, Store, Tx};
 
 use values::{Expected, ListOrder};
 
@@ -175,19 +175,17 @@ impl Run {
         };
         let outcome = match self.engine.prepare(text) {
             Err(e) => Err(Raised::Engine(e, Phase::Compile)),
-            Ok(prepared) => match kith_cypher::run(&*snapshot, &prepared, &self.params, &limits) {
-                Err(e) => Err(Raised::Engine(e, Phase::Runtime)),
-                Ok(result) if result.writes.is_empty() => Ok(result),
-                Ok(result) => {
-                    let batch = WriteBatch {
-                        ops: result.writes.clone(),
-                    };
-                    match self.store.apply(&batch) {
+            Ok(prepared) => {
+                let mut tx = Tx::new(&snapshot);
+                match kith_cypher::run_tx(&mut tx, &prepared, &self.params, &limits) {
+                    Err(e) => Err(Raised::Engine(e, Phase::Runtime)),
+                    Ok(result) if tx.is_empty() => Ok(result),
+                    Ok(result) => match self.store.apply(&tx.into_batch()) {
                         Ok(_) => Ok(result),
                         Err(e) => Err(Raised::Storage(e)),
-                    }
+                    },
                 }
-            },
+            }
         };
         Executed { outcome, before }
     }

@@ -6,10 +6,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kith_core::{GraphView, Value};
-use kith_cypher::{CypherError, ErrorCode, Limits, Prepared, QueryResult};
+use kith_core::write_op::WriteCounts;
+use kith_core::{GraphTx, GraphView, Value};
+use kith_cypher::{CypherError, ErrorCode, GraphValue, Limits, Prepared, QueryResult};
 use kith_protocol::{Commit, CypherErrorDetail, ErrorCode as Code};
-use kith_storage::{CommitInfo, Snapshot, WriteBatch};
+use kith_storage::{CommitInfo, Snapshot, Tx, WriteBatch};
 
 use crate::auth::Role;
 use crate::error::ExecError;
@@ -20,21 +21,36 @@ use crate::state::AppState;
 pub(crate) const CYPHER_METRIC: &str = "cypher";
 
 /// A query's answer before any commit: its columns, its rows, and the transaction it
-/// makes, if it writes.
+/// makes with what that changes, if it writes.
 pub(crate) struct Answer<T> {
     pub(crate) columns: Vec<String>,
     pub(crate) rows: Vec<Vec<T>>,
     pub(crate) writes: Option<WriteBatch>,
+    pub(crate) counts: Option<WriteCounts>,
 }
 
-/// How the engine makes the answer's values: [`kith_cypher::run`] (plain values) or
-/// [`kith_cypher::run_graph`] (graph structures kept).
-pub(crate) type Runner<T> = fn(
-    &dyn GraphView,
-    &Prepared,
-    &[(String, Value)],
-    &Limits,
-) -> kith_cypher::Result<QueryResult<T>>;
+/// How the engine runs a query and makes the answer's values: plain values
+/// ([`PLAIN`]) or graph structures kept ([`GRAPH`]); a query that only reads runs on
+/// the snapshot itself, one that writes in a private version of it ([`Tx`]).
+pub(crate) struct Runner<T> {
+    read: fn(&dyn GraphView, &Prepared, Params<'_>, &Limits) -> EngineResult<T>,
+    write: fn(&mut dyn GraphTx, &Prepared, Params<'_>, &Limits) -> EngineResult<T>,
+}
+
+type Params<'a> = &'a [(String, Value)];
+type EngineResult<T> = kith_cypher::Result<QueryResult<T>>;
+
+/// Answers of plain values (kith's own protocol).
+pub(crate) const PLAIN: Runner<Value> = Runner {
+    read: kith_cypher::run,
+    write: kith_cypher::run_tx,
+};
+
+/// Answers keeping nodes, relationships and paths (Bolt).
+pub(crate) const GRAPH: Runner<GraphValue> = Runner {
+    read: kith_cypher::run_graph,
+    write: kith_cypher::run_graph_tx,
+};
 
 /// A query to run, and the snapshot it reads (an explicit transaction's), if not the
 /// current one.
@@ -69,7 +85,7 @@ pub(crate) fn run<T>(
     query: Query<'_>,
     budget: Duration,
     cancel: Arc<AtomicBool>,
-    runner: Runner<T>,
+    runner: &Runner<T>,
 ) -> Result<Answer<T>, ExecError> {
     let prepared = state.cypher.prepare(query.text).map_err(from_cypher)?;
     // A reader's write is refused before it runs, whatever the server is.
@@ -89,31 +105,48 @@ pub(crate) fn run<T>(
         cancel: Some(cancel),
     };
     let snapshot = query.within.unwrap_or_else(|| state.store.snapshot());
-    let result = runner(&*snapshot, &prepared, query.params, &limits).map_err(from_cypher)?;
-    let writes = if result.writes.is_empty() {
+    if !prepared.writes() {
+        let result =
+            (runner.read)(&*snapshot, &prepared, query.params, &limits).map_err(from_cypher)?;
+        return Ok(Answer {
+            columns: result.columns,
+            rows: result.rows,
+            writes: None,
+            counts: None,
+        });
+    }
+    let mut tx = Tx::new(&snapshot);
+    let result = (runner.write)(&mut tx, &prepared, query.params, &limits).map_err(from_cypher)?;
+    let counts = Some(tx.counts());
+    let writes = if tx.is_empty() {
         None
-    } else if result.writes.len() > state.config.write_ops_max {
-        return Err(ExecError::new(
-            Code::BadRequest,
-            format!(
-                "the query makes {} write operations; the limit (write_ops_max) is {}",
-                result.writes.len(),
-                state.config.write_ops_max
-            ),
-        ));
     } else {
-        crate::auth::permit(
-            query.role,
-            true,
-            crate::auth::touches_schema(&result.writes),
-        )?;
-        Some(WriteBatch { ops: result.writes })
+        Some(checked_batch(state, query.role, tx)?)
     };
     Ok(Answer {
         columns: result.columns,
         rows: result.rows,
         writes,
+        counts,
     })
+}
+
+/// A query's transaction as the batch to commit, once the server's limit and the
+/// role allow it.
+fn checked_batch(state: &AppState, role: Role, tx: Tx) -> Result<WriteBatch, ExecError> {
+    let ops = tx.op_count();
+    if ops > state.config.write_ops_max {
+        return Err(ExecError::new(
+            Code::BadRequest,
+            format!(
+                "the query makes {ops} write operations; the limit (write_ops_max) is {}",
+                state.config.write_ops_max
+            ),
+        ));
+    }
+    let batch = tx.into_batch();
+    crate::auth::permit(role, true, crate::auth::touches_schema(&batch.ops))?;
+    Ok(batch)
 }
 
 /// What a committed query reports: its version and what it created.

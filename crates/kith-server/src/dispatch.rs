@@ -363,7 +363,7 @@ impl CypherJob {
         state: &AppState,
         started: &Started,
         cancel: Arc<AtomicBool>,
-        runner: crate::cypher::Runner<T>,
+        runner: &crate::cypher::Runner<T>,
     ) -> Result<crate::cypher::Answer<T>, ExecError> {
         let budget = started.budget()?;
         let query =
@@ -381,7 +381,7 @@ fn cypher_plain<R: Reply>(
     cancel: Arc<AtomicBool>,
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
-    let answer = match job.run(state, &started, cancel, kith_cypher::run) {
+    let answer = match job.run(state, &started, cancel, &crate::cypher::PLAIN) {
         Ok(answer) => answer,
         Err(error) => return reply.fail(metric, &error),
     };
@@ -410,7 +410,7 @@ fn cypher_graph<R: Reply>(
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
     let deferring = job.within.is_some();
-    let answer = match job.run(state, &started, cancel, kith_cypher::run_graph) {
+    let answer = match job.run(state, &started, cancel, &crate::cypher::GRAPH) {
         Ok(answer) => answer,
         Err(error) => return reply.fail(metric, &error),
     };
@@ -418,7 +418,7 @@ fn cypher_graph<R: Reply>(
         columns: answer.columns,
         rows: answer.rows,
         deferred: None,
-        counts: answer.writes.as_ref().map(|b| WriteCounts::of(&b.ops)),
+        counts: answer.counts.filter(|_| answer.writes.is_some()),
     };
     if deferring {
         graph.deferred = answer.writes;

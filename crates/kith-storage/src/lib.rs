@@ -22,6 +22,7 @@ mod prop_index;
 mod raw;
 mod snapshot;
 mod store;
+mod tx;
 mod wal;
 mod write;
 
@@ -38,5 +39,6 @@ pub use memory::MemoryReport;
 pub use raw::{RawGraph, RawNode, RawRel};
 pub use snapshot::Snapshot;
 pub use store::{CommitInfo, GroupResults, Store};
+pub use tx::Tx;
 pub use wal::{Durability, WAL_FORMAT_VERSION};
 pub use write::{Condition, Name, NodeRef, WriteBatch, WriteOp};

@@ -41,7 +41,11 @@ impl Snapshot {
         Ok(created)
     }
 
-    fn apply_op(&mut self, op: &WriteOp, created: &mut Created) -> Result<(), StorageError> {
+    pub(crate) fn apply_op(
+        &mut self,
+        op: &WriteOp,
+        created: &mut Created,
+    ) -> Result<(), StorageError> {
         match op {
             WriteOp::CreateNode { labels, properties } => {
                 let catalog = Arc::make_mut(&mut self.catalog);

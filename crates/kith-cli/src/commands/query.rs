@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context, Result};
 use kith_core::Value;
 use kith_cypher::{Engine, Limits, Prepared, QueryResult};
-use kith_storage::WriteBatch;
 
 use crate::{data_dir, output};
 
@@ -265,12 +264,16 @@ impl Local {
                 self.dir.display()
             ),
         };
-        let mut result = run(&*database.store().snapshot())?;
-        let writes = std::mem::take(&mut result.writes);
-        if writes.is_empty() {
+        if !prepared.writes() {
+            return Ok(answer(run(&*database.store().snapshot())?, None));
+        }
+        let mut tx = kith_storage::Tx::new(&database.store().snapshot());
+        let result = kith_cypher::run_tx(&mut tx, &prepared, params, &limits)
+            .map_err(|e| anyhow!(e.render(text)))?;
+        if tx.is_empty() {
             return Ok(answer(result, None));
         }
-        let info = database.commit_one(&WriteBatch { ops: writes })?;
+        let info = database.commit_one(&tx.into_batch())?;
         self.wrote = true;
         // A long session should not grow the log without bound (a server checkpoints
         // in the background for the same reason).

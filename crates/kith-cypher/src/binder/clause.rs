@@ -447,11 +447,13 @@ impl Binder<'_> {
                     None => self.slot(),
                 };
                 let props = self.create_props(rel.props.as_ref())?;
+                let earlier: Vec<usize> = spec.rels.iter().map(|r| r.slot).collect();
                 spec.rels.push(CreateRel {
                     slot,
                     rel_type: Arc::from(rel_type.as_str()),
                     from,
                     to,
+                    flush: reads_any(&props, &earlier),
                     props,
                 });
                 prev = next;
@@ -480,9 +482,11 @@ impl Binder<'_> {
         }
         let labels = n.labels.iter().map(|l| Arc::from(l.as_str())).collect();
         let props = self.create_props(n.props.as_ref())?;
+        let earlier: Vec<usize> = spec.nodes.iter().map(|n| n.slot).collect();
         spec.nodes.push(CreateNode {
             slot,
             labels,
+            flush: reads_any(&props, &earlier),
             props,
         });
         Ok(slot)
@@ -505,6 +509,13 @@ impl Binder<'_> {
             )),
         }
     }
+}
+
+/// Whether property expressions read any of `slots` (or may: a pattern inside).
+fn reads_any(props: &[(Arc<str>, BExpr)], slots: &[usize]) -> bool {
+    props.iter().any(|(_, e)| {
+        crate::planner::needed_slots(e).is_none_or(|r| slots.iter().any(|s| r.contains(s)))
+    })
 }
 
 /// `e` with every subexpression equal to a projected item's expression replaced by that

@@ -25,18 +25,14 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
         }
         BExpr::HasLabels(a, labels) => match eval(a, row, cx)? {
             Val::Null => Val::Null,
-            Val::Node(n) => match cx.pending_node(n) {
-                Some(p) => Val::Bool(
+            Val::Node(n) => {
+                let g = cx.graph();
+                Val::Bool(
                     labels
                         .iter()
-                        .all(|l| p.labels.contains(&cx.names.labels[*l])),
-                ),
-                None => Val::Bool(
-                    labels
-                        .iter()
-                        .all(|l| cx.labels[*l].is_some_and(|id| cx.graph.has_label(n, id))),
-                ),
-            },
+                        .all(|l| cx.label(*l).is_some_and(|id| g.has_label(n, id))),
+                )
+            }
             other => {
                 return Err(CypherError::type_error(format!(
                     "a label test needs a node, got {}",
@@ -91,7 +87,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
                 other => functions::call(
                     Function::DateTime,
                     &[Val::Map(Arc::new(vec![(key.clone(), other)]))],
-                    cx.graph,
+                    &*cx.graph(),
                 )?,
             }
         }
@@ -110,10 +106,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
                 }
                 &many
             };
-            match pending_call(*f, vals, cx) {
-                Some(v) => v,
-                None => functions::call(*f, vals, cx.graph)?,
-            }
+            functions::call(*f, vals, &*cx.graph())?
         }
         BExpr::Case {
             operand,
@@ -191,7 +184,7 @@ fn map_projection(base: &Val, items: &[MapItem], row: &[Val], cx: &Ctx<'_>) -> R
                 let all = functions::call(
                     functions::Function::Properties,
                     std::slice::from_ref(base),
-                    cx.graph,
+                    &*cx.graph(),
                 )?;
                 if let Val::Map(m) = all {
                     for (k, v) in m.iter() {
@@ -231,31 +224,16 @@ fn logic(a: Option<bool>, b: impl FnOnce() -> Result<Option<bool>>, and: bool) -
 
 /// A property of a node, relationship, map or temporal value.
 pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
-    if let Some(props) = pending_props(base, cx) {
-        let name = &cx.names.keys[key];
-        return Ok(props
-            .into_iter()
-            .find(|(k, _)| k == name)
-            .map_or(Val::Null, |(_, v)| v));
-    }
     Ok(match base {
         Val::Null => Val::Null,
-        Val::Node(n) if n.0 >= cx.node_bound => {
-            let pending = cx.pending.borrow();
-            let name = &cx.names.keys[key];
-            pending
-                .get((n.0 - cx.node_bound) as usize)
-                .and_then(|p| p.props.iter().find(|(k, _)| k == name))
-                .map_or(Val::Null, |(_, v)| v.clone())
-        }
-        Val::Node(n) => match cx.keys[key] {
+        Val::Node(n) => match cx.key(key) {
             Some(k) => cx
-                .graph
+                .graph()
                 .node_property(*n, k)
                 .map_or(Val::Null, Val::from_value),
             None => Val::Null,
         },
-        Val::Rel(r) => match (cx.keys[key], cx.graph.relationship(*r)) {
+        Val::Rel(r) => match (cx.key(key), cx.graph().relationship(*r)) {
             (Some(k), Some(rel)) => rel.property(k).map_or(Val::Null, Val::from_value),
             _ => Val::Null,
         },
@@ -314,21 +292,14 @@ fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
             .iter()
             .find(|(key, _)| key == k)
             .map_or(Val::Null, |(_, v)| v.clone()),
-        (Val::Node(_) | Val::Rel(_), Val::Str(k)) if pending_props(base, cx).is_some() => {
-            let props = pending_props(base, cx).unwrap_or_default();
-            props
-                .into_iter()
-                .find(|(n, _)| n == k)
-                .map_or(Val::Null, |(_, v)| v)
-        }
-        (Val::Node(_) | Val::Rel(_), Val::Str(k)) => match cx.graph.prop_key_id(k) {
+        (Val::Node(_) | Val::Rel(_), Val::Str(k)) => match cx.graph().prop_key_id(k) {
             Some(id) => match base {
                 Val::Node(n) => cx
-                    .graph
+                    .graph()
                     .node_property(*n, id)
                     .map_or(Val::Null, Val::from_value),
                 Val::Rel(r) => cx
-                    .graph
+                    .graph()
                     .relationship(*r)
                     .and_then(|rel| rel.property(id).map(Val::from_value))
                     .unwrap_or(Val::Null),
@@ -733,86 +704,11 @@ fn quantifier(
     })
 }
 
-/// The properties of a node or relationship this run created, `None` for anything else.
-fn pending_props(v: &Val, cx: &Ctx<'_>) -> Option<Vec<(Arc<str>, Val)>> {
-    match v {
-        Val::Node(n) if n.0 >= cx.node_bound => {
-            Some(cx.pending_node(*n).map(|p| p.props).unwrap_or_default())
-        }
-        Val::Rel(r) if !cx.pending_rels.borrow().is_empty() => cx.pending_rel(*r).map(|p| p.props),
-        _ => None,
-    }
-}
-
-/// Graph functions on what this run created (the graph does not hold it yet).
-fn pending_call(f: functions::Function, args: &[Val], cx: &Ctx<'_>) -> Option<Val> {
-    use functions::Function as F;
-    let first = args.first()?;
-    let props = pending_props(first, cx)?;
-    Some(match (f, first) {
-        (F::Labels, Val::Node(n)) => Val::list(
-            cx.pending_node(*n)
-                .map(|p| p.labels)
-                .unwrap_or_default()
-                .into_iter()
-                .map(Val::Str)
-                .collect(),
-        ),
-        (F::Type, Val::Rel(r)) => cx
-            .pending_rel(*r)
-            .map_or(Val::Null, |p| Val::Str(p.rel_type)),
-        (F::StartNode, Val::Rel(r)) => cx.pending_rel(*r).map_or(Val::Null, |p| Val::Node(p.src)),
-        (F::EndNode, Val::Rel(r)) => cx.pending_rel(*r).map_or(Val::Null, |p| Val::Node(p.dst)),
-        (F::Keys, _) => Val::list(props.into_iter().map(|(k, _)| Val::Str(k)).collect()),
-        (F::Properties, _) => Val::Map(Arc::new(props)),
-        _ => return None,
-    })
-}
-
-/// A value as the query's answer gives it: nodes and relationships this run created
-/// come from their pending records, everything else from the graph.
+/// A value as the query's answer gives it (nodes and relationships as maps, read from
+/// the graph as the run sees it).
 pub(crate) fn output_value(v: &Val, cx: &Ctx<'_>) -> kith_core::Value {
     use kith_core::Value;
-    let map = |entries: Vec<(&str, Value)>| {
-        Value::Map(
-            entries
-                .into_iter()
-                .map(|(k, v)| (Arc::from(k), v))
-                .collect(),
-        )
-    };
-    let props = |p: Vec<(Arc<str>, Val)>| {
-        Value::Map(
-            p.iter()
-                .map(|(k, v)| (k.clone(), output_value(v, cx)))
-                .collect(),
-        )
-    };
     match v {
-        Val::Node(n) if n.0 >= cx.node_bound => {
-            let p = cx.pending_node(*n).unwrap_or(super::PendingNode {
-                labels: Vec::new(),
-                props: Vec::new(),
-            });
-            map(vec![
-                ("_id", Value::Int(i64::from(n.0))),
-                (
-                    "_labels",
-                    Value::List(p.labels.into_iter().map(Value::String).collect()),
-                ),
-                ("properties", props(p.props)),
-            ])
-        }
-        Val::Rel(r) if !cx.pending_rels.borrow().is_empty() && cx.pending_rel(*r).is_some() => {
-            let p = cx.pending_rel(*r).expect("checked above");
-            map(vec![
-                ("_id", Value::Int(i64::from(r.0))),
-                ("_type", Value::String(p.rel_type)),
-                ("_start", Value::Int(i64::from(p.src.0))),
-                ("_end", Value::Int(i64::from(p.dst.0))),
-                ("properties", props(p.props)),
-            ])
-        }
         Val::List(items) => Value::List(items.iter().map(|i| output_value(i, cx)).collect()),
         Val::Map(entries) => Value::Map(
             entries
@@ -820,7 +716,7 @@ pub(crate) fn output_value(v: &Val, cx: &Ctx<'_>) -> kith_core::Value {
                 .map(|(k, v)| (k.clone(), output_value(v, cx)))
                 .collect(),
         ),
-        other => other.to_value(cx.graph),
+        other => other.to_value(&*cx.graph()),
     }
 }
 

@@ -1,9 +1,9 @@
 //! A result slot as a [`GraphValue`]: nodes, relationships and paths kept as such,
-//! read from the graph, or from this run's own CREATEs when it made them.
+//! read from the graph as the run sees it (its own writes included).
 
 use std::sync::Arc;
 
-use kith_core::{NodeId, PropKeyId, RelId, Value};
+use kith_core::{GraphView, NodeId, PropKeyId, RelId, Value};
 
 use super::eval::output_value;
 use super::Ctx;
@@ -43,60 +43,33 @@ fn has_graph(v: &Val) -> bool {
 }
 
 fn node(n: NodeId, cx: &Ctx<'_>) -> NodeOut {
-    let id = i64::from(n.0);
-    if n.0 >= cx.node_bound {
-        let pending = cx.pending_node(n);
-        let (labels, props) = pending.map_or_else(Default::default, |p| (p.labels, p.props));
-        return NodeOut {
-            id,
-            labels,
-            props: pending_props(props, cx),
-        };
-    }
-    let graph = cx.graph;
+    let graph = cx.graph();
     NodeOut {
-        id,
+        id: i64::from(n.0),
         labels: graph
             .node_labels(n)
             .iter()
             .map(|l| Arc::from(graph.label_name(*l)))
             .collect(),
-        props: stored_props(graph.node_properties(n), cx),
+        props: stored_props(&*graph, graph.node_properties(n)),
     }
 }
 
 fn rel(r: RelId, cx: &Ctx<'_>) -> Option<RelOut> {
-    if !cx.pending_rels.borrow().is_empty() {
-        if let Some(p) = cx.pending_rel(r) {
-            return Some(RelOut {
-                id: i64::from(r.0),
-                rel_type: p.rel_type,
-                start: i64::from(p.src.0),
-                end: i64::from(p.dst.0),
-                props: pending_props(p.props, cx),
-            });
-        }
-    }
-    let rel = cx.graph.relationship(r)?;
+    let graph = cx.graph();
+    let rel = graph.relationship(r)?;
     Some(RelOut {
         id: i64::from(r.0),
-        rel_type: Arc::from(cx.graph.rel_type_name(rel.rel_type)),
+        rel_type: Arc::from(graph.rel_type_name(rel.rel_type)),
         start: i64::from(rel.src.0),
         end: i64::from(rel.dst.0),
-        props: stored_props(rel.properties, cx),
+        props: stored_props(&*graph, rel.properties),
     })
 }
 
-fn stored_props(props: &[(PropKeyId, Value)], cx: &Ctx<'_>) -> Vec<(Arc<str>, Value)> {
+fn stored_props(graph: &dyn GraphView, props: &[(PropKeyId, Value)]) -> Vec<(Arc<str>, Value)> {
     props
         .iter()
-        .map(|(k, v)| (Arc::from(cx.graph.prop_key_name(*k)), v.clone()))
-        .collect()
-}
-
-fn pending_props(props: Vec<(Arc<str>, Val)>, cx: &Ctx<'_>) -> Vec<(Arc<str>, Value)> {
-    props
-        .into_iter()
-        .map(|(k, v)| (k, output_value(&v, cx)))
+        .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), v.clone()))
         .collect()
 }

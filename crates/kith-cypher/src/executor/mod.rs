@@ -18,8 +18,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use std::cell::Ref;
+
 use kith_core::write_op::WriteOp;
-use kith_core::{GraphView, LabelId, PropKeyId, RelTypeId};
+use kith_core::{Applied, GraphTx, GraphView, LabelId, PropKeyId, RelTypeId, TxError, TxErrorKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub use eval::eval;
@@ -150,59 +152,57 @@ pub struct Budget {
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
-/// A node CREATE made in this run, not yet in the graph.
-#[derive(Clone, Debug)]
-pub struct PendingNode {
-    /// Its labels.
-    pub labels: Vec<Arc<str>>,
-    /// Its properties.
-    pub props: Vec<(Arc<str>, Val)>,
-}
-
-/// A relationship CREATE made in this run, not yet in the graph.
-#[derive(Clone, Debug)]
-pub struct PendingRel {
-    /// Its type.
-    pub rel_type: Arc<str>,
-    /// Source node (a graph node, or one of this run's).
-    pub src: kith_core::NodeId,
-    /// Target node.
-    pub dst: kith_core::NodeId,
-    /// Its properties.
-    pub props: Vec<(Arc<str>, Val)>,
-}
-
-/// Relationships this run creates get ids counting down from here: dense slot ids
-/// never come near it, and the store hands out the real ids when it commits.
-pub const PENDING_REL_TOP: u32 = u32::MAX;
-
 /// A list and the set of its values.
 pub(crate) type InSet = (Arc<Vec<Val>>, FxHashSet<Key>);
 
+/// The graph a run reads: a plain view (a query that only reads), or a transaction's
+/// private version, which its write operators change between rows.
+pub enum Source<'g> {
+    /// Read only.
+    Read(&'g dyn GraphView),
+    /// A transaction: reads see its writes.
+    Tx(RefCell<&'g mut dyn GraphTx>),
+}
+
+/// A borrowed view of the run's graph. For a transaction it holds the borrow that
+/// keeps writes out while a read is in progress; writes happen only in operators that
+/// have collected all their input rows first (see `ops.rs`), when no read is.
+pub enum GraphRef<'a> {
+    /// A plain view.
+    Plain(&'a dyn GraphView),
+    /// A transaction's version, borrowed.
+    Tx(Ref<'a, dyn GraphView>),
+}
+
+impl<'a> std::ops::Deref for GraphRef<'a> {
+    type Target = dyn GraphView + 'a;
+
+    #[inline]
+    fn deref(&self) -> &(dyn GraphView + 'a) {
+        match self {
+            GraphRef::Plain(g) => *g,
+            GraphRef::Tx(t) => &**t,
+        }
+    }
+}
+
 /// What a run needs besides the rows.
 pub struct Ctx<'g> {
-    /// The graph.
-    pub graph: &'g dyn GraphView,
+    source: Source<'g>,
     /// Parameter values by index.
     pub params: Vec<Val>,
-    /// Property keys resolved in this graph.
-    pub keys: Vec<Option<PropKeyId>>,
+    /// Property keys resolved in this graph (a write may add names).
+    keys: Vec<Cell<Option<PropKeyId>>>,
     /// Labels resolved.
-    pub labels: Vec<Option<LabelId>>,
+    labels: Vec<Cell<Option<LabelId>>>,
     /// Relationship types resolved.
-    pub types: Vec<Option<RelTypeId>>,
+    types: Vec<Cell<Option<RelTypeId>>>,
     /// The names.
     pub names: &'g Names,
     /// Row width.
     pub width: usize,
-    /// Node ids at or past this are nodes created by this run.
-    pub node_bound: u32,
-    /// Created nodes.
-    pub pending: RefCell<Vec<PendingNode>>,
-    /// Created relationships.
-    pub pending_rels: RefCell<Vec<PendingRel>>,
-    /// Writes made.
-    pub writes: RefCell<Vec<WriteOp>>,
+    /// Writes applied so far.
+    writes: Cell<u64>,
     budget: Budget,
     ticks: Cell<u32>,
     /// The last large list `IN` tested against, as a set (the list kept alive so its
@@ -213,42 +213,100 @@ pub struct Ctx<'g> {
 }
 
 impl<'g> Ctx<'g> {
-    /// The pending node behind a node id, if this run created it.
-    pub fn pending_node(&self, n: kith_core::NodeId) -> Option<PendingNode> {
-        let i = n.0.checked_sub(self.node_bound)?;
-        self.pending.borrow().get(i as usize).cloned()
-    }
-
-    /// The pending relationship behind a relationship id, if this run created it.
-    pub fn pending_rel(&self, r: kith_core::RelId) -> Option<PendingRel> {
-        let i = PENDING_REL_TOP - r.0;
-        self.pending_rels.borrow().get(i as usize).cloned()
-    }
-
-    /// A context for `plan` over `graph`.
-    pub fn new(
-        graph: &'g dyn GraphView,
-        plan: &'g Plan,
-        params: Vec<Val>,
-        budget: Budget,
-    ) -> Ctx<'g> {
+    /// A context for `plan` over `source`.
+    pub fn new(source: Source<'g>, plan: &'g Plan, params: Vec<Val>, budget: Budget) -> Ctx<'g> {
         let names = &plan.names;
-        Ctx {
-            graph,
+        let cx = Ctx {
+            source,
             params,
-            keys: names.keys.iter().map(|k| graph.prop_key_id(k)).collect(),
-            labels: names.labels.iter().map(|l| graph.label_id(l)).collect(),
-            types: names.types.iter().map(|t| graph.rel_type_id(t)).collect(),
+            keys: vec![Cell::new(None); names.keys.len()],
+            labels: vec![Cell::new(None); names.labels.len()],
+            types: vec![Cell::new(None); names.types.len()],
             names,
             width: plan.width,
-            node_bound: u32::try_from(graph.node_id_bound()).unwrap_or(u32::MAX),
-            pending: RefCell::new(Vec::new()),
-            pending_rels: RefCell::new(Vec::new()),
-            writes: RefCell::new(Vec::new()),
+            writes: Cell::new(0),
             budget,
             ticks: Cell::new(0),
             in_set: RefCell::new(None),
             memo: RefCell::new(FxHashMap::default()),
+        };
+        cx.resolve();
+        cx
+    }
+
+    /// The graph as the run sees it now.
+    #[inline]
+    pub fn graph(&self) -> GraphRef<'_> {
+        match &self.source {
+            Source::Read(g) => GraphRef::Plain(*g),
+            Source::Tx(t) => GraphRef::Tx(Ref::map(t.borrow(), |t| t.view())),
+        }
+    }
+
+    /// Applies writes to the run's transaction; what follows reads them.
+    pub fn write(&self, ops: &[WriteOp]) -> Result<Applied> {
+        let Source::Tx(tx) = &self.source else {
+            return Err(CypherError::new(
+                ErrorCode::ExecutionFailed,
+                "this query writes: run it in a transaction",
+            ));
+        };
+        let applied = {
+            let mut tx = tx.try_borrow_mut().map_err(|_| {
+                CypherError::new(
+                    ErrorCode::ExecutionFailed,
+                    "a write while a read was in progress (an engine bug)",
+                )
+            })?;
+            tx.apply(ops).map_err(from_tx)?
+        };
+        self.writes.set(self.writes.get() + 1);
+        // Patterns may now match otherwise, and new names may exist.
+        self.memo.borrow_mut().clear();
+        self.resolve();
+        Ok(applied)
+    }
+
+    /// Whether the run has written anything yet.
+    pub fn has_written(&self) -> bool {
+        self.writes.get() > 0
+    }
+
+    /// The property key of name index `i`, if the graph has it.
+    #[inline]
+    pub fn key(&self, i: usize) -> Option<PropKeyId> {
+        self.keys[i].get()
+    }
+
+    /// The label of name index `i`.
+    #[inline]
+    pub fn label(&self, i: usize) -> Option<LabelId> {
+        self.labels[i].get()
+    }
+
+    /// The relationship type of name index `i`.
+    #[inline]
+    pub fn rel_type(&self, i: usize) -> Option<RelTypeId> {
+        self.types[i].get()
+    }
+
+    /// Resolves the names not yet known in the graph (ids never change once given).
+    fn resolve(&self) {
+        let g = self.graph();
+        for (cell, name) in self.keys.iter().zip(&self.names.keys) {
+            if cell.get().is_none() {
+                cell.set(g.prop_key_id(name));
+            }
+        }
+        for (cell, name) in self.labels.iter().zip(&self.names.labels) {
+            if cell.get().is_none() {
+                cell.set(g.label_id(name));
+            }
+        }
+        for (cell, name) in self.types.iter().zip(&self.names.types) {
+            if cell.get().is_none() {
+                cell.set(g.rel_type_id(name));
+            }
         }
     }
 
@@ -326,4 +384,14 @@ pub fn run(plan: &Plan, cx: &Ctx<'_>) -> Result<Rows> {
 pub(crate) fn trace() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("KITH_CYPHER_TRACE").is_some())
+}
+
+/// The engine error for a write the transaction refused.
+fn from_tx(e: TxError) -> CypherError {
+    let code = match e.kind {
+        TxErrorKind::InvalidValue => ErrorCode::TypeError,
+        TxErrorKind::Failed => ErrorCode::ExecutionFailed,
+        _ => ErrorCode::ConstraintViolation,
+    };
+    CypherError::new(code, e.message)
 }

@@ -8,12 +8,12 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use kith_core::write_op::{NodeRef, WriteOp};
-use kith_core::{NodeId, Value};
+use kith_core::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::eval::{eval, truth};
 use super::steps::{self, Sink, StepState};
-use super::{Ctx, PendingNode, Rows};
+use super::{Ctx, Rows};
 use crate::binder::{AggSpec, BExpr};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::Aggregate;
@@ -631,54 +631,68 @@ impl TopK {
     }
 }
 
+/// CREATE, row by row: each row's nodes, then its relationships, are written before
+/// the next row is read, so a later row's expressions see what earlier rows made.
+/// Within a row they are written together, unless one reads another (`flush`).
 fn create(rows: Rows, spec: &CreateSpec, cx: &Ctx<'_>) -> Result<Rows> {
     let mut out = Rows::new(cx.width);
+    let mut ops = Vec::with_capacity(spec.nodes.len().max(spec.rels.len()));
+    let mut slots = Vec::with_capacity(ops.capacity());
     for row in rows.iter() {
         out.push(row);
-        let mut current = out.last_mut().to_vec();
+        let current = out.last_mut();
         for node in &spec.nodes {
-            let props = eval_props(&node.props, &current, cx)?;
-            let mut pending = cx.pending.borrow_mut();
-            let id = cx.node_bound + pending.len() as u32;
-            cx.writes.borrow_mut().push(WriteOp::CreateNode {
+            if node.flush {
+                write_created(&mut ops, &mut slots, current, cx)?;
+            }
+            let props = eval_props(&node.props, current, cx)?;
+            ops.push(WriteOp::CreateNode {
                 labels: node.labels.clone(),
                 properties: stored_props(&props)?,
             });
-            pending.push(PendingNode {
-                labels: node.labels.clone(),
-                props,
-            });
-            current[node.slot] = Val::Node(NodeId(id));
+            slots.push(node.slot);
         }
+        write_created(&mut ops, &mut slots, current, cx)?;
         for rel in &spec.rels {
-            let props = eval_props(&rel.props, &current, cx)?;
-            let (from, to) = (
-                node_ref(&current[rel.from], cx)?,
-                node_ref(&current[rel.to], cx)?,
-            );
-            cx.writes.borrow_mut().push(WriteOp::CreateRel {
+            if rel.flush {
+                write_created(&mut ops, &mut slots, current, cx)?;
+            }
+            let props = eval_props(&rel.props, current, cx)?;
+            ops.push(WriteOp::CreateRel {
                 rel_type: rel.rel_type.clone(),
-                src: from,
-                dst: to,
+                src: node_ref(&current[rel.from])?,
+                dst: node_ref(&current[rel.to])?,
                 properties: stored_props(&props)?,
             });
-            // The rest of the query sees the relationship through its pending record.
-            let (Val::Node(src), Val::Node(dst)) = (&current[rel.from], &current[rel.to]) else {
-                continue;
-            };
-            let mut pending = cx.pending_rels.borrow_mut();
-            let id = super::PENDING_REL_TOP - pending.len() as u32;
-            pending.push(super::PendingRel {
-                rel_type: rel.rel_type.clone(),
-                src: *src,
-                dst: *dst,
-                props,
-            });
-            current[rel.slot] = Val::Rel(kith_core::RelId(id));
+            slots.push(rel.slot);
         }
-        out.last_mut().clone_from_slice(&current);
+        write_created(&mut ops, &mut slots, current, cx)?;
     }
     Ok(out)
+}
+
+/// Writes the creations in `ops` (all nodes or all relationships) and binds what
+/// they created to `slots`, in order.
+fn write_created(
+    ops: &mut Vec<WriteOp>,
+    slots: &mut Vec<usize>,
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+) -> Result<()> {
+    if ops.is_empty() {
+        return Ok(());
+    }
+    let applied = cx.write(ops)?;
+    let created = applied
+        .nodes
+        .into_iter()
+        .map(Val::Node)
+        .chain(applied.rels.into_iter().map(Val::Rel));
+    for (slot, v) in slots.drain(..).zip(created) {
+        row[slot] = v;
+    }
+    ops.clear();
+    Ok(())
 }
 
 fn eval_props(
@@ -696,11 +710,8 @@ fn eval_props(
     Ok(out)
 }
 
-fn node_ref(v: &Val, cx: &Ctx<'_>) -> Result<NodeRef> {
+fn node_ref(v: &Val) -> Result<NodeRef> {
     match v {
-        Val::Node(n) if n.0 >= cx.node_bound => {
-            Ok(NodeRef::Created((n.0 - cx.node_bound) as usize))
-        }
         Val::Node(n) => Ok(NodeRef::Node(*n)),
         other => Err(CypherError::new(
             ErrorCode::ConstraintViolation,

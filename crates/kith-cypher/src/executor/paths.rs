@@ -67,7 +67,7 @@ impl<'a, 'g> Walk<'a, 'g> {
         let mut pairs = Vec::new();
         if !e.types.is_empty() {
             for &d in super::steps::directions(e.dir) {
-                for t in e.types.iter().filter_map(|t| cx.types[*t]) {
+                for t in e.types.iter().filter_map(|t| cx.rel_type(*t)) {
                     pairs.push((t, d));
                 }
             }
@@ -87,7 +87,7 @@ impl<'a, 'g> Walk<'a, 'g> {
     fn pairs_of(&self, node: NodeId) -> Vec<(kith_core::RelTypeId, kith_core::Direction)> {
         let mut out = Vec::new();
         for &d in super::steps::directions(self.e.dir) {
-            for t in self.cx.graph.rel_types_at(node, d) {
+            for t in self.cx.graph().rel_types_at(node, d) {
                 out.push((t, d));
             }
         }
@@ -104,8 +104,9 @@ impl<'a, 'g> Walk<'a, 'g> {
         ei: &mut usize,
         row: &[Val],
     ) -> Result<Option<Edge>> {
+        let g = self.cx.graph();
         while let Some(&(t, d)) = pairs.get(*pi) {
-            let edges = self.cx.graph.neighbors(node, t, d);
+            let edges = g.neighbors(node, t, d);
             while let Some(edge) = edges.get(*ei) {
                 *ei += 1;
                 // An undirected self-loop is one relationship: count it once.

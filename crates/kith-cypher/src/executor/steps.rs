@@ -200,10 +200,6 @@ enum Recall {
 }
 
 fn recall(steps: &[Step], map: Option<&BExpr>, row: &[Val], cx: &Ctx<'_>) -> Recall {
-    // After a write the same values may give another answer.
-    if !cx.writes.borrow().is_empty() {
-        return Recall::Off;
-    }
     let mut memos = cx.memo.borrow_mut();
     let m = memos.entry(steps.as_ptr() as usize).or_insert_with(|| {
         let free = crate::planner::free_slots(steps, map);
@@ -273,7 +269,7 @@ pub(crate) fn push_steps(
     let mut next = |r: &mut [Val]| push_steps(rest, rest_st, r, cx, sink);
     match step {
         Step::ScanAll { slot } => {
-            for n in cx.graph.node_ids() {
+            for n in cx.graph().node_ids() {
                 row[*slot] = Val::Node(n);
                 if !next(row)? {
                     return Ok(false);
@@ -281,9 +277,9 @@ pub(crate) fn push_steps(
             }
             Ok(true)
         }
-        Step::ScanLabel { slot, label } => match cx.labels[*label] {
+        Step::ScanLabel { slot, label } => match cx.label(*label) {
             Some(l) => {
-                for n in cx.graph.nodes_with_label(l) {
+                for n in cx.graph().nodes_with_label(l) {
                     row[*slot] = Val::Node(n);
                     if !next(row)? {
                         return Ok(false);
@@ -366,12 +362,12 @@ fn seek_id(
     cx: &Ctx<'_>,
     next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
 ) -> Result<bool> {
-    let Some(l) = cx.labels[label] else {
+    let Some(l) = cx.label(label) else {
         return Ok(true);
     };
     match eval(value, row, cx)? {
         Val::Int(id) => {
-            if let Some(n) = cx.graph.node_by_id(l, id) {
+            if let Some(n) = cx.graph().node_by_id(l, id) {
                 row[slot] = Val::Node(n);
                 return next(row);
             }
@@ -379,12 +375,12 @@ fn seek_id(
         Val::Null => {}
         other => {
             // Not an integer: no id index entry, but a node may hold it all the same.
-            let Some(key) = cx.graph.prop_key_id("id") else {
+            let Some(key) = cx.graph().prop_key_id("id") else {
                 return Ok(true);
             };
-            for n in cx.graph.nodes_with_label(l) {
+            for n in cx.graph().nodes_with_label(l) {
                 if cx
-                    .graph
+                    .graph()
                     .node_property(n, key)
                     .is_some_and(|v| equals(&Val::from_value(v), &other) == Some(true))
                 {
@@ -407,17 +403,17 @@ fn seek_id_any(
     cx: &Ctx<'_>,
     next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
 ) -> Result<bool> {
-    let Some(l) = cx.labels[label] else {
+    let Some(l) = cx.label(label) else {
         return Ok(true);
     };
     let mut found: Vec<NodeId> = Vec::with_capacity(values.len());
     for v in values {
         match eval(v, row, cx)? {
-            Val::Int(id) => found.extend(cx.graph.node_by_id(l, id)),
+            Val::Int(id) => found.extend(cx.graph().node_by_id(l, id)),
             Val::Null => {}
             // The id index holds integers only: any other value means every node
             // of the label is a candidate, and the WHERE decides.
-            _ => found.extend(cx.graph.nodes_with_label(l)),
+            _ => found.extend(cx.graph().nodes_with_label(l)),
         }
     }
     found.sort_unstable();
@@ -440,16 +436,16 @@ fn seek_prop(
     cx: &Ctx<'_>,
     next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
 ) -> Result<bool> {
-    let (Some(l), Some(k)) = (cx.labels[label], cx.keys[key]) else {
+    let (Some(l), Some(k)) = (cx.label(label), cx.key(key)) else {
         return Ok(true);
     };
     let v = eval(value, row, cx)?;
     if v.is_null() {
         return Ok(true);
     }
-    if cx.graph.is_indexed(l, k) {
+    if cx.graph().is_indexed(l, k) {
         if let Some(stored) = to_stored(&v) {
-            for n in cx.graph.nodes_with_property(l, k, &stored, usize::MAX) {
+            for n in cx.graph().nodes_with_property(l, k, &stored, usize::MAX) {
                 row[slot] = Val::Node(n);
                 if !next(row)? {
                     return Ok(false);
@@ -458,10 +454,10 @@ fn seek_prop(
             return Ok(true);
         }
     }
-    for n in cx.graph.nodes_with_label(l) {
+    for n in cx.graph().nodes_with_label(l) {
         cx.tick()?;
         if cx
-            .graph
+            .graph()
             .node_property(n, k)
             .is_some_and(|p| stored_equals(p, &v))
         {
@@ -507,7 +503,7 @@ fn check_node(
         return Ok(false);
     };
     for l in labels {
-        if !cx.labels[*l].is_some_and(|id| cx.graph.has_label(n, id)) {
+        if !cx.label(*l).is_some_and(|id| cx.graph().has_label(n, id)) {
             return Ok(false);
         }
     }
@@ -521,11 +517,11 @@ fn check_node(
         match eval(m, row, cx)? {
             Val::Map(entries) => {
                 for (k, want) in entries.iter() {
-                    let have = cx
-                        .graph
+                    let g = cx.graph();
+                    let have = g
                         .prop_key_id(k)
-                        .and_then(|id| cx.graph.node_property(n, id));
-                    let have = have.map_or(Val::Null, Val::from_value);
+                        .and_then(|id| g.node_property(n, id))
+                        .map_or(Val::Null, Val::from_value);
                     if equals(&have, want) != Some(true) {
                         return Ok(false);
                     }
@@ -554,33 +550,34 @@ pub(crate) fn directions(dir: Dir) -> &'static [Direction] {
 
 /// Calls `f` with every adjacency list of `node` the expand follows, in direction and
 /// type order, with the direction. `f` answers false to stop.
-pub(crate) fn for_each_list<'g>(
+pub(crate) fn for_each_list(
     e: &Expand,
     node: NodeId,
-    cx: &Ctx<'g>,
-    f: impl FnMut(Direction, &'g [Edge]) -> Result<bool>,
+    cx: &Ctx<'_>,
+    f: impl FnMut(Direction, &[Edge]) -> Result<bool>,
 ) -> Result<bool> {
     for_each_list_in(e, e.dir, node, cx, f)
 }
 
 /// [`for_each_list`] in direction `dir` rather than the expand's.
-pub(crate) fn for_each_list_in<'g>(
+pub(crate) fn for_each_list_in(
     e: &Expand,
     dir: Dir,
     node: NodeId,
-    cx: &Ctx<'g>,
-    mut f: impl FnMut(Direction, &'g [Edge]) -> Result<bool>,
+    cx: &Ctx<'_>,
+    mut f: impl FnMut(Direction, &[Edge]) -> Result<bool>,
 ) -> Result<bool> {
+    let g = cx.graph();
     for &d in directions(dir) {
         if e.types.is_empty() {
-            for t in cx.graph.rel_types_at(node, d) {
-                if !f(d, cx.graph.neighbors(node, t, d))? {
+            for t in g.rel_types_at(node, d) {
+                if !f(d, g.neighbors(node, t, d))? {
                     return Ok(false);
                 }
             }
         } else {
-            for t in e.types.iter().filter_map(|t| cx.types[*t]) {
-                if !f(d, cx.graph.neighbors(node, t, d))? {
+            for t in e.types.iter().filter_map(|t| cx.rel_type(*t)) {
+                if !f(d, g.neighbors(node, t, d))? {
                     return Ok(false);
                 }
             }
@@ -715,16 +712,16 @@ fn prefetch(what: Prefetch, edges: &[Edge], cx: &Ctx<'_>) {
     for edge in edges {
         // Label tests read the store's label bitmaps (small, cached), not the record.
         if what.record {
-            black_box(cx.graph.node_labels(edge.node).len());
+            black_box(cx.graph().node_labels(edge.node).len());
         }
         if what.props {
             // Every entry's key: the binary search for any key touches some of them.
-            for (k, _) in cx.graph.node_properties(edge.node) {
+            for (k, _) in cx.graph().node_properties(edge.node) {
                 black_box(*k);
             }
         }
         if what.rel_props {
-            if let Some(r) = cx.graph.relationship(edge.rel) {
+            if let Some(r) = cx.graph().relationship(edge.rel) {
                 for (k, _) in r.properties {
                     black_box(*k);
                 }
@@ -777,7 +774,8 @@ fn build_path(row: &[Val], start: usize, hops: &[usize], cx: &Ctx<'_>) -> Option
 /// Appends a relationship and the node at its far end from the path's last node.
 fn extend_path(path: &mut Path, r: RelId, cx: &Ctx<'_>) -> Option<()> {
     let at = *path.nodes.last()?;
-    let rel = cx.graph.relationship(r)?;
+    let g = cx.graph();
+    let rel = g.relationship(r)?;
     path.rels.push(r);
     path.nodes
         .push(if rel.src == at { rel.dst } else { rel.src });

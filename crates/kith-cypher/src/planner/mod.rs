@@ -183,6 +183,9 @@ pub struct CreateNode {
     pub labels: Vec<Arc<str>>,
     /// Its properties (null values are left out).
     pub props: Vec<(Arc<str>, BExpr)>,
+    /// Its properties read what this clause created before it on the same row, so
+    /// that must be written first.
+    pub flush: bool,
 }
 
 /// A relationship CREATE makes.
@@ -198,6 +201,8 @@ pub struct CreateRel {
     pub to: usize,
     /// Its properties.
     pub props: Vec<(Arc<str>, BExpr)>,
+    /// Its properties read what this clause created before it (see [`CreateNode`]).
+    pub flush: bool,
 }
 
 /// What one CREATE clause makes per row.

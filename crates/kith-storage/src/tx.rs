@@ -1,0 +1,361 @@
+//! A transaction's private version of the graph, and the batch that commits it.
+//!
+//! A query that writes runs over a [`Tx`]: a copy-on-write clone of the version it
+//! started from, to which its writes apply at once, so its later clauses (and an
+//! explicit transaction's later statements) read them. Nobody else sees that clone.
+//! What it wrote is also kept as one [`WriteBatch`] for the single writer, which
+//! applies it to the newest version through the log: ids the clone handed out are
+//! turned into references the batch can make again (`NodeRef::Created`), and a
+//! relationship the transaction both created and changed is written once, as it
+//! ended.
+
+use std::sync::Arc;
+
+use kith_core::write_op::{NodeRef, WriteCounts, WriteOp};
+use kith_core::{Applied, GraphTx, GraphView, RelId, TxError, TxErrorKind, Value};
+use rustc_hash::FxHashMap;
+
+use crate::{Snapshot, StorageError, WriteBatch};
+
+/// A private version and the batch that makes it.
+pub struct Tx {
+    version: Snapshot,
+    /// The version it started from.
+    base_version: u64,
+    /// Ids at or past these were handed out by this transaction.
+    node_base: u32,
+    rel_base: u32,
+    /// The batch so far; `None` where a relationship it created was deleted again.
+    ops: Vec<Option<WriteOp>>,
+    /// Nodes created so far (the next `NodeRef::Created` index).
+    nodes_created: usize,
+    /// The `CreateRel` operation of each relationship this transaction created.
+    rel_ops: FxHashMap<RelId, usize>,
+    counts: WriteCounts,
+    failed: bool,
+}
+
+impl Tx {
+    /// A transaction reading and writing a private copy of `base`.
+    pub fn new(base: &Snapshot) -> Tx {
+        Tx {
+            version: base.clone(),
+            base_version: base.version,
+            node_base: base.nodes.len() as u32,
+            rel_base: base.rels.len() as u32,
+            ops: Vec::new(),
+            nodes_created: 0,
+            rel_ops: FxHashMap::default(),
+            counts: WriteCounts::default(),
+            failed: false,
+        }
+    }
+
+    /// The version the transaction started from.
+    pub fn base_version(&self) -> u64 {
+        self.base_version
+    }
+
+    /// Whether it wrote nothing.
+    pub fn is_empty(&self) -> bool {
+        self.ops.iter().all(Option::is_none)
+    }
+
+    /// Operations in the batch so far.
+    pub fn op_count(&self) -> usize {
+        self.ops.iter().flatten().count()
+    }
+
+    /// What its statements changed, counted as they ran (Neo4j's statistics).
+    pub fn counts(&self) -> WriteCounts {
+        self.counts
+    }
+
+    /// Whether a write was refused (the transaction can only be rolled back).
+    pub fn failed(&self) -> bool {
+        self.failed
+    }
+
+    /// The batch that commits it.
+    pub fn into_batch(self) -> WriteBatch {
+        WriteBatch {
+            ops: self.ops.into_iter().flatten().collect(),
+        }
+    }
+
+    /// The batch so far, leaving the transaction as it is (a statement's writes are
+    /// checked against limits before it is answered).
+    pub fn batch_ops(&self) -> impl Iterator<Item = &WriteOp> {
+        self.ops.iter().flatten()
+    }
+
+    /// Records `op` (already applied to the private version) in the batch.
+    fn record(&mut self, op: &WriteOp, first_created: usize) {
+        let node = |r: &NodeRef| self.node_ref(r, first_created);
+        let recorded = match op {
+            WriteOp::CreateNode { .. } => {
+                self.nodes_created += 1;
+                op.clone()
+            }
+            WriteOp::CreateRel {
+                rel_type,
+                src,
+                dst,
+                properties,
+            } => WriteOp::CreateRel {
+                rel_type: rel_type.clone(),
+                src: node(src),
+                dst: node(dst),
+                properties: properties.clone(),
+            },
+            WriteOp::SetNodeProperty {
+                node: n,
+                key,
+                value,
+            } => WriteOp::SetNodeProperty {
+                node: node(n),
+                key: key.clone(),
+                value: value.clone(),
+            },
+            WriteOp::AddLabel { node: n, label } => WriteOp::AddLabel {
+                node: node(n),
+                label: label.clone(),
+            },
+            WriteOp::RemoveLabel { node: n, label } => WriteOp::RemoveLabel {
+                node: node(n),
+                label: label.clone(),
+            },
+            WriteOp::DeleteNode { node: n, detach } => WriteOp::DeleteNode {
+                node: node(n),
+                detach: *detach,
+            },
+            WriteOp::SetRelProperty { rel, key, value } => {
+                if let Some(&i) = self.rel_ops.get(rel) {
+                    // Its creation is in the batch: it is created as it ends.
+                    if let Some(WriteOp::CreateRel { properties, .. }) = &mut self.ops[i] {
+                        set_in(properties, key, value);
+                    }
+                    return;
+                }
+                op.clone()
+            }
+            WriteOp::DeleteRel { rel } => {
+                if let Some(i) = self.rel_ops.remove(rel) {
+                    self.ops[i] = None;
+                    return;
+                }
+                op.clone()
+            }
+            WriteOp::Require(_) | WriteOp::CreateIndex { .. } | WriteOp::DropIndex { .. } => {
+                op.clone()
+            }
+        };
+        self.ops.push(Some(recorded));
+    }
+
+    /// A node reference of one `apply` call as the whole batch sees it: nodes this
+    /// transaction created are `Created(n)`, counted over the batch.
+    fn node_ref(&self, r: &NodeRef, first_created: usize) -> NodeRef {
+        match r {
+            NodeRef::Node(id) if id.0 >= self.node_base => {
+                NodeRef::Created((id.0 - self.node_base) as usize)
+            }
+            NodeRef::Created(i) => NodeRef::Created(first_created + i),
+            other => other.clone(),
+        }
+    }
+}
+
+impl GraphTx for Tx {
+    fn view(&self) -> &(dyn GraphView + 'static) {
+        &self.version
+    }
+
+    fn apply(&mut self, ops: &[WriteOp]) -> Result<Applied, TxError> {
+        if self.failed {
+            return Err(TxError {
+                kind: TxErrorKind::Failed,
+                message: "the transaction failed earlier; roll it back".to_owned(),
+            });
+        }
+        let first_created = self.nodes_created;
+        let mut created = crate::write::Created::default();
+        for op in ops {
+            if let Err(e) = self.version.apply_op(op, &mut created) {
+                self.failed = true;
+                return Err(tx_error(&e));
+            }
+            self.record(op, first_created);
+            if let WriteOp::CreateRel { .. } = op {
+                let rel = *created.rels.last().expect("a CreateRel creates");
+                debug_assert!(rel.0 >= self.rel_base, "a created relationship is new");
+                self.rel_ops.insert(rel, self.ops.len() - 1);
+            }
+        }
+        self.counts += WriteCounts::of(ops);
+        Ok(Applied {
+            nodes: created.nodes,
+            rels: created.rels,
+        })
+    }
+}
+
+/// Sets `key` in a property list (`Null` removes it).
+fn set_in(properties: &mut Vec<(kith_core::write_op::Name, Value)>, key: &Arc<str>, value: &Value) {
+    properties.retain(|(k, _)| k != key);
+    if !matches!(value, Value::Null) {
+        properties.push((key.clone(), value.clone()));
+    }
+}
+
+/// The engine's view of a storage error.
+fn tx_error(e: &StorageError) -> TxError {
+    let kind = match e {
+        StorageError::NodeNotFound(_)
+        | StorageError::RelNotFound(_)
+        | StorageError::NoNodeWithId { .. }
+        | StorageError::BadBatchReference(_)
+        | StorageError::NoSuchIndex { .. } => TxErrorKind::NotFound,
+        StorageError::NodeHasRelationships(_) => TxErrorKind::HasRelationships,
+        StorageError::IdNotInt(_)
+        | StorageError::UnsupportedPropertyValue { .. }
+        | StorageError::InvalidName { .. } => TxErrorKind::InvalidValue,
+        StorageError::DuplicateId { .. } | StorageError::ConditionFailed(_) => {
+            TxErrorKind::Constraint
+        }
+        _ => TxErrorKind::Other,
+    };
+    TxError {
+        kind,
+        message: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kith_core::NodeId;
+
+    use super::*;
+    use crate::Store;
+
+    fn name(s: &str) -> kith_core::write_op::Name {
+        Arc::from(s)
+    }
+
+    fn node(labels: &[&str]) -> WriteOp {
+        WriteOp::CreateNode {
+            labels: labels.iter().map(|l| name(l)).collect(),
+            properties: Vec::new(),
+        }
+    }
+
+    fn rel(src: NodeRef, dst: NodeRef) -> WriteOp {
+        WriteOp::CreateRel {
+            rel_type: name("T"),
+            src,
+            dst,
+            properties: Vec::new(),
+        }
+    }
+
+    /// A store holding one node, so created ids do not start at 0.
+    fn store() -> Store {
+        let store = Store::new(Snapshot::empty());
+        store
+            .apply(&WriteBatch {
+                ops: vec![node(&["Old"])],
+            })
+            .expect("applies");
+        store
+    }
+
+    #[test]
+    fn writes_are_read_back_at_once_and_nobody_else_sees_them() {
+        let store = store();
+        let mut tx = Tx::new(&store.snapshot());
+        let made = tx.apply(&[node(&["A"])]).expect("applies");
+        assert_eq!(made.nodes, [NodeId(1)]);
+        let a = tx.view().label_id("A").expect("the label exists in the tx");
+        assert!(tx.view().has_label(NodeId(1), a));
+        assert_eq!(store.snapshot().node_count(), 1, "the store is unchanged");
+        assert_eq!(tx.view().node_count(), 2);
+    }
+
+    #[test]
+    fn the_batch_refers_to_created_nodes_by_their_place_across_statements() {
+        let store = store();
+        let mut tx = Tx::new(&store.snapshot());
+        let first = tx.apply(&[node(&["A"])]).expect("applies").nodes[0];
+        // A second statement: its own creations, one linked to the first statement's.
+        tx.apply(&[
+            node(&["B"]),
+            rel(NodeRef::Node(first), NodeRef::Created(0)),
+            rel(NodeRef::Node(NodeId(0)), NodeRef::Node(first)),
+        ])
+        .expect("applies");
+        let batch = tx.into_batch();
+        assert_eq!(batch.ops[2], rel(NodeRef::Created(0), NodeRef::Created(1)));
+        assert_eq!(
+            batch.ops[3],
+            rel(NodeRef::Node(NodeId(0)), NodeRef::Created(0))
+        );
+        // Another commit first: the batch still applies, to the nodes it made.
+        store
+            .apply(&WriteBatch {
+                ops: vec![node(&["Other"])],
+            })
+            .expect("applies");
+        let info = store.apply(&batch).expect("applies");
+        let g = store.snapshot();
+        let t = g.rel_type_id("T").expect("type");
+        let out = g.neighbors(info.created[0], t, kith_core::Direction::Out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].node, info.created[1]);
+    }
+
+    #[test]
+    fn a_created_relationship_is_committed_as_it_ended() {
+        let store = store();
+        let mut tx = Tx::new(&store.snapshot());
+        let r = tx
+            .apply(&[rel(NodeRef::Node(NodeId(0)), NodeRef::Node(NodeId(0)))])
+            .expect("applies")
+            .rels[0];
+        let gone = tx
+            .apply(&[rel(NodeRef::Node(NodeId(0)), NodeRef::Node(NodeId(0)))])
+            .expect("applies")
+            .rels[0];
+        let set = |key: &str, value: Value| WriteOp::SetRelProperty {
+            rel: r,
+            key: name(key),
+            value,
+        };
+        tx.apply(&[set("w", Value::Int(1)), set("x", Value::Int(2))])
+            .expect("applies");
+        tx.apply(&[set("w", Value::Null), WriteOp::DeleteRel { rel: gone }])
+            .expect("applies");
+        assert_eq!(tx.counts().relationships_created, 2);
+        let batch = tx.into_batch();
+        assert_eq!(batch.ops.len(), 1, "{:?}", batch.ops);
+        let WriteOp::CreateRel { properties, .. } = &batch.ops[0] else {
+            panic!("a CreateRel: {:?}", batch.ops);
+        };
+        assert_eq!(properties, &[(name("x"), Value::Int(2))]);
+    }
+
+    #[test]
+    fn a_refused_write_fails_the_transaction() {
+        let store = store();
+        let mut tx = Tx::new(&store.snapshot());
+        let err = tx
+            .apply(&[WriteOp::DeleteNode {
+                node: NodeRef::Node(NodeId(7)),
+                detach: false,
+            }])
+            .expect_err("no such node");
+        assert_eq!(err.kind, TxErrorKind::NotFound);
+        assert!(tx.failed());
+        let again = tx.apply(&[node(&["A"])]).expect_err("failed before");
+        assert_eq!(again.kind, TxErrorKind::Failed);
+    }
+}
