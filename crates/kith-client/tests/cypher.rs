@@ -420,6 +420,84 @@ async fn a_writing_query_commits_durably_and_survives_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn set_merge_and_delete_commit_and_a_refused_one_changes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
+        .expect("writes the data directory");
+    let server = TestServer::start_database(dir.path(), |_| {}).await;
+    let client = connect(&server).await;
+    let run = |q: &'static str| client.cypher(q, vec![]);
+    run("UNWIND range(1, 3) AS i MERGE (:P {id: i})")
+        .await
+        .expect("merges");
+    let merged = run("UNWIND [2, 3, 4] AS i MERGE (p:P {id: i}) ON CREATE SET p.new = true ON MATCH SET p.old = true")
+        .await
+        .expect("merges");
+    assert_eq!(merged.commit.map(|c| c.nodes_created), Some(1));
+    run("MATCH (a:P {id: 1}), (b:P {id: 2}) CREATE (a)-[:R]->(b) SET a.x = 1 REMOVE b.old")
+        .await
+        .expect("writes");
+    let refused = run("MATCH (p:P {id: 1}) SET p.y = 2 DELETE p")
+        .await
+        .expect_err("p has a relationship");
+    assert_eq!(refused.code(), Some(ErrorCode::InvalidWrite), "{refused}");
+    assert!(refused.to_string().contains("detach delete"), "{refused}");
+    let (_, cypher_code, _, _) = cypher_error(refused);
+    assert_eq!(
+        cypher_code,
+        "Neo.ClientError.Schema.ConstraintValidationFailed"
+    );
+    let (status, text) = server
+        .http(
+            "POST",
+            "/v1/cypher",
+            r#"{"query": "MATCH (p:P {id: 1}) DELETE p"}"#,
+        )
+        .await;
+    assert_eq!(status, 409, "{text}");
+    let state = run("MATCH (p:P) RETURN p.id, p.x, p.y, p.new, p.old ORDER BY p.id")
+        .await
+        .expect("reads");
+    let null = Value::Null;
+    let t = Value::Bool(true);
+    assert_eq!(
+        state.rows,
+        [
+            vec![
+                Value::Int(1),
+                Value::Int(1),
+                null.clone(),
+                null.clone(),
+                null.clone()
+            ],
+            vec![
+                Value::Int(2),
+                null.clone(),
+                null.clone(),
+                null.clone(),
+                null.clone()
+            ],
+            vec![
+                Value::Int(3),
+                null.clone(),
+                null.clone(),
+                null.clone(),
+                t.clone()
+            ],
+            vec![Value::Int(4), null.clone(), null.clone(), t, null],
+        ],
+        "the refused query's SET was not committed"
+    );
+    run("MATCH (p:P {id: 1}) DETACH DELETE p")
+        .await
+        .expect("deletes");
+    let left = run("MATCH (p:P) RETURN count(p)").await.expect("reads");
+    assert_eq!(left.rows, [[Value::Int(3)]]);
+    drop(client);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_only_server_refuses_a_writing_query_before_running_it() {
     let server = TestServer::start(0.1, |_| {}).await;
     let client = connect(&server).await;

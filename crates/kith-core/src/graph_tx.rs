@@ -21,8 +21,10 @@ pub enum TxErrorKind {
     HasRelationships,
     /// A value the store cannot hold, or a name it cannot store.
     InvalidValue,
-    /// A uniqueness rule (an external id, a constraint) would be broken.
-    Constraint,
+    /// Another node of the label already has the external id.
+    DuplicateId,
+    /// A precondition of the write (`WriteOp::Require`) does not hold.
+    ConditionFailed,
     /// The transaction failed before and takes no more writes.
     Failed,
     /// Anything else (capacity).

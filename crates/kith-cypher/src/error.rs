@@ -34,6 +34,9 @@ pub enum ErrorCode {
     LimitExceeded,
     /// A write the query would make was refused (a missing node, a deleted one).
     ConstraintViolation,
+    /// The query read a node or relationship it deleted itself (its properties or
+    /// labels are gone; its id and a relationship's type are still known).
+    EntityNotFound,
     /// The query asked for something the engine refuses while running, as Neo4j does
     /// (a shortest path from a node to itself with a minimum length above 0).
     ExecutionFailed,
@@ -56,6 +59,7 @@ impl ErrorCode {
             ErrorCode::LimitExceeded => "Neo.ClientError.Statement.LimitExceeded",
             ErrorCode::ConstraintViolation => "Neo.ClientError.Schema.ConstraintValidationFailed",
             ErrorCode::ExecutionFailed => "Neo.DatabaseError.Statement.ExecutionFailed",
+            ErrorCode::EntityNotFound => "Neo.ClientError.Statement.EntityNotFound",
         }
     }
 }
@@ -109,6 +113,9 @@ pub struct CypherError {
     pub message: String,
     /// Where, when the error belongs to a place in the text.
     pub position: Option<Position>,
+    /// When the graph refused a write: why, in the graph's terms (the server answers
+    /// its own code for it, as for any refused write).
+    pub refused: Option<kith_core::TxErrorKind>,
 }
 
 impl CypherError {
@@ -118,6 +125,7 @@ impl CypherError {
             code,
             message: message.into(),
             position: None,
+            refused: None,
         }
     }
 
@@ -132,6 +140,7 @@ impl CypherError {
             code,
             message: message.into(),
             position: Some(Position::at(text, offset)),
+            refused: None,
         }
     }
 

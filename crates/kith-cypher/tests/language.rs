@@ -488,3 +488,125 @@ fn graph_answers_flatten_to_the_plain_answers() {
         .collect();
     assert_eq!(flattened, plain.rows);
 }
+
+#[test]
+fn set_and_remove_change_properties_and_labels_and_later_clauses_see_it() {
+    let g = graph();
+    let q = "MATCH (p:Person {id: 1}) SET p.age = p.age + 1, p:Vip, p.nick = 'A' \
+             WITH p REMOVE p.name, p:Person RETURN p.age, p.name, p.nick, labels(p)";
+    let rows = commit(&g, q).rows;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0][0], Value::Int(31));
+    assert_eq!(rows[0][1], Value::Null);
+    assert_eq!(rows[0][2], s("A"));
+    assert_eq!(rows[0][3], Value::List(vec![s("Vip")]));
+    // Committed: a new query reads it from the store.
+    assert_eq!(ints(&run(&g, "MATCH (p:Vip) RETURN p.age")), [31]);
+    assert_eq!(run(&g, "MATCH (p:Person {id: 1}) RETURN p").len(), 0);
+}
+
+#[test]
+fn set_with_maps_replaces_or_merges_and_null_removes() {
+    let g = graph();
+    let keys = "MATCH (p {id: 2}) UNWIND keys(p) AS k WITH k ORDER BY k RETURN collect(k)";
+    commit(&g, "MATCH (p {id: 2}) SET p = {id: 2, city: 'Oslo'}");
+    assert_eq!(run(&g, keys)[0][0], Value::List(vec![s("city"), s("id")]));
+    commit(&g, "MATCH (p {id: 2}) SET p += {zip: 1, city: null}");
+    assert_eq!(run(&g, keys)[0][0], Value::List(vec![s("id"), s("zip")]));
+    commit(
+        &g,
+        "MATCH (:Person {id: 1})-[r:KNOWS]->() SET r.since = null, r.w = 0.5",
+    );
+    let r = run(
+        &g,
+        "MATCH (:Person {id: 1})-[r:KNOWS]->() RETURN properties(r)",
+    );
+    assert_eq!(r[0][0], Value::Map(vec![("w".into(), Value::Float(0.5))]));
+}
+
+#[test]
+fn delete_needs_detach_for_a_node_with_relationships() {
+    let g = graph();
+    assert_eq!(
+        err(&g, "MATCH (p:Person {id: 1}) DELETE p"),
+        ErrorCode::ConstraintViolation
+    );
+    // The same clause deleting its relationships first is fine, over several rows.
+    commit(&g, "MATCH (p:Person {id: 1})-[r]-() DELETE r, p");
+    assert_eq!(run(&g, "MATCH (p:Person {id: 1}) RETURN p").len(), 0);
+    commit(&g, "MATCH (p:Person {id: 2}) DETACH DELETE p");
+    assert_eq!(ints(&run(&g, "MATCH (p:Person) RETURN count(p)")), [2]);
+    assert_eq!(
+        ints(&run(&g, "MATCH ()-[r:KNOWS]->() RETURN count(r)")),
+        [1]
+    );
+}
+
+#[test]
+fn what_a_query_deleted_cannot_be_read_but_its_type_can() {
+    let g = graph();
+    let q = "MATCH (:Person {id: 1})-[r:LIKES]->() DELETE r RETURN type(r)";
+    assert_eq!(run(&g, q), [[s("LIKES")]]);
+    let q = "MATCH (g:Group) DETACH DELETE g RETURN g.title";
+    assert_eq!(err(&g, q), ErrorCode::EntityNotFound);
+}
+
+#[test]
+fn merge_matches_or_creates_once_per_key_across_rows() {
+    let g = graph();
+    let q = "UNWIND [5, 5, 6, 1] AS i MERGE (p:Person {id: i}) \
+             ON CREATE SET p.new = true ON MATCH SET p.seen = true \
+             RETURN i, p.new, p.seen";
+    let rows = commit(&g, q).rows;
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0], [Value::Int(5), Value::Bool(true), Value::Null]);
+    assert_eq!(
+        rows[1],
+        [Value::Int(5), Value::Bool(true), Value::Bool(true)]
+    );
+    assert_eq!(rows[3], [Value::Int(1), Value::Null, Value::Bool(true)]);
+    assert_eq!(ints(&run(&g, "MATCH (p:Person) RETURN count(p)")), [6]);
+    // A relationship between bound nodes: created once, then matched.
+    let q = "MATCH (a:Person {id: 5}), (b:Person {id: 6}) MERGE (a)-[r:KNOWS]->(b) RETURN id(r)";
+    let first = commit(&g, q).rows;
+    assert_eq!(commit(&g, q).rows, first);
+}
+
+#[test]
+fn foreach_runs_its_updates_for_each_element() {
+    let g = graph();
+    commit(
+        &g,
+        "MATCH (a:Person {id: 1}) FOREACH (i IN range(1, 3) | CREATE (a)-[:OWNS]->(:Item {n: i}))",
+    );
+    assert_eq!(
+        ints(&run(
+            &g,
+            "MATCH (:Person {id: 1})-[:OWNS]->(i) RETURN i.n ORDER BY i.n"
+        )),
+        [1, 2, 3]
+    );
+}
+
+#[test]
+fn bad_writes_are_refused_with_their_kind_and_leave_the_graph_alone() {
+    let g = graph();
+    let cases = [
+        (
+            "MATCH (p:Person {id: 1}) SET p.m = {a: 1}",
+            ErrorCode::TypeError,
+        ),
+        ("WITH 1 AS x SET x.y = 2", ErrorCode::TypeError),
+        ("MATCH ()-[r:KNOWS]->() SET r:Label", ErrorCode::TypeError),
+        ("MERGE (p:Person {id: null})", ErrorCode::SemanticError),
+        ("MATCH (p) DELETE 1 + 1", ErrorCode::SyntaxError),
+        ("MATCH (p) DELETE p:Person", ErrorCode::SyntaxError),
+        ("MERGE (a:A)-[:R|S]->(b)", ErrorCode::SyntaxError),
+        ("MERGE (a $props)", ErrorCode::SyntaxError),
+        ("MATCH (p) SET p.x + 1 = 2", ErrorCode::SyntaxError),
+    ];
+    for (q, code) in cases {
+        assert_eq!(err(&g, q), code, "{q}");
+    }
+    assert_eq!(ints(&run(&g, "MATCH (n) RETURN count(n)")), [5]);
+}

@@ -131,7 +131,8 @@ fn accepts(tck: &str, detail: &str, raised: &Raised) -> bool {
         "ArgumentError" => code == ErrorCode::ArgumentError,
         "ArithmeticError" => code == ErrorCode::ArithmeticError,
         "ParameterMissing" => code == ErrorCode::ParameterMissing,
-        "EntityNotFound" | "ConstraintVerificationFailed" | "ConstraintValidationFailed" => {
+        "EntityNotFound" => code == ErrorCode::EntityNotFound,
+        "ConstraintVerificationFailed" | "ConstraintValidationFailed" => {
             code == ErrorCode::ConstraintViolation
         }
         _ => false,

@@ -2,6 +2,7 @@
 //! procedures know nothing of the wire, so their errors are mapped here, variant by
 //! variant (a new variant does not compile until it has a code).
 
+use kith_core::TxErrorKind;
 use kith_procedures::ProcedureError;
 use kith_protocol::ErrorCode as Code;
 use kith_storage::StorageError;
@@ -25,6 +26,19 @@ pub(crate) fn of_storage(error: &StorageError) -> Code {
         | StorageError::Corrupt { .. }
         | StorageError::UnsupportedVersion { .. }
         | StorageError::Locked(_) => Code::StorageFailure,
+    }
+}
+
+/// The wire code of a write the graph refused while a query ran.
+pub(crate) fn of_refusal(kind: TxErrorKind) -> Code {
+    match kind {
+        TxErrorKind::NotFound => Code::NotFound,
+        TxErrorKind::DuplicateId => Code::DuplicateId,
+        TxErrorKind::ConditionFailed => Code::ConditionFailed,
+        TxErrorKind::HasRelationships | TxErrorKind::InvalidValue | TxErrorKind::Other => {
+            Code::InvalidWrite
+        }
+        TxErrorKind::Failed => Code::CypherError,
     }
 }
 

@@ -160,12 +160,14 @@ pub(crate) fn commit_summary(info: &CommitInfo) -> Commit {
 
 /// The wire error for an engine error. Running past the time limit and holding too
 /// many rows are the server's limits, so they keep the codes every request uses
-/// (`timeout`, `result_too_large`); the rest are `cypher_error`. All of them carry
+/// (`timeout`, `result_too_large`), and a write the graph refused keeps the code of
+/// that refusal (`duplicate_id`, `not_found`...); the rest are `cypher_error`. All of them carry
 /// the engine's own code and, when known, the line and column.
 pub(crate) fn from_cypher(error: CypherError) -> ExecError {
-    let code = match error.code {
-        ErrorCode::Timeout => Code::Timeout,
-        ErrorCode::LimitExceeded => Code::ResultTooLarge,
+    let code = match (error.code, error.refused) {
+        (ErrorCode::Timeout, _) => Code::Timeout,
+        (ErrorCode::LimitExceeded, _) => Code::ResultTooLarge,
+        (_, Some(kind)) => crate::codes::of_refusal(kind),
         _ => Code::CypherError,
     };
     let detail = CypherErrorDetail {

@@ -220,9 +220,8 @@ fn tx_error(e: &StorageError) -> TxError {
         StorageError::IdNotInt(_)
         | StorageError::UnsupportedPropertyValue { .. }
         | StorageError::InvalidName { .. } => TxErrorKind::InvalidValue,
-        StorageError::DuplicateId { .. } | StorageError::ConditionFailed(_) => {
-            TxErrorKind::Constraint
-        }
+        StorageError::DuplicateId { .. } => TxErrorKind::DuplicateId,
+        StorageError::ConditionFailed(_) => TxErrorKind::ConditionFailed,
         _ => TxErrorKind::Other,
     };
     TxError {

@@ -37,6 +37,102 @@ pub enum Clause {
     Return(Projection),
     /// `CREATE pattern`.
     Create(Vec<PatternPart>),
+    /// `SET item, ...`.
+    Set(Vec<SetItem>),
+    /// `REMOVE item, ...`.
+    Remove(Vec<RemoveItem>),
+    /// `[DETACH] DELETE expr, ...`.
+    Delete {
+        /// DETACH.
+        detach: bool,
+        /// What to delete.
+        exprs: Vec<Expr>,
+    },
+    /// `MERGE part [ON CREATE SET ...] [ON MATCH SET ...]`.
+    Merge(Merge),
+    /// `FOREACH (var IN list | clauses)`.
+    Foreach {
+        /// The element variable.
+        var: String,
+        /// The list.
+        list: Expr,
+        /// The update clauses run for each element.
+        clauses: Vec<Clause>,
+    },
+}
+
+/// One item of SET.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetItem {
+    /// `target.key = value` (or `target[key] = value`: `key` an expression).
+    Property {
+        /// The node or relationship.
+        target: Expr,
+        /// The key.
+        key: PropertyKey,
+        /// The value.
+        value: Expr,
+    },
+    /// `var = map`: replaces every property.
+    Replace {
+        /// The node or relationship.
+        target: Expr,
+        /// A map, node or relationship.
+        value: Expr,
+    },
+    /// `var += map`: sets the map's entries, keeps the rest.
+    Merge {
+        /// The node or relationship.
+        target: Expr,
+        /// A map, node or relationship.
+        value: Expr,
+    },
+    /// `var:Label:Other`.
+    Labels {
+        /// The node.
+        target: Expr,
+        /// The labels.
+        labels: Vec<String>,
+    },
+}
+
+/// One item of REMOVE.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RemoveItem {
+    /// `target.key`.
+    Property {
+        /// The node or relationship.
+        target: Expr,
+        /// The key.
+        key: PropertyKey,
+    },
+    /// `var:Label:Other`.
+    Labels {
+        /// The node.
+        target: Expr,
+        /// The labels.
+        labels: Vec<String>,
+    },
+}
+
+/// A property key in SET or REMOVE: a name, or an expression (`n[k]`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PropertyKey {
+    /// `.key`.
+    Name(String),
+    /// `[expr]`.
+    Dynamic(Expr),
+}
+
+/// MERGE.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merge {
+    /// The one pattern part.
+    pub part: PatternPart,
+    /// ON CREATE SET items.
+    pub on_create: Vec<SetItem>,
+    /// ON MATCH SET items.
+    pub on_match: Vec<SetItem>,
 }
 
 /// `[OPTIONAL] MATCH`.

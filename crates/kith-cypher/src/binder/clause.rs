@@ -16,6 +16,12 @@ use crate::planner::{plan_match, CreateNode, CreateRel, CreateSpec, Op, Plan};
 /// Binds and plans a whole statement.
 pub fn bind_statement(text: &str, statement: &Statement) -> Result<Plan> {
     let mut plan = bind_query(text, &statement.query)?;
+    if statement.unions.windows(2).any(|w| w[0].0 != w[1].0) {
+        return Err(crate::error::CypherError::new(
+            ErrorCode::SyntaxError,
+            "UNION and UNION ALL cannot be mixed in one query",
+        ));
+    }
     for (all, query) in &statement.unions {
         let other = bind_query(text, query)?;
         let names = |p: &Plan| p.columns.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
@@ -100,6 +106,15 @@ impl Binder<'_> {
                     let spec = self.create(parts)?;
                     q.ops.push(Op::Create(spec));
                 }
+                Clause::Set(_)
+                | Clause::Remove(_)
+                | Clause::Delete { .. }
+                | Clause::Merge(_)
+                | Clause::Foreach { .. } => {
+                    q.writes = true;
+                    let op = self.update(clause)?;
+                    q.ops.push(op);
+                }
             }
         }
         Ok(q)
@@ -134,7 +149,7 @@ impl Binder<'_> {
         } else {
             Vec::new()
         };
-        if p.star && outputs.is_empty() && p.items.is_empty() {
+        if p.star && outputs.is_empty() && p.items.is_empty() && !with {
             return Err(self.error(
                 ErrorCode::SyntaxError,
                 "RETURN * has no variables in scope",
@@ -386,7 +401,7 @@ impl Binder<'_> {
         Ok(())
     }
 
-    fn create(&mut self, parts: &[PatternPart]) -> Result<CreateSpec> {
+    pub(crate) fn create(&mut self, parts: &[PatternPart]) -> Result<CreateSpec> {
         let mut spec = CreateSpec::default();
         for part in parts {
             if part.path_var.is_some() {
@@ -512,7 +527,7 @@ impl Binder<'_> {
 }
 
 /// Whether property expressions read any of `slots` (or may: a pattern inside).
-fn reads_any(props: &[(Arc<str>, BExpr)], slots: &[usize]) -> bool {
+pub(crate) fn reads_any(props: &[(Arc<str>, BExpr)], slots: &[usize]) -> bool {
     props.iter().any(|(_, e)| {
         crate::planner::needed_slots(e).is_none_or(|r| slots.iter().any(|s| r.contains(s)))
     })

@@ -6,6 +6,7 @@
 mod clause;
 mod expr;
 mod pattern;
+mod update;
 
 use std::sync::Arc;
 

@@ -106,6 +106,11 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
                 }
                 &many
             };
+            if cx.has_written() {
+                if let Some(v) = on_deleted(*f, vals, cx)? {
+                    return Ok(v);
+                }
+            }
             functions::call(*f, vals, &*cx.graph())?
         }
         BExpr::Case {
@@ -226,15 +231,22 @@ fn logic(a: Option<bool>, b: impl FnOnce() -> Result<Option<bool>>, and: bool) -
 pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
     Ok(match base {
         Val::Null => Val::Null,
-        Val::Node(n) => match cx.key(key) {
-            Some(k) => cx
-                .graph()
-                .node_property(*n, k)
-                .map_or(Val::Null, Val::from_value),
-            None => Val::Null,
+        Val::Node(n) => match cx
+            .key(key)
+            .and_then(|k| cx.graph().node_property(*n, k).map(Val::from_value))
+        {
+            Some(v) => v,
+            None => {
+                cx.check_not_deleted(base)?;
+                Val::Null
+            }
         },
         Val::Rel(r) => match (cx.key(key), cx.graph().relationship(*r)) {
             (Some(k), Some(rel)) => rel.property(k).map_or(Val::Null, Val::from_value),
+            (_, None) => {
+                cx.check_not_deleted(base)?;
+                Val::Null
+            }
             _ => Val::Null,
         },
         Val::Map(m) => {
@@ -702,6 +714,22 @@ fn quantifier(
         Quantifier::Single if trues > 1 => Val::Bool(false),
         Quantifier::Single => known(trues == 1),
     })
+}
+
+/// A graph function on a node or relationship this run deleted: `type()` still
+/// answers, what read its labels or properties fails.
+fn on_deleted(f: Function, args: &[Val], cx: &Ctx<'_>) -> Result<Option<Val>> {
+    let Some(first) = args.first() else {
+        return Ok(None);
+    };
+    match (f, first) {
+        (Function::Type, Val::Rel(r)) => Ok(cx.deleted_rel_type(*r).map(Val::Str)),
+        (Function::Labels | Function::Keys | Function::Properties, Val::Node(_) | Val::Rel(_)) => {
+            cx.check_not_deleted(first)?;
+            Ok(None)
+        }
+        _ => Ok(None),
+    }
 }
 
 /// A value as the query's answer gives it (nodes and relationships as maps, read from

@@ -12,6 +12,7 @@ mod graph_output;
 mod ops;
 mod paths;
 mod steps;
+mod update;
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -155,6 +156,13 @@ pub struct Budget {
 /// A list and the set of its values.
 pub(crate) type InSet = (Arc<Vec<Val>>, FxHashSet<Key>);
 
+/// What a run deleted.
+#[derive(Default)]
+pub(crate) struct Deleted {
+    nodes: FxHashSet<kith_core::NodeId>,
+    rels: FxHashMap<kith_core::RelId, Arc<str>>,
+}
+
 /// The graph a run reads: a plain view (a query that only reads), or a transaction's
 /// private version, which its write operators change between rows.
 pub enum Source<'g> {
@@ -203,6 +211,8 @@ pub struct Ctx<'g> {
     pub width: usize,
     /// Writes applied so far.
     writes: Cell<u64>,
+    /// What this run deleted: nodes, and relationships with their type's name.
+    deleted: RefCell<Deleted>,
     budget: Budget,
     ticks: Cell<u32>,
     /// The last large list `IN` tested against, as a set (the list kept alive so its
@@ -225,6 +235,7 @@ impl<'g> Ctx<'g> {
             names,
             width: plan.width,
             writes: Cell::new(0),
+            deleted: RefCell::new(Deleted::default()),
             budget,
             ticks: Cell::new(0),
             in_set: RefCell::new(None),
@@ -265,6 +276,45 @@ impl<'g> Ctx<'g> {
         self.memo.borrow_mut().clear();
         self.resolve();
         Ok(applied)
+    }
+
+    /// Records what a DELETE is about to delete (a relationship with its type, which
+    /// stays readable after).
+    pub(crate) fn deleting(&self, nodes: &[kith_core::NodeId], rels: &[kith_core::RelId]) {
+        let g = self.graph();
+        let mut d = self.deleted.borrow_mut();
+        d.nodes.extend(nodes.iter().copied());
+        for r in rels {
+            if let Some(rel) = g.relationship(*r) {
+                d.rels.insert(*r, Arc::from(g.rel_type_name(rel.rel_type)));
+            }
+        }
+    }
+
+    /// Fails when `v` is a node or relationship this run deleted: what it held is
+    /// gone. Called only after a read found nothing, so reads pay nothing for it.
+    pub(crate) fn check_not_deleted(&self, v: &Val) -> Result<()> {
+        let d = self.deleted.borrow();
+        let gone = match v {
+            Val::Node(n) => d.nodes.contains(n),
+            Val::Rel(r) => d.rels.contains_key(r),
+            _ => false,
+        };
+        if gone {
+            return Err(CypherError::new(
+                ErrorCode::EntityNotFound,
+                format!(
+                    "the {} was deleted by this query: its properties and labels are gone",
+                    v.type_name().to_lowercase()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The type of a relationship this run deleted.
+    pub(crate) fn deleted_rel_type(&self, r: kith_core::RelId) -> Option<Arc<str>> {
+        self.deleted.borrow().rels.get(&r).cloned()
     }
 
     /// Whether the run has written anything yet.
@@ -393,5 +443,8 @@ fn from_tx(e: TxError) -> CypherError {
         TxErrorKind::Failed => ErrorCode::ExecutionFailed,
         _ => ErrorCode::ConstraintViolation,
     };
-    CypherError::new(code, e.message)
+    CypherError {
+        refused: Some(e.kind),
+        ..CypherError::new(code, e.message)
+    }
 }

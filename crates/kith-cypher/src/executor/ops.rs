@@ -5,10 +5,7 @@
 //! feeds it.
 
 use std::cmp::Ordering;
-use std::sync::Arc;
 
-use kith_core::write_op::{NodeRef, WriteOp};
-use kith_core::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::eval::{eval, truth};
@@ -17,7 +14,7 @@ use super::{Ctx, Rows};
 use crate::binder::{AggSpec, BExpr};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::Aggregate;
-use crate::planner::{CreateSpec, Op};
+use crate::planner::Op;
 use crate::value::{order, Key, Val};
 
 /// Runs one operator over a batch.
@@ -77,7 +74,8 @@ enum OpData {
     Sort(Box<TopK>),
     /// SKIP or LIMIT: the rows still to skip or to pass, once evaluated.
     Count(Option<usize>),
-    Create(Rows),
+    /// A writing operator's input, all of it before it writes.
+    Eager(Rows),
 }
 
 /// Fresh state for each operator.
@@ -94,8 +92,12 @@ pub(crate) fn states(ops: &[Op]) -> Vec<OpState> {
                 Op::Distinct(_) => OpData::Distinct(FxHashSet::default()),
                 Op::Sort { .. } => OpData::Sort(Box::default()),
                 Op::Skip(_) | Op::Limit(_) => OpData::Count(None),
-                Op::Create(_) => OpData::Create(Rows::default()),
                 Op::Unwind { .. } | Op::Filter(_) => OpData::None,
+                Op::Create(_)
+                | Op::Set(_)
+                | Op::Delete { .. }
+                | Op::Merge(_)
+                | Op::Foreach { .. } => OpData::Eager(Rows::default()),
             },
         })
         .collect()
@@ -213,7 +215,7 @@ pub(crate) fn push_ops(
             let go = push_ops(rest, rest_st, row, cx, sink)?;
             Ok(go && *left > 0)
         }
-        (Op::Create(_), OpData::Create(buffer)) => {
+        (op, OpData::Eager(buffer)) if op.writes() => {
             if buffer.is_empty() {
                 *buffer = Rows::new(cx.width);
             }
@@ -273,15 +275,35 @@ pub(crate) fn finish(
                     }
                 }
             }
-            (Op::Create(spec), OpData::Create(buffer)) => {
-                let rows = create(std::mem::take(buffer), spec, cx)?;
-                let mut row = vec![Val::Null; cx.width];
-                for r in rows.iter() {
-                    row.clone_from_slice(r);
-                    if !push_ops(rest, rest_st, &mut row, cx, sink)? {
-                        break;
+            (op, OpData::Eager(buffer)) if op.writes() => {
+                let rows = std::mem::take(buffer);
+                if rest.iter().any(matches_graph) {
+                    // A later MATCH sees every row's writes, as in Neo4j: all rows are
+                    // written before any goes on.
+                    let mut written = Rows::new(cx.width);
+                    super::update::write(op, rows, cx, &mut |row| {
+                        written.push(row);
+                        Ok(())
+                    })?;
+                    let mut row = vec![Val::Null; cx.width];
+                    for r in written.iter() {
+                        row.clone_from_slice(r);
+                        if !push_ops(rest, rest_st, &mut row, cx, sink)? {
+                            break;
+                        }
                     }
+                    continue;
                 }
+                // Each row goes on once written (a RETURN reads it as its own writes
+                // left it), and every row is written even when what follows wants no
+                // more of them (`... DELETE n RETURN n LIMIT 0` deletes every n).
+                let mut wanted = true;
+                super::update::write(op, rows, cx, &mut |row| {
+                    if wanted {
+                        wanted = push_ops(rest, rest_st, row, cx, sink)?;
+                    }
+                    Ok(())
+                })?;
             }
             (Op::Skip(e), OpData::Count(None)) => {
                 count_arg(e, "SKIP", cx)?;
@@ -293,6 +315,12 @@ pub(crate) fn finish(
         }
     }
     Ok(())
+}
+
+/// Whether an operator matches patterns in the graph (and so must see the writes
+/// of every row before it).
+fn matches_graph(op: &Op) -> bool {
+    matches!(op, Op::Match(_) | Op::Optional { .. } | Op::Merge(_))
 }
 
 /// One aggregate's running state.
@@ -629,126 +657,4 @@ impl TopK {
         self.keys = keys;
         self.seq = seq;
     }
-}
-
-/// CREATE, row by row: each row's nodes, then its relationships, are written before
-/// the next row is read, so a later row's expressions see what earlier rows made.
-/// Within a row they are written together, unless one reads another (`flush`).
-fn create(rows: Rows, spec: &CreateSpec, cx: &Ctx<'_>) -> Result<Rows> {
-    let mut out = Rows::new(cx.width);
-    let mut ops = Vec::with_capacity(spec.nodes.len().max(spec.rels.len()));
-    let mut slots = Vec::with_capacity(ops.capacity());
-    for row in rows.iter() {
-        out.push(row);
-        let current = out.last_mut();
-        for node in &spec.nodes {
-            if node.flush {
-                write_created(&mut ops, &mut slots, current, cx)?;
-            }
-            let props = eval_props(&node.props, current, cx)?;
-            ops.push(WriteOp::CreateNode {
-                labels: node.labels.clone(),
-                properties: stored_props(&props)?,
-            });
-            slots.push(node.slot);
-        }
-        write_created(&mut ops, &mut slots, current, cx)?;
-        for rel in &spec.rels {
-            if rel.flush {
-                write_created(&mut ops, &mut slots, current, cx)?;
-            }
-            let props = eval_props(&rel.props, current, cx)?;
-            ops.push(WriteOp::CreateRel {
-                rel_type: rel.rel_type.clone(),
-                src: node_ref(&current[rel.from])?,
-                dst: node_ref(&current[rel.to])?,
-                properties: stored_props(&props)?,
-            });
-            slots.push(rel.slot);
-        }
-        write_created(&mut ops, &mut slots, current, cx)?;
-    }
-    Ok(out)
-}
-
-/// Writes the creations in `ops` (all nodes or all relationships) and binds what
-/// they created to `slots`, in order.
-fn write_created(
-    ops: &mut Vec<WriteOp>,
-    slots: &mut Vec<usize>,
-    row: &mut [Val],
-    cx: &Ctx<'_>,
-) -> Result<()> {
-    if ops.is_empty() {
-        return Ok(());
-    }
-    let applied = cx.write(ops)?;
-    let created = applied
-        .nodes
-        .into_iter()
-        .map(Val::Node)
-        .chain(applied.rels.into_iter().map(Val::Rel));
-    for (slot, v) in slots.drain(..).zip(created) {
-        row[slot] = v;
-    }
-    ops.clear();
-    Ok(())
-}
-
-fn eval_props(
-    props: &[(Arc<str>, BExpr)],
-    row: &[Val],
-    cx: &Ctx<'_>,
-) -> Result<Vec<(Arc<str>, Val)>> {
-    let mut out = Vec::with_capacity(props.len());
-    for (k, e) in props {
-        let v = eval(e, row, cx)?;
-        if !v.is_null() {
-            out.push((k.clone(), v));
-        }
-    }
-    Ok(out)
-}
-
-fn node_ref(v: &Val) -> Result<NodeRef> {
-    match v {
-        Val::Node(n) => Ok(NodeRef::Node(*n)),
-        other => Err(CypherError::new(
-            ErrorCode::ConstraintViolation,
-            format!(
-                "failed to create a relationship: an end is {} rather than a node",
-                other.type_name()
-            ),
-        )),
-    }
-}
-
-fn stored_props(props: &[(Arc<str>, Val)]) -> Result<Vec<(Arc<str>, Value)>> {
-    props
-        .iter()
-        .map(|(k, v)| Ok((k.clone(), stored(k, v)?)))
-        .collect()
-}
-
-/// A value a property may hold: scalars and lists of them.
-fn stored(key: &str, v: &Val) -> Result<Value> {
-    Ok(match v {
-        Val::Bool(b) => Value::Bool(*b),
-        Val::Int(i) => Value::Int(*i),
-        Val::Float(f) => Value::Float(*f),
-        Val::Str(s) => Value::String(s.clone()),
-        Val::DateTime(t) => Value::DateTime(*t),
-        Val::List(items) => Value::List(
-            items
-                .iter()
-                .map(|i| stored(key, i))
-                .collect::<Result<_>>()?,
-        ),
-        other => {
-            return Err(CypherError::type_error(format!(
-                "property `{key}` cannot hold a {}",
-                other.type_name()
-            )))
-        }
-    })
 }

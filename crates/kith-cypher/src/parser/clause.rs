@@ -59,9 +59,10 @@ impl Parser<'_> {
         if self.eat_keyword("CREATE") {
             return self.pattern().map(|p| Some(Clause::Create(p)));
         }
-        for kw in [
-            "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "FOREACH", "CALL",
-        ] {
+        if let Some(clause) = self.update_clause()? {
+            return Ok(Some(clause));
+        }
+        for kw in ["CALL"] {
             if self.at_keyword(kw) {
                 return Err(crate::error::CypherError::at(
                     crate::error::ErrorCode::NotSupported,

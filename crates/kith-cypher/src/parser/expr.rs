@@ -212,7 +212,7 @@ impl Parser<'_> {
         })
     }
 
-    fn postfix(&mut self) -> Result<Expr> {
+    pub(super) fn postfix(&mut self) -> Result<Expr> {
         let atom = self.primary()?;
         self.postfix_on(atom)
     }

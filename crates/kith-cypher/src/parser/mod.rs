@@ -4,6 +4,7 @@
 mod clause;
 mod expr;
 mod pattern;
+mod update;
 
 use crate::ast::Statement;
 use crate::error::{CypherError, ErrorCode, Result};
@@ -140,6 +141,10 @@ impl Parser<'_> {
 
     fn error_here(&self, message: impl Into<String>) -> CypherError {
         CypherError::at(ErrorCode::SyntaxError, message, self.text, self.offset())
+    }
+
+    fn error_at(&self, offset: usize, message: impl Into<String>) -> CypherError {
+        CypherError::at(ErrorCode::SyntaxError, message, self.text, offset)
     }
 
     fn enter(&mut self) -> Result<()> {

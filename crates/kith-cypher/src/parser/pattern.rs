@@ -15,7 +15,7 @@ impl Parser<'_> {
         Ok(parts)
     }
 
-    fn pattern_part(&mut self) -> Result<PatternPart> {
+    pub(super) fn pattern_part(&mut self) -> Result<PatternPart> {
         let pos = self.offset();
         let path_var = if matches!(self.peek(), Token::Ident(_)) && self.peek_at(1) == &Token::Eq {
             let v = self.variable()?;

@@ -214,6 +214,67 @@ pub struct CreateSpec {
     pub rels: Vec<CreateRel>,
 }
 
+/// A property key SET or REMOVE names.
+#[derive(Clone, Debug)]
+pub enum PropKey {
+    /// `n.key`.
+    Name(Arc<str>),
+    /// `n[expr]`.
+    Dynamic(BExpr),
+}
+
+/// One change of SET or REMOVE, made per row.
+#[derive(Clone, Debug)]
+pub enum SetOp {
+    /// Sets a property (`None`: REMOVE it).
+    Prop {
+        /// The node or relationship.
+        target: BExpr,
+        /// The key.
+        key: PropKey,
+        /// The value; null removes.
+        value: Option<BExpr>,
+    },
+    /// `n = map`: the map's entries become all the properties.
+    Replace {
+        /// The node or relationship.
+        target: BExpr,
+        /// A map, node or relationship.
+        value: BExpr,
+    },
+    /// `n += map`: the map's entries are set (null entries removed).
+    Merge {
+        /// The node or relationship.
+        target: BExpr,
+        /// A map, node or relationship.
+        value: BExpr,
+    },
+    /// Adds (SET) or removes (REMOVE) labels.
+    Labels {
+        /// The node.
+        target: BExpr,
+        /// The labels.
+        labels: Vec<Arc<str>>,
+        /// Add, or remove.
+        add: bool,
+    },
+}
+
+/// What a MERGE does per row.
+#[derive(Clone, Debug)]
+pub struct MergeSpec {
+    /// The pattern as a MATCH.
+    pub steps: Vec<Step>,
+    /// The pattern as a CREATE, when nothing matches.
+    pub create: CreateSpec,
+    /// ON CREATE SET.
+    pub on_create: Vec<SetOp>,
+    /// ON MATCH SET.
+    pub on_match: Vec<SetOp>,
+    /// `p = ...`: the path's slot, and its node and relationship slots in order.
+    pub path: Option<(usize, Vec<usize>, Vec<usize>)>,
+}
+
 /// A pipeline operator.
 #[derive(Clone, Debug)]
 pub enum Op {
@@ -261,6 +322,38 @@ pub enum Op {
     Filter(BExpr),
     /// CREATE.
     Create(CreateSpec),
+    /// SET or REMOVE.
+    Set(Vec<SetOp>),
+    /// `[DETACH] DELETE`.
+    Delete {
+        /// What to delete.
+        exprs: Vec<BExpr>,
+        /// DETACH.
+        detach: bool,
+    },
+    /// MERGE.
+    Merge(Box<MergeSpec>),
+    /// FOREACH: runs `ops` for each element of the list, and passes its row on.
+    Foreach {
+        /// Where each element goes.
+        slot: usize,
+        /// The list.
+        list: BExpr,
+        /// The update clauses.
+        ops: Vec<Op>,
+    },
+}
+
+impl Op {
+    /// Whether the operator writes: it then first collects all its input rows, so no
+    /// read of the graph is in progress when it writes (and a LIMIT after it does not
+    /// stop its writes).
+    pub fn writes(&self) -> bool {
+        matches!(
+            self,
+            Op::Create(_) | Op::Set(_) | Op::Delete { .. } | Op::Merge(_) | Op::Foreach { .. }
+        )
+    }
 }
 
 /// A planned statement.

@@ -122,7 +122,9 @@ impl Reads {
                 keys.iter().for_each(|(e, _)| self.expr(e));
                 false
             }
-            Op::Create(_) => false,
+            Op::Create(_) | Op::Set(_) | Op::Delete { .. } | Op::Merge(_) | Op::Foreach { .. } => {
+                false
+            }
         }
     }
 
