@@ -15,6 +15,7 @@ use crate::executor::{self, Budget, Ctx, Source};
 use crate::output::GraphValue;
 use crate::parser::parse;
 use crate::planner::Plan;
+use crate::procedures::{NoProcedures, ProcedureSet, Procedures};
 use crate::value::Val;
 
 /// A parsed, bound and planned query.
@@ -27,10 +28,15 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Parses, binds and plans `text`.
+    /// Parses, binds and plans `text`, with no procedures to call.
     pub fn new(text: &str) -> Result<Prepared> {
+        Prepared::with_procedures(text, &ProcedureSet(Arc::new(NoProcedures)))
+    }
+
+    /// Parses, binds and plans `text`; CALL may name `procs`.
+    pub fn with_procedures(text: &str, procs: &ProcedureSet) -> Result<Prepared> {
         let statement = parse(text)?;
-        let mut plan = bind_statement(text, &statement)?;
+        let mut plan = bind_statement(text, &statement, procs)?;
         crate::planner::annotate(&mut plan);
         Ok(Prepared {
             text: text.to_owned(),
@@ -83,10 +89,11 @@ pub struct QueryResult<T = Value> {
     pub rows: Vec<Vec<T>>,
 }
 
-/// Plans cached by text, bounded.
+/// Plans cached by text, bounded, and the procedures queries may CALL.
 pub struct Engine {
     cache: Mutex<FxHashMap<String, Arc<Prepared>>>,
     cache_entries_max: usize,
+    procs: ProcedureSet,
 }
 
 impl Default for Engine {
@@ -98,10 +105,21 @@ impl Default for Engine {
 impl Engine {
     /// An engine caching at most `cache_entries_max` plans.
     pub fn new(cache_entries_max: usize) -> Engine {
+        Engine::with_procedures(cache_entries_max, Arc::new(NoProcedures))
+    }
+
+    /// An engine whose queries may CALL `procs`.
+    pub fn with_procedures(cache_entries_max: usize, procs: Arc<dyn Procedures>) -> Engine {
         Engine {
             cache: Mutex::new(FxHashMap::default()),
             cache_entries_max,
+            procs: ProcedureSet(procs),
         }
+    }
+
+    /// The procedures its queries may call.
+    pub fn procedures(&self) -> &Arc<dyn Procedures> {
+        &self.procs.0
     }
 
     /// The plan for `text`, from the cache when it was prepared before.
@@ -109,7 +127,7 @@ impl Engine {
         if let Some(p) = self.cache.lock().map_err(|_| poisoned())?.get(text) {
             return Ok(p.clone());
         }
-        let prepared = Arc::new(Prepared::new(text)?);
+        let prepared = Arc::new(Prepared::with_procedures(text, &self.procs)?);
         let mut cache = self.cache.lock().map_err(|_| poisoned())?;
         if cache.len() >= self.cache_entries_max {
             // A full cache starts over: simple, bounded, and texts in use return at once.

@@ -34,6 +34,10 @@ pub enum ErrorCode {
     LimitExceeded,
     /// A write the query would make was refused (a missing node, a deleted one).
     ConstraintViolation,
+    /// CALL named a procedure that does not exist.
+    ProcedureNotFound,
+    /// A procedure refused its arguments or failed.
+    ProcedureCallFailed,
     /// The query read a node or relationship it deleted itself (its properties or
     /// labels are gone; its id and a relationship's type are still known).
     EntityNotFound,
@@ -60,6 +64,8 @@ impl ErrorCode {
             ErrorCode::ConstraintViolation => "Neo.ClientError.Schema.ConstraintValidationFailed",
             ErrorCode::ExecutionFailed => "Neo.DatabaseError.Statement.ExecutionFailed",
             ErrorCode::EntityNotFound => "Neo.ClientError.Statement.EntityNotFound",
+            ErrorCode::ProcedureNotFound => "Neo.ClientError.Procedure.ProcedureNotFound",
+            ErrorCode::ProcedureCallFailed => "Neo.ClientError.Procedure.ProcedureCallFailed",
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod lexer;
 pub mod output;
 pub mod parser;
 pub mod planner;
+pub mod procedures;
 pub mod value;
 
 mod engine;
@@ -23,4 +24,5 @@ mod engine;
 pub use engine::{run, run_graph, run_graph_tx, run_tx, Engine, Limits, Prepared, QueryResult};
 pub use error::{CypherError, ErrorCode, Position, Result};
 pub use output::{GraphValue, NodeOut, RelOut};
+pub use procedures::{CallOutput, NoProcedures, ProcParam, Procedures, Signature};
 pub use value::Val;

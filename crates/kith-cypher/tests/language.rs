@@ -610,3 +610,31 @@ fn bad_writes_are_refused_with_their_kind_and_leave_the_graph_alone() {
     }
     assert_eq!(ints(&run(&g, "MATCH (n) RETURN count(n)")), [5]);
 }
+
+#[test]
+fn call_subqueries_see_what_they_import_and_join_what_they_return() {
+    let g = graph();
+    let q =
+        "MATCH (p:Person) CALL { WITH p OPTIONAL MATCH (p)-[:KNOWS]->(f) RETURN count(f) AS n } \
+             RETURN p.id, n ORDER BY p.id";
+    let rows = run(&g, q);
+    let pairs: Vec<(i64, i64)> = rows
+        .iter()
+        .map(|r| (r[0].as_int().expect("id"), r[1].as_int().expect("n")))
+        .collect();
+    assert_eq!(pairs, [(1, 1), (2, 1), (3, 1), (4, 0)]);
+    let q = "MATCH (p:Person {id: 1}) CALL { WITH p MATCH (p)-[:KNOWS]->(x) RETURN x.name AS name \
+             UNION MATCH (g:Group) RETURN g.title AS name } RETURN name ORDER BY name";
+    assert_eq!(run(&g, q), [[s("Bob")], [s("g")]]);
+    // A unit subquery of updates: each outer row once, its writes committed.
+    let q = "UNWIND [1, 2, 3] AS i CALL { WITH i CREATE (:T {i: i}) } RETURN count(*) AS rows";
+    assert_eq!(ints(&commit(&g, q).rows), [3]);
+    assert_eq!(ints(&run(&g, "MATCH (t:T) RETURN sum(t.i)")), [6]);
+    assert_eq!(
+        err(
+            &g,
+            "MATCH (p:Person) CALL { MATCH (q:Person) RETURN q AS p } RETURN p"
+        ),
+        ErrorCode::SyntaxError
+    );
+}

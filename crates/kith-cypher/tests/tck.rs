@@ -22,6 +22,8 @@
 mod effects;
 #[path = "tck/gherkin.rs"]
 mod gherkin;
+#[path = "tck/procs.rs"]
+mod procs;
 #[path = "tck/values.rs"]
 mod values;
 
@@ -132,6 +134,12 @@ fn accepts(tck: &str, detail: &str, raised: &Raised) -> bool {
         "ArithmeticError" => code == ErrorCode::ArithmeticError,
         "ParameterMissing" => code == ErrorCode::ParameterMissing,
         "EntityNotFound" => code == ErrorCode::EntityNotFound,
+        "ProcedureError" => {
+            matches!(
+                code,
+                ErrorCode::ProcedureNotFound | ErrorCode::ProcedureCallFailed
+            )
+        }
         "ConstraintVerificationFailed" | "ConstraintValidationFailed" => {
             code == ErrorCode::ConstraintViolation
         }
@@ -149,6 +157,7 @@ struct Executed {
 struct Run {
     store: Store,
     engine: Engine,
+    procedures: Vec<procs::Fixture>,
     params: Vec<(String, Value)>,
     last: Option<Executed>,
     /// Whether an expected error was raised in another phase than the TCK says.
@@ -160,6 +169,7 @@ impl Run {
         Run {
             store: Store::new(Snapshot::empty()),
             engine: Engine::default(),
+            procedures: Vec::new(),
             params: Vec::new(),
             last: None,
             phase_mismatch: false,
@@ -285,6 +295,18 @@ impl Run {
                 }
                 if let Some(error) = parse_error_step(text) {
                     return self.error(text, &error);
+                }
+                if let Some(declaration) = text.strip_prefix("there exists a procedure ") {
+                    let fixture = procs::fixture(declaration, &step.table).map_err(|e| {
+                        Failure::new("runner: cannot read a procedure", format!("`{text}`: {e}"))
+                    })?;
+                    self.procedures.push(fixture);
+                    let set = procs::TestProcedures {
+                        fixtures: self.procedures.clone(),
+                    };
+                    // The plans cached so far knew fewer procedures: a new engine.
+                    self.engine = Engine::with_procedures(1024, std::sync::Arc::new(set));
+                    return Ok(());
                 }
                 if text.starts_with("the ") && text.ends_with(" graph") {
                     return Err(Failure::new(

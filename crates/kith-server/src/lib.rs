@@ -33,6 +33,7 @@ mod exec;
 mod http;
 pub mod metrics;
 mod pool;
+pub mod procedures;
 mod router;
 mod state;
 pub mod tls;

@@ -82,7 +82,10 @@ impl Server {
         let state = Arc::new(AppState {
             store,
             registry: Registry::with_builtins(),
-            cypher: kith_cypher::Engine::default(),
+            cypher: kith_cypher::Engine::with_procedures(
+                1024,
+                Arc::new(crate::procedures::NativeProcedures::builtins()),
+            ),
             pool,
             config,
             metrics: Metrics::default(),

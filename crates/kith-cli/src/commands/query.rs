@@ -204,7 +204,10 @@ impl Target {
         Ok(Target::Local(Box::new(Local {
             graph: data_dir::open(&dir)?,
             dir,
-            engine: Engine::new(64),
+            engine: Engine::with_procedures(
+                64,
+                Arc::new(kith_server::procedures::NativeProcedures::builtins()),
+            ),
             wrote: false,
         })))
     }

@@ -50,6 +50,12 @@ pub enum Clause {
     },
     /// `MERGE part [ON CREATE SET ...] [ON MATCH SET ...]`.
     Merge(Merge),
+    /// `CALL proc(args) [YIELD ...]`.
+    Call(Call),
+    /// `CALL { subquery }`.
+    Subquery(Box<Statement>),
+    /// `SHOW PROCEDURES` (and what other lists kith shows).
+    Show(Show),
     /// `FOREACH (var IN list | clauses)`.
     Foreach {
         /// The element variable.
@@ -59,6 +65,38 @@ pub enum Clause {
         /// The update clauses run for each element.
         clauses: Vec<Clause>,
     },
+}
+
+/// `CALL name(args) YIELD ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The dotted name.
+    pub name: String,
+    /// The arguments; `None` when the parentheses are left out (implicit arguments,
+    /// taken from the query's parameters of the same names).
+    pub args: Option<Vec<Expr>>,
+    /// `YIELD`.
+    pub yields: Option<Yield>,
+    /// Offset in the text.
+    pub pos: usize,
+}
+
+/// `YIELD * | col [AS name], ... [WHERE expr]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Yield {
+    /// `YIELD *`.
+    pub star: bool,
+    /// The columns, each with its alias.
+    pub items: Vec<(String, Option<String>)>,
+    /// WHERE.
+    pub where_: Option<Expr>,
+}
+
+/// What SHOW lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// `SHOW PROCEDURES`.
+    Procedures,
 }
 
 /// One item of SET.

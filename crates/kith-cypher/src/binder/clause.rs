@@ -12,10 +12,11 @@ use crate::ast::{
 };
 use crate::error::{ErrorCode, Result};
 use crate::planner::{plan_match, CreateNode, CreateRel, CreateSpec, Op, Plan};
+use crate::procedures::ProcedureSet;
 
 /// Binds and plans a whole statement.
-pub fn bind_statement(text: &str, statement: &Statement) -> Result<Plan> {
-    let mut plan = bind_query(text, &statement.query)?;
+pub fn bind_statement(text: &str, statement: &Statement, procs: &ProcedureSet) -> Result<Plan> {
+    let mut plan = bind_query(text, &statement.query, procs)?;
     if statement.unions.windows(2).any(|w| w[0].0 != w[1].0) {
         return Err(crate::error::CypherError::new(
             ErrorCode::SyntaxError,
@@ -23,7 +24,7 @@ pub fn bind_statement(text: &str, statement: &Statement) -> Result<Plan> {
         ));
     }
     for (all, query) in &statement.unions {
-        let other = bind_query(text, query)?;
+        let other = bind_query(text, query, procs)?;
         let names = |p: &Plan| p.columns.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
         if names(&other) != names(&plan) {
             return Err(crate::error::CypherError::new(
@@ -36,11 +37,18 @@ pub fn bind_statement(text: &str, statement: &Statement) -> Result<Plan> {
     Ok(plan)
 }
 
-fn bind_query(text: &str, query: &SingleQuery) -> Result<Plan> {
-    let mut b = Binder::new(text);
+fn bind_query(text: &str, query: &SingleQuery, procs: &ProcedureSet) -> Result<Plan> {
+    let mut b = Binder::new(text, procs.clone());
     let q = b.clauses(&query.clauses)?;
-    let last_is_return = matches!(query.clauses.last(), Some(Clause::Return(_)));
-    if !last_is_return && !q.writes {
+    let last_is_return = matches!(
+        query.clauses.last(),
+        Some(Clause::Return(_) | Clause::Show(_))
+    ) || matches!(query.clauses.as_slice(), [Clause::Call(_)]);
+    let unit_call = matches!(
+        query.clauses.last(),
+        Some(Clause::Call(_) | Clause::Subquery(_))
+    );
+    if !last_is_return && !q.writes && !unit_call {
         return Err(crate::error::CypherError::new(
             ErrorCode::SyntaxError,
             "a query cannot end with this clause: it must end with RETURN or a write (CREATE)",
@@ -105,6 +113,25 @@ impl Binder<'_> {
                     q.writes = true;
                     let spec = self.create(parts)?;
                     q.ops.push(Op::Create(spec));
+                }
+                Clause::Call(c) => {
+                    let standalone = clauses.len() == 1;
+                    let bound = self.call_clause(c, standalone)?;
+                    q.writes |= bound.writes;
+                    q.ops.extend(bound.ops);
+                    if standalone {
+                        q.columns = bound.columns;
+                    }
+                }
+                Clause::Subquery(statement) => {
+                    let bound = self.call_subquery(statement)?;
+                    q.writes |= bound.writes;
+                    q.ops.extend(bound.ops);
+                }
+                Clause::Show(what) => {
+                    let bound = self.show_clause(*what)?;
+                    q.ops.extend(bound.ops);
+                    q.columns = bound.columns;
                 }
                 Clause::Set(_)
                 | Clause::Remove(_)

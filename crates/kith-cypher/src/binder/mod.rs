@@ -3,6 +3,7 @@
 //! projections, and the errors a query has before it runs are found here (an unknown
 //! variable, a wrong number of arguments, an aggregate inside WHERE).
 
+mod call;
 mod clause;
 mod expr;
 mod pattern;
@@ -301,6 +302,8 @@ pub(crate) struct Binder<'t> {
     /// Equalities between relationships bound before a pattern and the slots the
     /// pattern matches them into, for the pattern's WHERE.
     pub(crate) bound_rel_checks: Vec<BExpr>,
+    /// The procedures CALL may name.
+    pub(crate) procs: crate::procedures::ProcedureSet,
 }
 
 /// What a variable holds, as far as the binder knows: patterns may only reuse a
@@ -362,8 +365,9 @@ pub struct AggSpec {
 }
 
 impl<'t> Binder<'t> {
-    pub(crate) fn new(text: &'t str) -> Binder<'t> {
+    pub(crate) fn new(text: &'t str, procs: crate::procedures::ProcedureSet) -> Binder<'t> {
         Binder {
+            procs,
             text,
             names: Names::default(),
             scope: Scope::default(),

@@ -7,6 +7,7 @@
 //! with `width` values a row. Every operator checks the query's budget: rows it
 //! produced, time, cancellation.
 
+mod call;
 mod eval;
 mod graph_output;
 mod ops;

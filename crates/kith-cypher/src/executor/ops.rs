@@ -92,12 +92,16 @@ pub(crate) fn states(ops: &[Op]) -> Vec<OpState> {
                 Op::Distinct(_) => OpData::Distinct(FxHashSet::default()),
                 Op::Sort { .. } => OpData::Sort(Box::default()),
                 Op::Skip(_) | Op::Limit(_) => OpData::Count(None),
+                Op::Call(c) if !c.writes => OpData::None,
+                Op::Subquery(q) if !q.writes => OpData::None,
                 Op::Unwind { .. } | Op::Filter(_) => OpData::None,
                 Op::Create(_)
                 | Op::Set(_)
                 | Op::Delete { .. }
                 | Op::Merge(_)
-                | Op::Foreach { .. } => OpData::Eager(Rows::default()),
+                | Op::Foreach { .. }
+                | Op::Call(_)
+                | Op::Subquery(_) => OpData::Eager(Rows::default()),
             },
         })
         .collect()
@@ -174,6 +178,12 @@ pub(crate) fn push_ops(
             } else {
                 Ok(true)
             }
+        }
+        (Op::Call(spec), OpData::None) => {
+            super::call::call_row(spec, row, cx, &mut |r| push_ops(rest, rest_st, r, cx, sink))
+        }
+        (Op::Subquery(spec), OpData::None) => {
+            super::call::subquery_row(spec, row, cx, &mut |r| push_ops(rest, rest_st, r, cx, sink))
         }
         (Op::Aggregate { keys, aggs }, OpData::Aggregate(g)) => {
             g.add(row, keys, aggs, cx)?;
@@ -400,7 +410,7 @@ fn number(v: Val, f: &str) -> Result<Val> {
 /// A grouping or DISTINCT key: up to four values inline (no allocation a row; IC10
 /// groups by three), more in a vector.
 #[derive(PartialEq, Eq, Hash)]
-enum GroupKey {
+pub(crate) enum GroupKey {
     /// The first `len` values; the rest are null and equal in every key of one operator.
     Inline(u8, [Key; GROUP_KEY_INLINE]),
     Many(Vec<Key>),
@@ -410,7 +420,7 @@ enum GroupKey {
 const GROUP_KEY_INLINE: usize = 4;
 
 impl GroupKey {
-    fn new(values: impl ExactSizeIterator<Item = Result<Val>>) -> Result<GroupKey> {
+    pub(crate) fn new(values: impl ExactSizeIterator<Item = Result<Val>>) -> Result<GroupKey> {
         let len = values.len();
         if len > GROUP_KEY_INLINE {
             return Ok(GroupKey::Many(

@@ -52,6 +52,18 @@ pub(crate) fn write(op: &Op, rows: Rows, cx: &Ctx<'_>, emit: &mut Emit<'_>) -> R
             }
         }
         Op::Merge(spec) => merge(&rows, spec, cx, emit)?,
+        Op::Call(spec) => {
+            for r in rows.iter() {
+                row.clone_from_slice(r);
+                super::call::call_row(spec, &mut row, cx, &mut |r| emit(r).map(|()| true))?;
+            }
+        }
+        Op::Subquery(spec) => {
+            for r in rows.iter() {
+                row.clone_from_slice(r);
+                super::call::subquery_row(spec, &mut row, cx, &mut |r| emit(r).map(|()| true))?;
+            }
+        }
         Op::Foreach { slot, list, ops } => {
             for r in rows.iter() {
                 foreach_row(r, *slot, list, ops, cx)?;

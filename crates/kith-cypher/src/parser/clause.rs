@@ -62,15 +62,11 @@ impl Parser<'_> {
         if let Some(clause) = self.update_clause()? {
             return Ok(Some(clause));
         }
-        for kw in ["CALL"] {
-            if self.at_keyword(kw) {
-                return Err(crate::error::CypherError::at(
-                    crate::error::ErrorCode::NotSupported,
-                    format!("{kw} is not supported yet"),
-                    self.text,
-                    self.offset(),
-                ));
-            }
+        if self.at_keyword("CALL") {
+            return self.call_clause().map(Some);
+        }
+        if self.at_keyword("SHOW") {
+            return self.show_clause().map(Some);
         }
         Ok(None)
     }

@@ -1,6 +1,7 @@
 //! A recursive-descent parser over the token list; expressions by precedence
 //! climbing (`expr.rs`), patterns in `pattern.rs`, clauses in `clause.rs`.
 
+mod call;
 mod clause;
 mod expr;
 mod pattern;

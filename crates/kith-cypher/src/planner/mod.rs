@@ -275,6 +275,37 @@ pub struct MergeSpec {
     pub path: Option<(usize, Vec<usize>, Vec<usize>)>,
 }
 
+/// A procedure call: per row, the arguments, the call, and a row per result row.
+#[derive(Clone, Debug)]
+pub struct CallSpec {
+    /// Where the procedure lives.
+    pub procs: crate::procedures::ProcedureSet,
+    /// Its name.
+    pub name: String,
+    /// Arguments by parameter name.
+    pub args: Vec<(String, BExpr)>,
+    /// Result columns that go into slots: (column index, slot).
+    pub yields: Vec<(usize, usize)>,
+    /// A VOID procedure: each row passes once.
+    pub void: bool,
+    /// It writes (an update procedure).
+    pub writes: bool,
+}
+
+/// `CALL { ... }`: per row, the subquery's parts (several when joined by UNION).
+#[derive(Clone, Debug)]
+pub struct SubquerySpec {
+    /// Each part's operators and the slots of its returned columns.
+    pub parts: Vec<(Vec<Op>, Vec<usize>)>,
+    /// Where the returned columns go in the outer row (empty: a unit subquery, whose
+    /// rows pass unchanged).
+    pub columns: Vec<usize>,
+    /// UNION (not ALL): one row per distinct result of each outer row.
+    pub distinct: bool,
+    /// Whether it writes.
+    pub writes: bool,
+}
+
 /// A pipeline operator.
 #[derive(Clone, Debug)]
 pub enum Op {
@@ -333,6 +364,10 @@ pub enum Op {
     },
     /// MERGE.
     Merge(Box<MergeSpec>),
+    /// `CALL proc(...)`.
+    Call(Box<CallSpec>),
+    /// `CALL { ... }`.
+    Subquery(Box<SubquerySpec>),
     /// FOREACH: runs `ops` for each element of the list, and passes its row on.
     Foreach {
         /// Where each element goes.
@@ -349,10 +384,14 @@ impl Op {
     /// read of the graph is in progress when it writes (and a LIMIT after it does not
     /// stop its writes).
     pub fn writes(&self) -> bool {
-        matches!(
-            self,
-            Op::Create(_) | Op::Set(_) | Op::Delete { .. } | Op::Merge(_) | Op::Foreach { .. }
-        )
+        match self {
+            Op::Create(_) | Op::Set(_) | Op::Delete { .. } | Op::Merge(_) | Op::Foreach { .. } => {
+                true
+            }
+            Op::Call(c) => c.writes,
+            Op::Subquery(s) => s.writes,
+            _ => false,
+        }
     }
 }
 

@@ -122,9 +122,13 @@ impl Reads {
                 keys.iter().for_each(|(e, _)| self.expr(e));
                 false
             }
-            Op::Create(_) | Op::Set(_) | Op::Delete { .. } | Op::Merge(_) | Op::Foreach { .. } => {
-                false
-            }
+            Op::Create(_)
+            | Op::Set(_)
+            | Op::Delete { .. }
+            | Op::Merge(_)
+            | Op::Foreach { .. }
+            | Op::Call(_)
+            | Op::Subquery(_) => false,
         }
     }
 

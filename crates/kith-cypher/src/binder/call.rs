@@ -1,0 +1,288 @@
+//! Binding `CALL proc(args) YIELD ...`, `CALL { ... }` and `SHOW PROCEDURES`.
+
+use std::sync::Arc;
+
+use super::{has_aggregate, BExpr, Binder};
+use crate::ast::{Call, Clause, ExprKind, Show, Statement};
+use crate::error::{ErrorCode, Result};
+use crate::planner::{CallSpec, Op, SubquerySpec};
+use crate::value::Val;
+
+/// A bound CALL: its operator, and the columns it answers when it stands alone.
+pub(crate) struct BoundCall {
+    pub(crate) ops: Vec<Op>,
+    pub(crate) columns: Vec<(String, usize)>,
+    pub(crate) writes: bool,
+}
+
+impl Binder<'_> {
+    /// `CALL proc(...)`: `standalone` when it is the whole query (then arguments may
+    /// be implicit and the result is every column it yields).
+    pub(crate) fn call_clause(&mut self, c: &Call, standalone: bool) -> Result<BoundCall> {
+        let sig = self.procs.0.signature(&c.name).ok_or_else(|| {
+            self.error(
+                ErrorCode::ProcedureNotFound,
+                format!("there is no procedure named `{}`", c.name),
+                c.pos,
+            )
+        })?;
+        let args = self.call_args(c, &sig, standalone)?;
+        let void = sig.outputs.is_empty();
+        if !standalone && c.yields.as_ref().is_some_and(|y| y.star) {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                "YIELD * is only allowed when CALL is the whole query: name the columns",
+                c.pos,
+            ));
+        }
+        if !standalone && !void && c.yields.is_none() {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                format!(
+                    "CALL {} inside a query needs YIELD: it returns {}",
+                    c.name,
+                    sig.outputs.join(", ")
+                ),
+                c.pos,
+            ));
+        }
+        let wanted: Vec<(String, String)> = match &c.yields {
+            Some(y) if !y.star => y
+                .items
+                .iter()
+                .map(|(col, alias)| (col.clone(), alias.clone().unwrap_or_else(|| col.clone())))
+                .collect(),
+            _ => sig.outputs.iter().map(|o| (o.clone(), o.clone())).collect(),
+        };
+        let mut yields = Vec::with_capacity(wanted.len());
+        let mut columns = Vec::with_capacity(wanted.len());
+        for (col, name) in wanted {
+            let Some(index) = sig.outputs.iter().position(|o| *o == col) else {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    format!(
+                        "{} has no column `{col}` to yield (it has {})",
+                        c.name,
+                        sig.outputs.join(", ")
+                    ),
+                    c.pos,
+                ));
+            };
+            if self.scope.get(&name).is_some() {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    format!("variable `{name}` already declared: YIELD it AS another name"),
+                    c.pos,
+                ));
+            }
+            let slot = self.slot();
+            self.scope.define(&name, slot);
+            yields.push((index, slot));
+            columns.push((name, slot));
+        }
+        let mut ops = vec![Op::Call(Box::new(CallSpec {
+            procs: self.procs.clone(),
+            name: sig.name.clone(),
+            args,
+            yields,
+            void,
+            writes: sig.writes,
+        }))];
+        if let Some(w) = c.yields.as_ref().and_then(|y| y.where_.as_ref()) {
+            ops.push(Op::Filter(self.expr(w)?));
+        }
+        Ok(BoundCall {
+            ops,
+            columns,
+            writes: sig.writes,
+        })
+    }
+
+    fn call_args(
+        &mut self,
+        c: &Call,
+        sig: &crate::procedures::Signature,
+        standalone: bool,
+    ) -> Result<Vec<(String, BExpr)>> {
+        let Some(given) = &c.args else {
+            if !standalone {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    format!(
+                        "CALL {} inside a query needs its arguments in parentheses",
+                        c.name
+                    ),
+                    c.pos,
+                ));
+            }
+            // Implicit arguments: the query's parameters of the same names.
+            return Ok(sig
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), BExpr::Param(self.names.param(&p.name))))
+                .collect());
+        };
+        let required = sig.params.iter().filter(|p| !p.optional).count();
+        if given.len() < required || given.len() > sig.params.len() {
+            let range = if required == sig.params.len() {
+                required.to_string()
+            } else {
+                format!("{required} to {}", sig.params.len())
+            };
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                format!(
+                    "{} takes {range} arguments, got {}",
+                    sig.text(),
+                    given.len()
+                ),
+                c.pos,
+            ));
+        }
+        let mut out = Vec::with_capacity(given.len());
+        for (p, e) in sig.params.iter().zip(given) {
+            if has_aggregate(e) {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    "an aggregate cannot be a procedure argument",
+                    e.pos,
+                ));
+            }
+            let bound = self.expr(e)?;
+            if let BExpr::Const(v) = &bound {
+                if !accepts(&p.type_name, v) {
+                    return Err(self.error(
+                        ErrorCode::SyntaxError,
+                        format!(
+                            "argument `{}` of {} is a {}, not a {}",
+                            p.name,
+                            c.name,
+                            v.type_name(),
+                            p.type_name
+                        ),
+                        e.pos,
+                    ));
+                }
+            }
+            out.push((p.name.clone(), bound));
+        }
+        Ok(out)
+    }
+
+    /// `CALL { ... }`: the subquery sees the outer variables a leading `WITH` imports;
+    /// what it returns joins the outer row.
+    pub(crate) fn call_subquery(&mut self, statement: &Statement) -> Result<BoundCall> {
+        let outer = self.scope.clone();
+        let mut parts = Vec::new();
+        let mut writes = false;
+        let queries =
+            std::iter::once(&statement.query).chain(statement.unions.iter().map(|(_, q)| q));
+        let mut names: Option<Vec<String>> = None;
+        for query in queries {
+            let imports = matches!(query.clauses.first(), Some(Clause::With(p)) if p.items.iter().all(|i| matches!(i.expr.kind, ExprKind::Var(_))));
+            if !imports {
+                self.scope = Default::default();
+            }
+            let q = self.clauses(&query.clauses);
+            self.scope = outer.clone();
+            let q = q?;
+            writes |= q.writes;
+            let these: Vec<String> = q.columns.iter().map(|(n, _)| n.clone()).collect();
+            if names.as_ref().is_some_and(|n| *n != these) {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    "all parts of a UNION in CALL { } must return the same columns",
+                    0,
+                ));
+            }
+            names = Some(these);
+            parts.push((q.ops, q.columns.iter().map(|(_, s)| *s).collect::<Vec<_>>()));
+        }
+        let mut columns = Vec::new();
+        for name in names.unwrap_or_default() {
+            if self.scope.get(&name).is_some() {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    format!("variable `{name}` already declared outside the subquery"),
+                    0,
+                ));
+            }
+            let slot = self.slot();
+            self.scope.define(&name, slot);
+            columns.push((name, slot));
+        }
+        let distinct = statement.unions.first().is_some_and(|(all, _)| !*all);
+        Ok(BoundCall {
+            ops: vec![Op::Subquery(Box::new(SubquerySpec {
+                parts,
+                columns: columns.iter().map(|(_, s)| *s).collect(),
+                distinct,
+                writes,
+            }))],
+            columns,
+            writes,
+        })
+    }
+
+    /// `SHOW PROCEDURES`: a row per procedure (name, signature, description, mode),
+    /// known when the query is planned.
+    pub(crate) fn show_clause(&mut self, what: Show) -> Result<BoundCall> {
+        let Show::Procedures = what;
+        let rows: Vec<Val> = self
+            .procs
+            .0
+            .list()
+            .into_iter()
+            .map(|sig| {
+                let mode = if sig.writes { "WRITE" } else { "READ" };
+                Val::Map(Arc::new(vec![
+                    (Arc::from("name"), Val::Str(Arc::from(sig.name.as_str()))),
+                    (
+                        Arc::from("signature"),
+                        Val::Str(Arc::from(sig.text().as_str())),
+                    ),
+                    (
+                        Arc::from("description"),
+                        Val::Str(Arc::from(sig.description.as_str())),
+                    ),
+                    (Arc::from("mode"), Val::Str(Arc::from(mode))),
+                ]))
+            })
+            .collect();
+        let row = self.slot();
+        let mut ops = vec![Op::Unwind {
+            expr: BExpr::Const(Val::List(Arc::new(rows))),
+            slot: row,
+        }];
+        let mut project = Vec::new();
+        let mut columns = Vec::new();
+        for name in ["name", "signature", "description", "mode"] {
+            let slot = self.slot();
+            let key = self.names.key(name);
+            project.push((slot, BExpr::Prop(Box::new(BExpr::Slot(row)), key)));
+            self.scope.define(name, slot);
+            columns.push((name.to_owned(), slot));
+        }
+        ops.push(Op::Project(project));
+        Ok(BoundCall {
+            ops,
+            columns,
+            writes: false,
+        })
+    }
+}
+
+/// Whether a literal fits a parameter type, as far as the type's name tells (an
+/// unknown name accepts anything; the procedure checks when called).
+fn accepts(type_name: &str, v: &Val) -> bool {
+    let t = type_name.trim_end_matches('?').to_ascii_uppercase();
+    match (t.as_str(), v) {
+        (_, Val::Null) => true,
+        ("STRING", Val::Str(_)) => true,
+        ("INTEGER" | "INT", Val::Int(_)) => true,
+        ("FLOAT" | "NUMBER", Val::Int(_) | Val::Float(_)) => true,
+        ("BOOLEAN", Val::Bool(_)) => true,
+        ("STRING" | "INTEGER" | "INT" | "FLOAT" | "NUMBER" | "BOOLEAN", _) => false,
+        _ => true,
+    }
+}
