@@ -189,6 +189,21 @@ impl std::ops::AddAssign for WriteCounts {
 }
 
 impl WriteCounts {
+    /// What was counted after `earlier` (a statement's share of its transaction's).
+    pub fn since(self, earlier: WriteCounts) -> WriteCounts {
+        WriteCounts {
+            nodes_created: self.nodes_created - earlier.nodes_created,
+            nodes_deleted: self.nodes_deleted - earlier.nodes_deleted,
+            relationships_created: self.relationships_created - earlier.relationships_created,
+            relationships_deleted: self.relationships_deleted - earlier.relationships_deleted,
+            properties_set: self.properties_set - earlier.properties_set,
+            labels_added: self.labels_added - earlier.labels_added,
+            labels_removed: self.labels_removed - earlier.labels_removed,
+            indexes_added: self.indexes_added - earlier.indexes_added,
+            indexes_removed: self.indexes_removed - earlier.indexes_removed,
+        }
+    }
+
     /// The counts of `ops`.
     pub fn of(ops: &[WriteOp]) -> WriteCounts {
         let mut c = WriteCounts::default();

@@ -10,7 +10,7 @@ use kith_core::write_op::WriteCounts;
 use kith_core::{GraphTx, GraphView, Value};
 use kith_cypher::{CypherError, ErrorCode, GraphValue, Limits, Prepared, QueryResult};
 use kith_protocol::{Commit, CypherErrorDetail, ErrorCode as Code};
-use kith_storage::{CommitInfo, Snapshot, Tx, WriteBatch};
+use kith_storage::{CommitInfo, Tx, WriteBatch};
 
 use crate::auth::Role;
 use crate::error::ExecError;
@@ -27,6 +27,9 @@ pub(crate) struct Answer<T> {
     pub(crate) rows: Vec<Vec<T>>,
     pub(crate) writes: Option<WriteBatch>,
     pub(crate) counts: Option<WriteCounts>,
+    /// The explicit transaction the query ran in, handed back for its next statement
+    /// or its commit.
+    pub(crate) tx: Option<Box<Tx>>,
 }
 
 /// How the engine runs a query and makes the answer's values: plain values
@@ -52,12 +55,12 @@ pub(crate) const GRAPH: Runner<GraphValue> = Runner {
     write: kith_cypher::run_graph_tx,
 };
 
-/// A query to run, and the snapshot it reads (an explicit transaction's), if not the
-/// current one.
+/// A query to run, and the explicit transaction it runs in, if any (else it reads
+/// the current snapshot and commits at once).
 pub(crate) struct Query<'a> {
     text: &'a str,
     params: &'a [(String, Value)],
-    within: Option<Arc<Snapshot>>,
+    within: Option<Box<Tx>>,
     role: Role,
 }
 
@@ -65,7 +68,7 @@ impl<'a> Query<'a> {
     pub(crate) fn new(
         text: &'a str,
         params: &'a [(String, Value)],
-        within: Option<Arc<Snapshot>>,
+        within: Option<Box<Tx>>,
         role: Role,
     ) -> Query<'a> {
         Query {
@@ -104,7 +107,10 @@ pub(crate) fn run<T>(
         timeout: Some(budget),
         cancel: Some(cancel),
     };
-    let snapshot = query.within.unwrap_or_else(|| state.store.snapshot());
+    if let Some(tx) = query.within {
+        return in_transaction(state, tx, &prepared, query.params, &limits, runner);
+    }
+    let snapshot = state.store.snapshot();
     if !prepared.writes() {
         let result =
             (runner.read)(&*snapshot, &prepared, query.params, &limits).map_err(from_cypher)?;
@@ -113,6 +119,7 @@ pub(crate) fn run<T>(
             rows: result.rows,
             writes: None,
             counts: None,
+            tx: None,
         });
     }
     let mut tx = Tx::new(&snapshot);
@@ -128,22 +135,53 @@ pub(crate) fn run<T>(
         rows: result.rows,
         writes,
         counts,
+        tx: None,
+    })
+}
+
+/// Refuses a transaction of more operations than `write_ops_max`.
+fn check_op_count(state: &AppState, tx: &Tx, what: &str) -> Result<(), ExecError> {
+    let ops = tx.op_count();
+    if ops > state.config.write_ops_max {
+        return Err(ExecError::new(
+            Code::BadRequest,
+            format!(
+                "the {what} makes {ops} write operations; the limit (write_ops_max) is {}",
+                state.config.write_ops_max
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A statement of an explicit transaction: it reads the transaction's version, its
+/// own earlier writes included, and its writes join the transaction's. A statement
+/// that fails takes the transaction with it (it is rolled back, as in Neo4j).
+fn in_transaction<T>(
+    state: &AppState,
+    mut tx: Box<Tx>,
+    prepared: &Prepared,
+    params: &[(String, Value)],
+    limits: &Limits,
+    runner: &Runner<T>,
+) -> Result<Answer<T>, ExecError> {
+    let before = tx.counts();
+    let result = (runner.write)(&mut *tx, prepared, params, limits).map_err(from_cypher)?;
+    check_op_count(state, &tx, "transaction")?;
+    let counts = tx.counts().since(before);
+    Ok(Answer {
+        columns: result.columns,
+        rows: result.rows,
+        writes: None,
+        counts: (counts != WriteCounts::default()).then_some(counts),
+        tx: Some(tx),
     })
 }
 
 /// A query's transaction as the batch to commit, once the server's limit and the
 /// role allow it.
 fn checked_batch(state: &AppState, role: Role, tx: Tx) -> Result<WriteBatch, ExecError> {
-    let ops = tx.op_count();
-    if ops > state.config.write_ops_max {
-        return Err(ExecError::new(
-            Code::BadRequest,
-            format!(
-                "the query makes {ops} write operations; the limit (write_ops_max) is {}",
-                state.config.write_ops_max
-            ),
-        ));
-    }
+    check_op_count(state, &tx, "query")?;
     let batch = tx.into_batch();
     crate::auth::permit(role, true, crate::auth::touches_schema(&batch.ops))?;
     Ok(batch)

@@ -12,7 +12,7 @@ use kith_core::write_op::WriteCounts;
 use kith_core::Value;
 use kith_cypher::GraphValue;
 use kith_protocol::{ErrorCode as Code, Request, Timing, Trailer};
-use kith_storage::{CommitInfo, Snapshot, WriteBatch};
+use kith_storage::{CommitInfo, Tx, WriteBatch};
 
 use crate::auth::{self, Role};
 use crate::error::ExecError;
@@ -41,7 +41,7 @@ pub(crate) trait Reply: Clone + Send + 'static {
     /// [`Reply::GRAPH`]), or a transaction's commit (`Job::Commit`, no rows). This
     /// default flattens them and answers as [`Reply::answer`] does.
     fn answer_graph(self, metric: &str, answer: GraphAnswer, trailer: Trailer) {
-        debug_assert!(answer.deferred.is_none(), "only Bolt defers writes");
+        debug_assert!(answer.tx.is_none(), "only Bolt runs explicit transactions");
         let values: Vec<Value> = (answer.rows.into_iter().flatten())
             .map(GraphValue::into_value)
             .collect();
@@ -84,9 +84,9 @@ impl<T> OnceSender<T> {
 pub(crate) struct GraphAnswer {
     pub(crate) columns: Vec<String>,
     pub(crate) rows: Vec<Vec<GraphValue>>,
-    /// The writes of a statement run inside an explicit transaction, kept for its
-    /// commit instead of committed now.
-    pub(crate) deferred: Option<WriteBatch>,
+    /// The explicit transaction a statement ran in, handed back (its writes wait for
+    /// its commit).
+    pub(crate) tx: Option<Box<Tx>>,
     /// What the query's writes change; `None` when it wrote nothing.
     pub(crate) counts: Option<WriteCounts>,
 }
@@ -106,10 +106,11 @@ pub(crate) enum Job {
         query: String,
         params: Vec<(String, Value)>,
         timing: bool,
-        /// The snapshot of the explicit transaction the statement runs in: it reads
-        /// that version and its writes wait for the transaction's commit. `None`: the
-        /// current version, committed at once (auto-commit).
-        within: Option<Arc<Snapshot>>,
+        /// The explicit transaction the statement runs in: it reads that version,
+        /// with the transaction's writes so far, and its writes wait for the
+        /// transaction's commit. `None`: the current version, committed at once
+        /// (auto-commit).
+        within: Option<Box<Tx>>,
         /// Who runs it: a query that writes needs a writer.
         role: Role,
     },
@@ -212,7 +213,7 @@ pub(crate) fn dispatch<R: Reply>(
                 let answer = GraphAnswer {
                     columns: Vec::new(),
                     rows: Vec::new(),
-                    deferred: None,
+                    tx: None,
                     counts: None,
                 };
                 let trailer = Trailer {
@@ -351,7 +352,7 @@ struct CypherJob {
     query: String,
     params: Vec<(String, Value)>,
     timing: bool,
-    within: Option<Arc<Snapshot>>,
+    within: Option<Box<Tx>>,
     role: Role,
 }
 
@@ -417,11 +418,13 @@ fn cypher_graph<R: Reply>(
     let mut graph = GraphAnswer {
         columns: answer.columns,
         rows: answer.rows,
-        deferred: None,
-        counts: answer.counts.filter(|_| answer.writes.is_some()),
+        tx: None,
+        counts: answer
+            .counts
+            .filter(|_| answer.writes.is_some() || deferring),
     };
     if deferring {
-        graph.deferred = answer.writes;
+        graph.tx = answer.tx;
         let trailer = Trailer::with_timing(job.timing.then(|| started.timing()));
         return reply.answer_graph(metric, graph, trailer);
     }

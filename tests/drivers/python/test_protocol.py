@@ -68,6 +68,31 @@ def test_explicit_transactions_commit_or_roll_back(driver):
     assert count(driver) == 1
 
 
+def test_a_transaction_reads_its_own_writes_statement_after_statement(driver):
+    with driver.session() as session, driver.session() as other:
+        tx = session.begin_transaction()
+        tx.run("CREATE (:Thing {v: 1})").consume()
+        tx.run("MATCH (t:Thing {v: 1}) SET t.v = 2 CREATE (:Thing {v: 10})").consume()
+        seen = tx.run("MATCH (t:Thing) RETURN t.v AS v ORDER BY v").value("v")
+        assert seen == [2, 10]
+        # Nobody else sees them before COMMIT.
+        assert other.run("MATCH (t:Thing) RETURN count(t) AS c").single()["c"] == 0
+        summary = tx.run("MATCH (t:Thing {v: 10}) DETACH DELETE t").consume()
+        assert summary.counters.nodes_deleted == 1
+        tx.commit()
+    assert driver.execute_query("MATCH (t:Thing) RETURN t.v AS v").records[0]["v"] == 2
+
+
+def test_a_failed_statement_fails_its_transaction(driver):
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CREATE (:Thing {v: 1})").consume()
+        with pytest.raises(Neo4jError):
+            tx.run("RETURN 1 / 0").consume()
+        tx.close()
+    assert count(driver) == 0
+
+
 def test_a_transaction_reads_one_snapshot(driver):
     with driver.session() as reader, driver.session() as writer:
         tx = reader.begin_transaction()

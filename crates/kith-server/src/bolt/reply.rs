@@ -68,7 +68,7 @@ impl Reply for BoltReply {
         let answer = GraphAnswer {
             columns: columns.to_vec(),
             rows,
-            deferred: None,
+            tx: None,
             counts: None,
         };
         self.answer_graph(metric, answer, trailer);

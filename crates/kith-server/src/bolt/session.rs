@@ -12,7 +12,7 @@ use kith_cypher::GraphValue;
 use kith_protocol::bolt::message::tag;
 use kith_protocol::bolt::{Pack, Request, Version};
 use kith_protocol::{Commit, ErrorCode as Code};
-use kith_storage::{Snapshot, WriteBatch};
+use kith_storage::Tx;
 
 use super::conn::Out;
 use super::failure::{metadata, Failure};
@@ -51,11 +51,11 @@ enum Phase {
     Failed,
 }
 
-/// An explicit transaction: it reads the snapshot current at BEGIN; the writes of its
-/// statement wait for COMMIT.
+/// An explicit transaction: its statements read the snapshot current at BEGIN with
+/// the transaction's own writes, which wait for COMMIT.
 struct Transaction {
-    snapshot: Arc<Snapshot>,
-    deferred: Option<WriteBatch>,
+    /// `None` after a statement failed: the transaction can only be rolled back.
+    tx: Option<Box<Tx>>,
     read_only: bool,
     deadline: Instant,
 }
@@ -285,8 +285,8 @@ impl Session {
             Err(_) => return Ok(Err(internal("the query's worker stopped"))),
         };
         let in_transaction = self.tx.is_some();
-        if let (Some(tx), Some(batch)) = (self.tx.as_mut(), answer.deferred) {
-            tx.deferred = Some(batch);
+        if let Some(t) = self.tx.as_mut() {
+            t.tx = answer.tx;
         }
         let qid = self.next_qid;
         self.next_qid += 1;
@@ -334,13 +334,8 @@ impl Session {
                     self.tx = None;
                     return Err(timed_out());
                 }
-                if tx.deferred.is_some() {
-                    return Err(Failure::new(
-                        "Neo.ClientError.Request.Invalid",
-                        "a statement after a writing statement in the same explicit \
-                         transaction: kith runs reads, then at most one writing statement, \
-                         per explicit transaction (its writes are applied at COMMIT)",
-                    ));
+                if tx.tx.is_none() {
+                    return Err(failed_transaction());
                 }
                 tx.read_only
             }
@@ -379,7 +374,7 @@ impl Session {
             query,
             params,
             timing: false,
-            within: self.tx.as_ref().map(|tx| tx.snapshot.clone()),
+            within: self.tx.as_mut().and_then(|t| t.tx.take()),
             role: self.role,
         })
     }
@@ -473,8 +468,7 @@ impl Session {
         };
         self.streams.clear();
         self.tx = Some(Transaction {
-            snapshot: self.state.store.snapshot(),
-            deferred: None,
+            tx: Some(Box::new(Tx::new(&self.state.store.snapshot()))),
             read_only: read_mode(extra),
             deadline: Instant::now() + timeout,
         });
@@ -497,9 +491,13 @@ impl Session {
         if tx.deadline < Instant::now() {
             return Err(timed_out());
         }
-        let version = match tx.deferred {
-            None => tx.snapshot.version(),
-            Some(batch) => {
+        let Some(tx) = tx.tx else {
+            return Err(failed_transaction());
+        };
+        let version = match tx.is_empty() {
+            true => tx.base_version(),
+            false => {
+                let batch = tx.into_batch();
                 let (reply, outcome) = BoltReply::new(&self.state);
                 dispatch(
                     &self.state,
@@ -643,6 +641,14 @@ fn timed_out() -> Failure {
         Code::Timeout,
         "the transaction was open past its timeout and was rolled back",
     ))
+}
+
+/// A statement of the transaction failed: Neo4j's drivers then roll it back.
+fn failed_transaction() -> Failure {
+    Failure::new(
+        "Neo.ClientError.Transaction.TransactionMarkedAsFailed",
+        "a statement of this transaction failed, so it can only be rolled back",
+    )
 }
 
 fn internal(message: &str) -> Failure {
