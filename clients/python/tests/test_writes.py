@@ -264,3 +264,24 @@ def test_writes_survive_a_restart(kith_bin, tmp_path_factory):
     finally:
         stop_server(server)
     assert server.process.returncode == 0, server.log.read_text()[-4000:]
+
+
+def test_explicit_transactions_read_their_writes_and_conflict(kith_write_server):
+    with kith.connect(kith_write_server.ws_url) as client:
+        client.cypher("CREATE (:TxP {id: 1, v: 0})")
+        with client.begin() as tx:
+            tx.cypher("MATCH (p:TxP {id: 1}) SET p.v = 1 CREATE (:TxP {id: 2, v: 2})")
+            assert tx.cypher("MATCH (p:TxP) RETURN sum(p.v) AS s").rows() == [[3]]
+            assert client.cypher("MATCH (p:TxP) RETURN count(p)").rows() == [[1]]
+        assert client.cypher("MATCH (p:TxP) RETURN sum(p.v)").rows() == [[3]]
+        a, b = client.begin(), client.begin()
+        a.cypher("MATCH (p:TxP {id: 1}) SET p.v = 10")
+        b.cypher("MATCH (p:TxP {id: 1}) SET p.v = 20")
+        a.commit()
+        with pytest.raises(kith.Conflict):
+            b.commit()
+        with pytest.raises(ZeroDivisionError):
+            with client.begin() as tx:
+                tx.cypher("CREATE (:TxP {id: 3})")
+                raise ZeroDivisionError
+        assert client.cypher("MATCH (p:TxP) RETURN collect(p.v)").rows() == [[[10, 2]]]

@@ -289,12 +289,70 @@ impl Client {
         query: &str,
         params: Vec<(String, Value)>,
     ) -> Result<CypherResult, ClientError> {
+        self.cypher_request(query, params, false, None).await
+    }
+
+    async fn cypher_request(
+        &self,
+        query: &str,
+        params: Vec<(String, Value)>,
+        timing: bool,
+        tx: Option<&str>,
+    ) -> Result<CypherResult, ClientError> {
         self.send(kith_protocol::Request::Cypher {
             query: query.to_owned(),
             params,
-            timing: false,
+            timing,
+            tx: tx.map(str::to_owned),
         })
         .await
+    }
+
+    /// Opens an explicit transaction (`docs/protocol.md` 1.3.3), rolled back by the
+    /// server if still open after `timeout` (at most its `transaction_timeout_ms`);
+    /// its id, for [`Client::cypher_in`], [`Client::commit`] and
+    /// [`Client::rollback`].
+    pub async fn begin(&self, timeout: Option<Duration>) -> Result<String, ClientError> {
+        let timeout_ms = timeout.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
+        let result = self
+            .send(kith_protocol::Request::Begin { timeout_ms })
+            .await?;
+        match result.rows.first().and_then(|row| row.first()) {
+            Some(Value::String(id)) => Ok(id.to_string()),
+            _ => Err(ClientError::Protocol(
+                "`begin` was answered without a transaction id".into(),
+            )),
+        }
+    }
+
+    /// A statement of transaction `tx`: it reads the transaction's own earlier
+    /// writes, and what it writes waits for [`Client::commit`].
+    pub async fn cypher_in(
+        &self,
+        tx: &str,
+        query: &str,
+        params: Vec<(String, Value)>,
+    ) -> Result<CypherResult, ClientError> {
+        self.cypher_request(query, params, false, Some(tx)).await
+    }
+
+    /// Commits transaction `tx`; returns once it is durable. A transaction whose
+    /// writes collide with one committed after it began fails with
+    /// [`ErrorCode::Conflict`]: run it again.
+    pub async fn commit(&self, tx: &str) -> Result<Commit, ClientError> {
+        let result = self
+            .send(kith_protocol::Request::Commit { tx: tx.to_owned() })
+            .await?;
+        result.commit.ok_or_else(|| {
+            ClientError::Protocol("a commit was answered without its version".into())
+        })
+    }
+
+    /// Rolls transaction `tx` back.
+    pub async fn rollback(&self, tx: &str) -> Result<(), ClientError> {
+        self.send(kith_protocol::Request::Rollback { tx: tx.to_owned() })
+            .await
+            .map(|_| ())
     }
 
     /// Like [`Client::cypher`], asking the server for its time split.
@@ -303,12 +361,7 @@ impl Client {
         query: &str,
         params: Vec<(String, Value)>,
     ) -> Result<CypherResult, ClientError> {
-        self.send(kith_protocol::Request::Cypher {
-            query: query.to_owned(),
-            params,
-            timing: true,
-        })
-        .await
+        self.cypher_request(query, params, true, None).await
     }
 
     /// Commits one transaction (operations built with [`ops`]) and returns once it

@@ -244,6 +244,7 @@ async fn closing_the_connection_cancels_its_running_query() {
             .into(),
         params: vec![],
         timing: false,
+        tx: None,
     };
     socket
         .send(Message::Binary(wire.request(1, &heavy).into()))
@@ -493,6 +494,152 @@ async fn set_merge_and_delete_commit_and_a_refused_one_changes_nothing() {
         .expect("deletes");
     let left = run("MATCH (p:P) RETURN count(p)").await.expect("reads");
     assert_eq!(left.rows, [[Value::Int(3)]]);
+    drop(client);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explicit_transactions_read_their_writes_commit_once_and_conflict() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
+        .expect("writes the data directory");
+    let server = TestServer::start_database(dir.path(), |c| {
+        c.transactions_max = 3;
+    })
+    .await;
+    let client = connect(&server).await;
+    let count = |q: &'static str| {
+        let client = &client;
+        async move { client.cypher(q, vec![]).await.expect("reads").rows }
+    };
+    client
+        .cypher("CREATE (:C {id: 1, v: 0}), (:C {id: 2, v: 0})", vec![])
+        .await
+        .expect("creates");
+
+    // Statements see their own writes; nobody else does until COMMIT.
+    let tx = client.begin(None).await.expect("begins");
+    client
+        .cypher_in(
+            &tx,
+            "MATCH (c:C {id: 1}) SET c.v = c.v + 1 CREATE (:C {id: 3, v: 7})",
+            vec![],
+        )
+        .await
+        .expect("writes");
+    let inside = client
+        .cypher_in(
+            &tx,
+            "MATCH (c:C) RETURN sum(c.v) AS s, count(c) AS n",
+            vec![],
+        )
+        .await
+        .expect("reads");
+    assert_eq!(inside.rows, [[Value::Int(8), Value::Int(3)]]);
+    assert_eq!(
+        count("MATCH (c:C) RETURN count(c)").await,
+        [[Value::Int(2)]]
+    );
+    let commit = client.commit(&tx).await.expect("commits");
+    assert_eq!(commit.nodes_created, 1);
+    assert_eq!(
+        count("MATCH (c:C) RETURN sum(c.v)").await,
+        [[Value::Int(8)]]
+    );
+    let again = client.commit(&tx).await.expect_err("committed once");
+    assert_eq!(again.code(), Some(ErrorCode::NotFound), "{again}");
+
+    // Two transactions changing one node: the second to commit conflicts.
+    let (a, b) = (
+        client.begin(None).await.expect("a"),
+        client.begin(None).await.expect("b"),
+    );
+    let bump = "MATCH (c:C {id: 2}) SET c.v = c.v + 1";
+    client.cypher_in(&a, bump, vec![]).await.expect("a writes");
+    client.cypher_in(&b, bump, vec![]).await.expect("b writes");
+    client.commit(&a).await.expect("a commits");
+    let conflict = client.commit(&b).await.expect_err("b conflicts");
+    assert_eq!(conflict.code(), Some(ErrorCode::Conflict), "{conflict}");
+    assert_eq!(
+        count("MATCH (c:C {id: 2}) RETURN c.v").await,
+        [[Value::Int(1)]]
+    );
+
+    // Rolled back: nothing written. A failed statement fails its transaction.
+    let r = client.begin(None).await.expect("begins");
+    client
+        .cypher_in(&r, "CREATE (:C {id: 9})", vec![])
+        .await
+        .expect("writes");
+    client.rollback(&r).await.expect("rolls back");
+    let f = client.begin(None).await.expect("begins");
+    client
+        .cypher_in(&f, "CREATE (:C {id: 10})", vec![])
+        .await
+        .expect("writes");
+    client
+        .cypher_in(&f, "RETURN 1 / 0", vec![])
+        .await
+        .expect_err("fails");
+    let failed = client.commit(&f).await.expect_err("failed before");
+    assert_eq!(failed.code(), Some(ErrorCode::CypherError), "{failed}");
+    assert_eq!(
+        count("MATCH (c:C) RETURN count(c)").await,
+        [[Value::Int(3)]]
+    );
+
+    // Bounded, and timed out.
+    let open: Vec<String> = vec![
+        client.begin(None).await.expect("1"),
+        client.begin(None).await.expect("2"),
+        client
+            .begin(Some(Duration::from_millis(50)))
+            .await
+            .expect("3"),
+    ];
+    let full = client.begin(None).await.expect_err("transactions_max");
+    assert_eq!(full.code(), Some(ErrorCode::Busy), "{full}");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let late = client
+        .cypher_in(&open[2], "RETURN 1", vec![])
+        .await
+        .expect_err("timed out");
+    assert!(
+        matches!(late.code(), Some(ErrorCode::Timeout | ErrorCode::NotFound)),
+        "{late}"
+    );
+
+    // Over HTTP: the same transactions.
+    let (status, text) = server
+        .http("POST", "/v1/tx", r#"{"timeout_ms": 10000}"#)
+        .await;
+    assert_eq!(status, 200, "{text}");
+    let id = serde_json::from_str::<serde_json::Value>(&text).expect("json")["rows"][0][0]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let statement = format!("/v1/tx/{id}/cypher");
+    let (status, text) = server
+        .http(
+            "POST",
+            &statement,
+            r#"{"query": "CREATE (:C {id: 20}) RETURN 1 AS one"}"#,
+        )
+        .await;
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = server
+        .http("POST", &format!("/v1/tx/{id}/commit"), "")
+        .await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("\"commit\""), "{text}");
+    let (status, _) = server
+        .http("POST", &format!("/v1/tx/{id}/rollback"), "")
+        .await;
+    assert_eq!(status, 404, "the transaction is gone");
+    assert_eq!(
+        count("MATCH (c:C {id: 20}) RETURN count(c)").await,
+        [[Value::Int(1)]]
+    );
     drop(client);
     server.stop().await;
 }

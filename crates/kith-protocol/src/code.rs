@@ -73,6 +73,9 @@ codes! {
     ConditionFailed = "condition_failed",
     /// A write operation the store refuses.
     InvalidWrite = "invalid_write",
+    /// A transaction's writes collide with a transaction that committed after it
+    /// began; run it again.
+    Conflict = "conflict",
     /// A write sent where only reads run.
     ReadOnly = "read_only",
     /// No credentials, or credentials that match no user.

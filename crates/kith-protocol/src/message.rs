@@ -27,7 +27,7 @@ pub enum Request {
         timing: bool,
     },
     /// Run a Cypher query (`docs/protocol.md` 1.3.2). A query that writes is one
-    /// transaction, answered once it is durable.
+    /// transaction, answered once it is durable, unless it names an explicit one.
     Cypher {
         /// The query text.
         query: String,
@@ -35,6 +35,25 @@ pub enum Request {
         params: Vec<(String, Value)>,
         /// Ask for server timings in the last chunk.
         timing: bool,
+        /// The explicit transaction it is a statement of (`begin`'s id).
+        tx: Option<String>,
+    },
+    /// Open an explicit transaction (`docs/protocol.md` 1.3.3): answered with one
+    /// row, its id, in the column `tx`.
+    Begin {
+        /// Roll it back if still open after this long (at most the server's
+        /// `transaction_timeout_ms`).
+        timeout_ms: Option<u64>,
+    },
+    /// Commit an explicit transaction: answered, once durable, with the commit.
+    Commit {
+        /// Its id.
+        tx: String,
+    },
+    /// Roll an explicit transaction back.
+    Rollback {
+        /// Its id.
+        tx: String,
     },
 }
 
@@ -130,6 +149,10 @@ struct RequestKeys {
     procedure: Option<String>,
     write: Option<Vec<Value>>,
     cypher: Option<String>,
+    begin: Option<Option<u64>>,
+    commit: Option<String>,
+    rollback: Option<String>,
+    tx: Option<String>,
     params: Vec<(String, Value)>,
     timing: bool,
 }
@@ -154,13 +177,26 @@ impl Request {
                 query,
                 params,
                 timing,
-            } => (
-                vec![
+                tx,
+            } => {
+                let mut doc = vec![
                     ("cypher", Node::Str(query)),
                     ("params", params_node(params)),
-                ],
-                *timing,
-            ),
+                ];
+                if let Some(tx) = tx {
+                    doc.push(("tx", Node::Str(tx)));
+                }
+                (doc, *timing)
+            }
+            Request::Begin { timeout_ms } => {
+                let options = match timeout_ms {
+                    Some(ms) => vec![("timeout_ms", Node::UInt(*ms))],
+                    None => Vec::new(),
+                };
+                (vec![("begin", Node::Map(options))], false)
+            }
+            Request::Commit { tx } => (vec![("commit", Node::Str(tx))], false),
+            Request::Rollback { tx } => (vec![("rollback", Node::Str(tx))], false),
         };
         if timing {
             doc.push(("timing", Node::Bool(true)));
@@ -178,36 +214,94 @@ impl Request {
         for (key, value) in entries {
             keys.read(&key, value).map_err(bad)?;
         }
+        keys.request().map_err(bad)
+    }
+}
+
+/// `begin`'s options: `timeout_ms`, a positive integer.
+fn begin_timeout(options: Vec<(std::sync::Arc<str>, Value)>) -> Result<Option<u64>, String> {
+    let mut timeout = None;
+    for (key, value) in options {
+        match (&*key, value) {
+            ("timeout_ms", Value::Int(ms)) if ms > 0 => timeout = Some(ms as u64),
+            ("timeout_ms", other) => {
+                return Err(format!(
+                    "`begin.timeout_ms` must be a positive integer, got {other:?}"
+                ))
+            }
+            (other, _) => return Err(format!("unknown `begin` option `{other}`")),
+        }
+    }
+    Ok(timeout)
+}
+
+impl RequestKeys {
+    /// The request the keys make: exactly one of `call`, `write`, `cypher`, `begin`,
+    /// `commit`, `rollback` (and `tx` only with `cypher`).
+    fn request(self) -> Result<Request, String> {
         let RequestKeys {
             procedure,
             write,
             cypher,
+            begin,
+            commit,
+            rollback,
+            tx,
             params,
             timing,
-        } = keys;
-        match (procedure, write, cypher) {
-            (Some(procedure), None, None) => Ok(Request::Call {
+        } = self;
+        let given = [
+            procedure.is_some(),
+            write.is_some(),
+            cypher.is_some(),
+            begin.is_some(),
+            commit.is_some(),
+            rollback.is_some(),
+        ];
+        match given.iter().filter(|g| **g).count() {
+            0 => {
+                return Err(
+                    "the request has none of `call`, `write`, `cypher`, `begin`, `commit` and `rollback`"
+                        .into(),
+                )
+            }
+            1 => {}
+            _ => {
+                return Err(
+                    "a request has exactly one of `call`, `write`, `cypher`, `begin`, `commit` and `rollback`"
+                        .into(),
+                )
+            }
+        }
+        if tx.is_some() && cypher.is_none() {
+            return Err("`tx` goes with `cypher` only".into());
+        }
+        Ok(if let Some(procedure) = procedure {
+            Request::Call {
                 procedure,
                 params,
                 timing,
-            }),
-            (None, Some(ops), None) => Ok(Request::Write { ops, timing }),
-            (None, None, Some(query)) => Ok(Request::Cypher {
+            }
+        } else if let Some(ops) = write {
+            Request::Write { ops, timing }
+        } else if let Some(query) = cypher {
+            Request::Cypher {
                 query,
                 params,
                 timing,
-            }),
-            (None, None, None) => Err(bad(
-                "the request has none of `call`, `write` and `cypher`".into()
-            )),
-            _ => Err(bad(
-                "a request has exactly one of `call`, `write` and `cypher`".into(),
-            )),
-        }
+                tx,
+            }
+        } else if let Some(timeout_ms) = begin {
+            Request::Begin { timeout_ms }
+        } else if let Some(tx) = commit {
+            Request::Commit { tx }
+        } else {
+            Request::Rollback {
+                tx: rollback.expect("one key is given"),
+            }
+        })
     }
-}
 
-impl RequestKeys {
     /// Takes one key of the request map; the reason it is wrong otherwise.
     fn read(&mut self, key: &str, value: Value) -> Result<(), String> {
         let wrong = |what: &str, other: &Value| {
@@ -230,6 +324,15 @@ impl RequestKeys {
             ("timing", other) => return wrong("a bool", &other),
             ("write", Value::List(ops)) => self.write = Some(ops),
             ("write", other) => return wrong("a list of operations", &other),
+            ("begin", Value::Map(options)) => self.begin = Some(begin_timeout(options)?),
+            ("begin", Value::Null | Value::Bool(true)) => self.begin = Some(None),
+            ("begin", other) => return wrong("a map of options", &other),
+            ("commit", Value::String(id)) => self.commit = Some(id.to_string()),
+            ("commit", other) => return wrong("a string (the transaction id)", &other),
+            ("rollback", Value::String(id)) => self.rollback = Some(id.to_string()),
+            ("rollback", other) => return wrong("a string (the transaction id)", &other),
+            ("tx", Value::String(id)) => self.tx = Some(id.to_string()),
+            ("tx", other) => return wrong("a string (the transaction id)", &other),
             (other, _) => return Err(format!("unknown request key `{other}`")),
         }
         Ok(())
@@ -548,17 +651,51 @@ mod tests {
     }
 
     #[test]
-    fn cypher_requests_round_trip_in_every_encoding() {
+    fn cypher_and_transaction_requests_round_trip_in_every_encoding() {
         for encoding in Encoding::ALL {
-            let request = Request::Cypher {
-                query: "MATCH (p:Person {id: $id}) RETURN p.id".into(),
-                params: vec![("id".into(), Value::Int(7))],
-                timing: false,
-            };
-            assert_eq!(
-                Request::decode(encoding, &request.encode(encoding)),
-                Ok(request)
-            );
+            let requests = [
+                Request::Cypher {
+                    query: "MATCH (p:Person {id: $id}) RETURN p.id".into(),
+                    params: vec![("id".into(), Value::Int(7))],
+                    timing: false,
+                    tx: None,
+                },
+                Request::Cypher {
+                    query: "CREATE ()".into(),
+                    params: Vec::new(),
+                    timing: false,
+                    tx: Some("ab12".into()),
+                },
+                Request::Begin { timeout_ms: None },
+                Request::Begin {
+                    timeout_ms: Some(5_000),
+                },
+                Request::Commit { tx: "ab12".into() },
+                Request::Rollback { tx: "ab12".into() },
+            ];
+            for request in requests {
+                assert_eq!(
+                    Request::decode(encoding, &request.encode(encoding)),
+                    Ok(request)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_transaction_requests_say_what_is_wrong() {
+        for (body, why) in [
+            (r#"{"begin": {"timeout_ms": 0}}"#, "positive integer"),
+            (r#"{"begin": {"wait": 1}}"#, "unknown `begin` option"),
+            (r#"{"commit": 1}"#, "transaction id"),
+            (
+                r#"{"call": "x", "tx": "ab"}"#,
+                "`tx` goes with `cypher` only",
+            ),
+            (r#"{"commit": "a", "rollback": "a"}"#, "exactly one of"),
+        ] {
+            let err = Request::decode(Encoding::Json, body.as_bytes()).expect_err(body);
+            assert!(err.to_string().contains(why), "{body}: {err}");
         }
     }
 
@@ -570,6 +707,7 @@ mod tests {
                 .into(),
             params: vec![("id".into(), Value::Int(7))],
             timing: true,
+            tx: None,
         };
         assert_eq!(
             String::from_utf8(request.encode(Encoding::Json)).expect("utf-8"),
@@ -606,7 +744,7 @@ mod tests {
     fn bad_requests_say_what_is_wrong() {
         let cases: [(&str, &str); 9] = [
             ("[1]", "must be a map"),
-            ("{}", "none of `call`, `write` and `cypher`"),
+            ("{}", "none of `call`, `write`, `cypher`"),
             (r#"{"write": 3}"#, "must be a list of operations"),
             (r#"{"call": "x", "write": []}"#, "exactly one of"),
             (r#"{"call": "x", "cypher": "RETURN 1"}"#, "exactly one of"),

@@ -41,8 +41,13 @@ pub struct ServerConfig {
     /// reading its requests (a pipelining client that reads slowly is paced, not
     /// buffered without end).
     pub answer_queue_bytes_max: usize,
-    /// Operations in one write request.
+    /// Operations in one write request, or one transaction.
     pub write_ops_max: usize,
+    /// Explicit transactions open at once over WebSocket and HTTP (`begin`).
+    pub transactions_max: usize,
+    /// Time an explicit transaction may stay open before it is rolled back (a
+    /// `begin` may ask for less).
+    pub transaction_timeout_ms: u64,
     /// Transactions waiting for the writer, all connections together.
     pub write_queue_max: usize,
     /// Transactions in one commit group (one log record, one fsync).
@@ -86,6 +91,8 @@ impl Default for ServerConfig {
             write_stall_timeout_ms: 30_000,
             answer_queue_bytes_max: 8 << 20,
             write_ops_max: 1_000_000,
+            transactions_max: 1_000,
+            transaction_timeout_ms: 60_000,
             write_queue_max: 100_000,
             write_group_transactions_max: 10_000,
             write_group_ops_max: 1_000_000,
@@ -123,6 +130,7 @@ impl ServerConfig {
             ("queue_depth_max", self.queue_depth_max),
             ("connections_max", self.connections_max),
             ("write_ops_max", self.write_ops_max),
+            ("transactions_max", self.transactions_max),
             ("write_queue_max", self.write_queue_max),
             (
                 "write_group_transactions_max",
@@ -141,7 +149,10 @@ impl ServerConfig {
                 self.workers
             ));
         }
-        if self.query_timeout_ms == 0 || self.write_stall_timeout_ms == 0 {
+        if self.query_timeout_ms == 0
+            || self.write_stall_timeout_ms == 0
+            || self.transaction_timeout_ms == 0
+        {
             return Err("timeouts must be at least 1 ms".into());
         }
         self.durability_mode()?;

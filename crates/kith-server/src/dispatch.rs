@@ -12,7 +12,7 @@ use kith_core::write_op::WriteCounts;
 use kith_core::Value;
 use kith_cypher::GraphValue;
 use kith_protocol::{ErrorCode as Code, Request, Timing, Trailer};
-use kith_storage::{CommitInfo, Tx, WriteBatch};
+use kith_storage::{CommitInfo, ReadCheck, Tx, WriteBatch};
 
 use crate::auth::{self, Role};
 use crate::error::ExecError;
@@ -111,13 +111,30 @@ pub(crate) enum Job {
         /// transaction's commit. `None`: the current version, committed at once
         /// (auto-commit).
         within: Option<Box<Tx>>,
+        /// The WebSocket or HTTP transaction it runs in, by id (taken from
+        /// `AppState::transactions` while it runs).
+        named: Option<String>,
         /// Who runs it: a query that writes needs a writer.
         role: Role,
     },
+    /// Opens a WebSocket or HTTP transaction: answered with its id (column `tx`).
+    Begin {
+        timeout_ms: Option<u64>,
+    },
+    /// Commits a WebSocket or HTTP transaction.
+    CommitNamed {
+        id: String,
+    },
+    /// Rolls a WebSocket or HTTP transaction back.
+    RollbackNamed {
+        id: String,
+    },
     /// An explicit transaction's writes, answered (through [`Reply::answer_graph`])
-    /// with no rows and the commit in the trailer once they are durable.
+    /// with no rows and the commit in the trailer once they are durable, or
+    /// `conflict` when they collide with a commit made after the version it read.
     Commit {
         batch: WriteBatch,
+        check: ReadCheck,
     },
 }
 
@@ -156,13 +173,18 @@ impl Job {
                 query,
                 params,
                 timing,
+                tx,
             } => Job::Cypher {
                 query,
                 params,
                 timing,
                 within: None,
+                named: tx,
                 role,
             },
+            Request::Begin { timeout_ms } => Job::Begin { timeout_ms },
+            Request::Commit { tx } => Job::CommitNamed { id: tx },
+            Request::Rollback { tx } => Job::RollbackNamed { id: tx },
         };
         if let Job::Write { batch, .. } = &job {
             auth::permit(role, true, auth::touches_schema(&batch.ops))?;
@@ -191,6 +213,7 @@ pub(crate) fn dispatch<R: Reply>(
             params,
             timing,
             within,
+            named,
             role,
         } => {
             let cypher = CypherJob {
@@ -198,6 +221,7 @@ pub(crate) fn dispatch<R: Reply>(
                 params,
                 timing,
                 within,
+                named,
                 role,
             };
             on_worker(state, reply, move |state, reply, started| {
@@ -208,8 +232,19 @@ pub(crate) fn dispatch<R: Reply>(
                 }
             });
         }
-        Job::Commit { batch } => {
-            submit_commit(state, reply, batch, WRITE_METRIC, |reply, info, _| {
+        Job::Begin { timeout_ms } => crate::transactions::begin(state, reply, timeout_ms),
+        Job::CommitNamed { id } => match state.transactions.finish(&id) {
+            Err(error) => reply.fail(crate::transactions::TX_METRIC, &error),
+            Ok(tx) => commit_named(state, reply, *tx),
+        },
+        Job::RollbackNamed { id } => crate::transactions::rollback(state, reply, &id),
+        Job::Commit { batch, check } => submit_commit(
+            state,
+            reply,
+            batch,
+            Some(check),
+            WRITE_METRIC,
+            |reply, info, _| {
                 let answer = GraphAnswer {
                     columns: Vec::new(),
                     rows: Vec::new(),
@@ -221,9 +256,41 @@ pub(crate) fn dispatch<R: Reply>(
                     commit: Some(crate::cypher::commit_summary(&info)),
                 };
                 reply.answer_graph(WRITE_METRIC, answer, trailer);
-            })
-        }
+            },
+        ),
     }
+}
+
+/// Commits an ended WebSocket or HTTP transaction: checked against the commits made
+/// since it began, answered with its commit once durable (a transaction that wrote
+/// nothing answers the version it read).
+fn commit_named<R: Reply>(state: &Arc<AppState>, reply: R, tx: Tx) {
+    let metric = crate::transactions::TX_METRIC;
+    let answered = |reply: R, commit: kith_protocol::Commit| {
+        let trailer = Trailer {
+            timing: None,
+            commit: Some(commit),
+        };
+        reply.answer(metric, &[], &[], trailer);
+    };
+    if tx.is_empty() {
+        let commit = kith_protocol::Commit {
+            version: tx.base_version(),
+            ..Default::default()
+        };
+        return answered(reply, commit);
+    }
+    let (batch, check) = tx.into_commit();
+    submit_commit(
+        state,
+        reply,
+        batch,
+        Some(check),
+        metric,
+        move |reply, info, _| {
+            answered(reply, crate::cypher::commit_summary(&info));
+        },
+    );
 }
 
 /// When a job started on its worker, and how long it had waited for one.
@@ -306,6 +373,7 @@ fn submit_write<R: Reply>(state: &Arc<AppState>, reply: R, batch: WriteBatch, ti
         state,
         reply,
         batch,
+        None,
         WRITE_METRIC,
         move |reply, info, spent| {
             let (columns, row) = commit_row(&info);
@@ -325,6 +393,7 @@ fn submit_commit<R: Reply>(
     state: &Arc<AppState>,
     reply: R,
     batch: WriteBatch,
+    check: Option<ReadCheck>,
     metric: &'static str,
     answer: impl FnOnce(R, CommitInfo, WriteTiming) + Send + 'static,
 ) {
@@ -339,6 +408,7 @@ fn submit_commit<R: Reply>(
     });
     let job = WriteJob {
         batch,
+        check: check.map(Box::new),
         arrived,
         reply: on_commit,
     };
@@ -353,6 +423,7 @@ struct CypherJob {
     params: Vec<(String, Value)>,
     timing: bool,
     within: Option<Box<Tx>>,
+    named: Option<String>,
     role: Role,
 }
 
@@ -367,9 +438,20 @@ impl CypherJob {
         runner: &crate::cypher::Runner<T>,
     ) -> Result<crate::cypher::Answer<T>, ExecError> {
         let budget = started.budget()?;
-        let query =
-            crate::cypher::Query::new(&self.query, &self.params, self.within.take(), self.role);
-        crate::cypher::run(state, query, budget, cancel, runner)
+        let Some(id) = self.named.clone() else {
+            let query =
+                crate::cypher::Query::new(&self.query, &self.params, self.within.take(), self.role);
+            return crate::cypher::run(state, query, budget, cancel, runner);
+        };
+        let tx = state.transactions.take(&id)?;
+        let query = crate::cypher::Query::new(&self.query, &self.params, Some(tx), self.role);
+        let mut answer = crate::cypher::run(state, query, budget, cancel, runner);
+        match answer.as_mut().map(|a| a.tx.take()) {
+            Ok(Some(tx)) => state.transactions.give_back(&id, tx),
+            // The statement failed, and its transaction with it.
+            _ => state.transactions.fail(&id),
+        }
+        answer
     }
 }
 
@@ -457,7 +539,7 @@ fn finish<R: Reply>(
             Trailer::with_timing(timing.then(|| started.timing())),
         );
     };
-    submit_commit(state, reply, batch, metric, move |reply, info, _| {
+    submit_commit(state, reply, batch, None, metric, move |reply, info, _| {
         let trailer = Trailer {
             timing: timing.then(|| started.timing()),
             commit: Some(crate::cypher::commit_summary(&info)),

@@ -26,7 +26,7 @@ fn status_of(code: Code) -> StatusCode {
         Code::FrameTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Code::ResultTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
         Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
-        Code::ConditionFailed | Code::DuplicateId => StatusCode::CONFLICT,
+        Code::ConditionFailed | Code::DuplicateId | Code::Conflict => StatusCode::CONFLICT,
         Code::ReadOnly => StatusCode::METHOD_NOT_ALLOWED,
         Code::Unauthorized => StatusCode::UNAUTHORIZED,
         Code::Forbidden => StatusCode::FORBIDDEN,
@@ -160,6 +160,11 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>, headers: HeaderM
     let mut text = state
         .metrics
         .render(state.pool.queued(), state.config.workers);
+    text.push_str(&format!(
+        "# HELP kith_transactions_open Explicit WebSocket and HTTP transactions open.\n\
+         # TYPE kith_transactions_open gauge\nkith_transactions_open {}\n",
+        state.transactions.len()
+    ));
     if let Some(writes) = &state.writes {
         text.push_str(&format!(
             "# HELP kith_write_queue_depth Transactions waiting for the writer.\n\
@@ -185,7 +190,11 @@ pub(crate) async fn write(
     serve(state, &headers, body, |body| {
         match Request::decode(Encoding::Json, body).map_err(bad_request)? {
             Request::Write { ops, .. } => Ok(Request::Write { ops, timing: false }),
-            Request::Call { .. } | Request::Cypher { .. } => Err(bad_request(
+            Request::Call { .. }
+            | Request::Cypher { .. }
+            | Request::Begin { .. }
+            | Request::Commit { .. }
+            | Request::Rollback { .. } => Err(bad_request(
                 "POST /v1/write takes a write request ({\"write\": [...]}); calls go to \
                  /v1/call/{procedure}, queries to /v1/cypher",
             )),
@@ -294,9 +303,68 @@ pub(crate) async fn cypher(
             query,
             params,
             timing: false,
+            tx: None,
         })
     })
     .await
+}
+
+/// `POST /v1/tx`: opens a transaction, `{"timeout_ms": n}` optional; answered
+/// `{"columns": ["tx"], "rows": [["<id>"]]}`.
+pub(crate) async fn begin(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    serve(state, &headers, body, |body| {
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Request::Begin { timeout_ms: None });
+        }
+        let doc = format!(r#"{{"begin": {}}}"#, String::from_utf8_lossy(body));
+        Request::decode(Encoding::Json, doc.as_bytes()).map_err(bad_request)
+    })
+    .await
+}
+
+/// `POST /v1/tx/{id}/cypher`: a statement of the transaction, the body as for
+/// `/v1/cypher`; what it writes waits for the commit.
+pub(crate) async fn cypher_in(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    serve(state, &headers, body, |body| {
+        let (query, params) = cypher_from_json(body).map_err(bad_request)?;
+        Ok(Request::Cypher {
+            query,
+            params,
+            timing: false,
+            tx: Some(id),
+        })
+    })
+    .await
+}
+
+/// `POST /v1/tx/{id}/commit`: answered `{"columns": [], "rows": [], "commit": {...}}`
+/// once durable, or `conflict` (409) if it collides with a later commit.
+pub(crate) async fn commit(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    serve(state, &headers, body, |_| Ok(Request::Commit { tx: id })).await
+}
+
+/// `POST /v1/tx/{id}/rollback`.
+pub(crate) async fn rollback(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    serve(state, &headers, body, |_| Ok(Request::Rollback { tx: id })).await
 }
 
 /// `POST /v1/auth/token`: a bearer token for the user of the request's Basic

@@ -37,6 +37,7 @@ pub mod procedures;
 mod router;
 mod state;
 pub mod tls;
+mod transactions;
 mod write_queue;
 mod ws;
 

@@ -78,6 +78,7 @@ impl Server {
         let auth = crate::auth::Auth::new(config.auth, config.data.clone(), exposed)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e))?;
         let pool = WorkerPool::new(config.workers, config.queue_depth_max)?;
+        let config_transactions_max = config.transactions_max;
         let (shutdown, signal) = watch::channel(false);
         let state = Arc::new(AppState {
             store,
@@ -92,6 +93,7 @@ impl Server {
             shutdown: signal,
             writes,
             auth,
+            transactions: crate::transactions::Transactions::new(config_transactions_max),
         });
         Ok(Server {
             listener,
@@ -133,11 +135,16 @@ impl Server {
         if let Some(bolt) = bolt {
             tokio::spawn(crate::bolt::accept(bolt, tls.clone(), state.clone()));
         }
+        tokio::spawn(crate::transactions::sweep_every_second(state.clone()));
         let app = Router::new()
             .route("/v1/ws", get(crate::ws::upgrade))
             .route("/v1/call/{procedure}", post(crate::http::call))
             .route("/v1/write", post(crate::http::write))
             .route("/v1/cypher", post(crate::http::cypher))
+            .route("/v1/tx", post(crate::http::begin))
+            .route("/v1/tx/{id}/cypher", post(crate::http::cypher_in))
+            .route("/v1/tx/{id}/commit", post(crate::http::commit))
+            .route("/v1/tx/{id}/rollback", post(crate::http::rollback))
             .route("/v1/auth/token", post(crate::http::token))
             .route("/health", get(crate::http::health))
             .route("/metrics", get(crate::http::metrics))

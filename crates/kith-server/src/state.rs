@@ -30,6 +30,8 @@ pub(crate) struct AppState {
     pub(crate) writes: Option<WriteQueue>,
     /// Who clients are and what they may do.
     pub(crate) auth: crate::auth::Auth,
+    /// Open WebSocket and HTTP transactions.
+    pub(crate) transactions: crate::transactions::Transactions,
 }
 
 /// One of the `connections_max` slots (WebSocket and Bolt connections together),

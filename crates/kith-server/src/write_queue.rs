@@ -16,7 +16,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
-use kith_storage::{CommitInfo, Database, WriteBatch};
+use kith_protocol::ErrorCode as Code;
+use kith_storage::{CommitInfo, Database, History, ReadCheck, Snapshot, WriteBatch, WriteSet};
 
 use crate::error::ExecError;
 
@@ -36,6 +37,9 @@ pub(crate) type Reply = Box<dyn FnOnce(Result<CommitInfo, ExecError>, WriteTimin
 /// One queued transaction.
 pub(crate) struct WriteJob {
     pub(crate) batch: WriteBatch,
+    /// For a transaction that read an older version: checked against the commits
+    /// since (a collision is answered `conflict`, nothing written).
+    pub(crate) check: Option<Box<ReadCheck>>,
     pub(crate) arrived: Instant,
     pub(crate) reply: Reply,
 }
@@ -189,15 +193,27 @@ fn next_group(receiver: &Receiver<WriteJob>, limits: GroupLimits) -> Option<Vec<
     Some(group)
 }
 
+/// Commits kept for conflict checks: a transaction open across more commits than
+/// this is refused as a conflict (it cannot be checked).
+const HISTORY_COMMITS_MAX: usize = 100_000;
+
 fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupLimits) {
+    let mut history = History::new(database.store().snapshot().version(), HISTORY_COMMITS_MAX);
     while let Some(group) = next_group(receiver, limits) {
         let started = Instant::now();
+        let (group, sets) = checked(group, &history, &database.store().snapshot(), started);
+        if group.is_empty() {
+            continue;
+        }
         let batches: Vec<&WriteBatch> = group.iter().map(|job| &job.batch).collect();
         let outcome = database.commit(&batches);
         let commit = started.elapsed();
         match outcome {
             Ok(results) => {
-                for (job, result) in group.into_iter().zip(results) {
+                for ((job, result), set) in group.into_iter().zip(results).zip(sets) {
+                    if let Ok(info) = &result {
+                        history.record(info.version, set);
+                    }
                     let timing = WriteTiming {
                         queued: started.duration_since(job.arrived),
                         commit,
@@ -223,6 +239,43 @@ fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupL
             }
         }
     }
+}
+
+/// The jobs of a group that may commit, with what each changes: a transaction whose
+/// writes collide with a commit after the version it read, or with an earlier job of
+/// the group, is answered `conflict` here and left out.
+fn checked(
+    group: Vec<WriteJob>,
+    history: &History,
+    current: &Snapshot,
+    started: Instant,
+) -> (Vec<WriteJob>, Vec<WriteSet>) {
+    let mut kept = Vec::with_capacity(group.len());
+    let mut sets: Vec<WriteSet> = Vec::with_capacity(group.len());
+    for job in group {
+        if let Some(check) = &job.check {
+            let collides = history.conflict(check.read, &check.writes).or_else(|| {
+                sets.iter()
+                    .any(|s| s.conflicts(&check.writes))
+                    .then_some(current.version() + 1)
+            });
+            if let Some(version) = collides {
+                let message = format!(
+                    "the transaction read version {} and changes what the commit of version {version} changed; run it again",
+                    check.read
+                );
+                let timing = WriteTiming {
+                    queued: started.duration_since(job.arrived),
+                    commit: Duration::ZERO,
+                };
+                (job.reply)(Err(ExecError::new(Code::Conflict, message)), timing);
+                continue;
+            }
+        }
+        sets.push(WriteSet::of(&job.batch.ops, current));
+        kept.push(job);
+    }
+    (kept, sets)
 }
 
 /// How often the checkpointer asks whether a checkpoint is due.

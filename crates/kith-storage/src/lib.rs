@@ -11,6 +11,7 @@
 //! direction, a sorted list of `(neighbour, relationship)` pairs.
 
 mod catalog;
+mod conflict;
 mod database;
 mod error;
 mod graph_file;
@@ -27,6 +28,7 @@ mod wal;
 mod write;
 
 pub use catalog::{Catalog, ID_KEY};
+pub use conflict::{History, ReadCheck, WriteSet};
 pub use database::{
     create_data_dir, CheckpointReport, Database, DatabaseOptions, RecoveryReport, CHECKPOINT_FILE,
 };

@@ -20,6 +20,8 @@ use crate::{Snapshot, StorageError, WriteBatch};
 /// A private version and the batch that makes it.
 pub struct Tx {
     version: Snapshot,
+    /// The version it started from, as it was (what its writes are checked against).
+    base: Snapshot,
     /// The version it started from.
     base_version: u64,
     /// Ids at or past these were handed out by this transaction.
@@ -40,6 +42,7 @@ impl Tx {
     pub fn new(base: &Snapshot) -> Tx {
         Tx {
             version: base.clone(),
+            base: base.clone(),
             base_version: base.version,
             node_base: base.nodes.len() as u32,
             rel_base: base.rels.len() as u32,
@@ -81,6 +84,19 @@ impl Tx {
         WriteBatch {
             ops: self.ops.into_iter().flatten().collect(),
         }
+    }
+
+    /// The batch that commits it, and what the writer checks first: the version it
+    /// read and what it changed of it (see [`crate::History`]).
+    pub fn into_commit(self) -> (WriteBatch, crate::ReadCheck) {
+        let check = crate::ReadCheck {
+            read: self.base_version,
+            writes: crate::WriteSet::of(
+                &self.ops.iter().flatten().cloned().collect::<Vec<_>>(),
+                &self.base,
+            ),
+        };
+        (self.into_batch(), check)
     }
 
     /// The batch so far, leaving the transaction as it is (a statement's writes are
@@ -163,6 +179,16 @@ impl Tx {
             NodeRef::Created(i) => NodeRef::Created(first_created + i),
             other => other.clone(),
         }
+    }
+}
+
+impl std::fmt::Debug for Tx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tx")
+            .field("base_version", &self.base_version)
+            .field("ops", &self.op_count())
+            .field("failed", &self.failed)
+            .finish()
     }
 }
 

@@ -7,7 +7,7 @@ import datetime
 
 import neo4j
 import pytest
-from neo4j.exceptions import ClientError, CypherSyntaxError, Neo4jError
+from neo4j.exceptions import ClientError, CypherSyntaxError, Neo4jError, TransientError
 
 
 @pytest.fixture()
@@ -81,6 +81,44 @@ def test_a_transaction_reads_its_own_writes_statement_after_statement(driver):
         assert summary.counters.nodes_deleted == 1
         tx.commit()
     assert driver.execute_query("MATCH (t:Thing) RETURN t.v AS v").records[0]["v"] == 2
+
+
+def test_transactions_changing_one_node_conflict_and_disjoint_ones_do_not(driver):
+    driver.execute_query("CREATE (:Thing {id: 1, v: 0}), (:Thing {id: 2, v: 0})")
+    bump = "MATCH (t:Thing {id: $id}) SET t.v = t.v + $by"
+    with driver.session() as a, driver.session() as b:
+        ta, tb = a.begin_transaction(), b.begin_transaction()
+        ta.run(bump, id=1, by=1).consume()
+        tb.run(bump, id=1, by=10).consume()
+        ta.commit()
+        with pytest.raises(TransientError) as e:
+            tb.commit()
+        assert e.value.code == "Neo.TransientError.Transaction.Outdated"
+        ta, tb = a.begin_transaction(), b.begin_transaction()
+        ta.run(bump, id=1, by=100).consume()
+        tb.run(bump, id=2, by=1000).consume()
+        ta.commit()
+        tb.commit()
+    values = driver.execute_query("MATCH (t:Thing) RETURN t.v AS v ORDER BY t.id").records
+    assert [r["v"] for r in values] == [101, 1000]
+
+
+def test_a_managed_transaction_retries_a_conflict(driver):
+    driver.execute_query("CREATE (:Thing {id: 1, v: 0})")
+    attempts = []
+
+    def bump(tx):
+        attempts.append(1)
+        v = tx.run("MATCH (t:Thing {id: 1}) RETURN t.v AS v").single()["v"]
+        if len(attempts) == 1:
+            # Another session commits a change to the same node meanwhile.
+            driver.execute_query("MATCH (t:Thing {id: 1}) SET t.v = 5")
+        tx.run("MATCH (t:Thing {id: 1}) SET t.v = $v", v=v + 1).consume()
+
+    with driver.session() as session:
+        session.execute_write(bump)
+    assert len(attempts) == 2
+    assert driver.execute_query("MATCH (t:Thing) RETURN t.v AS v").records[0]["v"] == 6
 
 
 def test_a_failed_statement_fails_its_transaction(driver):

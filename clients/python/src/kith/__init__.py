@@ -20,10 +20,11 @@ The wire protocol is docs/protocol.md of the kith repository (version 1).
 
 from . import ops
 from .aio import AsyncClient, connect_async
-from .client import Client, connect
+from .client import Client, Transaction, connect
 from .errors import (
     Busy,
     ConditionFailed,
+    Conflict,
     ConnectionClosed,
     ConnectionFailed,
     CypherError,
@@ -49,6 +50,7 @@ __all__ = [
     "connect",
     "connect_async",
     "Client",
+    "Transaction",
     "AsyncClient",
     "http_call",
     "http_write",
@@ -72,6 +74,7 @@ __all__ = [
     "WriteError",
     "ConditionFailed",
     "DuplicateId",
+    "Conflict",
     "CypherError",
     "ENCODINGS",
     "COMPRESSIONS",

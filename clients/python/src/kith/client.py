@@ -18,12 +18,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import _ws
-from ._wire import PAYLOAD_BYTES_MAX, Dispatcher, Wire, merge_params, parse_subprotocol
+from ._wire import (
+    PAYLOAD_BYTES_MAX,
+    Dispatcher,
+    Wire,
+    cypher_document,
+    merge_params,
+    parse_subprotocol,
+)
 from ._pool import RoundRobin
 from .errors import ConnectionClosed, KithError, Timeout
 from .result import Result, WriteResult
 
-__all__ = ["Client", "connect", "DEFAULT_URL"]
+__all__ = ["Client", "Transaction", "connect", "DEFAULT_URL"]
 
 log = logging.getLogger("kith")
 
@@ -125,6 +132,11 @@ class Connection:
     ) -> concurrent.futures.Future:
         """Sends the query; the future completes with its :class:`Result`."""
         return self._send(*self.wire.encode_cypher(query, params, timing))
+
+    def submit_document(self, doc: dict[str, Any]) -> concurrent.futures.Future:
+        """Sends any request document (``begin``, ``commit``, ``rollback``, a Cypher
+        statement with ``tx``); the future completes with its :class:`Result`."""
+        return self._send(*self.wire.encode(doc))
 
     def _send(self, payload: bytes, flags: int) -> concurrent.futures.Future:
         """Sends an encoded request under a fresh request id."""
@@ -254,6 +266,28 @@ class Client(RoundRobin[Connection]):
         deadline = self.timeout if isinstance(timeout, _Default) else timeout
         return conn.wait(future, "a Cypher query", deadline)
 
+    def begin(self, *, timeout_ms: int | None = None) -> "Transaction":
+        """Opens an explicit transaction (docs/protocol.md 1.3.3)::
+
+            with client.begin() as tx:
+                tx.cypher("MATCH (p:Person {id: $id}) SET p.seen = true", id=7)
+                tx.cypher("MATCH (p:Person {seen: true}) RETURN count(p)")  # sees it
+            # committed here; an exception in the block rolls it back
+
+        Its statements read the graph as it was at ``begin`` plus their own writes;
+        nobody else sees them before :meth:`Transaction.commit`. A commit that
+        collides with a transaction committed meanwhile raises
+        :class:`~kith.Conflict`: run the transaction again. The server rolls back a
+        transaction still open after ``timeout_ms`` (at most its
+        ``transaction_timeout_ms``)."""
+        conn = self._pick()
+        doc: dict[str, Any] = {"begin": {} if timeout_ms is None else {"timeout_ms": timeout_ms}}
+        result = conn.wait(conn.submit_document(doc), "begin", self.timeout)
+        rows = result.rows()
+        if not rows or not isinstance(rows[0][0], str):
+            raise KithError("bad_response", "`begin` was answered without a transaction id")
+        return Transaction(self, conn, rows[0][0])
+
     def close(self) -> None:
         """Closes every connection; calls still in flight fail with ConnectionClosed."""
         for conn in self._connections:
@@ -333,3 +367,57 @@ def connect(
             conn.close()
         raise
     return Client(opened, timeout)
+
+
+class Transaction:
+    """An explicit transaction: :meth:`Client.begin` opens it. Used as a context
+    manager it commits when the block ends normally and rolls back otherwise."""
+
+    def __init__(self, client: Client, conn: Connection, tx_id: str) -> None:
+        self._client = client
+        self._conn = conn
+        self.id = tx_id
+        self._open = True
+
+    def cypher(
+        self,
+        query: str,
+        /,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None | _Default = DEFAULT,
+        **kwparams: Any,
+    ) -> Result:
+        """A statement of the transaction; parameters as for :meth:`Client.cypher`. A
+        statement that fails fails the transaction (it can only be rolled back)."""
+        doc = cypher_document(query, merge_params(params, kwparams))
+        doc["tx"] = self.id
+        deadline = self._client.timeout if isinstance(timeout, _Default) else timeout
+        return self._conn.wait(self._conn.submit_document(doc), "a Cypher query", deadline)
+
+    def commit(self) -> dict[str, int]:
+        """Commits, returning once durable: ``{"version": V, "nodes_created": N,
+        "relationships_created": M}``."""
+        self._open = False
+        future = self._conn.submit_document({"commit": self.id})
+        result = self._conn.wait(future, "a commit", self._client.timeout)
+        return result.commit or {}
+
+    def rollback(self) -> None:
+        """Rolls back: nothing of the transaction is written."""
+        self._open = False
+        self._conn.wait(self._conn.submit_document({"rollback": self.id}), "a rollback", self._client.timeout)
+
+    def __enter__(self) -> "Transaction":
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if not self._open:
+            return
+        if kind is None:
+            self.commit()
+        else:
+            try:
+                self.rollback()
+            except KithError:  # the transaction may already be gone (it failed)
+                pass

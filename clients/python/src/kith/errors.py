@@ -130,6 +130,11 @@ class DuplicateId(WriteError):
     """A node with that label and ``id`` already exists (``duplicate_id``)."""
 
 
+class Conflict(WriteError):
+    """An explicit transaction changes what another transaction changed and
+    committed after it began (``conflict``): nothing was written; run it again."""
+
+
 class CypherError(KithError):
     """A Cypher query was refused or failed (``cypher_error``): a syntax, semantic or
     type error, a missing parameter, an unknown function, ... ``cypher_code`` names
@@ -152,6 +157,7 @@ _BY_CODE: dict[str, type[KithError]] = {
     "connection_closed": ConnectionClosed,
     "condition_failed": ConditionFailed,
     "duplicate_id": DuplicateId,
+    "conflict": Conflict,
     "invalid_write": WriteError,
     "read_only": WriteError,
     "storage_failure": WriteError,

@@ -93,6 +93,9 @@ fn parse_ops(text: &str) -> Result<Vec<kith_core::Value>> {
                 "that is a Cypher query, not a list of write operations; run it with `kith query`"
             )
         }
+        Ok(Request::Begin { .. } | Request::Commit { .. } | Request::Rollback { .. }) => {
+            bail!("that is a transaction request, not a list of write operations")
+        }
         Err(e) => bail!("the operations are not valid: {e}"),
     }
 }

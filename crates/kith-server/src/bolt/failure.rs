@@ -28,6 +28,7 @@ pub(crate) fn neo4j_code(error: &ExecError) -> &str {
         Code::NotFound => "Neo.ClientError.Statement.EntityNotFound",
         Code::ResultTooLarge | Code::CypherError => "Neo.ClientError.Statement.ExecutionFailed",
         Code::Busy => "Neo.TransientError.Request.NoThreadsAvailable",
+        Code::Conflict => "Neo.TransientError.Transaction.Outdated",
         Code::Timeout => "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
         Code::DuplicateId | Code::ConditionFailed => {
             "Neo.ClientError.Schema.ConstraintValidationFailed"
@@ -109,7 +110,8 @@ mod tests {
             assert!(status.starts_with("Neo."), "{code}: {status}");
             let transient = status.starts_with("Neo.TransientError.");
             // Only what a retry can fix is transient: managed transactions retry it.
-            assert_eq!(transient, *code == Code::Busy, "{code}: {status}");
+            let retryable = matches!(code, Code::Busy | Code::Conflict);
+            assert_eq!(transient, retryable, "{code}: {status}");
         }
         let cypher = crate::cypher::from_cypher(
             kith_cypher::Engine::default()

@@ -375,6 +375,7 @@ impl Session {
             params,
             timing: false,
             within: self.tx.as_mut().and_then(|t| t.tx.take()),
+            named: None,
             role: self.role,
         })
     }
@@ -497,11 +498,11 @@ impl Session {
         let version = match tx.is_empty() {
             true => tx.base_version(),
             false => {
-                let batch = tx.into_batch();
+                let (batch, check) = tx.into_commit();
                 let (reply, outcome) = BoltReply::new(&self.state);
                 dispatch(
                     &self.state,
-                    Job::Commit { batch },
+                    Job::Commit { batch, check },
                     reply,
                     self.cancel.clone(),
                 );
