@@ -645,6 +645,38 @@ async fn explicit_transactions_read_their_writes_commit_once_and_conflict() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_auto_commit_updates_of_one_node_lose_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
+        .expect("writes the data directory");
+    let server = TestServer::start_database(dir.path(), |_| {}).await;
+    let client = connect(&server).await;
+    client
+        .cypher("CREATE (:Counter {id: 1, v: 0})", vec![])
+        .await
+        .expect("creates");
+    let bump = "MATCH (c:Counter {id: 1}) SET c.v = c.v + 1";
+    let runs = (0..64).map(|_| client.cypher(bump, vec![]));
+    let outcomes = futures_util::future::join_all(runs).await;
+    let mut done = 0;
+    for outcome in outcomes {
+        match outcome {
+            Ok(_) => done += 1,
+            // Retried on the server, and still colliding: the client may retry.
+            Err(e) => assert_eq!(e.code(), Some(ErrorCode::Conflict), "{e}"),
+        }
+    }
+    assert!(done > 0);
+    let v = client
+        .cypher("MATCH (c:Counter) RETURN c.v", vec![])
+        .await
+        .expect("reads");
+    assert_eq!(v.rows, [[Value::Int(done)]], "every committed increment counted");
+    drop(client);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_only_server_refuses_a_writing_query_before_running_it() {
     let server = TestServer::start(0.1, |_| {}).await;
     let client = connect(&server).await;

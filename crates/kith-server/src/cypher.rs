@@ -10,7 +10,7 @@ use kith_core::write_op::WriteCounts;
 use kith_core::{GraphTx, GraphView, Value};
 use kith_cypher::{CypherError, ErrorCode, GraphValue, Limits, Prepared, QueryResult};
 use kith_protocol::{Commit, CypherErrorDetail, ErrorCode as Code};
-use kith_storage::{CommitInfo, Tx, WriteBatch};
+use kith_storage::{CommitInfo, ReadCheck, Tx, WriteBatch};
 
 use crate::auth::Role;
 use crate::error::ExecError;
@@ -26,6 +26,9 @@ pub(crate) struct Answer<T> {
     pub(crate) columns: Vec<String>,
     pub(crate) rows: Vec<Vec<T>>,
     pub(crate) writes: Option<WriteBatch>,
+    /// What the writer checks before committing `writes` (the version the query
+    /// read, and what it changed of it).
+    pub(crate) check: Option<ReadCheck>,
     pub(crate) counts: Option<WriteCounts>,
     /// The explicit transaction the query ran in, handed back for its next statement
     /// or its commit.
@@ -118,6 +121,7 @@ pub(crate) fn run<T>(
             columns: result.columns,
             rows: result.rows,
             writes: None,
+            check: None,
             counts: None,
             tx: None,
         });
@@ -125,15 +129,17 @@ pub(crate) fn run<T>(
     let mut tx = Tx::new(&snapshot);
     let result = (runner.write)(&mut tx, &prepared, query.params, &limits).map_err(from_cypher)?;
     let counts = Some(tx.counts());
-    let writes = if tx.is_empty() {
-        None
+    let (writes, check) = if tx.is_empty() {
+        (None, None)
     } else {
-        Some(checked_batch(state, query.role, tx)?)
+        let (batch, check) = checked_batch(state, query.role, tx)?;
+        (Some(batch), Some(check))
     };
     Ok(Answer {
         columns: result.columns,
         rows: result.rows,
         writes,
+        check,
         counts,
         tx: None,
     })
@@ -173,6 +179,7 @@ fn in_transaction<T>(
         columns: result.columns,
         rows: result.rows,
         writes: None,
+        check: None,
         counts: (counts != WriteCounts::default()).then_some(counts),
         tx: Some(tx),
     })
@@ -180,11 +187,15 @@ fn in_transaction<T>(
 
 /// A query's transaction as the batch to commit, once the server's limit and the
 /// role allow it.
-fn checked_batch(state: &AppState, role: Role, tx: Tx) -> Result<WriteBatch, ExecError> {
+fn checked_batch(
+    state: &AppState,
+    role: Role,
+    tx: Tx,
+) -> Result<(WriteBatch, ReadCheck), ExecError> {
     check_op_count(state, &tx, "query")?;
-    let batch = tx.into_batch();
+    let (batch, check) = tx.into_commit();
     crate::auth::permit(role, true, crate::auth::touches_schema(&batch.ops))?;
-    Ok(batch)
+    Ok((batch, check))
 }
 
 /// What a committed query reports: its version and what it created.

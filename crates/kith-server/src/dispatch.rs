@@ -223,6 +223,7 @@ pub(crate) fn dispatch<R: Reply>(
                 within,
                 named,
                 role,
+                attempt: 0,
             };
             on_worker(state, reply, move |state, reply, started| {
                 if R::GRAPH {
@@ -242,7 +243,7 @@ pub(crate) fn dispatch<R: Reply>(
             state,
             reply,
             batch,
-            Some(check),
+            Checked::answered(check),
             WRITE_METRIC,
             |reply, info, _| {
                 let answer = GraphAnswer {
@@ -285,7 +286,7 @@ fn commit_named<R: Reply>(state: &Arc<AppState>, reply: R, tx: Tx) {
         state,
         reply,
         batch,
-        Some(check),
+        Checked::answered(check),
         metric,
         move |reply, info, _| {
             answered(reply, crate::cypher::commit_summary(&info));
@@ -373,7 +374,7 @@ fn submit_write<R: Reply>(state: &Arc<AppState>, reply: R, batch: WriteBatch, ti
         state,
         reply,
         batch,
-        None,
+        Checked::none(),
         WRITE_METRIC,
         move |reply, info, spent| {
             let (columns, row) = commit_row(&info);
@@ -393,7 +394,7 @@ fn submit_commit<R: Reply>(
     state: &Arc<AppState>,
     reply: R,
     batch: WriteBatch,
-    check: Option<ReadCheck>,
+    checked: Checked<R>,
     metric: &'static str,
     answer: impl FnOnce(R, CommitInfo, WriteTiming) + Send + 'static,
 ) {
@@ -402,18 +403,47 @@ fn submit_commit<R: Reply>(
         return reply.refuse(&ExecError::new(Code::ReadOnly, message));
     };
     let arrived = reply.arrived();
+    let retry = checked.retry;
     let on_commit: crate::write_queue::Reply = Box::new(move |outcome, spent| match outcome {
         Ok(info) => answer(reply, info, spent),
+        Err(error) if error.code == Code::Conflict && retry.is_some() => {
+            (retry.expect("checked above"))(reply);
+        }
         Err(error) => reply.fail(metric, &error),
     });
     let job = WriteJob {
         batch,
-        check: check.map(Box::new),
+        check: checked.check.map(Box::new),
         arrived,
         reply: on_commit,
     };
     if let Err((job, error)) = writes.submit(job) {
         (job.reply)(Err(error), WriteTiming::default());
+    }
+}
+
+/// What the writer checks before a commit, and what runs instead of failing when
+/// that finds a conflict.
+struct Checked<R> {
+    check: Option<ReadCheck>,
+    retry: Option<Retry<R>>,
+}
+
+impl<R> Checked<R> {
+    /// Nothing to check (a write request, whose operations read nothing).
+    fn none() -> Checked<R> {
+        Checked {
+            check: None,
+            retry: None,
+        }
+    }
+
+    /// Checked; a conflict is answered (the client retries).
+    fn answered(check: ReadCheck) -> Checked<R> {
+        Checked {
+            check: Some(check),
+            retry: None,
+        }
     }
 }
 
@@ -425,9 +455,52 @@ struct CypherJob {
     within: Option<Box<Tx>>,
     named: Option<String>,
     role: Role,
+    /// Runs before this one whose commit conflicted.
+    attempt: u8,
 }
 
+/// How often an auto-commit query whose commit conflicts (another transaction
+/// changed what it changed, after it read) is run again, on the newer version,
+/// before `conflict` is answered.
+const AUTO_COMMIT_RETRIES: u8 = 3;
+
+/// A query's way to run again (see [`CypherJob::retry`]).
+type Again<R> = fn(&Arc<AppState>, R, Started, CypherJob, Arc<AtomicBool>);
+
+/// What `finish` does on a conflict instead of failing.
+type Retry<R> = Box<dyn FnOnce(R) + Send>;
+
 impl CypherJob {
+    /// An auto-commit query's retry on a conflict: the same query, run afresh on a
+    /// worker (it then reads the version that conflicted). `None` for a statement of
+    /// an explicit transaction (the client retries the transaction) and after
+    /// [`AUTO_COMMIT_RETRIES`].
+    fn retry<R: Reply>(
+        &self,
+        state: &Arc<AppState>,
+        cancel: Arc<AtomicBool>,
+        again: Again<R>,
+    ) -> Option<Retry<R>> {
+        if self.named.is_some() || self.attempt >= AUTO_COMMIT_RETRIES {
+            return None;
+        }
+        let job = CypherJob {
+            query: self.query.clone(),
+            params: self.params.clone(),
+            timing: self.timing,
+            within: None,
+            named: None,
+            role: self.role,
+            attempt: self.attempt + 1,
+        };
+        let state = state.clone();
+        Some(Box::new(move |reply: R| {
+            on_worker(&state, reply, move |state, reply, started| {
+                again(state, reply, started, job, cancel)
+            })
+        }))
+    }
+
     /// Runs the query within what is left of its time budget, its answer values made
     /// by `runner`.
     fn run<T>(
@@ -464,16 +537,22 @@ fn cypher_plain<R: Reply>(
     cancel: Arc<AtomicBool>,
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
+    let retry = job.retry(state, cancel.clone(), cypher_plain::<R>);
     let answer = match job.run(state, &started, cancel, &crate::cypher::PLAIN) {
         Ok(answer) => answer,
         Err(error) => return reply.fail(metric, &error),
     };
     let columns = answer.columns;
     let values: Vec<Value> = answer.rows.into_iter().flatten().collect();
+    let commit = AutoCommit {
+        writes: answer.writes,
+        check: answer.check,
+        retry,
+    };
     finish(
         state,
         reply,
-        answer.writes,
+        commit,
         started,
         job.timing,
         move |reply, trailer| {
@@ -493,6 +572,7 @@ fn cypher_graph<R: Reply>(
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
     let deferring = job.within.is_some();
+    let retry = job.retry(state, cancel.clone(), cypher_graph::<R>);
     let answer = match job.run(state, &started, cancel, &crate::cypher::GRAPH) {
         Ok(answer) => answer,
         Err(error) => return reply.fail(metric, &error),
@@ -510,10 +590,15 @@ fn cypher_graph<R: Reply>(
         let trailer = Trailer::with_timing(job.timing.then(|| started.timing()));
         return reply.answer_graph(metric, graph, trailer);
     }
+    let commit = AutoCommit {
+        writes: answer.writes,
+        check: answer.check,
+        retry,
+    };
     finish(
         state,
         reply,
-        answer.writes,
+        commit,
         started,
         job.timing,
         move |reply, trailer| {
@@ -527,25 +612,38 @@ fn cypher_graph<R: Reply>(
 fn finish<R: Reply>(
     state: &Arc<AppState>,
     reply: R,
-    writes: Option<WriteBatch>,
+    commit: AutoCommit<R>,
     started: Started,
     timing: bool,
     respond: impl FnOnce(R, Trailer) + Send + 'static,
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
-    let Some(batch) = writes else {
+    let Some(batch) = commit.writes else {
         return respond(
             reply,
             Trailer::with_timing(timing.then(|| started.timing())),
         );
     };
-    submit_commit(state, reply, batch, None, metric, move |reply, info, _| {
+    let answer = move |reply, info: CommitInfo, _| {
         let trailer = Trailer {
             timing: timing.then(|| started.timing()),
             commit: Some(crate::cypher::commit_summary(&info)),
         };
         respond(reply, trailer);
-    });
+    };
+    let checked = Checked {
+        check: commit.check,
+        retry: commit.retry,
+    };
+    submit_commit(state, reply, batch, checked, metric, answer);
+}
+
+/// An auto-commit query's writes, what the writer checks first, and how to run the
+/// query again if that check finds a conflict.
+struct AutoCommit<R> {
+    writes: Option<WriteBatch>,
+    check: Option<ReadCheck>,
+    retry: Option<Retry<R>>,
 }
 
 /// The `busy` error of a full worker queue.
