@@ -39,11 +39,21 @@ pub enum Case {
     /// 1,000 labelled nodes per transaction committed in-process, one thread, no
     /// network or decoding: the storage engine's own ceiling, for comparison.
     EngineTx1000Labelled,
+    /// `CREATE (:Person {uid: $uid})`, one per request.
+    CypherSingleLabelled,
+    /// `UNWIND $uids AS u CREATE (:Person {uid: u})`, 1,000 per request.
+    CypherTx1000Labelled,
+    /// The same with an index on `Person(uid)`.
+    CypherTx1000LabelledIndexed,
+    /// `UNWIND $uids AS u MERGE (:Person {uid: u})` of 1,000 new keys (indexed).
+    CypherMerge1000New,
+    /// The same MERGE of 1,000 keys that exist (100,000 loaded first; indexed).
+    CypherMerge1000Existing,
 }
 
 impl Case {
     /// Every case, in report order.
-    pub const ALL: [Case; 9] = [
+    pub const ALL: [Case; 14] = [
         Case::SingleUnlabelled,
         Case::SingleLabelled,
         Case::SingleLabelledIndexed,
@@ -53,6 +63,11 @@ impl Case {
         Case::Nodes100Rels100,
         Case::QueuedSingle,
         Case::EngineTx1000Labelled,
+        Case::CypherSingleLabelled,
+        Case::CypherTx1000Labelled,
+        Case::CypherTx1000LabelledIndexed,
+        Case::CypherMerge1000New,
+        Case::CypherMerge1000Existing,
     ];
 
     /// The name used on the command line and in reports.
@@ -67,6 +82,11 @@ impl Case {
             Case::Nodes100Rels100 => "nodes100-rels100",
             Case::QueuedSingle => "queued-single",
             Case::EngineTx1000Labelled => "engine-tx1000-labelled",
+            Case::CypherSingleLabelled => "cypher-single-labelled",
+            Case::CypherTx1000Labelled => "cypher-tx1000-labelled",
+            Case::CypherTx1000LabelledIndexed => "cypher-tx1000-labelled-indexed",
+            Case::CypherMerge1000New => "cypher-merge1000-new",
+            Case::CypherMerge1000Existing => "cypher-merge1000-existing",
         }
     }
 
@@ -93,6 +113,10 @@ impl Case {
             Case::Nodes100Rels100 => "600,000 data points/s",
             Case::QueuedSingle => "10,000 writes/s (queue could lose writes)",
             Case::EngineTx1000Labelled => "(no S3 equivalent)",
+            Case::CypherSingleLabelled => "~600 nodes/s",
+            Case::CypherTx1000Labelled => "100,000 nodes/s",
+            Case::CypherTx1000LabelledIndexed => "50,000 nodes/s",
+            Case::CypherMerge1000New | Case::CypherMerge1000Existing => "(no S3 figure)",
         }
     }
 
@@ -101,7 +125,11 @@ impl Case {
             Case::Tx1000Unlabelled
             | Case::Tx1000Labelled
             | Case::Tx1000LabelledIndexed
-            | Case::EngineTx1000Labelled => 1_000,
+            | Case::EngineTx1000Labelled
+            | Case::CypherTx1000Labelled
+            | Case::CypherTx1000LabelledIndexed
+            | Case::CypherMerge1000New
+            | Case::CypherMerge1000Existing => 1_000,
             Case::Nodes100Rels100 => 100,
             _ => 1,
         }
@@ -114,8 +142,53 @@ impl Case {
     fn indexed(self) -> bool {
         matches!(
             self,
-            Case::SingleLabelledIndexed | Case::Tx1000LabelledIndexed
+            Case::SingleLabelledIndexed
+                | Case::Tx1000LabelledIndexed
+                | Case::CypherTx1000LabelledIndexed
+                | Case::CypherMerge1000New
+                | Case::CypherMerge1000Existing
         )
+    }
+
+    /// Keys loaded before a case (the nodes `cypher-merge1000-existing` merges).
+    fn preloaded(self) -> i64 {
+        if self == Case::CypherMerge1000Existing {
+            100_000
+        } else {
+            0
+        }
+    }
+
+    /// Whether a request creates its nodes (a MERGE of existing keys creates none).
+    fn creates(self) -> bool {
+        self != Case::CypherMerge1000Existing
+    }
+
+    /// One Cypher request, for the `cypher-*` cases: the text and its parameters.
+    fn cypher_request(self, uid: &AtomicI64) -> Option<(&'static str, Vec<(String, Value)>)> {
+        let n = self.nodes_per_request() as i64;
+        let text = match self {
+            Case::CypherSingleLabelled => {
+                let u = uid.fetch_add(1, Ordering::Relaxed);
+                return Some((
+                    "CREATE (:Person {uid: $uid})",
+                    vec![("uid".into(), Value::Int(u))],
+                ));
+            }
+            Case::CypherTx1000Labelled | Case::CypherTx1000LabelledIndexed => {
+                "UNWIND $uids AS u CREATE (:Person {uid: u})"
+            }
+            Case::CypherMerge1000New | Case::CypherMerge1000Existing => {
+                "UNWIND $uids AS u MERGE (:Person {uid: u})"
+            }
+            _ => return None,
+        };
+        let first = uid.fetch_add(n, Ordering::Relaxed);
+        let keys = match self.preloaded() {
+            0 => (first..first + n).map(Value::Int).collect(),
+            loaded => (first..first + n).map(|u| Value::Int(u % loaded)).collect(),
+        };
+        Some((text, vec![("uids".into(), Value::List(keys))]))
     }
 
     /// One request's operations; `uid` hands out unique property values.
@@ -254,6 +327,13 @@ async fn run_case(case: Case, options: &Options) -> Result<CaseResult, String> {
             .await
             .map_err(|e| e.to_string())?;
     }
+    for chunk in (0..case.preloaded()).collect::<Vec<_>>().chunks(10_000) {
+        let nodes = chunk
+            .iter()
+            .map(|u| ops::create_node(&["Person"], vec![("uid".into(), Value::Int(*u))]))
+            .collect();
+        setup.write(nodes).await.map_err(|e| e.to_string())?;
+    }
     drop(setup);
 
     let client_config = ClientConfig {
@@ -294,9 +374,18 @@ async fn run_case(case: Case, options: &Options) -> Result<CaseResult, String> {
                     if now >= measure_until {
                         break;
                     }
-                    let ops = case.request(&uid);
-                    let sent = Instant::now();
-                    let outcome = client.write(ops).await;
+                    let sent;
+                    let outcome = match case.cypher_request(&uid) {
+                        Some((text, params)) => {
+                            sent = Instant::now();
+                            client.cypher(text, params).await.map(|_| ())
+                        }
+                        None => {
+                            let ops = case.request(&uid);
+                            sent = Instant::now();
+                            client.write(ops).await.map(|_| ())
+                        }
+                    };
                     let done = Instant::now();
                     match outcome {
                         Ok(_) if sent >= measure_from && done <= measure_until => {
@@ -338,15 +427,23 @@ async fn run_case(case: Case, options: &Options) -> Result<CaseResult, String> {
     // Every acknowledged node must be in the graph (reopened from disk).
     let (reopened, _) = Database::open(scratch.path(), DatabaseOptions::default())
         .map_err(|e| format!("reopening the case's data: {e}"))?;
-    let nodes_on_disk = reopened.store().snapshot().node_count() as u64;
-    let issued = uid.load(Ordering::Relaxed) as u64;
+    let nodes_on_disk = reopened.store().snapshot().node_count() as u64 - case.preloaded() as u64;
+    let issued = if case.creates() {
+        uid.load(Ordering::Relaxed) as u64
+    } else {
+        0
+    };
     if nodes_on_disk > issued {
         return Err(format!(
             "{}: {nodes_on_disk} nodes on disk but only {issued} were ever sent",
             case.name()
         ));
     }
-    let acknowledged_min = requests * case.nodes_per_request() as u64;
+    let acknowledged_min = if case.creates() {
+        requests * case.nodes_per_request() as u64
+    } else {
+        0
+    };
     if nodes_on_disk < acknowledged_min {
         return Err(format!(
             "{}: {acknowledged_min} nodes were acknowledged in the window but only {nodes_on_disk} are on disk",

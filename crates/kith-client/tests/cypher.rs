@@ -671,7 +671,11 @@ async fn concurrent_auto_commit_updates_of_one_node_lose_nothing() {
         .cypher("MATCH (c:Counter) RETURN c.v", vec![])
         .await
         .expect("reads");
-    assert_eq!(v.rows, [[Value::Int(done)]], "every committed increment counted");
+    assert_eq!(
+        v.rows,
+        [[Value::Int(done)]],
+        "every committed increment counted"
+    );
     drop(client);
     server.stop().await;
 }

@@ -160,7 +160,9 @@ pub enum Bench {
         pipeline: usize,
         /// Cases to run, comma-separated [default: all]: single-unlabelled,
         /// single-labelled, single-labelled-indexed, tx1000-unlabelled, tx1000-labelled,
-        /// tx1000-labelled-indexed, nodes100-rels100, queued-single, engine-tx1000-labelled.
+        /// tx1000-labelled-indexed, nodes100-rels100, queued-single, engine-tx1000-labelled,
+        /// cypher-single-labelled, cypher-tx1000-labelled, cypher-tx1000-labelled-indexed,
+        /// cypher-merge1000-new, cypher-merge1000-existing.
         #[arg(long, value_delimiter = ',')]
         cases: Vec<String>,
         /// `fsync` (the default, and what the targets mean) or `none`.
