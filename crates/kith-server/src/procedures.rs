@@ -158,5 +158,11 @@ mod tests {
             .expect("lists");
         assert_eq!(shown.columns, ["name", "signature", "description", "mode"]);
         assert!(shown.rows.len() > 40, "{} procedures", shown.rows.len());
+        let q = "SHOW PROCEDURES YIELD name, mode WHERE mode = 'WRITE' RETURN name ORDER BY name";
+        let writes = e.query(&graph, q, &[], &Limits::default()).expect("lists");
+        let names: Vec<String> = writes.rows.iter().map(|r| format!("{:?}", r[0])).collect();
+        assert_eq!(names.len(), 8, "{names:?}");
+        assert!(names[0].contains("ldbc.iu1"), "{names:?}");
+        assert_eq!(code("SHOW PROCEDURES YIELD nope"), ErrorCode::SyntaxError);
     }
 }

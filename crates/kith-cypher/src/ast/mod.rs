@@ -54,8 +54,8 @@ pub enum Clause {
     Call(Call),
     /// `CALL { subquery }`.
     Subquery(Box<Statement>),
-    /// `SHOW PROCEDURES` (and what other lists kith shows).
-    Show(Show),
+    /// `SHOW PROCEDURES [YIELD ...]` (and what other lists kith shows).
+    Show(Show, Option<Yield>),
     /// `FOREACH (var IN list | clauses)`.
     Foreach {
         /// The element variable.

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{has_aggregate, BExpr, Binder};
-use crate::ast::{Call, Clause, ExprKind, Show, Statement};
+use crate::ast::{Call, Clause, ExprKind, Show, Statement, Yield};
 use crate::error::{ErrorCode, Result};
 use crate::planner::{CallSpec, Op, SubquerySpec};
 use crate::value::Val;
@@ -224,9 +224,10 @@ impl Binder<'_> {
         })
     }
 
-    /// `SHOW PROCEDURES`: a row per procedure (name, signature, description, mode),
-    /// known when the query is planned.
-    pub(crate) fn show_clause(&mut self, what: Show) -> Result<BoundCall> {
+    /// `SHOW PROCEDURES [YIELD ...]`: a row per procedure (name, signature,
+    /// description, mode), known when the query is planned; YIELD picks and renames
+    /// columns and may filter with WHERE, and clauses may follow.
+    pub(crate) fn show_clause(&mut self, what: Show, yields: Option<&Yield>) -> Result<BoundCall> {
         let Show::Procedures = what;
         let rows: Vec<Val> = self
             .procs
@@ -254,16 +255,41 @@ impl Binder<'_> {
             expr: BExpr::Const(Val::List(Arc::new(rows))),
             slot: row,
         }];
+        const COLUMNS: [&str; 4] = ["name", "signature", "description", "mode"];
+        let wanted: Vec<(String, String)> = match yields {
+            Some(y) if !y.star => y
+                .items
+                .iter()
+                .map(|(c, a)| (c.clone(), a.clone().unwrap_or_else(|| c.clone())))
+                .collect(),
+            _ => COLUMNS
+                .iter()
+                .map(|c| (c.to_string(), c.to_string()))
+                .collect(),
+        };
         let mut project = Vec::new();
         let mut columns = Vec::new();
-        for name in ["name", "signature", "description", "mode"] {
+        for (column, name) in wanted {
+            if !COLUMNS.contains(&column.as_str()) {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    format!(
+                        "SHOW PROCEDURES has no column `{column}` (it has {})",
+                        COLUMNS.join(", ")
+                    ),
+                    0,
+                ));
+            }
             let slot = self.slot();
-            let key = self.names.key(name);
+            let key = self.names.key(&column);
             project.push((slot, BExpr::Prop(Box::new(BExpr::Slot(row)), key)));
-            self.scope.define(name, slot);
-            columns.push((name.to_owned(), slot));
+            self.scope.define(&name, slot);
+            columns.push((name, slot));
         }
         ops.push(Op::Project(project));
+        if let Some(w) = yields.and_then(|y| y.where_.as_ref()) {
+            ops.push(Op::Filter(self.expr(w)?));
+        }
         Ok(BoundCall {
             ops,
             columns,

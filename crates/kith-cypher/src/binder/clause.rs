@@ -42,7 +42,7 @@ fn bind_query(text: &str, query: &SingleQuery, procs: &ProcedureSet) -> Result<P
     let q = b.clauses(&query.clauses)?;
     let last_is_return = matches!(
         query.clauses.last(),
-        Some(Clause::Return(_) | Clause::Show(_))
+        Some(Clause::Return(_) | Clause::Show(..))
     ) || matches!(query.clauses.as_slice(), [Clause::Call(_)]);
     let unit_call = matches!(
         query.clauses.last(),
@@ -128,8 +128,8 @@ impl Binder<'_> {
                     q.writes |= bound.writes;
                     q.ops.extend(bound.ops);
                 }
-                Clause::Show(what) => {
-                    let bound = self.show_clause(*what)?;
+                Clause::Show(what, yields) => {
+                    let bound = self.show_clause(*what, yields.as_ref())?;
                     q.ops.extend(bound.ops);
                     q.columns = bound.columns;
                 }

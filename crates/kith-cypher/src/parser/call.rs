@@ -83,7 +83,12 @@ impl Parser<'_> {
     pub(super) fn show_clause(&mut self) -> Result<Clause> {
         self.advance();
         if self.eat_keyword("PROCEDURES") || self.eat_keyword("PROCEDURE") {
-            return Ok(Clause::Show(Show::Procedures));
+            let yields = if self.eat_keyword("YIELD") {
+                Some(self.yield_items()?)
+            } else {
+                None
+            };
+            return Ok(Clause::Show(Show::Procedures, yields));
         }
         Err(self.expected("PROCEDURES after SHOW"))
     }
