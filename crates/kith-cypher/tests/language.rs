@@ -638,3 +638,16 @@ fn call_subqueries_see_what_they_import_and_join_what_they_return() {
         ErrorCode::SyntaxError
     );
 }
+
+#[test]
+fn a_later_read_of_the_graph_sees_every_row_of_a_write_clause() {
+    let g = graph();
+    for q in [
+        "UNWIND [1, 2, 3] AS i CREATE (:N) WITH i CALL { MATCH (n:N) RETURN count(n) AS c } RETURN c",
+        "UNWIND [1, 2, 3] AS i CREATE (:N) WITH i RETURN COUNT { (n:N) } AS c",
+        "UNWIND [1, 2, 3] AS i CREATE (:N) WITH i MATCH (n:N) RETURN count(n) / 3 AS c",
+    ] {
+        let rows = run(&g, q);
+        assert!(rows.iter().all(|r| r[0] == Value::Int(3)), "{q}: {rows:?}");
+    }
+}

@@ -155,6 +155,9 @@ impl ServerConfig {
         {
             return Err("timeouts must be at least 1 ms".into());
         }
+        if self.transaction_timeout_ms > 24 * 3600 * 1000 {
+            return Err("`transaction_timeout_ms` is at most a day (86,400,000)".into());
+        }
         self.durability_mode()?;
         if self.tls_cert.is_some() != self.tls_key.is_some() {
             return Err("`tls_cert` and `tls_key` go together: give both or neither".into());

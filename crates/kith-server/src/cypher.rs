@@ -111,7 +111,7 @@ pub(crate) fn run<T>(
         cancel: Some(cancel),
     };
     if let Some(tx) = query.within {
-        return in_transaction(state, tx, &prepared, query.params, &limits, runner);
+        return in_transaction(tx, &prepared, query.params, &limits, runner);
     }
     let snapshot = state.store.snapshot();
     if !prepared.writes() {
@@ -126,13 +126,13 @@ pub(crate) fn run<T>(
             tx: None,
         });
     }
-    let mut tx = Tx::new(&snapshot);
+    let mut tx = Tx::with_ops_max(&snapshot, state.config.write_ops_max);
     let result = (runner.write)(&mut tx, &prepared, query.params, &limits).map_err(from_cypher)?;
     let counts = Some(tx.counts());
     let (writes, check) = if tx.is_empty() {
         (None, None)
     } else {
-        let (batch, check) = checked_batch(state, query.role, tx)?;
+        let (batch, check) = checked_batch(query.role, tx)?;
         (Some(batch), Some(check))
     };
     Ok(Answer {
@@ -145,26 +145,10 @@ pub(crate) fn run<T>(
     })
 }
 
-/// Refuses a transaction of more operations than `write_ops_max`.
-fn check_op_count(state: &AppState, tx: &Tx, what: &str) -> Result<(), ExecError> {
-    let ops = tx.op_count();
-    if ops > state.config.write_ops_max {
-        return Err(ExecError::new(
-            Code::BadRequest,
-            format!(
-                "the {what} makes {ops} write operations; the limit (write_ops_max) is {}",
-                state.config.write_ops_max
-            ),
-        ));
-    }
-    Ok(())
-}
-
 /// A statement of an explicit transaction: it reads the transaction's version, its
 /// own earlier writes included, and its writes join the transaction's. A statement
 /// that fails takes the transaction with it (it is rolled back, as in Neo4j).
 fn in_transaction<T>(
-    state: &AppState,
     mut tx: Box<Tx>,
     prepared: &Prepared,
     params: &[(String, Value)],
@@ -173,7 +157,6 @@ fn in_transaction<T>(
 ) -> Result<Answer<T>, ExecError> {
     let before = tx.counts();
     let result = (runner.write)(&mut *tx, prepared, params, limits).map_err(from_cypher)?;
-    check_op_count(state, &tx, "transaction")?;
     let counts = tx.counts().since(before);
     Ok(Answer {
         columns: result.columns,
@@ -185,14 +168,9 @@ fn in_transaction<T>(
     })
 }
 
-/// A query's transaction as the batch to commit, once the server's limit and the
-/// role allow it.
-fn checked_batch(
-    state: &AppState,
-    role: Role,
-    tx: Tx,
-) -> Result<(WriteBatch, ReadCheck), ExecError> {
-    check_op_count(state, &tx, "query")?;
+/// A query's transaction as the batch to commit, once the role allows it (its size
+/// was bounded by `write_ops_max` as it ran: `Tx::with_ops_max`).
+fn checked_batch(role: Role, tx: Tx) -> Result<(WriteBatch, ReadCheck), ExecError> {
     let (batch, check) = tx.into_commit();
     crate::auth::permit(role, true, crate::auth::touches_schema(&batch.ops))?;
     Ok((batch, check))

@@ -517,12 +517,13 @@ impl CypherJob {
             return crate::cypher::run(state, query, budget, cancel, runner);
         };
         let tx = state.transactions.take(&id)?;
+        // Until it is given back, the transaction is marked failed if this returns
+        // early or unwinds (an engine bug must not leave it "busy" until it times out).
+        let lent = crate::transactions::Lent::new(&state.transactions, &id);
         let query = crate::cypher::Query::new(&self.query, &self.params, Some(tx), self.role);
         let mut answer = crate::cypher::run(state, query, budget, cancel, runner);
-        match answer.as_mut().map(|a| a.tx.take()) {
-            Ok(Some(tx)) => state.transactions.give_back(&id, tx),
-            // The statement failed, and its transaction with it.
-            _ => state.transactions.fail(&id),
+        if let Ok(Some(tx)) = answer.as_mut().map(|a| a.tx.take()) {
+            lent.give_back(tx);
         }
         answer
     }
@@ -537,11 +538,14 @@ fn cypher_plain<R: Reply>(
     cancel: Arc<AtomicBool>,
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
-    let retry = job.retry(state, cancel.clone(), cypher_plain::<R>);
-    let answer = match job.run(state, &started, cancel, &crate::cypher::PLAIN) {
+    let answer = match job.run(state, &started, cancel.clone(), &crate::cypher::PLAIN) {
         Ok(answer) => answer,
         Err(error) => return reply.fail(metric, &error),
     };
+    let retry = answer
+        .writes
+        .as_ref()
+        .and_then(|_| job.retry(state, cancel, cypher_plain::<R>));
     let columns = answer.columns;
     let values: Vec<Value> = answer.rows.into_iter().flatten().collect();
     let commit = AutoCommit {
@@ -572,11 +576,14 @@ fn cypher_graph<R: Reply>(
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
     let deferring = job.within.is_some();
-    let retry = job.retry(state, cancel.clone(), cypher_graph::<R>);
-    let answer = match job.run(state, &started, cancel, &crate::cypher::GRAPH) {
+    let answer = match job.run(state, &started, cancel.clone(), &crate::cypher::GRAPH) {
         Ok(answer) => answer,
         Err(error) => return reply.fail(metric, &error),
     };
+    let retry = answer
+        .writes
+        .as_ref()
+        .and_then(|_| job.retry(state, cancel, cypher_graph::<R>));
     let mut graph = GraphAnswer {
         columns: answer.columns,
         rows: answer.rows,

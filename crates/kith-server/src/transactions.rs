@@ -28,7 +28,11 @@ pub(crate) const TX_METRIC: &str = "transaction";
 pub(crate) fn begin<R: Reply>(state: &AppState, reply: R, timeout_ms: Option<u64>) {
     let limit = state.config.transaction_timeout_ms;
     let timeout = Duration::from_millis(timeout_ms.map_or(limit, |t| t.min(limit)));
-    match state.transactions.begin(&state.store.snapshot(), timeout) {
+    let ops_max = state.config.write_ops_max;
+    match state
+        .transactions
+        .begin(&state.store.snapshot(), timeout, ops_max)
+    {
         Ok(id) => {
             let id = kith_core::Value::String(id.into());
             reply.answer(TX_METRIC, &["tx".to_owned()], &[id], Default::default());
@@ -93,11 +97,13 @@ impl Transactions {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Opens a transaction on `snapshot` that lives `timeout`; its id.
+    /// Opens a transaction on `snapshot` that lives `timeout` and may make
+    /// `ops_max` write operations; its id.
     pub(crate) fn begin(
         &self,
         snapshot: &Snapshot,
         timeout: Duration,
+        ops_max: usize,
     ) -> Result<String, ExecError> {
         let mut open = self.lock();
         sweep(&mut open, Instant::now());
@@ -114,7 +120,7 @@ impl Transactions {
         OsRng.fill_bytes(&mut bytes);
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let entry = Open {
-            tx: Some(Box::new(Tx::new(snapshot))),
+            tx: Some(Box::new(Tx::with_ops_max(snapshot, ops_max))),
             failed: false,
             deadline: Instant::now() + timeout,
         };
@@ -191,6 +197,38 @@ impl Transactions {
     }
 }
 
+/// A transaction taken out for a statement: given back when the statement
+/// succeeds, marked failed when dropped otherwise (an error, or a panic unwinding).
+pub(crate) struct Lent<'a> {
+    transactions: &'a Transactions,
+    id: &'a str,
+    returned: bool,
+}
+
+impl<'a> Lent<'a> {
+    pub(crate) fn new(transactions: &'a Transactions, id: &'a str) -> Lent<'a> {
+        Lent {
+            transactions,
+            id,
+            returned: false,
+        }
+    }
+
+    /// The statement succeeded: the transaction is usable again.
+    pub(crate) fn give_back(mut self, tx: Box<Tx>) {
+        self.transactions.give_back(self.id, tx);
+        self.returned = true;
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        if !self.returned {
+            self.transactions.fail(self.id);
+        }
+    }
+}
+
 fn sweep(open: &mut HashMap<String, Open>, now: Instant) -> usize {
     let before = open.len();
     open.retain(|_, e| e.deadline > now);
@@ -235,7 +273,7 @@ mod tests {
     fn a_transaction_is_used_one_statement_at_a_time_and_ends_once() {
         let t = Transactions::new(2);
         let s = Snapshot::empty();
-        let id = t.begin(&s, Duration::from_secs(60)).expect("opens");
+        let id = t.begin(&s, Duration::from_secs(60), 10).expect("opens");
         let tx = t.take(&id).expect("takes");
         assert_eq!(t.take(&id).expect_err("in use").code, Code::Busy);
         assert_eq!(t.finish(&id).expect_err("in use").code, Code::Busy);
@@ -252,15 +290,17 @@ mod tests {
     fn open_transactions_are_bounded_and_time_out() {
         let t = Transactions::new(2);
         let s = Snapshot::empty();
-        let short = t.begin(&s, Duration::ZERO).expect("opens");
-        t.begin(&s, Duration::from_secs(60)).expect("opens");
+        let short = t.begin(&s, Duration::ZERO, 10).expect("opens");
+        t.begin(&s, Duration::from_secs(60), 10).expect("opens");
         // The expired one is swept to make room.
         let third = t
-            .begin(&s, Duration::from_secs(60))
+            .begin(&s, Duration::from_secs(60), 10)
             .expect("room after the sweep");
         assert_eq!(t.take(&short).expect_err("swept").code, Code::NotFound);
         assert_eq!(
-            t.begin(&s, Duration::from_secs(60)).expect_err("full").code,
+            t.begin(&s, Duration::from_secs(60), 10)
+                .expect_err("full")
+                .code,
             Code::Busy
         );
         t.fail(&third);

@@ -197,8 +197,13 @@ fn next_group(receiver: &Receiver<WriteJob>, limits: GroupLimits) -> Option<Vec<
 /// this is refused as a conflict (it cannot be checked).
 const HISTORY_COMMITS_MAX: usize = 100_000;
 
+/// Entities the kept commits may name together (about 40 bytes each): 4 million,
+/// so bulk writes cannot grow the history past a few hundred megabytes.
+const HISTORY_ENTITIES_MAX: usize = 4_000_000;
+
 fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupLimits) {
-    let mut history = History::new(database.store().snapshot().version(), HISTORY_COMMITS_MAX);
+    let version = database.store().snapshot().version();
+    let mut history = History::new(version, HISTORY_COMMITS_MAX, HISTORY_ENTITIES_MAX);
     while let Some(group) = next_group(receiver, limits) {
         let started = Instant::now();
         let (group, sets) = checked(group, &history, &database.store().snapshot(), started);

@@ -44,10 +44,21 @@ impl WriteSet {
         };
         for op in ops {
             match op {
+                WriteOp::DeleteNode { node: n, detach } => {
+                    let Some(id) = node(n) else { continue };
+                    set.nodes.insert(id);
+                    if *detach {
+                        // The relationships it takes with it are changed too: another
+                        // transaction's change to one of them must collide.
+                        let record = before.node(id);
+                        let edges = record.iter().flat_map(|r| &r.adjacency);
+                        set.rels
+                            .extend(edges.flat_map(|a| a.edges.iter().map(|e| e.rel)));
+                    }
+                }
                 WriteOp::SetNodeProperty { node: n, .. }
                 | WriteOp::AddLabel { node: n, .. }
-                | WriteOp::RemoveLabel { node: n, .. }
-                | WriteOp::DeleteNode { node: n, .. } => set.nodes.extend(node(n)),
+                | WriteOp::RemoveLabel { node: n, .. } => set.nodes.extend(node(n)),
                 WriteOp::SetRelProperty { rel, .. } | WriteOp::DeleteRel { rel } => {
                     if rel.index() < before.rels.len() {
                         set.rels.insert(*rel);
@@ -64,6 +75,11 @@ impl WriteSet {
             }
         }
         set
+    }
+
+    /// Entities it names (what it costs the history to keep).
+    pub fn len(&self) -> usize {
+        self.nodes.len() + self.rels.len() + self.links.len()
     }
 
     /// Whether nothing is changed.
@@ -95,7 +111,8 @@ pub struct ReadCheck {
     pub writes: WriteSet,
 }
 
-/// The write sets of the last commits, newest last, bounded.
+/// The write sets of the last commits, newest last, bounded both in commits and in
+/// the entities they name (a bulk load's sets are large).
 #[derive(Debug)]
 pub struct History {
     /// Versions up to this one are not known (before the writer started, or
@@ -103,31 +120,43 @@ pub struct History {
     known_after: u64,
     entries: VecDeque<(u64, WriteSet)>,
     entries_max: usize,
+    /// Entities named by the kept sets.
+    size: usize,
+    size_max: usize,
 }
 
 impl History {
-    /// A history starting at `version`, keeping at most `entries_max` commits.
-    pub fn new(version: u64, entries_max: usize) -> History {
+    /// A history starting at `version`, keeping at most `entries_max` commits whose
+    /// sets name at most `size_max` entities together.
+    pub fn new(version: u64, entries_max: usize, size_max: usize) -> History {
         assert!(entries_max > 0, "a history keeps at least one commit");
         History {
             known_after: version,
             entries: VecDeque::new(),
             entries_max,
+            size: 0,
+            size_max,
         }
     }
 
-    /// Records the writes of the commit that made `version`.
+    /// Records the writes of the commit that made `version`, forgetting the oldest
+    /// commits beyond the bounds.
     pub fn record(&mut self, version: u64, set: WriteSet) {
         debug_assert!(
             self.entries.back().is_none_or(|(v, _)| *v < version),
             "commits are recorded in version order"
         );
-        if self.entries.len() == self.entries_max {
-            if let Some((v, _)) = self.entries.pop_front() {
-                self.known_after = v;
-            }
-        }
+        self.size += set.len();
         self.entries.push_back((version, set));
+        while self.entries.len() > self.entries_max
+            || (self.size > self.size_max && self.entries.len() > 1)
+        {
+            let Some((v, old)) = self.entries.pop_front() else {
+                break;
+            };
+            self.size -= old.len();
+            self.known_after = v;
+        }
     }
 
     /// The first commit after `read` whose writes collide with `set`, if any. A
@@ -204,7 +233,7 @@ mod tests {
     #[test]
     fn the_history_checks_only_later_commits_and_refuses_what_it_forgot() {
         let g = graph(4);
-        let mut h = History::new(10, 2);
+        let mut h = History::new(10, 2, 1_000);
         h.record(11, WriteSet::of(&[set_prop(1)], &g));
         h.record(12, WriteSet::of(&[set_prop(2)], &g));
         let mine = WriteSet::of(&[set_prop(1)], &g);
@@ -213,5 +242,42 @@ mod tests {
         h.record(13, WriteSet::default());
         assert_eq!(h.conflict(10, &WriteSet::default()), Some(11), "forgotten");
         assert_eq!(h.conflict(11, &mine), None);
+        // Bounded by size too: a large set pushes the old ones out.
+        let mut h = History::new(0, 100, 3);
+        h.record(1, WriteSet::of(&[set_prop(1)], &g));
+        h.record(
+            2,
+            WriteSet::of(&[set_prop(1), set_prop(2), set_prop(3)], &g),
+        );
+        assert_eq!(
+            h.conflict(0, &WriteSet::default()),
+            Some(1),
+            "commit 1 forgotten"
+        );
+    }
+
+    #[test]
+    fn a_detach_delete_changes_the_relationships_it_takes() {
+        let mut g = graph(2);
+        g.apply_batch(&crate::WriteBatch {
+            ops: vec![link(0, 1)],
+        })
+        .expect("links");
+        let gone = WriteSet::of(
+            &[WriteOp::DeleteNode {
+                node: NodeRef::Node(NodeId(0)),
+                detach: true,
+            }],
+            &g,
+        );
+        let changed = WriteSet::of(
+            &[WriteOp::SetRelProperty {
+                rel: RelId(0),
+                key: Arc::from("w"),
+                value: kith_core::Value::Int(5),
+            }],
+            &g,
+        );
+        assert!(gone.conflicts(&changed));
     }
 }

@@ -35,6 +35,9 @@ pub struct Tx {
     rel_ops: FxHashMap<RelId, usize>,
     counts: WriteCounts,
     failed: bool,
+    /// Operations the batch may hold: a statement that would make more fails as
+    /// it writes, before it holds more memory.
+    ops_max: usize,
 }
 
 impl Tx {
@@ -51,6 +54,15 @@ impl Tx {
             rel_ops: FxHashMap::default(),
             counts: WriteCounts::default(),
             failed: false,
+            ops_max: usize::MAX,
+        }
+    }
+
+    /// A transaction whose batch may hold at most `ops_max` operations.
+    pub fn with_ops_max(base: &Snapshot, ops_max: usize) -> Tx {
+        Tx {
+            ops_max,
+            ..Tx::new(base)
         }
     }
 
@@ -202,6 +214,16 @@ impl GraphTx for Tx {
             return Err(TxError {
                 kind: TxErrorKind::Failed,
                 message: "the transaction failed earlier; roll it back".to_owned(),
+            });
+        }
+        if self.ops.len() + ops.len() > self.ops_max {
+            self.failed = true;
+            return Err(TxError {
+                kind: TxErrorKind::Other,
+                message: format!(
+                    "the transaction would make more than {} write operations (write_ops_max)",
+                    self.ops_max
+                ),
             });
         }
         let first_created = self.nodes_created;
@@ -366,6 +388,16 @@ mod tests {
             panic!("a CreateRel: {:?}", batch.ops);
         };
         assert_eq!(properties, &[(name("x"), Value::Int(2))]);
+    }
+
+    #[test]
+    fn a_transaction_holds_at_most_its_operations() {
+        let store = store();
+        let mut tx = Tx::with_ops_max(&store.snapshot(), 2);
+        tx.apply(&[node(&["A"]), node(&["A"])]).expect("two fit");
+        let err = tx.apply(&[node(&["A"])]).expect_err("a third does not");
+        assert!(err.message.contains("write_ops_max"), "{err}");
+        assert!(tx.failed());
     }
 
     #[test]

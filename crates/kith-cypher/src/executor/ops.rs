@@ -293,7 +293,7 @@ pub(crate) fn finish(
                     let mut written = Rows::new(cx.width);
                     super::update::write(op, rows, cx, &mut |row| {
                         written.push(row);
-                        Ok(())
+                        cx.check_len(written.len())
                     })?;
                     let mut row = vec![Val::Null; cx.width];
                     for r in written.iter() {
@@ -328,9 +328,21 @@ pub(crate) fn finish(
 }
 
 /// Whether an operator matches patterns in the graph (and so must see the writes
-/// of every row before it).
+/// of every row before it): a MATCH, MERGE, CALL, or an expression holding a
+/// pattern or subquery (`EXISTS { }`, `COUNT { }`, a pattern comprehension).
 fn matches_graph(op: &Op) -> bool {
-    matches!(op, Op::Match(_) | Op::Optional { .. } | Op::Merge(_))
+    let patterned = |e: &BExpr| crate::planner::needed_slots(e).is_none();
+    match op {
+        Op::Match(_) | Op::Optional { .. } | Op::Merge(_) | Op::Call(_) | Op::Subquery(_) => true,
+        Op::Project(items) => items.iter().any(|(_, e)| patterned(e)),
+        Op::Filter(e) | Op::Unwind { expr: e, .. } => patterned(e),
+        Op::Aggregate { keys, aggs } => {
+            keys.iter().any(|(_, e)| patterned(e))
+                || aggs.iter().flat_map(|a| &a.arg).any(patterned)
+        }
+        Op::Sort { keys, .. } => keys.iter().any(|(e, _)| patterned(e)),
+        _ => false,
+    }
 }
 
 /// One aggregate's running state.

@@ -469,7 +469,10 @@ impl Session {
         };
         self.streams.clear();
         self.tx = Some(Transaction {
-            tx: Some(Box::new(Tx::new(&self.state.store.snapshot()))),
+            tx: Some(Box::new(Tx::with_ops_max(
+                &self.state.store.snapshot(),
+                self.state.config.write_ops_max,
+            ))),
             read_only: read_mode(extra),
             deadline: Instant::now() + timeout,
         });
