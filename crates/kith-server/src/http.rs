@@ -297,16 +297,19 @@ pub(crate) async fn cypher(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    serve(state, &headers, body, |body| {
-        let (query, params) = cypher_from_json(body).map_err(bad_request)?;
-        Ok(Request::Cypher {
-            query,
-            params,
-            timing: false,
-            tx: None,
-        })
+    serve(state, &headers, body, |body| cypher_body(body, None)).await
+}
+
+/// The Cypher request of a `/v1/cypher` body (`{"query": ..., "params": ...}`), as
+/// a statement of transaction `tx` if given.
+fn cypher_body(body: &[u8], tx: Option<String>) -> Result<Request, ExecError> {
+    let (query, params) = cypher_from_json(body).map_err(bad_request)?;
+    Ok(Request::Cypher {
+        query,
+        params,
+        timing: false,
+        tx,
     })
-    .await
 }
 
 /// `POST /v1/tx`: opens a transaction, `{"timeout_ms": n}` optional; answered
@@ -334,16 +337,7 @@ pub(crate) async fn cypher_in(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    serve(state, &headers, body, |body| {
-        let (query, params) = cypher_from_json(body).map_err(bad_request)?;
-        Ok(Request::Cypher {
-            query,
-            params,
-            timing: false,
-            tx: Some(id),
-        })
-    })
-    .await
+    serve(state, &headers, body, |body| cypher_body(body, Some(id))).await
 }
 
 /// `POST /v1/tx/{id}/commit`: answered `{"columns": [], "rows": [], "commit": {...}}`

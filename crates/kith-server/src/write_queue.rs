@@ -257,7 +257,7 @@ fn checked(
 ) -> (Vec<WriteJob>, Vec<WriteSet>) {
     let mut kept = Vec::with_capacity(group.len());
     let mut sets: Vec<WriteSet> = Vec::with_capacity(group.len());
-    for job in group {
+    for mut job in group {
         if let Some(check) = &job.check {
             let collides = history.conflict(check.read, &check.writes).or_else(|| {
                 sets.iter()
@@ -277,7 +277,14 @@ fn checked(
                 continue;
             }
         }
-        sets.push(WriteSet::of(&job.batch.ops, current));
+        // A checked transaction's set is what it changed of the version it read;
+        // an entity it names exists there, so it is the set to remember, not
+        // computed again here on the writer thread.
+        let set = match job.check.take() {
+            Some(check) => check.writes,
+            None => WriteSet::of(&job.batch.ops, current),
+        };
+        sets.push(set);
         kept.push(job);
     }
     (kept, sets)

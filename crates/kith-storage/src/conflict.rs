@@ -32,7 +32,7 @@ pub struct WriteSet {
 impl WriteSet {
     /// The entities of `before` that `ops` change (what they create is new to every
     /// other transaction and cannot conflict).
-    pub fn of(ops: &[WriteOp], before: &Snapshot) -> WriteSet {
+    pub fn of<'a>(ops: impl IntoIterator<Item = &'a WriteOp>, before: &Snapshot) -> WriteSet {
         let mut set = WriteSet::default();
         let node = |r: &NodeRef| match r {
             NodeRef::Node(id) if id.index() < before.nodes.len() => Some(*id),

@@ -103,10 +103,7 @@ impl Tx {
     pub fn into_commit(self) -> (WriteBatch, crate::ReadCheck) {
         let check = crate::ReadCheck {
             read: self.base_version,
-            writes: crate::WriteSet::of(
-                &self.ops.iter().flatten().cloned().collect::<Vec<_>>(),
-                &self.base,
-            ),
+            writes: crate::WriteSet::of(self.ops.iter().flatten(), &self.base),
         };
         (self.into_batch(), check)
     }
