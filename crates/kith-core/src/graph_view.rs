@@ -1,6 +1,6 @@
 //! The read interface every query runs through.
 
-use crate::{LabelId, NodeId, PropKeyId, RelId, RelTypeId, Value};
+use crate::{LabelId, NodeId, PropKeyId, RelId, RelTypeId, Schema, Value};
 
 /// Which end of a relationship a traversal follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -125,6 +125,10 @@ pub trait GraphView: Send + Sync {
     /// Whether [`GraphView::nodes_with_property`] on `(label, key)` uses an index.
     fn is_indexed(&self, _label: LabelId, _key: PropKeyId) -> bool {
         false
+    }
+    /// Named indexes, uniqueness constraints and stored procedures (none by default).
+    fn schema(&self) -> &Schema {
+        &crate::schema::EMPTY_SCHEMA
     }
 }
 

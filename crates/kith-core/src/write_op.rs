@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::{NodeId, RelId, Value};
+use crate::{NodeId, RelId, SchemaOp, Value};
 
 /// A label, relationship type or property key name in a write. Shared (`Arc<str>`), so
 /// a request's thousand repetitions of one name, decoded once, are not copied a
@@ -114,6 +114,9 @@ pub enum WriteOp {
         /// Property key.
         key: Name,
     },
+    /// Changes the schema: names an index, declares or drops a uniqueness
+    /// constraint, stores or drops a Cypher procedure.
+    Schema(SchemaOp),
 }
 
 /// A precondition of a batch.
@@ -172,6 +175,10 @@ pub struct WriteCounts {
     pub indexes_added: u64,
     /// Indexes dropped.
     pub indexes_removed: u64,
+    /// Constraints declared.
+    pub constraints_added: u64,
+    /// Constraints dropped.
+    pub constraints_removed: u64,
 }
 
 impl std::ops::AddAssign for WriteCounts {
@@ -185,6 +192,8 @@ impl std::ops::AddAssign for WriteCounts {
         self.labels_removed += o.labels_removed;
         self.indexes_added += o.indexes_added;
         self.indexes_removed += o.indexes_removed;
+        self.constraints_added += o.constraints_added;
+        self.constraints_removed += o.constraints_removed;
     }
 }
 
@@ -201,6 +210,8 @@ impl WriteCounts {
             labels_removed: self.labels_removed - earlier.labels_removed,
             indexes_added: self.indexes_added - earlier.indexes_added,
             indexes_removed: self.indexes_removed - earlier.indexes_removed,
+            constraints_added: self.constraints_added - earlier.constraints_added,
+            constraints_removed: self.constraints_removed - earlier.constraints_removed,
         }
     }
 
@@ -227,7 +238,9 @@ impl WriteCounts {
                 WriteOp::DeleteRel { .. } => c.relationships_deleted += 1,
                 WriteOp::CreateIndex { .. } => c.indexes_added += 1,
                 WriteOp::DropIndex { .. } => c.indexes_removed += 1,
-                WriteOp::Require(_) => {}
+                WriteOp::Schema(SchemaOp::CreateUnique { .. }) => c.constraints_added += 1,
+                WriteOp::Schema(SchemaOp::DropConstraint { .. }) => c.constraints_removed += 1,
+                WriteOp::Require(_) | WriteOp::Schema(_) => {}
             }
         }
         c

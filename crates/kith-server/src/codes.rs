@@ -14,13 +14,14 @@ pub(crate) fn of_storage(error: &StorageError) -> Code {
         | StorageError::RelNotFound(_)
         | StorageError::NoNodeWithId { .. }
         | StorageError::NoSuchIndex { .. } => Code::NotFound,
-        StorageError::DuplicateId { .. } => Code::DuplicateId,
+        StorageError::DuplicateId { .. } | StorageError::NotUnique { .. } => Code::DuplicateId,
         StorageError::ConditionFailed(_) => Code::ConditionFailed,
         StorageError::BadBatchReference(_)
         | StorageError::IdNotInt(_)
         | StorageError::UnsupportedPropertyValue { .. }
         | StorageError::NodeHasRelationships(_)
         | StorageError::InvalidName { .. }
+        | StorageError::SchemaRefused(_)
         | StorageError::CapacityExceeded(_) => Code::InvalidWrite,
         StorageError::Io { .. }
         | StorageError::Corrupt { .. }

@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use kith_protocol::ErrorCode as Code;
-use kith_storage::{CommitInfo, Database, History, ReadCheck, Snapshot, WriteBatch, WriteSet};
+use kith_storage::{
+    CommitInfo, Database, History, ReadCheck, Snapshot, StorageError, WriteBatch, WriteSet,
+};
 
 use crate::error::ExecError;
 
@@ -215,7 +217,8 @@ fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupL
         let commit = started.elapsed();
         match outcome {
             Ok(results) => {
-                for ((job, result), set) in group.into_iter().zip(results).zip(sets) {
+                for ((job, result), (set, was_checked)) in group.into_iter().zip(results).zip(sets)
+                {
                     if let Ok(info) = &result {
                         history.record(info.version, set);
                     }
@@ -223,12 +226,7 @@ fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupL
                         queued: started.duration_since(job.arrived),
                         commit,
                     };
-                    (job.reply)(
-                        result.map_err(|e| {
-                            ExecError::new(crate::codes::of_storage(&e), e.to_string())
-                        }),
-                        timing,
-                    );
+                    (job.reply)(result.map_err(|e| refused(&e, was_checked)), timing);
                 }
             }
             Err(error) => {
@@ -254,14 +252,14 @@ fn checked(
     history: &History,
     current: &Snapshot,
     started: Instant,
-) -> (Vec<WriteJob>, Vec<WriteSet>) {
+) -> (Vec<WriteJob>, Vec<(WriteSet, bool)>) {
     let mut kept = Vec::with_capacity(group.len());
-    let mut sets: Vec<WriteSet> = Vec::with_capacity(group.len());
+    let mut sets: Vec<(WriteSet, bool)> = Vec::with_capacity(group.len());
     for mut job in group {
         if let Some(check) = &job.check {
             let collides = history.conflict(check.read, &check.writes).or_else(|| {
                 sets.iter()
-                    .any(|s| s.conflicts(&check.writes))
+                    .any(|(s, _)| s.conflicts(&check.writes))
                     .then_some(current.version() + 1)
             });
             if let Some(version) = collides {
@@ -281,13 +279,25 @@ fn checked(
         // an entity it names exists there, so it is the set to remember, not
         // computed again here on the writer thread.
         let set = match job.check.take() {
-            Some(check) => check.writes,
-            None => WriteSet::of(&job.batch.ops, current),
+            Some(check) => (check.writes, true),
+            None => (WriteSet::of(&job.batch.ops, current), false),
         };
         sets.push(set);
         kept.push(job);
     }
     (kept, sets)
+}
+
+/// The answer to a batch the store refused. A checked transaction passed every
+/// uniqueness check on the version it read (its private version runs them), so a
+/// duplicate now comes from a commit made since: a conflict, worth running again
+/// (a MERGE run again finds the node the other transaction created).
+fn refused(e: &StorageError, was_checked: bool) -> ExecError {
+    if was_checked && matches!(e, StorageError::NotUnique { .. }) {
+        let message = format!("{e}: it was committed after this transaction read; run it again");
+        return ExecError::new(Code::Conflict, message);
+    }
+    ExecError::new(crate::codes::of_storage(e), e.to_string())
 }
 
 /// How often the checkpointer asks whether a checkpoint is due.

@@ -71,7 +71,8 @@ impl WriteSet {
                 WriteOp::CreateNode { .. }
                 | WriteOp::Require(_)
                 | WriteOp::CreateIndex { .. }
-                | WriteOp::DropIndex { .. } => {}
+                | WriteOp::DropIndex { .. }
+                | WriteOp::Schema(_) => {}
             }
         }
         set

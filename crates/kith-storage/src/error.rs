@@ -47,6 +47,19 @@ pub enum StorageError {
         /// Property key.
         key: String,
     },
+    /// A schema change that cannot be made (a name taken, nothing by that name, an
+    /// index in the way).
+    SchemaRefused(String),
+    /// A write would give two nodes of a label the same value of a key a uniqueness
+    /// constraint covers.
+    NotUnique {
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+        /// The value, printed.
+        value: String,
+    },
     /// A label, type or key name that cannot be stored (empty, or holding a NUL).
     InvalidName {
         /// What kind of name.
@@ -125,6 +138,11 @@ impl std::fmt::Display for StorageError {
             StorageError::NoSuchIndex { label, key } => {
                 write!(f, "there is no index on :{label}({key})")
             }
+            StorageError::SchemaRefused(why) => f.write_str(why),
+            StorageError::NotUnique { label, key, value } => write!(
+                f,
+                "another :{label} node already has {key} = {value} (a uniqueness constraint)"
+            ),
             StorageError::InvalidName { what, name } => write!(
                 f,
                 "\"{name}\" cannot be a name ({what}): names must be non-empty and hold no NUL character"

@@ -8,6 +8,10 @@
 //! catalog  3 name tables (labels, rel types, prop keys): count u32, then per name
 //!          byte length u32 + UTF-8
 //! meta     (version 2) commit version u64 | index count u32 | (label u16, key u16)*
+//! schema   (version 3) index names: count u32 + (name, label, key, owner flag u8
+//!          [+ owner])*; uniqueness constraints: count u32 + (name, label, key)*;
+//!          stored procedures: count u32 + (name, text)*; every string u32 length
+//!          + UTF-8
 //! nodes    slot count u32, then per slot: tag u8 (0 deleted, 1 live); live slots:
 //!          label count u16 + u16 ids, property count u16 + (key u16, value)*
 //! rels     slot count u32, then per slot: tag u8; live: type u16, src u32, dst u32,
@@ -24,14 +28,15 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use kith_core::{LabelId, NodeId, PropKeyId, RelTypeId, Value};
+use kith_core::{IndexDef, LabelId, LabelKey, NodeId, PropKeyId, RelTypeId, Schema, Value};
 
 use crate::catalog::Names;
 use crate::{Catalog, RawGraph, RawNode, RawRel, Snapshot, StorageError};
 
 /// The format version this build writes. Version 1 files (no meta section: commit
-/// version 0, no property indexes) are still read.
-pub const GRAPH_FILE_VERSION: u32 = 2;
+/// version 0, no property indexes) and version 2 (no schema section: indexes get
+/// their default names) are still read.
+pub const GRAPH_FILE_VERSION: u32 = 3;
 
 /// What a graph file records besides the records: the commit version it holds (a
 /// checkpoint covers every log record up to it) and the declared property indexes.
@@ -41,6 +46,8 @@ pub struct GraphFileMeta {
     pub version: u64,
     /// Declared property indexes.
     pub indexes: Vec<(LabelId, PropKeyId)>,
+    /// Index names, constraints and stored procedures (`None` before version 3).
+    pub schema: Option<Schema>,
 }
 
 const MAGIC: &[u8; 8] = b"KITHGRPH";
@@ -78,6 +85,7 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
         put_u16(&mut out, label.0);
         put_u16(&mut out, key.0);
     }
+    put_schema(&mut out, &snapshot.schema);
     put_len(&mut out, snapshot.nodes.len());
     for slot in snapshot.nodes.iter() {
         let Some(node) = slot else {
@@ -150,7 +158,7 @@ pub fn read_graph_file_with_meta(path: &Path) -> Result<(RawGraph, GraphFileMeta
 pub fn load_snapshot(path: &Path) -> Result<Snapshot, StorageError> {
     let (raw, meta) = read_graph_file_with_meta(path)?;
     let mut snapshot = Snapshot::from_raw(raw)?;
-    snapshot.restore_meta(meta.version, &meta.indexes);
+    snapshot.restore_meta(meta.version, &meta.indexes, meta.schema);
     Ok(snapshot)
 }
 
@@ -170,7 +178,7 @@ fn decode(bytes: &[u8], path: &Path) -> Result<(RawGraph, GraphFileMeta), Storag
         return Err(corrupt("not a kith graph file (bad magic)".into()));
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version != GRAPH_FILE_VERSION && version != 1 {
+    if !(1..=GRAPH_FILE_VERSION).contains(&version) {
         return Err(StorageError::UnsupportedVersion {
             path: path.into(),
             found: version,
@@ -220,6 +228,9 @@ fn decode(bytes: &[u8], path: &Path) -> Result<(RawGraph, GraphFileMeta), Storag
             }
             meta.indexes.push((LabelId(label), PropKeyId(key)));
         }
+    }
+    if version >= 3 {
+        meta.schema = Some(r.schema()?);
     }
 
     let node_slots = r.u32()? as usize;
@@ -336,6 +347,39 @@ impl<'a> Reader<'a> {
         })
     }
 
+    fn owned(&mut self) -> Result<String, StorageError> {
+        self.string().map(str::to_owned)
+    }
+
+    fn label_key(&mut self) -> Result<LabelKey, StorageError> {
+        Ok(LabelKey {
+            label: self.owned()?,
+            key: self.owned()?,
+        })
+    }
+
+    fn schema(&mut self) -> Result<Schema, StorageError> {
+        let mut schema = Schema::default();
+        for _ in 0..self.u32()? {
+            let name = self.owned()?;
+            let on = self.label_key()?;
+            let owner = match self.u8()? {
+                0 => None,
+                _ => Some(self.owned()?),
+            };
+            schema.indexes.insert(name, IndexDef { on, owner });
+        }
+        for _ in 0..self.u32()? {
+            let name = self.owned()?;
+            schema.unique.insert(name, self.label_key()?);
+        }
+        for _ in 0..self.u32()? {
+            let name = self.owned()?;
+            schema.procedures.insert(name, self.owned()?);
+        }
+        Ok(schema)
+    }
+
     fn names(&mut self) -> Result<Names, StorageError> {
         let count = self.u32()?;
         if count > u32::from(u16::MAX) + 1 {
@@ -387,6 +431,38 @@ impl<'a> Reader<'a> {
                 return Err(self.corrupt(format!("unknown or nested value tag {tag}")));
             }
         })
+    }
+}
+
+pub(crate) fn put_string(out: &mut Vec<u8>, s: &str) {
+    put_len(out, s.len());
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn put_schema(out: &mut Vec<u8>, schema: &Schema) {
+    put_len(out, schema.indexes.len());
+    for (name, def) in &schema.indexes {
+        for s in [name, &def.on.label, &def.on.key] {
+            put_string(out, s);
+        }
+        match &def.owner {
+            None => out.push(0),
+            Some(owner) => {
+                out.push(1);
+                put_string(out, owner);
+            }
+        }
+    }
+    put_len(out, schema.unique.len());
+    for (name, on) in &schema.unique {
+        for s in [name, &on.label, &on.key] {
+            put_string(out, s);
+        }
+    }
+    put_len(out, schema.procedures.len());
+    for (name, text) in &schema.procedures {
+        put_string(out, name);
+        put_string(out, text);
     }
 }
 

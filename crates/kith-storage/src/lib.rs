@@ -21,6 +21,7 @@ mod node;
 mod paged;
 mod prop_index;
 mod raw;
+mod schema;
 mod snapshot;
 mod store;
 mod tx;

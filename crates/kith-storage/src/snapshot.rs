@@ -4,7 +4,8 @@ use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use kith_core::{
-    Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelId, RelTypeId, RelView, Value,
+    Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelId, RelTypeId, RelView, Schema,
+    Value,
 };
 use rustc_hash::FxHasher;
 
@@ -40,6 +41,10 @@ pub struct Snapshot {
     pub(crate) node_count: usize,
     pub(crate) rel_count: usize,
     pub(crate) version: u64,
+    /// Named indexes, uniqueness constraints, stored procedures.
+    pub(crate) schema: Arc<Schema>,
+    /// The uniqueness constraints as ids (checked on every node write).
+    pub(crate) unique_ids: Arc<Vec<(LabelId, PropKeyId)>>,
 }
 
 impl Default for Snapshot {
@@ -54,6 +59,8 @@ impl Default for Snapshot {
             node_count: 0,
             rel_count: 0,
             version: 0,
+            schema: Arc::default(),
+            unique_ids: Arc::default(),
         }
     }
 }
@@ -113,6 +120,8 @@ impl Snapshot {
             node_count,
             rel_count,
             version: 0,
+            schema: Arc::default(),
+            unique_ids: Arc::default(),
         })
     }
 
@@ -172,7 +181,12 @@ impl Snapshot {
 
     /// Declares indexes by id and sets the commit version: how a checkpoint's
     /// metadata is restored after its records are loaded.
-    pub(crate) fn restore_meta(&mut self, version: u64, indexes: &[(LabelId, PropKeyId)]) {
+    pub(crate) fn restore_meta(
+        &mut self,
+        version: u64,
+        indexes: &[(LabelId, PropKeyId)],
+        schema: Option<Schema>,
+    ) {
         self.version = version;
         for &(label, key) in indexes {
             let nodes = self
@@ -182,6 +196,16 @@ impl Snapshot {
                 .filter_map(|(i, n)| n.as_deref().map(|r| (NodeId(i as u32), r)));
             self.prop_indexes.declare(label, key, nodes);
         }
+        match schema {
+            Some(schema) => self.schema = Arc::new(schema),
+            // An older file has no names: each index gets its default one.
+            None => {
+                for (label, key) in self.index_definitions() {
+                    self.index_declared(&label, &key);
+                }
+            }
+        }
+        self.rebuild_unique_ids();
     }
 
     /// The name tables.
@@ -492,6 +516,9 @@ impl GraphView for Snapshot {
     }
     fn label_count(&self, label: LabelId) -> Option<usize> {
         Some(self.label_index.count(label))
+    }
+    fn schema(&self) -> &Schema {
+        &self.schema
     }
     fn nodes_with_property(
         &self,

@@ -171,9 +171,10 @@ impl Tx {
                 }
                 op.clone()
             }
-            WriteOp::Require(_) | WriteOp::CreateIndex { .. } | WriteOp::DropIndex { .. } => {
-                op.clone()
-            }
+            WriteOp::Require(_)
+            | WriteOp::CreateIndex { .. }
+            | WriteOp::DropIndex { .. }
+            | WriteOp::Schema(_) => op.clone(),
         };
         self.ops.push(Some(recorded));
     }
@@ -265,7 +266,9 @@ fn tx_error(e: &StorageError) -> TxError {
         StorageError::IdNotInt(_)
         | StorageError::UnsupportedPropertyValue { .. }
         | StorageError::InvalidName { .. } => TxErrorKind::InvalidValue,
-        StorageError::DuplicateId { .. } => TxErrorKind::DuplicateId,
+        StorageError::DuplicateId { .. } | StorageError::NotUnique { .. } => {
+            TxErrorKind::DuplicateId
+        }
         StorageError::ConditionFailed(_) => TxErrorKind::ConditionFailed,
         _ => TxErrorKind::Other,
     };

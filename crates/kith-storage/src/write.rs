@@ -70,6 +70,7 @@ impl Snapshot {
                 self.nodes.push(Some(Arc::new(record)));
                 self.node_count += 1;
                 created.nodes.push(id);
+                self.check_unique(id)?;
             }
             WriteOp::CreateRel {
                 rel_type,
@@ -112,6 +113,7 @@ impl Snapshot {
                 check_value(&self.catalog, key, value)?;
                 let value = value.clone();
                 self.reindexing(node, |record| set_property(&mut record.props, key, value))?;
+                self.check_unique(node)?;
             }
             WriteOp::SetRelProperty { rel, key, value } => {
                 let key = Arc::make_mut(&mut self.catalog).prop_key(key)?;
@@ -134,6 +136,7 @@ impl Snapshot {
                     }
                 })?;
                 self.label_index.insert(label, node);
+                self.check_unique(node)?;
             }
             WriteOp::RemoveLabel { node, label } => {
                 let node = self.resolve(node, &created.nodes)?;
@@ -201,6 +204,7 @@ impl Snapshot {
                 }
             }
             WriteOp::CreateIndex { label, key } => {
+                let (label_name, key_name) = (&**label, &**key);
                 let catalog = Arc::make_mut(&mut self.catalog);
                 let (label, key) = (catalog.label(label)?, catalog.prop_key(key)?);
                 let nodes = self
@@ -209,8 +213,10 @@ impl Snapshot {
                     .enumerate()
                     .filter_map(|(i, n)| n.as_deref().map(|record| (NodeId(i as u32), record)));
                 self.prop_indexes.declare(label, key, nodes);
+                self.index_declared(label_name, key_name);
             }
             WriteOp::DropIndex { label, key } => {
+                self.index_dropping(label, key)?;
                 let found = match (
                     self.catalog.find_label(label),
                     self.catalog.find_prop_key(key),
@@ -225,6 +231,7 @@ impl Snapshot {
                     });
                 }
             }
+            WriteOp::Schema(op) => self.apply_schema(op)?,
         }
         Ok(())
     }

@@ -307,13 +307,15 @@ fn stamp_of(path: &std::path::Path) -> Option<Stamp> {
     Some((meta.modified().ok()?, meta.len(), inode))
 }
 
-/// Whether a transaction creates or drops an index.
+/// Whether a transaction changes the schema: an index, a constraint, a stored
+/// procedure.
 pub(crate) fn touches_schema(ops: &[kith_core::write_op::WriteOp]) -> bool {
     ops.iter().any(|op| {
         matches!(
             op,
             kith_core::write_op::WriteOp::CreateIndex { .. }
                 | kith_core::write_op::WriteOp::DropIndex { .. }
+                | kith_core::write_op::WriteOp::Schema(_)
         )
     })
 }

@@ -614,6 +614,8 @@ fn stats(c: &WriteCounts) -> Pack {
         ("labels-removed", c.labels_removed),
         ("indexes-added", c.indexes_added),
         ("indexes-removed", c.indexes_removed),
+        ("constraints-added", c.constraints_added),
+        ("constraints-removed", c.constraints_removed),
     ];
     let mut entries: Vec<(String, Pack)> = (counts.iter())
         .filter(|(_, n)| *n > 0)

@@ -4,9 +4,9 @@
 //! record interns names in the same order as the original commit did and assigns the
 //! same node and relationship ids (ids are slot numbers, handed out in commit order).
 
-use kith_core::{NodeId, RelId, Value};
+use kith_core::{NodeId, RelId, SchemaOp, Value};
 
-use crate::graph_file::{put_len, put_u32, put_value, Reader};
+use crate::graph_file::{put_len, put_string as put_str, put_u32, put_value, Reader};
 use crate::{Condition, Name, NodeRef, StorageError, WriteBatch, WriteOp};
 
 const OP_CREATE_NODE: u8 = 1;
@@ -21,6 +21,11 @@ const OP_REQUIRE_ABSENT: u8 = 9;
 const OP_REQUIRE_PRESENT: u8 = 10;
 const OP_CREATE_INDEX: u8 = 11;
 const OP_DROP_INDEX: u8 = 12;
+const OP_NAME_INDEX: u8 = 13;
+const OP_CREATE_UNIQUE: u8 = 14;
+const OP_DROP_CONSTRAINT: u8 = 15;
+const OP_REGISTER_PROCEDURE: u8 = 16;
+const OP_DROP_PROCEDURE: u8 = 17;
 
 const REF_NODE: u8 = 0;
 const REF_BY_ID: u8 = 1;
@@ -32,11 +37,6 @@ pub(crate) fn put_batch(out: &mut Vec<u8>, batch: &WriteBatch) {
     for op in &batch.ops {
         put_op(out, op);
     }
-}
-
-fn put_str(out: &mut Vec<u8>, s: &str) {
-    put_len(out, s.len());
-    out.extend_from_slice(s.as_bytes());
 }
 
 fn put_props(out: &mut Vec<u8>, props: &[(Name, Value)]) {
@@ -136,7 +136,26 @@ fn put_op(out: &mut Vec<u8>, op: &WriteOp) {
             put_str(out, label);
             put_str(out, key);
         }
+        WriteOp::Schema(op) => put_schema_op(out, op),
     }
+}
+
+fn put_schema_op(out: &mut Vec<u8>, op: &SchemaOp) {
+    let (tag, strings): (u8, Vec<&str>) = match op {
+        SchemaOp::NameIndex { name, label, key } => (OP_NAME_INDEX, vec![name, label, key]),
+        SchemaOp::CreateUnique { name, label, key } => (OP_CREATE_UNIQUE, vec![name, label, key]),
+        SchemaOp::DropConstraint { name } => (OP_DROP_CONSTRAINT, vec![name]),
+        SchemaOp::RegisterProcedure { name, text } => (OP_REGISTER_PROCEDURE, vec![name, text]),
+        SchemaOp::DropProcedure { name } => (OP_DROP_PROCEDURE, vec![name]),
+    };
+    out.push(tag);
+    for s in strings {
+        put_str(out, s);
+    }
+}
+
+fn read_owned(r: &mut Reader<'_>) -> Result<String, StorageError> {
+    r.string().map(str::to_owned)
 }
 
 /// Reads one batch written by [`put_batch`].
@@ -244,6 +263,26 @@ fn read_op(r: &mut Reader<'_>) -> Result<WriteOp, StorageError> {
             label: read_str(r)?,
             key: read_str(r)?,
         },
+        OP_NAME_INDEX => WriteOp::Schema(SchemaOp::NameIndex {
+            name: read_owned(r)?,
+            label: read_owned(r)?,
+            key: read_owned(r)?,
+        }),
+        OP_CREATE_UNIQUE => WriteOp::Schema(SchemaOp::CreateUnique {
+            name: read_owned(r)?,
+            label: read_owned(r)?,
+            key: read_owned(r)?,
+        }),
+        OP_DROP_CONSTRAINT => WriteOp::Schema(SchemaOp::DropConstraint {
+            name: read_owned(r)?,
+        }),
+        OP_REGISTER_PROCEDURE => WriteOp::Schema(SchemaOp::RegisterProcedure {
+            name: read_owned(r)?,
+            text: read_owned(r)?,
+        }),
+        OP_DROP_PROCEDURE => WriteOp::Schema(SchemaOp::DropProcedure {
+            name: read_owned(r)?,
+        }),
         tag => {
             r.pos = at;
             return Err(r.corrupt(format!("unknown operation tag {tag}")));
@@ -310,6 +349,26 @@ mod tests {
                     detach: true,
                 },
                 WriteOp::DeleteRel { rel: RelId(3) },
+                WriteOp::Schema(SchemaOp::NameIndex {
+                    name: "by_name".into(),
+                    label: "Person".into(),
+                    key: "name".into(),
+                }),
+                WriteOp::Schema(SchemaOp::CreateUnique {
+                    name: "one_email".into(),
+                    label: "Person".into(),
+                    key: "email".into(),
+                }),
+                WriteOp::Schema(SchemaOp::DropConstraint {
+                    name: "one_email".into(),
+                }),
+                WriteOp::Schema(SchemaOp::RegisterProcedure {
+                    name: "app.friends".into(),
+                    text: "MATCH (p {id: $id})--(f) RETURN f".into(),
+                }),
+                WriteOp::Schema(SchemaOp::DropProcedure {
+                    name: "app.friends".into(),
+                }),
                 WriteOp::Require(Condition::Absent {
                     label: "Person".into(),
                     key: "email".into(),

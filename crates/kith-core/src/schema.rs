@@ -1,0 +1,113 @@
+//! What a graph declares besides its data: named property indexes, uniqueness
+//! constraints and stored Cypher procedures. Plain data, by name, so every reader
+//! (the Cypher engine's `SHOW INDEXES`, the server's procedure registry) sees it
+//! through [`crate::GraphView::schema`] whatever stores it.
+
+use std::collections::BTreeMap;
+
+/// A `(label, key)` pair an index or constraint covers.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LabelKey {
+    /// Label.
+    pub label: String,
+    /// Property key.
+    pub key: String,
+}
+
+/// A declared property index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexDef {
+    /// What it covers.
+    pub on: LabelKey,
+    /// The uniqueness constraint it backs (it goes when that goes), if any.
+    pub owner: Option<String>,
+}
+
+/// The declarations of one graph version.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schema {
+    /// Property indexes by name; every declared index has one.
+    pub indexes: BTreeMap<String, IndexDef>,
+    /// Uniqueness constraints by name: no two nodes of the label share a value of
+    /// the key.
+    pub unique: BTreeMap<String, LabelKey>,
+    /// Stored Cypher procedures by name: their texts.
+    pub procedures: BTreeMap<String, String>,
+    /// Counts changes to `procedures` since the graph was loaded (not stored): a
+    /// reader that prepared them under another count prepares them again.
+    pub generation: u64,
+}
+
+/// No declarations (what a view without a schema answers).
+pub static EMPTY_SCHEMA: Schema = Schema {
+    indexes: BTreeMap::new(),
+    unique: BTreeMap::new(),
+    procedures: BTreeMap::new(),
+    generation: 0,
+};
+
+impl Schema {
+    /// The name of the index on `(label, key)`, if one is declared.
+    pub fn index_on(&self, label: &str, key: &str) -> Option<&str> {
+        self.indexes
+            .iter()
+            .find(|(_, d)| d.on.label == label && d.on.key == key)
+            .map(|(n, _)| n.as_str())
+    }
+
+    /// The name of the uniqueness constraint on `(label, key)`, if one is declared.
+    pub fn unique_on(&self, label: &str, key: &str) -> Option<&str> {
+        self.unique
+            .iter()
+            .find(|(_, on)| on.label == label && on.key == key)
+            .map(|(n, _)| n.as_str())
+    }
+
+    /// The name an index on `(label, key)` gets when none is given.
+    pub fn default_index_name(label: &str, key: &str) -> String {
+        format!("index_{label}_{key}")
+    }
+}
+
+/// A change to the schema that is not a plain index (those are
+/// `WriteOp::CreateIndex` / `DropIndex`, which clients send directly).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SchemaOp {
+    /// Gives the index on `(label, key)` the name `name` (it must be declared).
+    NameIndex {
+        /// The new name.
+        name: String,
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+    },
+    /// Declares a uniqueness constraint and the index behind it (named alike); the
+    /// existing nodes must already satisfy it, and no index may be declared on the
+    /// pair.
+    CreateUnique {
+        /// Its name.
+        name: String,
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+    },
+    /// Drops a uniqueness constraint and its index.
+    DropConstraint {
+        /// Its name.
+        name: String,
+    },
+    /// Stores (or replaces) a Cypher procedure.
+    RegisterProcedure {
+        /// Its name.
+        name: String,
+        /// Its Cypher text.
+        text: String,
+    },
+    /// Forgets a stored Cypher procedure.
+    DropProcedure {
+        /// Its name.
+        name: String,
+    },
+}
