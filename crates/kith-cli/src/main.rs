@@ -139,8 +139,11 @@ enum Command {
         /// The run directory.
         run_dir: PathBuf,
     },
-    /// List the stored procedures with their parameters.
+    /// List the procedures with their parameters (with a target, the stored Cypher
+    /// ones too), or register and drop stored Cypher procedures.
     Procedures {
+        #[command(subcommand)]
+        action: Option<commands::procedures::Action>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -165,7 +168,7 @@ fn main() -> ExitCode {
             params,
             json,
         } => commands::call::run(&dir, &procedure, &params, json),
-        Command::Procedures { json } => commands::procedures::run(json),
+        Command::Procedures { action, json } => commands::procedures::run(action, json),
         Command::Query {
             target,
             query,

@@ -39,6 +39,17 @@ fn friends_of(server: &TestServer, id: i64) -> Vec<Vec<Value>> {
     rows
 }
 
+/// A server on a new, empty data directory (kept while the directory lives), and a
+/// client.
+async fn empty_database() -> (tempfile::TempDir, TestServer, Client) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
+        .expect("writes the data directory");
+    let server = TestServer::start_database(dir.path(), |_| {}).await;
+    let client = connect(&server).await;
+    (dir, server, client)
+}
+
 /// The Cypher error's wire code, engine code, line and column.
 fn cypher_error(error: ClientError) -> (ErrorCode, String, Option<u64>, Option<u64>) {
     match error {
@@ -422,11 +433,7 @@ async fn a_writing_query_commits_durably_and_survives_a_restart() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn set_merge_and_delete_commit_and_a_refused_one_changes_nothing() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
-        .expect("writes the data directory");
-    let server = TestServer::start_database(dir.path(), |_| {}).await;
-    let client = connect(&server).await;
+    let (_dir, server, client) = empty_database().await;
     let run = |q: &'static str| client.cypher(q, vec![]);
     run("UNWIND range(1, 3) AS i MERGE (:P {id: i})")
         .await
@@ -646,11 +653,7 @@ async fn explicit_transactions_read_their_writes_commit_once_and_conflict() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_auto_commit_updates_of_one_node_lose_nothing() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
-        .expect("writes the data directory");
-    let server = TestServer::start_database(dir.path(), |_| {}).await;
-    let client = connect(&server).await;
+    let (_dir, server, client) = empty_database().await;
     client
         .cypher("CREATE (:Counter {id: 1, v: 0})", vec![])
         .await
@@ -676,6 +679,58 @@ async fn concurrent_auto_commit_updates_of_one_node_lose_nothing() {
         [[Value::Int(done)]],
         "every committed increment counted"
     );
+    drop(client);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_merges_of_one_key_under_a_uniqueness_constraint_make_one_node() {
+    let (_dir, server, client) = empty_database().await;
+    client
+        .cypher(
+            "CREATE CONSTRAINT one_email FOR (u:User) REQUIRE u.email IS UNIQUE",
+            vec![],
+        )
+        .await
+        .expect("declares");
+    // Without the constraint, two transactions that read no such node would both
+    // create one; with it, the later commit collides and its MERGE, run again,
+    // finds the node.
+    let merge = "MERGE (u:User {email: $e}) ON CREATE SET u.n = 1 ON MATCH SET u.m = true";
+    for round in 0..8 {
+        let email = format!("u{round}@x");
+        let runs = (0..16)
+            .map(|_| client.cypher(merge, vec![("e".to_owned(), Value::string(email.as_str()))]));
+        for outcome in futures_util::future::join_all(runs).await {
+            if let Err(e) = outcome {
+                assert_eq!(e.code(), Some(ErrorCode::Conflict), "{e}");
+            }
+        }
+    }
+    let users = client
+        .cypher(
+            "MATCH (u:User) RETURN u.email, count(*) AS n ORDER BY u.email",
+            vec![],
+        )
+        .await
+        .expect("reads");
+    assert_eq!(users.rows.len(), 8, "{:?}", users.rows);
+    assert!(
+        users.rows.iter().all(|r| r[1] == Value::Int(1)),
+        "{:?}",
+        users.rows
+    );
+    // A plain CREATE of a taken key is refused with the store's words.
+    let e = client
+        .cypher("CREATE (:User {email: 'u0@x'})", vec![])
+        .await
+        .expect_err("taken");
+    assert_eq!(e.code(), Some(ErrorCode::DuplicateId), "{e}");
+    let shown = client
+        .cypher("SHOW CONSTRAINTS YIELD name RETURN name", vec![])
+        .await
+        .expect("lists");
+    assert_eq!(shown.rows, [[Value::string("one_email")]]);
     drop(client);
     server.stop().await;
 }

@@ -25,6 +25,8 @@ pub struct Prepared {
     pub text: String,
     /// The plan.
     pub plan: Plan,
+    /// The stored procedures' epoch it was prepared under.
+    pub epoch: u64,
 }
 
 impl Prepared {
@@ -35,12 +37,14 @@ impl Prepared {
 
     /// Parses, binds and plans `text`; CALL may name `procs`.
     pub fn with_procedures(text: &str, procs: &ProcedureSet) -> Result<Prepared> {
+        let epoch = procs.0.epoch();
         let statement = parse(text)?;
         let mut plan = bind_statement(text, &statement, procs)?;
         crate::planner::annotate(&mut plan);
         Ok(Prepared {
             text: text.to_owned(),
             plan,
+            epoch,
         })
     }
 
@@ -125,7 +129,10 @@ impl Engine {
     /// The plan for `text`, from the cache when it was prepared before.
     pub fn prepare(&self, text: &str) -> Result<Arc<Prepared>> {
         if let Some(p) = self.cache.lock().map_err(|_| poisoned())?.get(text) {
-            return Ok(p.clone());
+            // A plan that may call an older version of a stored procedure is stale.
+            if p.epoch == self.procs.0.epoch() {
+                return Ok(p.clone());
+            }
         }
         let prepared = Arc::new(Prepared::with_procedures(text, &self.procs)?);
         let mut cache = self.cache.lock().map_err(|_| poisoned())?;

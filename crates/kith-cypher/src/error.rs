@@ -41,6 +41,12 @@ pub enum ErrorCode {
     /// The query read a node or relationship it deleted itself (its properties or
     /// labels are gone; its id and a relationship's type are still known).
     EntityNotFound,
+    /// A schema command would declare what is already declared (an index or
+    /// constraint on the pair, or by the name).
+    SchemaRuleExists,
+    /// A schema command named an index or constraint that does not exist, or one it
+    /// may not drop (the index of a constraint).
+    SchemaRuleNotFound,
     /// The query asked for something the engine refuses while running, as Neo4j does
     /// (a shortest path from a node to itself with a minimum length above 0).
     ExecutionFailed,
@@ -66,6 +72,10 @@ impl ErrorCode {
             ErrorCode::EntityNotFound => "Neo.ClientError.Statement.EntityNotFound",
             ErrorCode::ProcedureNotFound => "Neo.ClientError.Procedure.ProcedureNotFound",
             ErrorCode::ProcedureCallFailed => "Neo.ClientError.Procedure.ProcedureCallFailed",
+            ErrorCode::SchemaRuleExists => {
+                "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+            }
+            ErrorCode::SchemaRuleNotFound => "Neo.DatabaseError.Schema.SchemaRuleDropFailed",
         }
     }
 }

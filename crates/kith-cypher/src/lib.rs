@@ -17,6 +17,7 @@ pub mod output;
 pub mod parser;
 pub mod planner;
 pub mod procedures;
+pub mod stored;
 pub mod value;
 
 mod engine;
@@ -25,4 +26,5 @@ pub use engine::{run, run_graph, run_graph_tx, run_tx, Engine, Limits, Prepared,
 pub use error::{CypherError, ErrorCode, Position, Result};
 pub use output::{GraphValue, NodeOut, RelOut};
 pub use procedures::{CallOutput, NoProcedures, ProcParam, Procedures, Signature};
+pub use stored::WithStored;
 pub use value::Val;

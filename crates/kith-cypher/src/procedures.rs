@@ -8,6 +8,7 @@ use std::sync::Arc;
 use kith_core::write_op::WriteOp;
 use kith_core::{GraphView, Value};
 
+use crate::engine::Prepared;
 use crate::error::CypherError;
 
 /// A parameter of a procedure.
@@ -80,6 +81,17 @@ pub trait Procedures: Send + Sync {
         name: &str,
         args: &[(String, Value)],
     ) -> Result<CallOutput, CypherError>;
+    /// A stored Cypher procedure, prepared (or why its text no longer prepares):
+    /// CALL runs its plan inside the calling query (same graph, same transaction).
+    /// `None` for a native one.
+    fn stored(&self, _name: &str) -> Option<Result<Arc<Prepared>, CypherError>> {
+        None
+    }
+    /// Changes whenever the stored procedures change: a plan prepared under another
+    /// epoch may call an old version, so the engine prepares it again.
+    fn epoch(&self) -> u64 {
+        0
+    }
 }
 
 /// The procedures a plan calls through: shared, and printable in a plan's debug form.

@@ -651,3 +651,73 @@ fn a_later_read_of_the_graph_sees_every_row_of_a_write_clause() {
         assert!(rows.iter().all(|r| r[0] == Value::Int(3)), "{q}: {rows:?}");
     }
 }
+
+#[test]
+fn schema_commands_declare_list_and_drop_indexes_and_constraints() {
+    let g = graph();
+    commit(&g, "CREATE INDEX person_name FOR (p:Person) ON (p.name)");
+    commit(&g, "CREATE INDEX FOR (g:Group) ON (g.title)");
+    commit(
+        &g,
+        "CREATE CONSTRAINT one_id IF NOT EXISTS FOR (p:Admin) REQUIRE p.name IS UNIQUE",
+    );
+    let names = run(
+        &g,
+        "SHOW INDEXES YIELD name, owningConstraint RETURN name, owningConstraint ORDER BY name",
+    );
+    assert_eq!(
+        names,
+        vec![
+            vec![s("index_Group_title"), Value::Null],
+            vec![s("one_id"), s("one_id")],
+            vec![s("person_name"), Value::Null],
+        ]
+    );
+    let c = run(
+        &g,
+        "SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties, type",
+    );
+    assert_eq!(
+        c,
+        vec![vec![
+            s("one_id"),
+            Value::List(vec![s("Admin")]),
+            Value::List(vec![s("name")]),
+            s("UNIQUENESS")
+        ]]
+    );
+    // The same again: refused, or nothing with IF NOT EXISTS.
+    let again = "CREATE INDEX other FOR (p:Person) ON (p.name)";
+    assert_eq!(err(&g, again), ErrorCode::SchemaRuleExists);
+    commit(
+        &g,
+        "CREATE INDEX other IF NOT EXISTS FOR (p:Person) ON (p.name)",
+    );
+    assert_eq!(
+        err(&g, "CREATE INDEX person_name FOR (p:Person) ON (p.age)"),
+        ErrorCode::SchemaRuleExists
+    );
+    // The constraint holds: a second Admin named Dee is refused.
+    assert_eq!(
+        err(&g, "CREATE (:Admin {name: 'Dee'})"),
+        ErrorCode::ConstraintViolation
+    );
+    assert_eq!(err(&g, "DROP INDEX one_id"), ErrorCode::SchemaRuleNotFound);
+    assert_eq!(err(&g, "DROP INDEX nope"), ErrorCode::SchemaRuleNotFound);
+    commit(&g, "DROP INDEX nope IF EXISTS");
+    commit(&g, "DROP CONSTRAINT one_id");
+    commit(&g, "DROP INDEX person_name");
+    let left = run(&g, "SHOW INDEXES YIELD name RETURN collect(name) AS names");
+    assert_eq!(left, vec![vec![Value::List(vec![s("index_Group_title")])]]);
+    commit(&g, "CREATE (:Admin {name: 'Dee'})");
+    // What kith cannot hold is refused by name.
+    for q in [
+        "CREATE TEXT INDEX FOR (p:Person) ON (p.name)",
+        "CREATE INDEX FOR (p:Person) ON (p.name, p.age)",
+        "CREATE INDEX FOR ()-[r:KNOWS]-() ON (r.since)",
+        "CREATE CONSTRAINT FOR (p:Person) REQUIRE p.name IS NOT NULL",
+        "CREATE INDEX ON :Person(name)",
+    ] {
+        assert_eq!(err(&g, q), ErrorCode::NotSupported, "{q}");
+    }
+}

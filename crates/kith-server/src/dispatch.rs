@@ -152,6 +152,26 @@ impl Job {
                 batch: update_batch(state, &procedure, &params)?,
                 timing,
             },
+            // A stored Cypher procedure runs as the query that calls it, with the
+            // request's parameters as its arguments (by name).
+            Request::Call {
+                procedure,
+                params,
+                timing,
+            } if state.registry.get(&procedure).is_err()
+                && kith_core::GraphView::schema(&*state.store.snapshot())
+                    .procedures
+                    .contains_key(&procedure) =>
+            {
+                Job::Cypher {
+                    query: format!("CALL {procedure}"),
+                    params,
+                    timing,
+                    within: None,
+                    named: None,
+                    role,
+                }
+            }
             Request::Call {
                 procedure,
                 params,

@@ -2,9 +2,19 @@
 //! id, displayName`, `CALL ldbc.iu8(...)`, `SHOW PROCEDURES`. The engine knows
 //! procedures only through `kith_cypher::Procedures`; this is the registry behind it.
 
+use std::sync::Arc;
+
 use kith_core::{GraphView, Value};
 use kith_cypher::{CallOutput, CypherError, ErrorCode, ProcParam, Procedures, Signature};
 use kith_procedures::{ParamSpec, ProcedureError, Registry};
+
+/// Every procedure a query over `current` may call: the native ones, the stored
+/// Cypher ones of the current version, and `kith.procedure.register` / `drop`.
+pub fn with_stored(
+    current: impl Fn() -> Arc<dyn GraphView> + Send + Sync + 'static,
+) -> Arc<kith_cypher::WithStored> {
+    kith_cypher::WithStored::new(Arc::new(NativeProcedures::builtins()), Box::new(current))
+}
 
 /// The native procedures, read and update.
 pub struct NativeProcedures(pub Registry);
@@ -92,8 +102,6 @@ fn failed(name: &str, e: &ProcedureError) -> CypherError {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use kith_cypher::{Engine, Limits};
 
     use super::*;

@@ -80,13 +80,15 @@ impl Server {
         let pool = WorkerPool::new(config.workers, config.queue_depth_max)?;
         let config_transactions_max = config.transactions_max;
         let (shutdown, signal) = watch::channel(false);
+        let current = store.clone();
+        let procedures =
+            crate::procedures::with_stored(move || -> Arc<dyn kith_core::GraphView> {
+                current.snapshot()
+            });
         let state = Arc::new(AppState {
             store,
             registry: Registry::with_builtins(),
-            cypher: kith_cypher::Engine::with_procedures(
-                1024,
-                Arc::new(crate::procedures::NativeProcedures::builtins()),
-            ),
+            cypher: kith_cypher::Engine::with_procedures(1024, procedures),
             pool,
             config,
             metrics: Metrics::default(),

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use kith_core::Value;
-use kith_cypher::{Engine, Limits, Prepared, QueryResult};
+use kith_cypher::{Engine, Limits, QueryResult};
 
 use crate::{data_dir, output};
 
@@ -60,8 +60,9 @@ impl fmt::Display for Commit {
 pub fn run(args: &QueryArgs<'_>) -> Result<()> {
     let params = parameters(args.params, args.params_json)?;
     if !is_url(args.target) {
-        // Parse before loading: a typo should not cost a load.
-        Prepared::new(args.text).map_err(|e| anyhow!(e.render(args.text)))?;
+        // Parse before loading: a typo should not cost a load (binding needs the
+        // graph's stored procedures, so it waits).
+        kith_cypher::parser::parse(args.text).map_err(|e| anyhow!(e.render(args.text)))?;
     }
     let started = Instant::now();
     let mut target = Target::open(args.target)?;
@@ -201,13 +202,24 @@ impl Target {
             return Ok(Target::Server(Box::new(Server::connect(target)?)));
         }
         let dir = PathBuf::from(target);
+        let graph = data_dir::open(&dir)?;
+        // Stored procedures are read from the graph this session reads.
+        let procedures = match &graph {
+            data_dir::Opened::Exclusive(database, _) => {
+                let store = database.store().clone();
+                kith_server::procedures::with_stored(move || -> Arc<dyn kith_core::GraphView> {
+                    store.snapshot()
+                })
+            }
+            data_dir::Opened::Checkpoint(snapshot, _) => {
+                let snapshot: Arc<dyn kith_core::GraphView> = Arc::new(snapshot.clone());
+                kith_server::procedures::with_stored(move || snapshot.clone())
+            }
+        };
         Ok(Target::Local(Box::new(Local {
-            graph: data_dir::open(&dir)?,
+            graph,
             dir,
-            engine: Engine::with_procedures(
-                64,
-                Arc::new(kith_server::procedures::NativeProcedures::builtins()),
-            ),
+            engine: Engine::with_procedures(64, procedures),
             wrote: false,
         })))
     }

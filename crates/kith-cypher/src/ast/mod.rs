@@ -56,6 +56,9 @@ pub enum Clause {
     Subquery(Box<Statement>),
     /// `SHOW PROCEDURES [YIELD ...]` (and what other lists kith shows).
     Show(Show, Option<Yield>),
+    /// A schema command (`CREATE INDEX`, `DROP CONSTRAINT`, ...): a statement of its
+    /// own.
+    Schema(SchemaCommand),
     /// `FOREACH (var IN list | clauses)`.
     Foreach {
         /// The element variable.
@@ -97,6 +100,51 @@ pub struct Yield {
 pub enum Show {
     /// `SHOW PROCEDURES`.
     Procedures,
+    /// `SHOW INDEXES`.
+    Indexes,
+    /// `SHOW CONSTRAINTS`.
+    Constraints,
+}
+
+/// A schema command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaCommand {
+    /// `CREATE [RANGE] INDEX [name] [IF NOT EXISTS] FOR (n:Label) ON (n.key)`.
+    CreateIndex {
+        /// Its name, if given.
+        name: Option<String>,
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+        /// IF NOT EXISTS.
+        if_not_exists: bool,
+    },
+    /// `CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:Label) REQUIRE n.key IS UNIQUE`.
+    CreateUnique {
+        /// Its name, if given.
+        name: Option<String>,
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+        /// IF NOT EXISTS.
+        if_not_exists: bool,
+    },
+    /// `DROP INDEX name [IF EXISTS]`.
+    DropIndex {
+        /// Its name.
+        name: String,
+        /// IF EXISTS.
+        if_exists: bool,
+    },
+    /// `DROP CONSTRAINT name [IF EXISTS]`.
+    DropConstraint {
+        /// Its name.
+        name: String,
+        /// IF EXISTS.
+        if_exists: bool,
+    },
 }
 
 /// One item of SET.

@@ -19,6 +19,8 @@ impl Binder<'_> {
     /// `CALL proc(...)`: `standalone` when it is the whole query (then arguments may
     /// be implicit and the result is every column it yields).
     pub(crate) fn call_clause(&mut self, c: &Call, standalone: bool) -> Result<BoundCall> {
+        // A stored procedure whose text no longer prepares says why.
+        let stored = self.procs.0.stored(&c.name).transpose()?;
         let sig = self.procs.0.signature(&c.name).ok_or_else(|| {
             self.error(
                 ErrorCode::ProcedureNotFound,
@@ -87,6 +89,7 @@ impl Binder<'_> {
             yields,
             void,
             writes: sig.writes,
+            stored,
         }))];
         if let Some(w) = c.yields.as_ref().and_then(|y| y.where_.as_ref()) {
             ops.push(Op::Filter(self.expr(w)?));
@@ -224,45 +227,28 @@ impl Binder<'_> {
         })
     }
 
-    /// `SHOW PROCEDURES [YIELD ...]`: a row per procedure (name, signature,
-    /// description, mode), known when the query is planned; YIELD picks and renames
-    /// columns and may filter with WHERE, and clauses may follow.
+    /// `SHOW PROCEDURES | INDEXES | CONSTRAINTS [YIELD ...]`: a row per procedure
+    /// (known when the query is planned), index or constraint (read from the graph
+    /// when it runs); YIELD picks and renames columns and may filter with WHERE, and
+    /// clauses may follow.
     pub(crate) fn show_clause(&mut self, what: Show, yields: Option<&Yield>) -> Result<BoundCall> {
-        let Show::Procedures = what;
-        let rows: Vec<Val> = self
-            .procs
-            .0
-            .list()
-            .into_iter()
-            .map(|sig| {
-                let mode = if sig.writes { "WRITE" } else { "READ" };
-                Val::Map(Arc::new(vec![
-                    (Arc::from("name"), Val::Str(Arc::from(sig.name.as_str()))),
-                    (
-                        Arc::from("signature"),
-                        Val::Str(Arc::from(sig.text().as_str())),
-                    ),
-                    (
-                        Arc::from("description"),
-                        Val::Str(Arc::from(sig.description.as_str())),
-                    ),
-                    (Arc::from("mode"), Val::Str(Arc::from(mode))),
-                ]))
-            })
-            .collect();
+        let source = match what {
+            Show::Procedures => BExpr::Const(self.procedure_rows()),
+            Show::Indexes | Show::Constraints => BExpr::Listing(what),
+        };
         let row = self.slot();
         let mut ops = vec![Op::Unwind {
-            expr: BExpr::Const(Val::List(Arc::new(rows))),
+            expr: source,
             slot: row,
         }];
-        const COLUMNS: [&str; 4] = ["name", "signature", "description", "mode"];
+        let columns_of = crate::executor::show_columns(what);
         let wanted: Vec<(String, String)> = match yields {
             Some(y) if !y.star => y
                 .items
                 .iter()
                 .map(|(c, a)| (c.clone(), a.clone().unwrap_or_else(|| c.clone())))
                 .collect(),
-            _ => COLUMNS
+            _ => columns_of
                 .iter()
                 .map(|c| (c.to_string(), c.to_string()))
                 .collect(),
@@ -270,12 +256,12 @@ impl Binder<'_> {
         let mut project = Vec::new();
         let mut columns = Vec::new();
         for (column, name) in wanted {
-            if !COLUMNS.contains(&column.as_str()) {
+            if !columns_of.contains(&column.as_str()) {
                 return Err(self.error(
                     ErrorCode::SyntaxError,
                     format!(
-                        "SHOW PROCEDURES has no column `{column}` (it has {})",
-                        COLUMNS.join(", ")
+                        "SHOW {what:?} has no column `{column}` (it has {})",
+                        columns_of.join(", ")
                     ),
                     0,
                 ));
@@ -296,8 +282,33 @@ impl Binder<'_> {
             writes: false,
         })
     }
-}
 
+    /// SHOW PROCEDURES's rows: name, signature, description, mode.
+    fn procedure_rows(&self) -> Val {
+        let rows = self
+            .procs
+            .0
+            .list()
+            .into_iter()
+            .map(|sig| {
+                let mode = if sig.writes { "WRITE" } else { "READ" };
+                Val::Map(Arc::new(vec![
+                    (Arc::from("name"), Val::Str(Arc::from(sig.name.as_str()))),
+                    (
+                        Arc::from("signature"),
+                        Val::Str(Arc::from(sig.text().as_str())),
+                    ),
+                    (
+                        Arc::from("description"),
+                        Val::Str(Arc::from(sig.description.as_str())),
+                    ),
+                    (Arc::from("mode"), Val::Str(Arc::from(mode))),
+                ]))
+            })
+            .collect();
+        Val::List(Arc::new(rows))
+    }
+}
 /// Whether a literal fits a parameter type, as far as the type's name tells (an
 /// unknown name accepts anything; the procedure checks when called).
 fn accepts(type_name: &str, v: &Val) -> bool {

@@ -133,6 +133,10 @@ impl Binder<'_> {
                     q.ops.extend(bound.ops);
                     q.columns = bound.columns;
                 }
+                Clause::Schema(command) => {
+                    q.writes = true;
+                    q.ops.push(Op::Schema(command.clone()));
+                }
                 Clause::Set(_)
                 | Clause::Remove(_)
                 | Clause::Delete { .. }

@@ -70,6 +70,8 @@ impl Names {
 pub enum BExpr {
     /// A constant.
     Const(Val),
+    /// The graph's indexes or constraints, a map each (`SHOW INDEXES`).
+    Listing(crate::ast::Show),
     /// A parameter by index.
     Param(usize),
     /// A row slot.

@@ -6,6 +6,7 @@ use rustc_hash::FxHashSet;
 use super::eval::eval;
 use super::ops::{run_ops, GroupKey};
 use super::{Ctx, Rows};
+use crate::engine::Prepared;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::planner::{CallSpec, SubquerySpec};
 use crate::procedures::CallOutput;
@@ -22,6 +23,9 @@ pub(crate) fn call_row(
     cx: &Ctx<'_>,
     next: &mut Next<'_>,
 ) -> Result<bool> {
+    if let Some(prepared) = &spec.stored {
+        return stored_row(spec, prepared, row, cx, next);
+    }
     let mut args: Vec<(String, Value)> = Vec::with_capacity(spec.args.len());
     for (name, e) in &spec.args {
         let v = eval(e, row, cx)?;
@@ -49,6 +53,40 @@ pub(crate) fn call_row(
                 )
             })?;
             row[slot] = Val::from_value(v);
+        }
+        if !next(row)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Runs a stored procedure's plan for `row`, on the query's own graph (its writes
+/// join the query's transaction), and hands on a row per result row. Arguments and
+/// results stay engine values: a node passed in or returned is still a node.
+fn stored_row(
+    spec: &CallSpec,
+    prepared: &Prepared,
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+    next: &mut Next<'_>,
+) -> Result<bool> {
+    let mut params = Vec::with_capacity(spec.args.len());
+    for name in &prepared.plan.names.params {
+        let e = spec.args.iter().find(|(n, _)| n == name).map(|(_, e)| e);
+        params.push(match e {
+            Some(e) => eval(e, row, cx)?,
+            None => Val::Null,
+        });
+    }
+    let rows = super::run_nested(prepared, params, cx)?;
+    if spec.void {
+        return next(row);
+    }
+    for r in rows {
+        cx.tick()?;
+        for &(column, slot) in &spec.yields {
+            row[slot] = r[column].clone();
         }
         if !next(row)? {
             return Ok(false);

@@ -12,6 +12,7 @@ mod eval;
 mod graph_output;
 mod ops;
 mod paths;
+mod schema;
 mod steps;
 mod update;
 
@@ -29,6 +30,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub use eval::eval;
 pub(crate) use eval::output_value;
 pub(crate) use graph_output::graph_value;
+pub(crate) use schema::columns as show_columns;
 
 use crate::binder::Names;
 use crate::error::{CypherError, ErrorCode, Result};
@@ -272,11 +274,15 @@ impl<'g> Ctx<'g> {
             })?;
             tx.apply(ops).map_err(from_tx)?
         };
+        self.written();
+        Ok(applied)
+    }
+
+    /// After a write: patterns may now match otherwise, and new names may exist.
+    fn written(&self) {
         self.writes.set(self.writes.get() + 1);
-        // Patterns may now match otherwise, and new names may exist.
         self.memo.borrow_mut().clear();
         self.resolve();
-        Ok(applied)
     }
 
     /// Records what a DELETE is about to delete (a relationship with its type, which
@@ -416,6 +422,56 @@ impl<'g> Ctx<'g> {
             ),
         )
     }
+}
+
+/// Runs a stored procedure's plan (UNION parts included) inside the query `cx`
+/// runs: on its graph, in its transaction; the result columns of each row.
+pub(crate) fn run_nested(
+    prepared: &crate::engine::Prepared,
+    params: Vec<Val>,
+    cx: &Ctx<'_>,
+) -> Result<Vec<Vec<Val>>> {
+    let mut out = Vec::new();
+    let parts = std::iter::once(&prepared.plan).chain(prepared.plan.unions.iter().map(|(_, p)| p));
+    for plan in parts {
+        let rows = match &cx.source {
+            Source::Tx(tx) if prepared.writes() => {
+                // A writing operator runs this with no read in progress (it collected
+                // its input first), so the transaction is free to lend.
+                let mut tx = tx.try_borrow_mut().map_err(|_| {
+                    CypherError::new(
+                        ErrorCode::ExecutionFailed,
+                        "a stored procedure wrote while a read was in progress (an engine bug)",
+                    )
+                })?;
+                let source = Source::Tx(RefCell::new(&mut **tx));
+                nested_rows(plan, params.clone(), source, cx)?
+            }
+            _ => {
+                let g = cx.graph();
+                nested_rows(plan, params.clone(), Source::Read(&*g), cx)?
+            }
+        };
+        out.extend(rows);
+    }
+    if prepared.writes() {
+        cx.written();
+    }
+    Ok(out)
+}
+
+fn nested_rows<'a>(
+    plan: &'a Plan,
+    params: Vec<Val>,
+    source: Source<'a>,
+    cx: &Ctx<'_>,
+) -> Result<Vec<Vec<Val>>> {
+    let inner = Ctx::new(source, plan, params, cx.budget.clone());
+    let rows = run(plan, &inner)?;
+    Ok(rows
+        .iter()
+        .map(|r| plan.columns.iter().map(|(_, s)| r[*s].clone()).collect())
+        .collect())
 }
 
 /// Runs the plan's pipeline; the result rows (all slots).

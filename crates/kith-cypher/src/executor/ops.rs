@@ -101,7 +101,8 @@ pub(crate) fn states(ops: &[Op]) -> Vec<OpState> {
                 | Op::Merge(_)
                 | Op::Foreach { .. }
                 | Op::Call(_)
-                | Op::Subquery(_) => OpData::Eager(Rows::default()),
+                | Op::Subquery(_)
+                | Op::Schema(_) => OpData::Eager(Rows::default()),
             },
         })
         .collect()

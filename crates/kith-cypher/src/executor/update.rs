@@ -71,6 +71,14 @@ pub(crate) fn write(op: &Op, rows: Rows, cx: &Ctx<'_>, emit: &mut Emit<'_>) -> R
                 emit(&mut row)?;
             }
         }
+        Op::Schema(command) => {
+            let ops = super::schema::ops_of(command, &*cx.graph())?;
+            cx.write(&ops)?;
+            for r in rows.iter() {
+                row.clone_from_slice(r);
+                emit(&mut row)?;
+            }
+        }
         _ => unreachable!("only writing operators come here"),
     }
     Ok(())

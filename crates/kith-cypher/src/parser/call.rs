@@ -1,4 +1,5 @@
-//! `CALL proc(args) YIELD ...`, `CALL { subquery }` and `SHOW PROCEDURES`.
+//! `CALL proc(args) YIELD ...`, `CALL { subquery }` and `SHOW PROCEDURES | INDEXES |
+//! CONSTRAINTS`.
 
 use super::Parser;
 use crate::ast::{Call, Clause, Show, Yield};
@@ -79,17 +80,28 @@ impl Parser<'_> {
         })
     }
 
-    /// `SHOW PROCEDURES` (the keyword not yet taken).
+    /// `SHOW PROCEDURES | [RANGE | ALL] INDEXES | [UNIQUE | ALL] CONSTRAINTS` (the
+    /// keyword not yet taken).
     pub(super) fn show_clause(&mut self) -> Result<Clause> {
         self.advance();
-        if self.eat_keyword("PROCEDURES") || self.eat_keyword("PROCEDURE") {
-            let yields = if self.eat_keyword("YIELD") {
-                Some(self.yield_items()?)
+        let what = if self.eat_keyword("PROCEDURES") || self.eat_keyword("PROCEDURE") {
+            Show::Procedures
+        } else {
+            let _ =
+                self.eat_keyword("RANGE") || self.eat_keyword("UNIQUE") || self.eat_keyword("ALL");
+            if self.eat_keyword("INDEXES") || self.eat_keyword("INDEX") {
+                Show::Indexes
+            } else if self.eat_keyword("CONSTRAINTS") || self.eat_keyword("CONSTRAINT") {
+                Show::Constraints
             } else {
-                None
-            };
-            return Ok(Clause::Show(Show::Procedures, yields));
-        }
-        Err(self.expected("PROCEDURES after SHOW"))
+                return Err(self.expected("PROCEDURES, INDEXES or CONSTRAINTS after SHOW"));
+            }
+        };
+        let yields = if self.eat_keyword("YIELD") {
+            Some(self.yield_items()?)
+        } else {
+            None
+        };
+        Ok(Clause::Show(what, yields))
     }
 }

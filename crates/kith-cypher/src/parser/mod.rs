@@ -5,6 +5,7 @@ mod call;
 mod clause;
 mod expr;
 mod pattern;
+mod schema;
 mod update;
 
 use crate::ast::Statement;
@@ -20,7 +21,11 @@ pub fn parse(text: &str) -> Result<Statement> {
         pos: 0,
         depth: 0,
     };
-    let statement = parser.statement()?;
+    let statement = if parser.at_schema_command() {
+        parser.schema_statement()?
+    } else {
+        parser.statement()?
+    };
     parser.eat(&Token::Semicolon);
     if !parser.at(&Token::Eof) {
         return Err(parser.expected("end of the query"));

@@ -595,7 +595,9 @@ fn collect_slots(e: &BExpr, out: &mut FxHashSet<usize>) -> bool {
                     _ => true,
                 })
         }
-        BExpr::Exists(_) | BExpr::PatternComp(..) | BExpr::Subquery { .. } => false,
+        BExpr::Exists(_) | BExpr::PatternComp(..) | BExpr::Subquery { .. } | BExpr::Listing(_) => {
+            false
+        }
     }
 }
 

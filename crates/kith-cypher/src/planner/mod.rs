@@ -290,6 +290,8 @@ pub struct CallSpec {
     pub void: bool,
     /// It writes (an update procedure).
     pub writes: bool,
+    /// A stored Cypher procedure's plan, run inside the query (`None`: a native one).
+    pub stored: Option<std::sync::Arc<crate::engine::Prepared>>,
 }
 
 /// `CALL { ... }`: per row, the subquery's parts (several when joined by UNION).
@@ -368,6 +370,8 @@ pub enum Op {
     Call(Box<CallSpec>),
     /// `CALL { ... }`.
     Subquery(Box<SubquerySpec>),
+    /// A schema command: its writes are worked out against the schema when it runs.
+    Schema(crate::ast::SchemaCommand),
     /// FOREACH: runs `ops` for each element of the list, and passes its row on.
     Foreach {
         /// Where each element goes.
@@ -385,9 +389,12 @@ impl Op {
     /// stop its writes).
     pub fn writes(&self) -> bool {
         match self {
-            Op::Create(_) | Op::Set(_) | Op::Delete { .. } | Op::Merge(_) | Op::Foreach { .. } => {
-                true
-            }
+            Op::Create(_)
+            | Op::Set(_)
+            | Op::Delete { .. }
+            | Op::Merge(_)
+            | Op::Foreach { .. }
+            | Op::Schema(_) => true,
             Op::Call(c) => c.writes,
             Op::Subquery(s) => s.writes,
             _ => false,

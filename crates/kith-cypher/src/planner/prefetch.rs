@@ -128,7 +128,8 @@ impl Reads {
             | Op::Merge(_)
             | Op::Foreach { .. }
             | Op::Call(_)
-            | Op::Subquery(_) => false,
+            | Op::Subquery(_)
+            | Op::Schema(_) => false,
         }
     }
 
@@ -259,6 +260,7 @@ pub(crate) fn visit(e: &BExpr, f: &mut impl FnMut(&BExpr) -> bool) {
         | BExpr::Slot(_)
         | BExpr::Exists(_)
         | BExpr::PatternComp(..)
-        | BExpr::Subquery { .. } => {}
+        | BExpr::Subquery { .. }
+        | BExpr::Listing(_) => {}
     }
 }

@@ -1,0 +1,184 @@
+//! Schema commands as writes, worked out against the schema the query reads (so IF
+//! [NOT] EXISTS and name checks see the transaction's own earlier changes), and the
+//! rows of `SHOW INDEXES` / `SHOW CONSTRAINTS`.
+
+use std::sync::Arc;
+
+use kith_core::write_op::WriteOp;
+use kith_core::{GraphView, Schema, SchemaOp};
+
+use crate::ast::{SchemaCommand, Show};
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::value::Val;
+
+/// The writes of `command`; none when IF [NOT] EXISTS finds nothing to do.
+pub(crate) fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
+    let schema = g.schema();
+    match command {
+        SchemaCommand::CreateIndex {
+            name,
+            label,
+            key,
+            if_not_exists,
+        } => {
+            let name = name
+                .clone()
+                .unwrap_or_else(|| Schema::default_index_name(label, key));
+            if let Some(found) = existing(schema, &name, label, key) {
+                return skip_or(*if_not_exists, found);
+            }
+            let mut ops = vec![WriteOp::CreateIndex {
+                label: label.as_str().into(),
+                key: key.as_str().into(),
+            }];
+            if name != Schema::default_index_name(label, key) {
+                ops.push(WriteOp::Schema(SchemaOp::NameIndex {
+                    name,
+                    label: label.clone(),
+                    key: key.clone(),
+                }));
+            }
+            Ok(ops)
+        }
+        SchemaCommand::CreateUnique {
+            name,
+            label,
+            key,
+            if_not_exists,
+        } => {
+            let name = name
+                .clone()
+                .unwrap_or_else(|| format!("constraint_{label}_{key}"));
+            if let Some(found) = existing(schema, &name, label, key) {
+                return skip_or(*if_not_exists, found);
+            }
+            Ok(vec![WriteOp::Schema(SchemaOp::CreateUnique {
+                name,
+                label: label.clone(),
+                key: key.clone(),
+            })])
+        }
+        SchemaCommand::DropIndex { name, if_exists } => {
+            let Some(def) = schema.indexes.get(name) else {
+                return missing(*if_exists, "index", name);
+            };
+            if let Some(owner) = &def.owner {
+                return Err(CypherError::new(
+                    ErrorCode::SchemaRuleNotFound,
+                    format!("index `{name}` belongs to constraint `{owner}`: drop the constraint"),
+                ));
+            }
+            Ok(vec![WriteOp::DropIndex {
+                label: def.on.label.as_str().into(),
+                key: def.on.key.as_str().into(),
+            }])
+        }
+        SchemaCommand::DropConstraint { name, if_exists } => {
+            if !schema.unique.contains_key(name) {
+                return missing(*if_exists, "constraint", name);
+            }
+            Ok(vec![WriteOp::Schema(SchemaOp::DropConstraint {
+                name: name.clone(),
+            })])
+        }
+    }
+}
+
+/// What already stands in the way of declaring `name` on `(label, key)`.
+fn existing(schema: &Schema, name: &str, label: &str, key: &str) -> Option<String> {
+    if let Some(c) = schema.unique_on(label, key) {
+        return Some(format!("constraint `{c}` already covers :{label}({key})"));
+    }
+    if let Some(i) = schema.index_on(label, key) {
+        return Some(format!("index `{i}` already covers :{label}({key})"));
+    }
+    if schema.indexes.contains_key(name) || schema.unique.contains_key(name) {
+        return Some(format!("an index or constraint is already named `{name}`"));
+    }
+    None
+}
+
+fn skip_or(if_not_exists: bool, found: String) -> Result<Vec<WriteOp>> {
+    if if_not_exists {
+        return Ok(Vec::new());
+    }
+    Err(CypherError::new(ErrorCode::SchemaRuleExists, found))
+}
+
+fn missing(if_exists: bool, what: &str, name: &str) -> Result<Vec<WriteOp>> {
+    if if_exists {
+        return Ok(Vec::new());
+    }
+    Err(CypherError::new(
+        ErrorCode::SchemaRuleNotFound,
+        format!("there is no {what} named `{name}`"),
+    ))
+}
+
+/// The columns SHOW INDEXES and SHOW CONSTRAINTS answer, in order.
+pub(crate) fn columns(what: Show) -> &'static [&'static str] {
+    match what {
+        Show::Indexes => &[
+            "name",
+            "state",
+            "type",
+            "entityType",
+            "labelsOrTypes",
+            "properties",
+            "owningConstraint",
+        ],
+        Show::Constraints => &[
+            "name",
+            "type",
+            "entityType",
+            "labelsOrTypes",
+            "properties",
+            "ownedIndex",
+        ],
+        Show::Procedures => &["name", "signature", "description", "mode"],
+    }
+}
+
+/// A row per index or per constraint of the graph, as a map of [`columns`].
+pub(crate) fn listing(what: Show, g: &dyn GraphView) -> Val {
+    let schema = g.schema();
+    let s = |v: &str| Val::Str(Arc::from(v));
+    let one = |v: &str| Val::List(Arc::new(vec![s(v)]));
+    let row = |values: Vec<Val>| {
+        let names = columns(what).iter().map(|c| Arc::from(*c));
+        Val::Map(Arc::new(names.zip(values).collect()))
+    };
+    let rows: Vec<Val> = match what {
+        Show::Indexes => schema
+            .indexes
+            .iter()
+            .map(|(name, def)| {
+                row(vec![
+                    s(name),
+                    s("ONLINE"),
+                    s("RANGE"),
+                    s("NODE"),
+                    one(&def.on.label),
+                    one(&def.on.key),
+                    def.owner.as_deref().map_or(Val::Null, s),
+                ])
+            })
+            .collect(),
+        Show::Constraints => schema
+            .unique
+            .iter()
+            .map(|(name, on)| {
+                row(vec![
+                    s(name),
+                    s("UNIQUENESS"),
+                    s("NODE"),
+                    one(&on.label),
+                    one(&on.key),
+                    s(name),
+                ])
+            })
+            .collect(),
+        Show::Procedures => Vec::new(),
+    };
+    Val::List(Arc::new(rows))
+}
