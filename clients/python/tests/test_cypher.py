@@ -199,3 +199,17 @@ async def test_a_writing_query_commits_and_is_read_back(kith_write_server):
     assert over_http.rows() == [] and over_http.commit["nodes_created"] == 1
     count = kith.http_cypher(kith_write_server.http_url, "MATCH (n:CypherPy) RETURN count(n) AS n")
     assert count.single()["n"] == 5
+
+
+@pytest.mark.integration
+def test_profile_and_explain_answer_the_plan(kith_server):
+    with kith.connect(kith_server.ws_url, encoding="msgpack") as client:
+        plain = client.cypher(FRIENDS, id=7)
+        profiled = client.cypher("PROFILE " + FRIENDS, id=7)
+        assert profiled.rows() == plain.rows() and plain.plan is None
+        plan = profiled.plan
+        assert plan["operator"] == "ProduceResults" and plan["rows"] == len(plain)
+        explained = client.cypher("EXPLAIN " + FRIENDS, id=7)
+        assert explained.rows() == [] and "rows" not in explained.plan
+    over_http = kith.http_cypher(kith_server.http_url, "EXPLAIN " + FRIENDS, id=7)
+    assert over_http.plan["children"][0]["operator"]

@@ -416,7 +416,7 @@ pub async fn run(
     let texts = queries.iter().filter(|q| q.cypher.is_some()).count();
     let mut ticker = Ticker {
         done: 0,
-        total: ((queries.len() + texts) * (options.calls + options.warmup) * 2) as u64,
+        total: ((queries.len() * 2 + texts * 3) * (options.calls + options.warmup)) as u64,
         report: &mut progress,
     };
     let mut measurements = Vec::new();
@@ -449,6 +449,22 @@ pub async fn run(
                 let result = engine
                     .query(&*snapshot, text, &params, &limits)
                     .map_err(|e| e.render(text))?;
+                Ok(result.rows.len())
+            },
+        )?);
+        // The same calls under PROFILE: what counting rows, db hits and time per
+        // operator costs.
+        let profiled = format!("PROFILE {text}");
+        measurements.push(time_in_process(
+            "cypher-profile-in-process",
+            q,
+            &options,
+            &mut ticker,
+            |params| {
+                let params = driver_params(&q.procedure, params);
+                let result = engine
+                    .query(&*snapshot, &profiled, &params, &limits)
+                    .map_err(|e| e.render(&profiled))?;
                 Ok(result.rows.len())
             },
         )?);
@@ -522,6 +538,7 @@ impl Report {
         if !self.plans.is_empty() {
             out.push('\n');
             out.push_str(&self.cypher_markdown(neo4j));
+            out.push_str(&self.profile_markdown());
         }
         out
     }
@@ -557,6 +574,36 @@ impl Report {
             }
             out.push('\n');
         }
+        out
+    }
+
+    /// What PROFILE costs: each official text in-process, plain and under PROFILE
+    /// (rows, db hits and time counted per operator), and the median overhead.
+    fn profile_markdown(&self) -> String {
+        let mut out = String::from(
+            "\nPROFILE overhead: the same texts and calls in-process, plain and prefixed with \
+             PROFILE (median µs).\n\n| query | plain p50 | PROFILE p50 | PROFILE ÷ plain |\n|---|---:|---:|---:|\n",
+        );
+        let mut ratios = Vec::new();
+        for p in self.procedures() {
+            let (Some(plain), Some(profiled)) = (
+                self.find("cypher-in-process", p),
+                self.find("cypher-profile-in-process", p),
+            ) else {
+                continue;
+            };
+            let ratio = profiled.p50_us / plain.p50_us.max(1e-9);
+            ratios.push(ratio);
+            out.push_str(&format!(
+                "| {p} | {:.1} | {:.1} | {ratio:.2}x |\n",
+                plain.p50_us, profiled.p50_us
+            ));
+        }
+        out.push_str(&format!(
+            "\nMedian PROFILE ÷ plain over the {} texts: {:.2}x.\n",
+            ratios.len(),
+            median(ratios)
+        ));
         out
     }
 

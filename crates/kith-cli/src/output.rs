@@ -153,6 +153,88 @@ pub fn value_json(value: &Value) -> serde_json::Value {
     }
 }
 
+/// An EXPLAIN or PROFILE plan (the server's map: `operator`, `details`,
+/// `estimatedRows`, `rows`, `dbHits`, `timeUs`, `children`) as a table, one operator
+/// a row, the tree drawn in the first column; the totals of a profile under it.
+pub fn plan_text(plan: &Value) -> String {
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    plan_rows(plan, 0, &mut rows);
+    let profiled = field(plan, "rows").is_some();
+    let mut columns = vec!["Operator", "Details", "Estimated rows"];
+    if profiled {
+        columns.extend(["Rows", "DB hits", "Time (us)"]);
+    } else {
+        rows.iter_mut().for_each(|r| r.truncate(3));
+    }
+    let columns: Vec<String> = columns.into_iter().map(str::to_owned).collect();
+    let mut out = table(&columns, rows.iter().map(Vec::as_slice));
+    if profiled {
+        let (hits, us) = plan_totals(plan);
+        out.push_str(&format!("{hits} db hits, {us:.1} us in operators\n"));
+    }
+    out
+}
+
+fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
+    match v {
+        Value::Map(entries) => entries.iter().find(|(k, _)| &**k == name).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+fn children(v: &Value) -> &[Value] {
+    match field(v, "children") {
+        Some(Value::List(c)) => c,
+        _ => &[],
+    }
+}
+
+fn plan_rows(node: &Value, depth: usize, out: &mut Vec<Vec<Value>>) {
+    let text = |name| field(node, name).cloned().unwrap_or(Value::Null);
+    let operator = format!(
+        "{}+{}",
+        "| ".repeat(depth),
+        match field(node, "operator") {
+            Some(Value::String(s)) => s.to_string(),
+            _ => "?".to_owned(),
+        }
+    );
+    let estimated = match field(node, "estimatedRows") {
+        Some(Value::Float(f)) => Value::Int(f.round() as i64),
+        other => other.cloned().unwrap_or(Value::Null),
+    };
+    let time = match field(node, "timeUs") {
+        Some(Value::Float(t)) => Value::string(format!("{t:.1}").as_str()),
+        _ => Value::Null,
+    };
+    out.push(vec![
+        Value::string(operator.as_str()),
+        text("details"),
+        estimated,
+        text("rows"),
+        text("dbHits"),
+        time,
+    ]);
+    for c in children(node) {
+        plan_rows(c, depth + 1, out);
+    }
+}
+
+/// Total db hits and microseconds over the tree.
+fn plan_totals(node: &Value) -> (i64, f64) {
+    let own = (
+        field(node, "dbHits").and_then(Value::as_int).unwrap_or(0),
+        match field(node, "timeUs") {
+            Some(Value::Float(t)) => *t,
+            _ => 0.0,
+        },
+    );
+    children(node)
+        .iter()
+        .map(plan_totals)
+        .fold(own, |(h, t), (ch, ct)| (h + ch, t + ct))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,5 +292,31 @@ mod tests {
         assert_eq!(text.lines().last(), Some("a\\nb\\tc"));
         assert_eq!(cut("abcdef", 4), "abc…");
         assert_eq!(cut("abc", 4), "abc");
+    }
+
+    #[test]
+    fn a_profile_prints_as_a_tree_with_its_totals() {
+        let node = |op: &str, rows: i64, hits: i64, children: Vec<Value>| {
+            Value::Map(vec![
+                ("operator".into(), Value::string(op)),
+                ("details".into(), Value::string("p")),
+                ("estimatedRows".into(), Value::Float(2.4)),
+                ("rows".into(), Value::Int(rows)),
+                ("dbHits".into(), Value::Int(hits)),
+                ("timeUs".into(), Value::Float(1.25)),
+                ("children".into(), Value::List(children)),
+            ])
+        };
+        let plan = node(
+            "ProduceResults",
+            2,
+            0,
+            vec![node("NodeByLabelScan", 2, 3, Vec::new())],
+        );
+        let text = plan_text(&plan);
+        assert!(text.contains("+ProduceResults"), "{text}");
+        assert!(text.contains("| +NodeByLabelScan"), "{text}");
+        assert!(text.contains("DB hits") && text.contains("1.2"), "{text}");
+        assert!(text.ends_with("3 db hits, 2.5 us in operators\n"), "{text}");
     }
 }

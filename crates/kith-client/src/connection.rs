@@ -79,6 +79,9 @@ impl Live {
                 if chunk.commit.is_some() {
                     p.result.commit = chunk.commit;
                 }
+                if chunk.plan.is_some() {
+                    p.result.plan = chunk.plan;
+                }
                 if header.flags & FLAG_MORE == 0 {
                     if let Some(p) = pending.remove(&header.request_id) {
                         let _ = p.done.send(Ok(p.result));

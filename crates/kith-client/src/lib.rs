@@ -175,6 +175,8 @@ pub struct QueryResult {
     pub timing: Option<Timing>,
     /// What a Cypher query that wrote committed; `None` for everything else.
     pub commit: Option<Commit>,
+    /// The plan of an `EXPLAIN` or `PROFILE` query (docs/protocol.md 1.3.2).
+    pub plan: Option<Value>,
     /// Client time split: always measured.
     pub client: ClientTiming,
 }

@@ -746,3 +746,54 @@ async fn a_read_only_server_refuses_a_writing_query_before_running_it() {
     assert_eq!(error.code(), Some(ErrorCode::ReadOnly), "{error}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explain_and_profile_answer_the_plan_in_the_trailer() {
+    let (_dir, server, client) = empty_database().await;
+    client
+        .cypher("UNWIND range(1, 4) AS i CREATE (:P {i: i})", vec![])
+        .await
+        .expect("creates");
+    let profiled = client
+        .cypher(
+            "PROFILE MATCH (p:P) WHERE p.i > 1 RETURN p.i ORDER BY p.i",
+            vec![],
+        )
+        .await
+        .expect("profiles");
+    assert_eq!(
+        profiled.rows,
+        [[Value::Int(2)], [Value::Int(3)], [Value::Int(4)]]
+    );
+    let plan = profiled.plan.expect("a plan");
+    let field = |v: &Value, k: &str| match v {
+        Value::Map(e) => e.iter().find(|(n, _)| &**n == k).map(|(_, v)| v.clone()),
+        _ => None,
+    };
+    assert_eq!(
+        field(&plan, "operator"),
+        Some(Value::string("ProduceResults"))
+    );
+    assert_eq!(field(&plan, "rows"), Some(Value::Int(3)));
+    let explained = client
+        .cypher("EXPLAIN CREATE (:P {i: 9})", vec![])
+        .await
+        .expect("explains");
+    assert!(explained.rows.is_empty() && explained.commit.is_none());
+    let plan = explained.plan.expect("a plan");
+    assert_eq!(field(&plan, "rows"), None, "EXPLAIN counts nothing");
+    let n = client
+        .cypher("MATCH (p:P) RETURN count(p)", vec![])
+        .await
+        .expect("counts");
+    assert_eq!(n.rows, [[Value::Int(4)]], "EXPLAIN wrote nothing");
+    // Over HTTP the plan is a key of the JSON body.
+    let request = serde_json::json!({"query": "EXPLAIN MATCH (p:P) RETURN p"}).to_string();
+    let (status, body) = server.http("POST", "/v1/cypher", &request).await;
+    assert_eq!(status, 200, "{body}");
+    let chunk = ResultChunk::decode(Encoding::Json, body.as_bytes()).expect("a result document");
+    let plan = format!("{:?}", chunk.plan.expect("a plan"));
+    assert!(plan.contains("NodeByLabelScan"), "{plan}");
+    drop(client);
+    server.stop().await;
+}

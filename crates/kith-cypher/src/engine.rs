@@ -11,12 +11,25 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::binder::bind_statement;
 use crate::error::{CypherError, ErrorCode, Result};
+use crate::executor::profile::Profiler;
 use crate::executor::{self, Budget, Ctx, Source};
 use crate::output::GraphValue;
 use crate::parser::parse;
-use crate::planner::Plan;
+use crate::planner::{describe, Plan, PlanNode};
 use crate::procedures::{NoProcedures, ProcedureSet, Procedures};
 use crate::value::Val;
+
+/// How a query runs: plainly, not at all with its plan described (`EXPLAIN`), or
+/// with its plan's counts (`PROFILE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Run it.
+    Run,
+    /// Describe the plan; run nothing.
+    Explain,
+    /// Run it, counting rows, db hits and time per operator.
+    Profile,
+}
 
 /// A parsed, bound and planned query.
 #[derive(Debug)]
@@ -27,6 +40,30 @@ pub struct Prepared {
     pub plan: Plan,
     /// The stored procedures' epoch it was prepared under.
     pub epoch: u64,
+    /// EXPLAIN, PROFILE or neither.
+    pub mode: Mode,
+}
+
+/// The mode a text's first word asks for, and the text with that word blanked
+/// (same length, so error positions still point into the original).
+fn split_mode(text: &str) -> (Mode, std::borrow::Cow<'_, str>) {
+    let start = text.len() - text.trim_start().len();
+    let word: String = text[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    let mode = match word.to_ascii_uppercase().as_str() {
+        "EXPLAIN" => Mode::Explain,
+        "PROFILE" => Mode::Profile,
+        _ => return (Mode::Run, text.into()),
+    };
+    let blanked = format!(
+        "{}{}{}",
+        &text[..start],
+        " ".repeat(word.len()),
+        &text[start + word.len()..]
+    );
+    (mode, blanked.into())
 }
 
 impl Prepared {
@@ -38,13 +75,15 @@ impl Prepared {
     /// Parses, binds and plans `text`; CALL may name `procs`.
     pub fn with_procedures(text: &str, procs: &ProcedureSet) -> Result<Prepared> {
         let epoch = procs.0.epoch();
-        let statement = parse(text)?;
-        let mut plan = bind_statement(text, &statement, procs)?;
+        let (mode, body) = split_mode(text);
+        let statement = parse(&body)?;
+        let mut plan = bind_statement(&body, &statement, procs)?;
         crate::planner::annotate(&mut plan);
         Ok(Prepared {
             text: text.to_owned(),
             plan,
             epoch,
+            mode,
         })
     }
 
@@ -53,9 +92,10 @@ impl Prepared {
         self.plan.columns.iter().map(|(n, _)| n.clone()).collect()
     }
 
-    /// Whether running it writes.
+    /// Whether running it writes (an EXPLAIN runs nothing).
     pub fn writes(&self) -> bool {
-        self.plan.writes || self.plan.unions.iter().any(|(_, p)| p.writes)
+        self.mode != Mode::Explain
+            && (self.plan.writes || self.plan.unions.iter().any(|(_, p)| p.writes))
     }
 }
 
@@ -91,6 +131,8 @@ pub struct QueryResult<T = Value> {
     pub columns: Vec<String>,
     /// Rows of values.
     pub rows: Vec<Vec<T>>,
+    /// The plan, described (EXPLAIN) or with its counts (PROFILE).
+    pub plan: Option<PlanNode>,
 }
 
 /// Plans cached by text, bounded, and the procedures queries may CALL.
@@ -255,6 +297,13 @@ impl Target<'_> {
             Target::Tx(t) => Source::Tx(RefCell::new(&mut **t)),
         }
     }
+
+    fn view(&self) -> &dyn GraphView {
+        match self {
+            Target::Read(g) => *g,
+            Target::Tx(t) => t.view(),
+        }
+    }
 }
 
 /// Runs a prepared query, making each answer value with `out`.
@@ -271,15 +320,29 @@ fn run_as<T: std::fmt::Debug>(
             "this query writes: it must run in a transaction",
         ));
     }
+    let plan = &prepared.plan;
+    if prepared.mode == Mode::Explain {
+        return Ok(QueryResult {
+            columns: prepared.columns(),
+            rows: Vec::new(),
+            plan: Some(describe(plan, target.view())),
+        });
+    }
     let budget = Budget {
         rows_max: limits.rows_max,
         deadline: limits.timeout.map(|t| Instant::now() + t),
         cancel: limits.cancel.clone(),
     };
-    let plan = &prepared.plan;
-    let mut rows = run_plan(target.source(), plan, params, &budget, out)?;
+    let profiler = (prepared.mode == Mode::Profile).then(Profiler::default);
+    let run = Run {
+        params,
+        budget: &budget,
+        out,
+        profiler: profiler.as_ref(),
+    };
+    let mut rows = run.plan(&mut target, plan)?;
     for (all, other) in &plan.unions {
-        rows.extend(run_plan(target.source(), other, params, &budget, out)?);
+        rows.extend(run.plan(&mut target, other)?);
         if !*all {
             dedup(&mut rows);
         }
@@ -290,9 +353,15 @@ fn run_as<T: std::fmt::Debug>(
             format!("the result has more than {} rows", limits.result_rows_max),
         ));
     }
+    let plan = profiler.map(|p| {
+        let mut tree = describe(plan, target.view());
+        tree.fill(&|key| p.counted(key), Some(rows.len() as u64));
+        tree
+    });
     Ok(QueryResult {
         columns: prepared.columns(),
         rows,
+        plan,
     })
 }
 
@@ -303,35 +372,42 @@ fn dedup<T: std::fmt::Debug>(rows: &mut Vec<Vec<T>>) {
     rows.retain(|r| seen.insert(format!("{r:?}")));
 }
 
-fn run_plan<'a, T>(
-    source: Source<'a>,
-    plan: &'a Plan,
-    params: &[(String, Value)],
-    budget: &Budget,
+/// What every part of one run shares.
+struct Run<'r, T> {
+    params: &'r [(String, Value)],
+    budget: &'r Budget,
     out: fn(&Val, &Ctx<'_>) -> T,
-) -> Result<Vec<Vec<T>>> {
-    let mut values = Vec::with_capacity(plan.names.params.len());
-    for name in &plan.names.params {
-        let v = params
+    profiler: Option<&'r Profiler>,
+}
+
+impl<T> Run<'_, T> {
+    /// Runs one plan (a UNION part) over `target`: its answer rows.
+    fn plan(&self, target: &mut Target<'_>, plan: &Plan) -> Result<Vec<Vec<T>>> {
+        let mut values = Vec::with_capacity(plan.names.params.len());
+        for name in &plan.names.params {
+            let v = self
+                .params
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| Val::from_value(v));
+            values.push(v.ok_or_else(|| {
+                CypherError::new(
+                    ErrorCode::ParameterMissing,
+                    format!("expected a parameter named `{name}`"),
+                )
+            })?);
+        }
+        let source = target.source();
+        let cx = Ctx::new(source, plan, values, self.budget.clone()).profiled(self.profiler);
+        let rows = executor::run(plan, &cx)?;
+        // A query without RETURN (one ending in CREATE) answers with no rows at all.
+        if plan.columns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let out = self.out;
+        Ok(rows
             .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| Val::from_value(v));
-        values.push(v.ok_or_else(|| {
-            CypherError::new(
-                ErrorCode::ParameterMissing,
-                format!("expected a parameter named `{name}`"),
-            )
-        })?);
-    }
-    let cx = Ctx::new(source, plan, values, budget.clone());
-    let rows = executor::run(plan, &cx)?;
-    // A query without RETURN (one ending in CREATE) answers with no rows at all.
-    let out = if plan.columns.is_empty() {
-        Vec::new()
-    } else {
-        rows.iter()
             .map(|r| plan.columns.iter().map(|(_, s)| out(&r[*s], &cx)).collect())
-            .collect()
-    };
-    Ok(out)
+            .collect())
+    }
 }

@@ -22,9 +22,12 @@ pub mod value;
 
 mod engine;
 
-pub use engine::{run, run_graph, run_graph_tx, run_tx, Engine, Limits, Prepared, QueryResult};
+pub use engine::{
+    run, run_graph, run_graph_tx, run_tx, Engine, Limits, Mode, Prepared, QueryResult,
+};
 pub use error::{CypherError, ErrorCode, Position, Result};
 pub use output::{GraphValue, NodeOut, RelOut};
+pub use planner::PlanNode;
 pub use procedures::{CallOutput, NoProcedures, ProcParam, Procedures, Signature};
 pub use stored::WithStored;
 pub use value::Val;

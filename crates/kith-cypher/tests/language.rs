@@ -721,3 +721,65 @@ fn schema_commands_declare_list_and_drop_indexes_and_constraints() {
         assert_eq!(err(&g, q), ErrorCode::NotSupported, "{q}");
     }
 }
+
+#[test]
+fn explain_describes_and_profile_counts_each_operator() {
+    let g = graph();
+    let q = "MATCH (p:Person)-[:KNOWS]->(f) WHERE f.age > 20 RETURN p.name, count(f) AS n";
+    let mut tx = Tx::new(&g.snapshot());
+    let engine = Engine::default();
+    let explained = engine
+        .query_tx(&mut tx, &format!("EXPLAIN {q}"), &[], &Limits::default())
+        .expect("explains");
+    assert!(explained.rows.is_empty(), "EXPLAIN runs nothing");
+    let plan = explained.plan.expect("a plan");
+    let text = plan.render();
+    for op in [
+        "ProduceResults",
+        "EagerAggregation",
+        "Expand(All)",
+        "NodeByLabelScan p:Person",
+    ] {
+        assert!(text.contains(op), "{op} missing from\n{text}");
+    }
+    assert!(plan.rows.is_none());
+    let snapshot = g.snapshot();
+    let profiled = engine
+        .query(&*snapshot, &format!("PROFILE {q}"), &[], &Limits::default())
+        .expect("profiles");
+    let plain = engine
+        .query(&*snapshot, q, &[], &Limits::default())
+        .expect("runs");
+    assert_eq!(
+        profiled.rows, plain.rows,
+        "PROFILE answers as the query does"
+    );
+    let plan = profiled.plan.expect("a profile");
+    assert_eq!(plan.rows, Some(plain.rows.len() as u64));
+    // Down the chain: the label scan produced the 4 people, the expand their 3
+    // KNOWS relationships.
+    let mut chain = Vec::new();
+    let mut n = &plan;
+    loop {
+        chain.push((n.operator.clone(), n.rows));
+        match n.children.first() {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    let rows_of = |op: &str| chain.iter().find(|(o, _)| o == op).and_then(|(_, r)| *r);
+    assert_eq!(rows_of("NodeByLabelScan"), Some(4), "{chain:?}");
+    assert_eq!(rows_of("Expand(All)"), Some(3), "{chain:?}");
+    let hits: u64 = {
+        fn sum(n: &kith_cypher::PlanNode) -> u64 {
+            n.db_hits.unwrap_or(0) + n.children.iter().map(sum).sum::<u64>()
+        }
+        sum(&plan)
+    };
+    assert!(hits > 0, "{}", plan.render());
+    // EXPLAIN of a write writes nothing, and needs no transaction.
+    let e = engine
+        .query(&*snapshot, "EXPLAIN CREATE (:X)", &[], &Limits::default())
+        .expect("explains a write");
+    assert!(e.plan.expect("plan").render().contains("Create"));
+}

@@ -80,12 +80,14 @@ pub struct Commit {
 }
 
 /// What only the last chunk of a result carries.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trailer {
     /// Server timings, when the request asked for them.
     pub timing: Option<Timing>,
     /// The commit of a Cypher query that wrote.
     pub commit: Option<Commit>,
+    /// The plan of an `EXPLAIN` or `PROFILE` query (docs/protocol.md 1.3.2).
+    pub plan: Option<Value>,
 }
 
 impl Trailer {
@@ -94,6 +96,7 @@ impl Trailer {
         Trailer {
             timing,
             commit: None,
+            plan: None,
         }
     }
 }
@@ -109,6 +112,8 @@ pub struct ResultChunk {
     pub timing: Option<Timing>,
     /// The commit of a Cypher query that wrote (last chunk).
     pub commit: Option<Commit>,
+    /// The plan of an `EXPLAIN` or `PROFILE` query (last chunk).
+    pub plan: Option<Value>,
 }
 
 /// An error answer.
@@ -373,6 +378,9 @@ pub fn encode_chunk(
             ]),
         ));
     }
+    if let Some(plan) = &trailer.plan {
+        doc.push(("plan", Node::Value(plan)));
+    }
     codec::encode(encoding, &Node::Map(doc))
 }
 
@@ -430,6 +438,7 @@ impl ResultChunk {
                         relationships_created: uint_field(&c, "relationships_created"),
                     });
                 }
+                ("plan", plan @ Value::Map(_)) => chunk.plan = Some(plan),
                 (other, _) => return Err(bad(format!("unexpected result key `{other}`"))),
             }
         }
@@ -590,15 +599,21 @@ mod tests {
                 nodes_created: 2,
                 relationships_created: 1,
             };
+            let plan = Value::Map(vec![
+                ("operator".into(), Value::string("ProduceResults")),
+                ("children".into(), Value::List(Vec::new())),
+            ]);
             let trailer = Trailer {
                 timing: Some(timing),
                 commit: Some(commit),
+                plan: Some(plan.clone()),
             };
             let bytes = encode_chunk(encoding, Some(&columns), &values, 2, &trailer);
             let chunk = ResultChunk::decode(encoding, &bytes).expect("decodes");
             assert_eq!(chunk.columns, Some(columns));
             assert_eq!(chunk.rows, vec![values[..2].to_vec(), values[2..].to_vec()]);
             assert_eq!(chunk.timing, Some(timing));
+            assert_eq!(chunk.plan, Some(plan));
             assert_eq!(chunk.commit, Some(commit));
             let error = ErrorBody::new("busy", "try later");
             assert_eq!(
@@ -732,6 +747,7 @@ mod tests {
                 nodes_created: 1,
                 relationships_created: 0,
             }),
+            plan: None,
         };
         let chunk = encode_chunk(Encoding::Json, Some(&["n".to_owned()]), &[], 1, &trailer);
         assert_eq!(

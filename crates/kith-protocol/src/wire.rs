@@ -115,18 +115,18 @@ impl Wire {
         let last = chunks.len() - 1;
         let encoding = self.subprotocol.encoding;
         let mut frames = Vec::with_capacity(chunks.len());
+        let mut trailer = Some(trailer);
         for (i, chunk) in chunks.into_iter().enumerate() {
             let columns = (i == 0).then_some(columns);
-            let trailer = if i == last {
-                Trailer {
-                    timing: trailer.timing.map(|t| Timing {
+            let trailer = match trailer.take_if(|_| i == last) {
+                Some(t) => Trailer {
+                    timing: t.timing.map(|t| Timing {
                         encode_us: started.elapsed().as_micros() as u64,
                         ..t
                     }),
-                    ..trailer
-                }
-            } else {
-                Trailer::default()
+                    ..t
+                },
+                None => Trailer::default(),
             };
             let payload = encode_chunk(encoding, columns, chunk, width, &trailer);
             let flags = if i == last { 0 } else { FLAG_MORE };

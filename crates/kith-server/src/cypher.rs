@@ -33,6 +33,8 @@ pub(crate) struct Answer<T> {
     /// The explicit transaction the query ran in, handed back for its next statement
     /// or its commit.
     pub(crate) tx: Option<Box<Tx>>,
+    /// The plan of an EXPLAIN or PROFILE query, as the trailer carries it.
+    pub(crate) plan: Option<Value>,
 }
 
 /// How the engine runs a query and makes the answer's values: plain values
@@ -124,6 +126,7 @@ pub(crate) fn run<T>(
             check: None,
             counts: None,
             tx: None,
+            plan: result.plan.map(|p| p.to_value()),
         });
     }
     let mut tx = Tx::with_ops_max(&snapshot, state.config.write_ops_max);
@@ -142,6 +145,7 @@ pub(crate) fn run<T>(
         check,
         counts,
         tx: None,
+        plan: result.plan.map(|p| p.to_value()),
     })
 }
 
@@ -165,6 +169,7 @@ fn in_transaction<T>(
         check: None,
         counts: (counts != WriteCounts::default()).then_some(counts),
         tx: Some(tx),
+        plan: result.plan.map(|p| p.to_value()),
     })
 }
 

@@ -275,6 +275,7 @@ pub(crate) fn dispatch<R: Reply>(
                 let trailer = Trailer {
                     timing: None,
                     commit: Some(crate::cypher::commit_summary(&info)),
+                    plan: None,
                 };
                 reply.answer_graph(WRITE_METRIC, answer, trailer);
             },
@@ -291,6 +292,7 @@ fn commit_named<R: Reply>(state: &Arc<AppState>, reply: R, tx: Tx) {
         let trailer = Trailer {
             timing: None,
             commit: Some(commit),
+            plan: None,
         };
         reply.answer(metric, &[], &[], trailer);
     };
@@ -568,6 +570,7 @@ fn cypher_plain<R: Reply>(
         .and_then(|_| job.retry(state, cancel, cypher_plain::<R>));
     let columns = answer.columns;
     let values: Vec<Value> = answer.rows.into_iter().flatten().collect();
+    let plan = answer.plan;
     let commit = AutoCommit {
         writes: answer.writes,
         check: answer.check,
@@ -580,6 +583,7 @@ fn cypher_plain<R: Reply>(
         started,
         job.timing,
         move |reply, trailer| {
+            let trailer = Trailer { plan, ..trailer };
             reply.answer(metric, &columns, &values, trailer);
         },
     );
@@ -612,9 +616,13 @@ fn cypher_graph<R: Reply>(
             .counts
             .filter(|_| answer.writes.is_some() || deferring),
     };
+    let plan = answer.plan;
     if deferring {
         graph.tx = answer.tx;
-        let trailer = Trailer::with_timing(job.timing.then(|| started.timing()));
+        let trailer = Trailer {
+            plan,
+            ..Trailer::with_timing(job.timing.then(|| started.timing()))
+        };
         return reply.answer_graph(metric, graph, trailer);
     }
     let commit = AutoCommit {
@@ -629,6 +637,7 @@ fn cypher_graph<R: Reply>(
         started,
         job.timing,
         move |reply, trailer| {
+            let trailer = Trailer { plan, ..trailer };
             reply.answer_graph(metric, graph, trailer);
         },
     );
@@ -655,6 +664,7 @@ fn finish<R: Reply>(
         let trailer = Trailer {
             timing: timing.then(|| started.timing()),
             commit: Some(crate::cypher::commit_summary(&info)),
+            plan: None,
         };
         respond(reply, trailer);
     };

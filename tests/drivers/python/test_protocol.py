@@ -208,3 +208,27 @@ def test_graph_structures_and_datetimes_arrive_as_driver_types(driver):
     assert isinstance(p, neo4j.graph.Path) and len(p) == 1 and p.end_node["name"] == "b"
     assert t.to_native() == datetime.datetime(1970, 1, 1, 0, 0, 1, 500000, tzinfo=datetime.timezone.utc)
     assert echoed.to_native() == datetime.datetime(2021, 5, 6, 7, 8, 9, 123000, tzinfo=datetime.timezone.utc)
+
+
+def test_explain_and_profile_fill_the_summary(driver):
+    driver.execute_query("UNWIND range(1, 5) AS i CREATE (:Thing {v: i})-[:NEXT]->(:Other)")
+    records, summary, _ = driver.execute_query(
+        "PROFILE MATCH (t:Thing)-[:NEXT]->(o) WHERE t.v > 2 RETURN count(o) AS n")
+    assert records[0]["n"] == 3
+    profile = summary.profile
+    assert profile["operatorType"] == "ProduceResults" and profile["rows"] == 1
+
+    def walk(plan):
+        yield plan
+        for c in plan["children"]:
+            yield from walk(c)
+
+    ops = {p["operatorType"]: p for p in walk(profile)}
+    assert ops["NodeByLabelScan"]["rows"] == 5
+    # The WHERE runs as soon as t is bound: 3 of the 5 are expanded.
+    assert ops["Expand(All)"]["rows"] == 3
+    assert sum(p["dbHits"] for p in ops.values()) > 0
+    records, summary, _ = driver.execute_query("EXPLAIN CREATE (:Thing {v: 99})")
+    assert records == [] and summary.profile is None
+    assert summary.plan["operatorType"] == "ProduceResults"
+    assert count(driver) == 5, "EXPLAIN ran nothing"

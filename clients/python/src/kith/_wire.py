@@ -262,7 +262,14 @@ class Dispatcher(Generic[F]):
             error = ProtocolError("bad_response", "the result's first chunk had no columns")
             return [(pending.future, error)]
         timing = doc.get("timing")
-        result = Result(pending.columns, pending.rows, timing, pending.chunks, doc.get("commit"))
+        result = Result(
+            pending.columns,
+            pending.rows,
+            timing,
+            pending.chunks,
+            doc.get("commit"),
+            doc.get("plan"),
+        )
         return [(pending.future, result)]
 
     def _fail_one(self, message: bytes, exc: ProtocolError) -> list[tuple[F, Result | KithError]]:

@@ -72,7 +72,9 @@ def _post_json(url: str, body: bytes, timeout: float | None) -> Result:
     columns, rows = doc.get("columns"), doc.get("rows")
     if not isinstance(columns, list) or not isinstance(rows, list):
         raise ProtocolError("bad_response", f"{url} answered without columns and rows: {doc!r}")
-    return Result(columns, rows, doc.get("timing"), chunks=1, commit=doc.get("commit"))
+    return Result(
+        columns, rows, doc.get("timing"), chunks=1, commit=doc.get("commit"), plan=doc.get("plan")
+    )
 
 
 def http_call(base_url: str, procedure: str, /, *, timeout: float | None = 10.0, **params: Any) -> Result:

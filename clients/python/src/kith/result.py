@@ -82,10 +82,12 @@ class Result(Sequence[Record]):
     is how many frames the result arrived in (1 over HTTP). For a Cypher query that
     wrote, ``commit`` is ``{"version": V, "nodes_created": N,
     "relationships_created": M}`` (the server answers once it is durable); otherwise
-    ``None``.
+    ``None``. For an ``EXPLAIN`` or ``PROFILE`` query, ``plan`` is the plan as a
+    tree of dicts (``operator``, ``details``, ``estimatedRows``, after PROFILE
+    ``rows``, ``dbHits`` and ``timeUs``, and ``children``).
     """
 
-    __slots__ = ("columns", "records", "timing", "chunks", "commit")
+    __slots__ = ("columns", "records", "timing", "chunks", "commit", "plan")
 
     def __init__(
         self,
@@ -94,6 +96,7 @@ class Result(Sequence[Record]):
         timing: dict[str, int] | None = None,
         chunks: int = 1,
         commit: dict[str, int] | None = None,
+        plan: dict[str, Any] | None = None,
     ) -> None:
         self.columns: list[str] = list(columns)
         cls = _record_class(tuple(self.columns))
@@ -102,6 +105,7 @@ class Result(Sequence[Record]):
         self.timing = timing
         self.chunks = chunks
         self.commit = commit
+        self.plan = plan
 
     @overload
     def __getitem__(self, i: int) -> Record: ...

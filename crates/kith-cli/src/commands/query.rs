@@ -37,6 +37,8 @@ pub(crate) struct Answer {
     pub(crate) rows: Vec<Vec<Value>>,
     /// Set when the query wrote.
     pub(crate) commit: Option<Commit>,
+    /// The plan of an EXPLAIN or PROFILE query.
+    pub(crate) plan: Option<Value>,
 }
 
 /// What a writing query committed.
@@ -79,6 +81,9 @@ pub fn run(args: &QueryArgs<'_>) -> Result<()> {
                 "relationships_created": commit.relationships_created,
             });
         }
+        if let Some(plan) = &answer.plan {
+            out["plan"] = output::value_json(plan);
+        }
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
@@ -90,6 +95,9 @@ pub fn run(args: &QueryArgs<'_>) -> Result<()> {
     );
     if let Some(commit) = answer.commit {
         println!("{commit}");
+    }
+    if let Some(plan) = &answer.plan {
+        print!("{}", output::plan_text(plan));
     }
     Ok(())
 }
@@ -309,6 +317,7 @@ fn answer(result: QueryResult, commit: Option<Commit>) -> Answer {
         columns: result.columns,
         rows: result.rows,
         commit,
+        plan: result.plan.map(|p| p.to_value()),
     }
 }
 
@@ -356,6 +365,7 @@ impl Server {
                 nodes_created: c.nodes_created,
                 relationships_created: c.relationships_created,
             }),
+            plan: result.plan,
         })
     }
 }

@@ -78,7 +78,7 @@ impl Binder<'_> {
                 ));
             }
             let slot = self.slot();
-            self.scope.define(&name, slot);
+            self.define(&name, slot);
             yields.push((index, slot));
             columns.push((name, slot));
         }
@@ -211,7 +211,7 @@ impl Binder<'_> {
                 ));
             }
             let slot = self.slot();
-            self.scope.define(&name, slot);
+            self.define(&name, slot);
             columns.push((name, slot));
         }
         let distinct = statement.unions.first().is_some_and(|(all, _)| !*all);
@@ -269,7 +269,7 @@ impl Binder<'_> {
             let slot = self.slot();
             let key = self.names.key(&column);
             project.push((slot, BExpr::Prop(Box::new(BExpr::Slot(row)), key)));
-            self.scope.define(&name, slot);
+            self.define(&name, slot);
             columns.push((name, slot));
         }
         ops.push(Op::Project(project));

@@ -61,6 +61,7 @@ fn bind_query(text: &str, query: &SingleQuery, procs: &ProcedureSet) -> Result<P
         columns: q.columns,
         writes: q.writes,
         unions: Vec::new(),
+        slot_names: b.slot_names,
     })
 }
 
@@ -102,7 +103,7 @@ impl Binder<'_> {
                 Clause::Unwind { expr, var } => {
                     let expr = self.expr(expr)?;
                     let slot = self.slot();
-                    self.scope.define(var, slot);
+                    self.define(var, slot);
                     q.ops.push(Op::Unwind { expr, slot });
                 }
                 Clause::With(p) => {
@@ -352,7 +353,7 @@ impl Binder<'_> {
             self.scope = Default::default();
         }
         for (name, slot) in outputs {
-            self.scope.define(name, *slot);
+            self.define(name, *slot);
         }
         if !p.order_by.is_empty() {
             let mut keys = Vec::with_capacity(p.order_by.len());
@@ -424,7 +425,7 @@ impl Binder<'_> {
         let where_ = p.where_.as_ref().map(|w| self.expr(w)).transpose()?;
         self.scope = Default::default();
         for (name, slot) in outputs {
-            self.scope.define(name, *slot);
+            self.define(name, *slot);
         }
         if let Some(w) = where_ {
             ops.push(Op::Filter(w));
@@ -487,7 +488,7 @@ impl Binder<'_> {
                 let slot = match &rel.var {
                     Some(v) => {
                         let s = self.slot();
-                        self.scope.define(v, s);
+                        self.define(v, s);
                         s
                     }
                     None => self.slot(),
@@ -523,7 +524,7 @@ impl Binder<'_> {
         }
         let slot = self.slot();
         if let Some(v) = &n.var {
-            self.scope.define(v, slot);
+            self.define(v, slot);
             self.kinds.insert(slot, super::Kind::Node);
         }
         let labels = n.labels.iter().map(|l| Arc::from(l.as_str())).collect();

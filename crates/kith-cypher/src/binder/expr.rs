@@ -105,7 +105,7 @@ impl Binder<'_> {
                 let list = Box::new(self.expr(list)?);
                 let saved = self.scope.clone();
                 let slot = self.slot();
-                self.scope.define(var, slot);
+                self.define(var, slot);
                 let filter = self.opt(filter.as_deref());
                 let map = self.opt(map.as_deref());
                 self.scope = saved;
@@ -127,8 +127,8 @@ impl Binder<'_> {
                 let list = Box::new(self.expr(list)?);
                 let saved = self.scope.clone();
                 let (acc_slot, slot) = (self.slot(), self.slot());
-                self.scope.define(acc, acc_slot);
-                self.scope.define(var, slot);
+                self.define(acc, acc_slot);
+                self.define(var, slot);
                 let body = self.expr(expr);
                 self.scope = saved;
                 BExpr::Reduce {
@@ -148,7 +148,7 @@ impl Binder<'_> {
                 let list = Box::new(self.expr(list)?);
                 let saved = self.scope.clone();
                 let slot = self.slot();
-                self.scope.define(var, slot);
+                self.define(var, slot);
                 let pred = self.expr(pred);
                 self.scope = saved;
                 BExpr::Quantifier {

@@ -301,6 +301,8 @@ pub(crate) struct Binder<'t> {
     pub(crate) aggs: Option<Vec<AggSpec>>,
     /// What each variable's slot holds, where known.
     pub(crate) kinds: rustc_hash::FxHashMap<usize, Kind>,
+    /// The variable name of each slot, where it has one.
+    pub(crate) slot_names: Vec<String>,
     /// Equalities between relationships bound before a pattern and the slots the
     /// pattern matches them into, for the pattern's WHERE.
     pub(crate) bound_rel_checks: Vec<BExpr>,
@@ -376,6 +378,7 @@ impl<'t> Binder<'t> {
             width: 0,
             aggs: None,
             kinds: Default::default(),
+            slot_names: Vec::new(),
             bound_rel_checks: Vec::new(),
         }
     }
@@ -384,6 +387,18 @@ impl<'t> Binder<'t> {
     pub(crate) fn slot(&mut self) -> usize {
         self.width += 1;
         self.width - 1
+    }
+
+    /// Defines `name` in scope at `slot`, and remembers it as the slot's name (what
+    /// EXPLAIN prints).
+    pub(crate) fn define(&mut self, name: &str, slot: usize) {
+        if self.slot_names.len() <= slot {
+            self.slot_names.resize(slot + 1, String::new());
+        }
+        if self.slot_names[slot].is_empty() && !name.starts_with(' ') {
+            self.slot_names[slot] = name.to_owned();
+        }
+        self.scope.define(name, slot);
     }
 
     pub(crate) fn error(

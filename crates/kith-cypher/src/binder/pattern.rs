@@ -37,7 +37,7 @@ impl Binder<'_> {
                     ));
                 }
                 let slot = self.slot();
-                self.scope.define(v, slot);
+                self.define(v, slot);
                 self.kinds.insert(slot, Kind::Path);
                 bound.path_slot = Some(slot);
             }
@@ -75,7 +75,7 @@ impl Binder<'_> {
         };
         let Some(slot) = self.scope.get(v) else {
             let slot = self.slot();
-            self.scope.define(v, slot);
+            self.define(v, slot);
             self.kinds.insert(slot, kind);
             return Ok((slot, false));
         };

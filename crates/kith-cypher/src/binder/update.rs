@@ -33,7 +33,7 @@ impl Binder<'_> {
                 let list = self.expr(list)?;
                 let saved = self.scope.clone();
                 let slot = self.slot();
-                self.scope.define(var, slot);
+                self.define(var, slot);
                 let inner = self.clauses(clauses);
                 self.scope = saved;
                 Op::Foreach {

@@ -12,6 +12,7 @@ mod eval;
 mod graph_output;
 mod ops;
 mod paths;
+pub(crate) mod profile;
 mod schema;
 mod steps;
 mod update;
@@ -177,8 +178,14 @@ pub enum Source<'g> {
 
 /// A borrowed view of the run's graph. For a transaction it holds the borrow that
 /// keeps writes out while a read is in progress; writes happen only in operators that
-/// have collected all their input rows first (see `ops.rs`), when no read is.
-pub enum GraphRef<'a> {
+/// have collected all their input rows first (see `ops.rs`), when no read is. Under
+/// PROFILE every read through it (each method call) counts as a db hit.
+pub struct GraphRef<'a> {
+    view: View<'a>,
+    hits: Option<&'a profile::Profiler>,
+}
+
+enum View<'a> {
     /// A plain view.
     Plain(&'a dyn GraphView),
     /// A transaction's version, borrowed.
@@ -190,9 +197,12 @@ impl<'a> std::ops::Deref for GraphRef<'a> {
 
     #[inline]
     fn deref(&self) -> &(dyn GraphView + 'a) {
-        match self {
-            GraphRef::Plain(g) => *g,
-            GraphRef::Tx(t) => &**t,
+        if let Some(p) = self.hits {
+            p.hit();
+        }
+        match &self.view {
+            View::Plain(g) => *g,
+            View::Tx(t) => &**t,
         }
     }
 }
@@ -223,6 +233,8 @@ pub struct Ctx<'g> {
     pub(crate) in_set: RefCell<Option<InSet>>,
     /// Answers of patterns inside expressions, by pattern (see [`steps::Memo`]).
     pub(crate) memo: RefCell<FxHashMap<usize, steps::Memo>>,
+    /// PROFILE's counters, when profiling.
+    profiler: Option<&'g profile::Profiler>,
 }
 
 impl<'g> Ctx<'g> {
@@ -243,17 +255,57 @@ impl<'g> Ctx<'g> {
             ticks: Cell::new(0),
             in_set: RefCell::new(None),
             memo: RefCell::new(FxHashMap::default()),
+            profiler: None,
         };
         cx.resolve();
         cx
     }
 
+    /// This context, counting into `profiler` (PROFILE).
+    pub(crate) fn profiled(mut self, profiler: Option<&'g profile::Profiler>) -> Ctx<'g> {
+        self.profiler = profiler;
+        self
+    }
+
+    /// PROFILE's counters, when profiling.
+    #[inline]
+    pub(crate) fn profiler(&self) -> Option<&'g profile::Profiler> {
+        self.profiler
+    }
+
+    /// Runs `f` as a row's visit to the plan element `of` (an operator, a step):
+    /// under PROFILE its time and graph reads are charged to it.
+    #[inline]
+    pub(crate) fn charged<T, R>(&self, of: Option<&T>, f: impl FnOnce() -> R) -> R {
+        match (self.profiler, of) {
+            (Some(p), Some(of)) => {
+                let previous = p.enter(crate::planner::key_of(of));
+                let r = f();
+                p.leave(previous);
+                r
+            }
+            _ => f(),
+        }
+    }
+
     /// The graph as the run sees it now.
     #[inline]
     pub fn graph(&self) -> GraphRef<'_> {
-        match &self.source {
-            Source::Read(g) => GraphRef::Plain(*g),
-            Source::Tx(t) => GraphRef::Tx(Ref::map(t.borrow(), |t| t.view())),
+        let view = match &self.source {
+            Source::Read(g) => View::Plain(*g),
+            Source::Tx(t) => View::Tx(Ref::map(t.borrow(), |t| t.view())),
+        };
+        GraphRef {
+            view,
+            hits: self.profiler,
+        }
+    }
+
+    /// Counts a db hit under PROFILE (a scan's node, which one call yields many of).
+    #[inline]
+    pub(crate) fn hit(&self) {
+        if let Some(p) = self.profiler {
+            p.hit();
         }
     }
 
@@ -460,13 +512,14 @@ pub(crate) fn run_nested(
     Ok(out)
 }
 
-fn nested_rows<'a>(
+fn nested_rows<'a, 'g: 'a>(
     plan: &'a Plan,
     params: Vec<Val>,
     source: Source<'a>,
-    cx: &Ctx<'_>,
+    cx: &Ctx<'g>,
 ) -> Result<Vec<Vec<Val>>> {
-    let inner = Ctx::new(source, plan, params, cx.budget.clone());
+    let profiler: Option<&'a profile::Profiler> = cx.profiler;
+    let inner = Ctx::new(source, plan, params, cx.budget.clone()).profiled(profiler);
     let rows = run(plan, &inner)?;
     Ok(rows
         .iter()

@@ -117,6 +117,17 @@ pub(crate) fn push_ops(
     cx: &Ctx<'_>,
     sink: &mut Sink<'_>,
 ) -> Result<bool> {
+    cx.charged(ops.first(), || push_op(ops, states, row, cx, sink))
+}
+
+/// [`push_ops`] without the profiler's bookkeeping.
+fn push_op(
+    ops: &[Op],
+    states: &mut [OpState],
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<bool> {
     let (Some((op, rest)), Some((st, rest_st))) = (ops.split_first(), states.split_first_mut())
     else {
         return sink(row);
@@ -247,6 +258,27 @@ pub(crate) fn finish(
     sink: &mut Sink<'_>,
 ) -> Result<()> {
     for i in 0..ops.len() {
+        let previous = cx
+            .profiler()
+            .map(|p| p.switch(crate::planner::key_of(&ops[i])));
+        finish_op(ops, states, i, cx, sink)?;
+        if let (Some(p), Some(previous)) = (cx.profiler(), previous) {
+            p.leave(previous);
+        }
+    }
+    Ok(())
+}
+
+/// Hands on what operator `i` held back (aggregation, sort, a writing operator's
+/// input), through the operators after it.
+fn finish_op(
+    ops: &[Op],
+    states: &mut [OpState],
+    i: usize,
+    cx: &Ctx<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<()> {
+    {
         let (st, rest_st) = states[i..]
             .split_first_mut()
             .expect("one state per operator");
@@ -303,7 +335,7 @@ pub(crate) fn finish(
                             break;
                         }
                     }
-                    continue;
+                    return Ok(());
                 }
                 // Each row goes on once written (a RETURN reads it as its own writes
                 // left it), and every row is written even when what follows wants no

@@ -259,6 +259,17 @@ pub(crate) fn push_steps(
     cx: &Ctx<'_>,
     sink: &mut Sink<'_>,
 ) -> Result<bool> {
+    cx.charged(steps.first(), || push_step(steps, states, row, cx, sink))
+}
+
+/// [`push_steps`] without the profiler's bookkeeping.
+fn push_step(
+    steps: &[Step],
+    states: &mut [StepState],
+    row: &mut [Val],
+    cx: &Ctx<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<bool> {
     let (Some((step, rest)), Some((st, rest_st))) = (steps.split_first(), states.split_first_mut())
     else {
         return sink(row);
@@ -270,6 +281,7 @@ pub(crate) fn push_steps(
     match step {
         Step::ScanAll { slot } => {
             for n in cx.graph().node_ids() {
+                cx.hit();
                 row[*slot] = Val::Node(n);
                 if !next(row)? {
                     return Ok(false);
@@ -280,6 +292,7 @@ pub(crate) fn push_steps(
         Step::ScanLabel { slot, label } => match cx.label(*label) {
             Some(l) => {
                 for n in cx.graph().nodes_with_label(l) {
+                    cx.hit();
                     row[*slot] = Val::Node(n);
                     if !next(row)? {
                         return Ok(false);

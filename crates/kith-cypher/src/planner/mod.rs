@@ -7,8 +7,12 @@
 //! and properties as nodes are bound, and run each WHERE conjunct as soon as its
 //! variables are bound.
 
+mod describe;
 mod match_plan;
 mod prefetch;
+
+pub(crate) use describe::key_of;
+pub use describe::{describe, Counted, PlanNode};
 
 use std::sync::Arc;
 
@@ -417,4 +421,6 @@ pub struct Plan {
     pub writes: bool,
     /// `UNION [ALL]` parts.
     pub unions: Vec<(bool, Plan)>,
+    /// Each slot's variable name, where it has one (what EXPLAIN prints).
+    pub slot_names: Vec<String>,
 }

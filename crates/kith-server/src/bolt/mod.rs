@@ -11,6 +11,7 @@
 
 mod conn;
 mod failure;
+mod plan;
 mod reply;
 mod session;
 mod status;

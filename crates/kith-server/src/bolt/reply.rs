@@ -17,7 +17,7 @@ use crate::state::AppState;
 /// What a Bolt request came to.
 pub(crate) enum Outcome {
     /// Rows (none for a commit), and the commit when it wrote.
-    Answered(GraphAnswer, Trailer),
+    Answered(Box<(GraphAnswer, Trailer)>),
     /// It failed, or was refused.
     Failed(ExecError),
 }
@@ -76,7 +76,7 @@ impl Reply for BoltReply {
 
     fn answer_graph(self, metric: &str, answer: GraphAnswer, trailer: Trailer) {
         self.observe(metric);
-        self.send(Outcome::Answered(answer, trailer));
+        self.send(Outcome::Answered(Box::new((answer, trailer))));
     }
 
     fn fail(self, metric: &str, error: &ExecError) {

@@ -70,6 +70,8 @@ struct Stream {
     /// Whether the query produced any row (its GQL status says "no data" if not).
     had_rows: bool,
     in_transaction: bool,
+    /// The plan of an EXPLAIN or PROFILE query.
+    plan: Option<Value>,
 }
 
 /// One connection's protocol state.
@@ -280,7 +282,7 @@ impl Session {
         let (reply, outcome) = BoltReply::new(&self.state);
         dispatch(&self.state, job, reply, self.cancel.clone());
         let (answer, trailer) = match outcome.await {
-            Ok(Outcome::Answered(answer, trailer)) => (answer, trailer),
+            Ok(Outcome::Answered(answered)) => *answered,
             Ok(Outcome::Failed(error)) => return Ok(Err(Failure::from(&error))),
             Err(_) => return Ok(Err(internal("the query's worker stopped"))),
         };
@@ -303,6 +305,7 @@ impl Session {
             commit: trailer.commit,
             counts: answer.counts,
             in_transaction,
+            plan: trailer.plan,
         });
         let mut meta = vec![
             ("fields".into(), Pack::List(fields)),
@@ -440,6 +443,9 @@ impl Session {
         if let Some(counts) = &stream.counts {
             meta.push(("stats".into(), stats(counts)));
         }
+        if let Some(plan) = &stream.plan {
+            meta.push(super::plan::entry(plan));
+        }
         if self.version.at_least(5, 5) {
             let statuses = super::status::of_result(stream.returns_rows, stream.had_rows);
             meta.push(("statuses".into(), statuses));
@@ -510,7 +516,8 @@ impl Session {
                     self.cancel.clone(),
                 );
                 match outcome.await {
-                    Ok(Outcome::Answered(_, trailer)) => trailer
+                    Ok(Outcome::Answered(answered)) => answered
+                        .1
                         .commit
                         .map(|c| c.version)
                         .ok_or_else(|| internal("a commit answered without its version"))?,

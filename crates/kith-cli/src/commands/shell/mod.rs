@@ -153,6 +153,9 @@ impl Session {
         if let Some(commit) = answer.commit {
             out.push_str(&format!("{commit}\n"));
         }
+        if let Some(plan) = &answer.plan {
+            out.push_str(&output::plan_text(plan));
+        }
         out
     }
 
