@@ -273,15 +273,15 @@ public final class Is1Throughput {
         return out;
     }
 
-    private static double percentile(long[] sorted, double q) {
+    static double percentile(long[] sorted, double q) {
         return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))];
     }
 
-    private static double round(double value) {
+    static double round(double value) {
         return Double.isNaN(value) ? value : Math.round(value * 10) / 10.0;
     }
 
-    private static String driverVersion() throws IOException {
+    static String driverVersion() throws IOException {
         Properties properties = new Properties();
         try (InputStream in = Is1Throughput.class.getResourceAsStream("/driver.properties")) {
             properties.load(in);
