@@ -308,14 +308,38 @@ impl Run {
                     self.engine = Engine::with_procedures(1024, std::sync::Arc::new(set));
                     return Ok(());
                 }
-                if text.starts_with("the ") && text.ends_with(" graph") {
-                    return Err(Failure::new(
-                        "runner: named graphs are not supported",
-                        text.to_owned(),
-                    ));
+                if let Some(name) = text
+                    .strip_prefix("the ")
+                    .and_then(|t| t.strip_suffix(" graph"))
+                {
+                    return self.named_graph(name);
                 }
                 Err(unknown_step(text))
             }
+        }
+    }
+
+    /// `Given the NAME graph`: an empty graph, then the TCK's own script for it
+    /// (`tck/graphs/NAME/NAME.cypher`, vendored beside the features).
+    fn named_graph(&mut self, name: &str) -> Result<(), Failure> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/tck/graphs")
+            .join(name)
+            .join(format!("{name}.cypher"));
+        let query = std::fs::read_to_string(&path).map_err(|e| {
+            Failure::new(
+                "runner: an unknown named graph",
+                format!("{}: {e}", path.display()),
+            )
+        })?;
+        self.store = Store::new(Snapshot::empty());
+        let done = self.execute(&query);
+        match done.outcome {
+            Ok(_) => Ok(()),
+            Err(e) => Err(Failure::new(
+                format!("named graph failed: {}", e.cause()),
+                format!("the {name} graph's script failed: {e:?}"),
+            )),
         }
     }
 

@@ -196,6 +196,22 @@ impl Binder<'_> {
     }
 
     fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr) -> Result<BExpr> {
+        let literal = matches!(
+            b.kind,
+            ExprKind::Bool(_)
+                | ExprKind::Int(_)
+                | ExprKind::Float(_)
+                | ExprKind::Str(_)
+                | ExprKind::Map(_)
+        );
+        if op == BinaryOp::In && literal {
+            // Known before running, as openCypher and Neo4j class it.
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                "IN needs a list on its right, found a literal of another type",
+                b.pos,
+            ));
+        }
         let (x, y) = (Box::new(self.expr(a)?), Box::new(self.expr(b)?));
         if matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) {
             self.boolean_operand(&x, a.pos)?;
@@ -230,14 +246,29 @@ impl Binder<'_> {
     fn call(&mut self, name: &str, distinct: bool, args: &[Expr], pos: usize) -> Result<BExpr> {
         let lower = name.to_ascii_lowercase();
         if let Some(agg) = Aggregate::lookup(&lower) {
-            if args.len() != 1 {
+            if args.len() != agg.arity() {
                 return Err(self.error(
                     ErrorCode::SyntaxError,
-                    format!("{name}() takes exactly one argument, got {}", args.len()),
+                    format!(
+                        "{name}() takes {} argument(s), got {}",
+                        agg.arity(),
+                        args.len()
+                    ),
                     pos,
                 ));
             }
-            return self.aggregate(agg, distinct, Some(&args[0]), pos);
+            let param = match args.get(1) {
+                Some(p) => Some(self.expr(p)?),
+                None => None,
+            };
+            let bound = self.aggregate(agg, distinct, Some(&args[0]), pos)?;
+            if let (Some(param), Some(aggs)) = (param, self.aggs.as_mut()) {
+                // The aggregate just bound is the last one.
+                if let Some(last) = aggs.last_mut() {
+                    last.param = Some(param);
+                }
+            }
+            return Ok(bound);
         }
         let Some(f) = Function::lookup(&lower) else {
             return Err(self.error(
@@ -301,6 +332,7 @@ impl Binder<'_> {
                 func,
                 distinct,
                 arg,
+                param: None,
             }),
             Err(e) => {
                 self.aggs = Some(aggs);

@@ -366,6 +366,8 @@ pub struct AggSpec {
     pub distinct: bool,
     /// The argument (`None` for `count(*)`).
     pub arg: Option<BExpr>,
+    /// A percentile's percentile (its second argument).
+    pub param: Option<BExpr>,
 }
 
 impl<'t> Binder<'t> {

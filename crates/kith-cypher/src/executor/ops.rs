@@ -295,7 +295,7 @@ fn finish_op(
                         row[*slot] = v;
                     }
                     for (a, s) in aggs.iter().zip(states.by_ref()) {
-                        row[a.slot] = s.finish();
+                        row[a.slot] = s.finish(a.func);
                     }
                     if !push_ops(rest, rest_st, &mut row, cx, sink)? {
                         break;
@@ -385,6 +385,8 @@ enum State {
     Avg(f64, i64),
     Extreme(Val),
     Collect(Vec<Val>),
+    /// A percentile's values, and the percentile (the last row's).
+    Percentile(Vec<Val>, f64),
 }
 
 impl State {
@@ -395,6 +397,9 @@ impl State {
             Aggregate::Avg => State::Avg(0.0, 0),
             Aggregate::Min | Aggregate::Max => State::Extreme(Val::Null),
             Aggregate::Collect => State::Collect(Vec::new()),
+            Aggregate::PercentileDisc | Aggregate::PercentileCont => {
+                State::Percentile(Vec::new(), 0.0)
+            }
         }
     }
 
@@ -427,17 +432,43 @@ impl State {
                 }
             }
             State::Collect(items) => items.push(v),
+            State::Percentile(values, _) => values.push(number(v, "percentile")?),
         }
         Ok(())
     }
 
-    fn finish(self) -> Val {
+    /// A percentile's percentile for the row being added: 0.0 to 1.0.
+    fn set_percentile(&mut self, p: Val) -> Result<()> {
+        let p = match p {
+            Val::Int(i) => i as f64,
+            Val::Float(f) => f,
+            other => {
+                return Err(CypherError::new(
+                    ErrorCode::TypeError,
+                    format!("a percentile must be a number, got {}", other.type_name()),
+                ))
+            }
+        };
+        if !(0.0..=1.0).contains(&p) {
+            return Err(CypherError::new(
+                ErrorCode::ArgumentError,
+                format!("a percentile must be between 0.0 and 1.0, got {p}"),
+            ));
+        }
+        if let State::Percentile(_, at) = self {
+            *at = p;
+        }
+        Ok(())
+    }
+
+    fn finish(self, f: Aggregate) -> Val {
         match self {
             State::Count(n) => Val::Int(n),
             State::Sum(v) | State::Extreme(v) => v,
             State::Avg(_, 0) => Val::Null,
             State::Avg(sum, n) => Val::Float(sum / n as f64),
             State::Collect(items) => Val::list(items),
+            State::Percentile(values, p) => percentile(values, p, f == Aggregate::PercentileCont),
         }
     }
 }
@@ -557,6 +588,9 @@ impl Groups {
             if v.is_null() {
                 continue;
             }
+            if let Some(p) = &a.param {
+                self.states[g * n + i].set_percentile(eval(p, row, cx)?)?;
+            }
             if a.distinct && !self.seen[g * n + i].insert(Key(v.clone())) {
                 continue;
             }
@@ -564,6 +598,34 @@ impl Groups {
         }
         Ok(())
     }
+}
+
+/// Neo4j's percentiles over `values`: discrete, the value at index ⌈p·n⌉−1 (0 for
+/// p = 0); continuous, interpolated linearly at position p·(n−1).
+fn percentile(mut values: Vec<Val>, p: f64, continuous: bool) -> Val {
+    if values.is_empty() {
+        return Val::Null;
+    }
+    values.sort_by(order);
+    let n = values.len();
+    let float = |v: &Val| match v {
+        Val::Int(i) => *i as f64,
+        Val::Float(f) => *f,
+        _ => f64::NAN,
+    };
+    if !continuous {
+        let at = p * n as f64;
+        let i = at as usize;
+        let i = if at != i as f64 || i == 0 { i } else { i - 1 };
+        return values.swap_remove(i.min(n - 1));
+    }
+    let at = p * (n - 1) as f64;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    if lo == hi || hi >= n {
+        return Val::Float(float(&values[lo]));
+    }
+    let (a, b) = (float(&values[lo]), float(&values[hi]));
+    Val::Float(a * (hi as f64 - at) + b * (at - lo as f64))
 }
 
 fn count_arg(e: &BExpr, what: &str, cx: &Ctx<'_>) -> Result<usize> {

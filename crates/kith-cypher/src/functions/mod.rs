@@ -23,6 +23,10 @@ pub enum Aggregate {
     Max,
     /// `collect(x)`.
     Collect,
+    /// `percentileDisc(x, p)`: the value at percentile `p` (0.0 to 1.0).
+    PercentileDisc,
+    /// `percentileCont(x, p)`: the percentile `p`, interpolated between values.
+    PercentileCont,
 }
 
 impl Aggregate {
@@ -35,8 +39,18 @@ impl Aggregate {
             "min" => Aggregate::Min,
             "max" => Aggregate::Max,
             "collect" => Aggregate::Collect,
+            "percentiledisc" => Aggregate::PercentileDisc,
+            "percentilecont" => Aggregate::PercentileCont,
             _ => return None,
         })
+    }
+
+    /// How many arguments it takes: the value, and for a percentile the percentile.
+    pub fn arity(self) -> usize {
+        match self {
+            Aggregate::PercentileDisc | Aggregate::PercentileCont => 2,
+            _ => 1,
+        }
     }
 }
 
