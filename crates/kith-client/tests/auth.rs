@@ -94,6 +94,25 @@ async fn websocket_handshakes_need_credentials_and_roles_limit_requests() {
         .await
         .expect_err("schema");
     assert_eq!(index.code(), Some(ErrorCode::Forbidden), "{index}");
+    // Cypher schema changes too, in auto-commit and inside an explicit transaction.
+    for schema in [
+        "CREATE INDEX FOR (p:P) ON (p.id)",
+        "CREATE CONSTRAINT FOR (p:P) REQUIRE p.name IS UNIQUE",
+        "CALL kith.procedure.register('app.p', 'RETURN 1 AS one')",
+    ] {
+        let e = writer.cypher(schema, vec![]).await.expect_err(schema);
+        assert_eq!(e.code(), Some(ErrorCode::Forbidden), "{schema}: {e}");
+        let tx = writer.begin(None).await.expect("begins");
+        let e = writer
+            .cypher_in(&tx, schema, vec![])
+            .await
+            .expect_err(schema);
+        assert_eq!(
+            e.code(),
+            Some(ErrorCode::Forbidden),
+            "{schema} in a tx: {e}"
+        );
+    }
     let admin = Client::connect(ClientConfig::new(
         server.ws_url().replace("ws://", "ws://ada:ada-password@"),
     ))

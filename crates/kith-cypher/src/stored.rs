@@ -4,7 +4,7 @@
 //! `kith.procedure.drop(name)` change them; each text is prepared once per version of
 //! the set and its plan runs inside the calling query.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::sync::{Arc, Mutex, Weak};
 
 use kith_core::write_op::WriteOp;
@@ -39,13 +39,50 @@ struct Cache {
     prepared: FxHashMap<String, Arc<Prepared>>,
 }
 
+/// How deeply stored procedures may call each other (a bound on the recursion of
+/// preparing and of running them).
+const NESTING_MAX: usize = 16;
+
 thread_local! {
     /// The stored procedures being prepared on this thread, outermost first: a text
     /// that calls one of them again would recurse without end.
     static PREPARING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-    /// Set while a registration is checked: every procedure it reaches is prepared
-    /// afresh (a cached plan would hide a cycle through the one being registered).
-    static CHECKING: Cell<bool> = const { Cell::new(false) };
+    /// While a registration is checked, the procedures it reached, prepared afresh
+    /// (a cached plan would hide a cycle through the one being registered), each
+    /// once (a diamond of calls is not prepared once per path).
+    static CHECKING: RefCell<Option<FxHashMap<String, Arc<Prepared>>>> = const { RefCell::new(None) };
+}
+
+/// Pushes a name on [`PREPARING`] and pops it when dropped, even on unwinding.
+struct Preparing;
+
+impl Preparing {
+    fn enter(name: &str) -> Preparing {
+        PREPARING.with(|p| p.borrow_mut().push(name.to_owned()));
+        Preparing
+    }
+}
+
+impl Drop for Preparing {
+    fn drop(&mut self) {
+        PREPARING.with(|p| p.borrow_mut().pop());
+    }
+}
+
+/// Starts a registration's check and ends it when dropped.
+struct Checking;
+
+impl Checking {
+    fn start() -> Checking {
+        CHECKING.with(|c| *c.borrow_mut() = Some(FxHashMap::default()));
+        Checking
+    }
+}
+
+impl Drop for Checking {
+    fn drop(&mut self) {
+        CHECKING.with(|c| *c.borrow_mut() = None);
+    }
 }
 
 impl WithStored {
@@ -61,14 +98,19 @@ impl WithStored {
 
     /// Prepares `text` as the procedure `name`, refusing a cycle of calls.
     fn prepare(&self, name: &str, text: &str) -> Result<Prepared, CypherError> {
-        let cycle = PREPARING.with(|p| p.borrow().iter().any(|n| n == name));
+        let (cycle, depth) = PREPARING.with(|p| {
+            let p = p.borrow();
+            (p.iter().any(|n| n == name), p.len())
+        });
         if cycle {
-            return Err(CypherError::new(
-                ErrorCode::ProcedureCallFailed,
-                format!(
-                    "stored procedure `{name}` would call itself (through the procedures it calls)"
-                ),
-            ));
+            return Err(failed(format!(
+                "stored procedure `{name}` would call itself (through the procedures it calls)"
+            )));
+        }
+        if depth >= NESTING_MAX {
+            return Err(failed(format!(
+                "stored procedures nest deeper than {NESTING_MAX} calls at `{name}`"
+            )));
         }
         let me = self.me.upgrade().ok_or_else(|| {
             CypherError::new(
@@ -76,20 +118,44 @@ impl WithStored {
                 "the procedures are shutting down",
             )
         })?;
-        PREPARING.with(|p| p.borrow_mut().push(name.to_owned()));
-        let prepared = Prepared::with_procedures(text, &ProcedureSet(me));
-        PREPARING.with(|p| p.borrow_mut().pop());
-        prepared
+        let _preparing = Preparing::enter(name);
+        let prepared = Prepared::with_procedures(text, &ProcedureSet(me))?;
+        if prepared.mode != crate::engine::Mode::Run {
+            return Err(failed(format!(
+                "`{name}` starts with EXPLAIN or PROFILE: store the query itself"
+            )));
+        }
+        Ok(prepared)
     }
 
     /// The stored procedure `name` of the current version, prepared (from the cache
     /// unless the set changed since).
     fn lookup(&self, name: &str) -> Option<Result<Arc<Prepared>, CypherError>> {
+        // A native procedure's name always means the native one.
+        if self.natives.signature(name).is_some() {
+            return None;
+        }
         let graph = (self.current)();
         let schema = graph.schema();
         let text = schema.procedures.get(name)?;
-        if CHECKING.with(Cell::get) {
-            return Some(self.prepare(name, text).map(Arc::new));
+        let checked = CHECKING.with(|c| {
+            let c = c.borrow();
+            c.as_ref().map(|m| m.get(name).cloned())
+        });
+        match checked {
+            Some(Some(done)) => return Some(Ok(done)),
+            Some(None) => {
+                let prepared = self.prepare(name, text).map(Arc::new);
+                if let Ok(p) = &prepared {
+                    CHECKING.with(|c| {
+                        if let Some(m) = c.borrow_mut().as_mut() {
+                            m.insert(name.to_owned(), p.clone());
+                        }
+                    });
+                }
+                return Some(prepared);
+            }
+            None => {}
         }
         {
             let mut cache = self.cache.lock().ok()?;
@@ -124,9 +190,9 @@ impl WithStored {
                 "`{name}` is the name of a native procedure (or in kith's namespace)"
             )));
         }
-        CHECKING.with(|c| c.set(true));
+        let checking = Checking::start();
         let checked = self.prepare(&name, &text);
-        CHECKING.with(|c| c.set(false));
+        drop(checking);
         checked.map_err(|e| failed(format!("`{name}` does not prepare: {}", e.render(&text))))?;
         Ok(CallOutput::Writes(vec![WriteOp::Schema(
             SchemaOp::RegisterProcedure { name, text },
@@ -151,17 +217,21 @@ impl WithStored {
 }
 
 /// The signature of a stored procedure: its text's parameters in the order they
-/// first appear, its result columns.
-fn signature_of(name: &str, p: &Prepared) -> Signature {
+/// first appear (over every UNION part), its result columns.
+pub(crate) fn signature_of(name: &str, p: &Prepared) -> Signature {
     let first_line = p.text.lines().next().unwrap_or("").trim();
+    let mut params: Vec<&String> = Vec::new();
+    let parts = std::iter::once(&p.plan).chain(p.plan.unions.iter().map(|(_, u)| u));
+    for n in parts.flat_map(|part| &part.names.params) {
+        if !params.contains(&n) {
+            params.push(n);
+        }
+    }
     Signature {
         name: name.to_owned(),
         description: format!("stored Cypher: {first_line}"),
-        params: p
-            .plan
-            .names
-            .params
-            .iter()
+        params: params
+            .into_iter()
             .map(|n| ProcParam {
                 name: n.clone(),
                 type_name: "ANY".to_owned(),

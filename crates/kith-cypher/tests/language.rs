@@ -783,3 +783,27 @@ fn explain_describes_and_profile_counts_each_operator() {
         .expect("explains a write");
     assert!(e.plan.expect("plan").render().contains("Create"));
 }
+
+#[test]
+fn an_index_is_no_constraint_and_default_names_never_collide() {
+    let g = graph();
+    commit(&g, "CREATE INDEX FOR (p:Person) ON (p.name)");
+    // IF NOT EXISTS skips only an equivalent rule: an index does not make names unique.
+    let q = "CREATE CONSTRAINT u IF NOT EXISTS FOR (p:Person) REQUIRE p.name IS UNIQUE";
+    assert_eq!(err(&g, q), ErrorCode::SchemaRuleExists);
+    // A name chosen to look like another pair's default name.
+    commit(&g, "CREATE INDEX index_B_k FOR (n:A) ON (n.k)");
+    commit(&g, "CREATE INDEX mine FOR (n:B) ON (n.k)");
+    let names = run(
+        &g,
+        "SHOW INDEXES YIELD name, labelsOrTypes AS l RETURN name, l ORDER BY name",
+    );
+    assert_eq!(
+        names,
+        vec![
+            vec![s("index_B_k"), Value::List(vec![s("A")])],
+            vec![s("index_Person_name"), Value::List(vec![s("Person")])],
+            vec![s("mine"), Value::List(vec![s("B")])],
+        ]
+    );
+}

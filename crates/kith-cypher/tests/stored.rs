@@ -171,3 +171,56 @@ fn bad_registrations_are_refused_with_the_reason() {
     assert_eq!(e.code, ErrorCode::ProcedureCallFailed);
     assert!(db.store.snapshot().schema().procedures.is_empty());
 }
+
+#[test]
+fn union_parts_take_their_own_parameters_and_union_removes_duplicates() {
+    let db = db();
+    db.register(
+        "app.u",
+        "RETURN $a AS x UNION ALL RETURN $b + $c AS x UNION ALL RETURN $a AS x",
+    );
+    let r = db.commit("CALL app.u(1, 2, 3) YIELD x RETURN collect(x) AS xs", &[]);
+    assert_eq!(
+        r.rows,
+        vec![vec![Value::List(vec![
+            Value::Int(1),
+            Value::Int(5),
+            Value::Int(1)
+        ])]]
+    );
+    db.register("app.d", "RETURN $a AS x UNION RETURN $a AS x");
+    let r = db.commit("CALL app.d(7) YIELD x RETURN count(*) AS n", &[]);
+    assert_eq!(
+        r.rows,
+        vec![vec![Value::Int(1)]],
+        "UNION keeps each row once"
+    );
+}
+
+#[test]
+fn explain_texts_and_deep_chains_are_refused() {
+    let db = db();
+    let e = db
+        .try_commit(
+            "CALL kith.procedure.register('app.e', 'EXPLAIN RETURN 1 AS x')",
+            &[],
+        )
+        .expect_err("explain");
+    assert!(e.message.contains("EXPLAIN"), "{}", e.message);
+    db.register("app.c0", "RETURN 1 AS x");
+    for i in 1..=16 {
+        let text = format!("CALL app.c{}() YIELD x RETURN x + 1 AS x", i - 1);
+        let registered = db.try_commit(
+            "CALL kith.procedure.register($name, $text)",
+            &[("name", s(&format!("app.c{i}"))), ("text", s(&text))],
+        );
+        if i < 16 {
+            registered.unwrap_or_else(|e| panic!("app.c{i}: {}", e.message));
+        } else {
+            let e = registered.expect_err("too deep");
+            assert!(e.message.contains("nest deeper"), "{}", e.message);
+        }
+    }
+    let r = db.commit("CALL app.c15() YIELD x RETURN x", &[]);
+    assert_eq!(r.rows, vec![vec![Value::Int(16)]]);
+}

@@ -439,7 +439,15 @@ impl ResultChunk {
                     });
                 }
                 ("plan", plan @ Value::Map(_)) => chunk.plan = Some(plan),
-                (other, _) => return Err(bad(format!("unexpected result key `{other}`"))),
+                (known @ ("columns" | "rows" | "timing" | "commit" | "plan"), other) => {
+                    return Err(bad(format!(
+                        "result key `{known}` holds a {}",
+                        other.value_type()
+                    )))
+                }
+                // A key a later server adds (as `plan` was) is skipped, not fatal: a
+                // decoding error would fail every request on the connection.
+                _ => {}
             }
         }
         Ok(chunk)
@@ -777,5 +785,15 @@ mod tests {
             assert_eq!(err.code(), crate::ErrorCode::BadRequest);
             assert!(err.to_string().contains(why), "{json}: {err}");
         }
+    }
+
+    #[test]
+    fn unknown_result_keys_are_skipped_and_known_ones_checked() {
+        let later = br#"{"columns":["n"],"rows":[[1]],"hint":{"x":1}}"#;
+        let chunk = ResultChunk::decode(Encoding::Json, later).expect("skips `hint`");
+        assert_eq!(chunk.rows, vec![vec![Value::Int(1)]]);
+        let bad = br#"{"rows":"nope"}"#;
+        let e = ResultChunk::decode(Encoding::Json, bad).expect_err("rows must be a list");
+        assert!(e.to_string().contains("`rows`"), "{e}");
     }
 }

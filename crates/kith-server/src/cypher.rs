@@ -113,7 +113,8 @@ pub(crate) fn run<T>(
         cancel: Some(cancel),
     };
     if let Some(tx) = query.within {
-        return in_transaction(tx, &prepared, query.params, &limits, runner);
+        let statement = (query.params, query.role);
+        return in_transaction(tx, &prepared, statement, &limits, runner);
     }
     let snapshot = state.store.snapshot();
     if !prepared.writes() {
@@ -155,12 +156,17 @@ pub(crate) fn run<T>(
 fn in_transaction<T>(
     mut tx: Box<Tx>,
     prepared: &Prepared,
-    params: &[(String, Value)],
+    (params, role): (Params<'_>, Role),
     limits: &Limits,
     runner: &Runner<T>,
 ) -> Result<Answer<T>, ExecError> {
     let before = tx.counts();
     let result = (runner.write)(&mut *tx, prepared, params, limits).map_err(from_cypher)?;
+    // A schema change needs an admin in a transaction as outside one; refused, the
+    // statement fails and takes the transaction with it.
+    if tx.batch_ops().any(crate::auth::is_schema) {
+        crate::auth::permit(role, true, true)?;
+    }
     let counts = tx.counts().since(before);
     Ok(Answer {
         columns: result.columns,

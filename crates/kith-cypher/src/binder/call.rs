@@ -19,9 +19,14 @@ impl Binder<'_> {
     /// `CALL proc(...)`: `standalone` when it is the whole query (then arguments may
     /// be implicit and the result is every column it yields).
     pub(crate) fn call_clause(&mut self, c: &Call, standalone: bool) -> Result<BoundCall> {
-        // A stored procedure whose text no longer prepares says why.
+        // A stored procedure whose text no longer prepares says why. Its signature
+        // comes from the very plan that will run (the set may change meanwhile).
         let stored = self.procs.0.stored(&c.name).transpose()?;
-        let sig = self.procs.0.signature(&c.name).ok_or_else(|| {
+        let sig = match &stored {
+            Some(p) => Some(crate::stored::signature_of(&c.name, p)),
+            None => self.procs.0.signature(&c.name),
+        };
+        let sig = sig.ok_or_else(|| {
             self.error(
                 ErrorCode::ProcedureNotFound,
                 format!("there is no procedure named `{}`", c.name),

@@ -71,15 +71,11 @@ fn stored_row(
     cx: &Ctx<'_>,
     next: &mut Next<'_>,
 ) -> Result<bool> {
-    let mut params = Vec::with_capacity(spec.args.len());
-    for name in &prepared.plan.names.params {
-        let e = spec.args.iter().find(|(n, _)| n == name).map(|(_, e)| e);
-        params.push(match e {
-            Some(e) => eval(e, row, cx)?,
-            None => Val::Null,
-        });
+    let mut args = Vec::with_capacity(spec.args.len());
+    for (name, e) in &spec.args {
+        args.push((name.as_str(), eval(e, row, cx)?));
     }
-    let rows = super::run_nested(prepared, params, cx)?;
+    let rows = super::run_nested(prepared, &args, cx)?;
     if spec.void {
         return next(row);
     }

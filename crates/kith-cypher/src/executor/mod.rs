@@ -477,15 +477,26 @@ impl<'g> Ctx<'g> {
 }
 
 /// Runs a stored procedure's plan (UNION parts included) inside the query `cx`
-/// runs: on its graph, in its transaction; the result columns of each row.
+/// runs: on its graph, in its transaction; the result columns of each row. `args`
+/// are its arguments by parameter name (each UNION part has its own parameters).
 pub(crate) fn run_nested(
     prepared: &crate::engine::Prepared,
-    params: Vec<Val>,
+    args: &[(&str, Val)],
     cx: &Ctx<'_>,
 ) -> Result<Vec<Vec<Val>>> {
     let mut out = Vec::new();
-    let parts = std::iter::once(&prepared.plan).chain(prepared.plan.unions.iter().map(|(_, p)| p));
-    for plan in parts {
+    let parts = std::iter::once((true, &prepared.plan))
+        .chain(prepared.plan.unions.iter().map(|(all, p)| (*all, p)));
+    for (all, plan) in parts {
+        let params = plan
+            .names
+            .params
+            .iter()
+            .map(|name| {
+                let found = args.iter().find(|(n, _)| n == name);
+                found.map(|(_, v)| v.clone()).unwrap_or(Val::Null)
+            })
+            .collect();
         let rows = match &cx.source {
             Source::Tx(tx) if prepared.writes() => {
                 // A writing operator runs this with no read in progress (it collected
@@ -497,14 +508,25 @@ pub(crate) fn run_nested(
                     )
                 })?;
                 let source = Source::Tx(RefCell::new(&mut **tx));
-                nested_rows(plan, params.clone(), source, cx)?
+                nested_rows(plan, params, source, cx)?
             }
             _ => {
                 let g = cx.graph();
-                nested_rows(plan, params.clone(), Source::Read(&*g), cx)?
+                nested_rows(plan, params, Source::Read(&*g), cx)?
             }
         };
         out.extend(rows);
+        if !all {
+            // UNION (not ALL): each answer row once.
+            let mut seen = FxHashSet::default();
+            let mut kept = Vec::with_capacity(out.len());
+            for row in out {
+                if seen.insert(ops::GroupKey::new(row.iter().cloned().map(Ok))?) {
+                    kept.push(row);
+                }
+            }
+            out = kept;
+        }
     }
     if prepared.writes() {
         cx.written();

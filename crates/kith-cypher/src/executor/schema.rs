@@ -24,7 +24,7 @@ pub(crate) fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<W
             let name = name
                 .clone()
                 .unwrap_or_else(|| Schema::default_index_name(label, key));
-            if let Some(found) = existing(schema, &name, label, key) {
+            if let Some(found) = existing(schema, &name, label, key, Rule::Index) {
                 return skip_or(*if_not_exists, found);
             }
             let mut ops = vec![WriteOp::CreateIndex {
@@ -49,7 +49,7 @@ pub(crate) fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<W
             let name = name
                 .clone()
                 .unwrap_or_else(|| format!("constraint_{label}_{key}"));
-            if let Some(found) = existing(schema, &name, label, key) {
+            if let Some(found) = existing(schema, &name, label, key, Rule::Unique) {
                 return skip_or(*if_not_exists, found);
             }
             Ok(vec![WriteOp::Schema(SchemaOp::CreateUnique {
@@ -84,25 +84,53 @@ pub(crate) fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<W
     }
 }
 
-/// What already stands in the way of declaring `name` on `(label, key)`.
-fn existing(schema: &Schema, name: &str, label: &str, key: &str) -> Option<String> {
+/// What a schema command declares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    Index,
+    Unique,
+}
+
+/// What stands in the way of declaring a `rule` named `name` on `(label, key)`,
+/// and whether it is equivalent (the same kind of rule on the pair, or a rule of
+/// the name: IF NOT EXISTS then does nothing) or a conflict (an error even then,
+/// as in Neo4j: an index on the pair does not make a uniqueness constraint).
+fn existing(schema: &Schema, name: &str, label: &str, key: &str, rule: Rule) -> Option<Found> {
+    if schema.indexes.contains_key(name) || schema.unique.contains_key(name) {
+        let message = format!("an index or constraint is already named `{name}`");
+        return Some(Found {
+            message,
+            equivalent: true,
+        });
+    }
     if let Some(c) = schema.unique_on(label, key) {
-        return Some(format!("constraint `{c}` already covers :{label}({key})"));
+        let message = format!("constraint `{c}` already covers :{label}({key})");
+        return Some(Found {
+            message,
+            equivalent: rule == Rule::Unique,
+        });
     }
     if let Some(i) = schema.index_on(label, key) {
-        return Some(format!("index `{i}` already covers :{label}({key})"));
-    }
-    if schema.indexes.contains_key(name) || schema.unique.contains_key(name) {
-        return Some(format!("an index or constraint is already named `{name}`"));
+        let message = format!("index `{i}` already covers :{label}({key})");
+        return Some(Found {
+            message,
+            equivalent: rule == Rule::Index,
+        });
     }
     None
 }
 
-fn skip_or(if_not_exists: bool, found: String) -> Result<Vec<WriteOp>> {
-    if if_not_exists {
+/// A rule in the way of a declaration.
+struct Found {
+    message: String,
+    equivalent: bool,
+}
+
+fn skip_or(if_not_exists: bool, found: Found) -> Result<Vec<WriteOp>> {
+    if if_not_exists && found.equivalent {
         return Ok(Vec::new());
     }
-    Err(CypherError::new(ErrorCode::SchemaRuleExists, found))
+    Err(CypherError::new(ErrorCode::SchemaRuleExists, found.message))
 }
 
 fn missing(if_exists: bool, what: &str, name: &str) -> Result<Vec<WriteOp>> {

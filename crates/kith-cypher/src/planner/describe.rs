@@ -209,7 +209,18 @@ impl Describer<'_> {
             }
             Op::Call(spec) => {
                 let out = if spec.void { rows } else { rows * 10.0 };
-                ("ProcedureCall", spec.name.clone(), out)
+                let Some(stored) = &spec.stored else {
+                    return node("ProcedureCall", spec.name.clone(), out, child(input), key);
+                };
+                // A stored procedure's own plan, as the call's inner plan (its
+                // operators are counted under their own keys when profiled).
+                let inner = Describer {
+                    plan: &stored.plan,
+                    graph: self.graph,
+                };
+                let mut children = child(input);
+                children.push(inner.pipeline(&stored.plan.ops, None, 1.0));
+                return node("ProcedureCall", spec.name.clone(), out, children, key);
             }
             Op::Subquery(spec) => {
                 let mut children = child(input);
@@ -374,7 +385,13 @@ impl PlanNode {
         let c = counted(self.key);
         self.db_hits = Some(c.db_hits);
         self.time_us = Some(c.nanos as f64 / 1e3);
-        let handed = if self.key == 0 { rows } else { Some(c.rows_in) };
+        // Key 0 is outside every operator: the root's, and a UNION's (whose parts'
+        // shares of the rows are not counted apart).
+        let handed = match (self.key, self.children.len()) {
+            (0, 1) => rows,
+            (0, _) => None,
+            _ => Some(c.rows_in),
+        };
         for (i, child) in self.children.iter_mut().enumerate() {
             child.fill(counted, if i == 0 { handed } else { None });
         }

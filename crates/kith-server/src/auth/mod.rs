@@ -310,14 +310,17 @@ fn stamp_of(path: &std::path::Path) -> Option<Stamp> {
 /// Whether a transaction changes the schema: an index, a constraint, a stored
 /// procedure.
 pub(crate) fn touches_schema(ops: &[kith_core::write_op::WriteOp]) -> bool {
-    ops.iter().any(|op| {
-        matches!(
-            op,
-            kith_core::write_op::WriteOp::CreateIndex { .. }
-                | kith_core::write_op::WriteOp::DropIndex { .. }
-                | kith_core::write_op::WriteOp::Schema(_)
-        )
-    })
+    ops.iter().any(is_schema)
+}
+
+/// Whether an operation changes the schema.
+pub(crate) fn is_schema(op: &kith_core::write_op::WriteOp) -> bool {
+    matches!(
+        op,
+        kith_core::write_op::WriteOp::CreateIndex { .. }
+            | kith_core::write_op::WriteOp::DropIndex { .. }
+            | kith_core::write_op::WriteOp::Schema(_)
+    )
 }
 
 /// Refuses what the role may not do. `writes`: the request changes the graph;
