@@ -67,6 +67,19 @@ impl Schema {
     pub fn default_index_name(label: &str, key: &str) -> String {
         format!("index_{label}_{key}")
     }
+
+    /// `base`, or when an index or constraint has it (`index_A_b_c` is both
+    /// :A(b_c)'s and :A_b(c)'s default), the first free `base_2`, `base_3`...
+    pub fn free_name(&self, base: String) -> String {
+        let taken = |n: &str| self.indexes.contains_key(n) || self.unique.contains_key(n);
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|i| format!("{base}_{i}"))
+            .find(|n| !taken(n))
+            .expect("some suffix is free")
+    }
 }
 
 /// A change to the schema that is not a plain index (those are

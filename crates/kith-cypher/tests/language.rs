@@ -806,4 +806,20 @@ fn an_index_is_no_constraint_and_default_names_never_collide() {
             vec![s("mine"), Value::List(vec![s("B")])],
         ]
     );
+    // Unnamed, a rule whose default name is taken gets the next free one.
+    commit(&g, "CREATE INDEX index_C_k FOR (n:D) ON (n.k)");
+    commit(&g, "CREATE INDEX FOR (n:C) ON (n.k)");
+    commit(
+        &g,
+        "CREATE CONSTRAINT constraint_E_k FOR (n:F) REQUIRE n.k IS UNIQUE",
+    );
+    commit(&g, "CREATE CONSTRAINT FOR (n:E) REQUIRE n.k IS UNIQUE");
+    let named = run(
+        &g,
+        "SHOW INDEXES YIELD name, labelsOrTypes AS l WHERE l IN [['C'], ['E']] RETURN name ORDER BY name",
+    );
+    assert_eq!(
+        named,
+        vec![vec![s("constraint_E_k_2")], vec![s("index_C_k_2")]]
+    );
 }

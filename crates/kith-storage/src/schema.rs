@@ -110,15 +110,9 @@ impl Snapshot {
     /// client's `CreateIndex`, has one at once).
     pub(crate) fn index_declared(&mut self, label: &str, key: &str) {
         if self.schema.index_on(label, key).is_none() {
-            // The default name, or (taken by another rule: `index_A_b_c` is both
-            // :A(b_c) and :A_b(c)) the first free one after it.
-            let base = Schema::default_index_name(label, key);
-            let taken =
-                |n: &str| self.schema.indexes.contains_key(n) || self.schema.unique.contains_key(n);
-            let name = std::iter::once(base.clone())
-                .chain((2..).map(|i| format!("{base}_{i}")))
-                .find(|n| !taken(n))
-                .expect("some name is free");
+            let name = self
+                .schema
+                .free_name(Schema::default_index_name(label, key));
             self.schema_mut().indexes.insert(
                 name,
                 IndexDef {

@@ -92,17 +92,10 @@ pub(crate) fn states(ops: &[Op]) -> Vec<OpState> {
                 Op::Distinct(_) => OpData::Distinct(FxHashSet::default()),
                 Op::Sort { .. } => OpData::Sort(Box::default()),
                 Op::Skip(_) | Op::Limit(_) => OpData::Count(None),
-                Op::Call(c) if !c.writes => OpData::None,
-                Op::Subquery(q) if !q.writes => OpData::None,
-                Op::Unwind { .. } | Op::Filter(_) => OpData::None,
-                Op::Create(_)
-                | Op::Set(_)
-                | Op::Delete { .. }
-                | Op::Merge(_)
-                | Op::Foreach { .. }
-                | Op::Call(_)
-                | Op::Subquery(_)
-                | Op::Schema(_) => OpData::Eager(Rows::default()),
+                // Every writing operator holds its input first (see `Op::writes`,
+                // which names them); the rest keep no state.
+                op if op.writes() => OpData::Eager(Rows::default()),
+                _ => OpData::None,
             },
         })
         .collect()

@@ -21,19 +21,17 @@ pub(crate) fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<W
             key,
             if_not_exists,
         } => {
-            let name = name
-                .clone()
-                .unwrap_or_else(|| Schema::default_index_name(label, key));
-            if let Some(found) = existing(schema, &name, label, key, Rule::Index) {
+            if let Some(found) = existing(schema, name.as_deref(), label, key, Rule::Index) {
                 return skip_or(*if_not_exists, found);
             }
             let mut ops = vec![WriteOp::CreateIndex {
                 label: label.as_str().into(),
                 key: key.as_str().into(),
             }];
-            if name != Schema::default_index_name(label, key) {
+            // Unnamed, the store gives it its default (free) name.
+            if let Some(name) = name {
                 ops.push(WriteOp::Schema(SchemaOp::NameIndex {
-                    name,
+                    name: name.clone(),
                     label: label.clone(),
                     key: key.clone(),
                 }));
@@ -46,12 +44,12 @@ pub(crate) fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<W
             key,
             if_not_exists,
         } => {
-            let name = name
-                .clone()
-                .unwrap_or_else(|| format!("constraint_{label}_{key}"));
-            if let Some(found) = existing(schema, &name, label, key, Rule::Unique) {
+            if let Some(found) = existing(schema, name.as_deref(), label, key, Rule::Unique) {
                 return skip_or(*if_not_exists, found);
             }
+            let name = name
+                .clone()
+                .unwrap_or_else(|| schema.free_name(format!("constraint_{label}_{key}")));
             Ok(vec![WriteOp::Schema(SchemaOp::CreateUnique {
                 name,
                 label: label.clone(),
@@ -91,12 +89,21 @@ enum Rule {
     Unique,
 }
 
-/// What stands in the way of declaring a `rule` named `name` on `(label, key)`,
-/// and whether it is equivalent (the same kind of rule on the pair, or a rule of
-/// the name: IF NOT EXISTS then does nothing) or a conflict (an error even then,
-/// as in Neo4j: an index on the pair does not make a uniqueness constraint).
-fn existing(schema: &Schema, name: &str, label: &str, key: &str, rule: Rule) -> Option<Found> {
-    if schema.indexes.contains_key(name) || schema.unique.contains_key(name) {
+/// What stands in the way of declaring a `rule` on `(label, key)` (named `name`
+/// if a name is given), and whether it is equivalent (the same kind of rule on the
+/// pair, or a rule of the name: IF NOT EXISTS then does nothing) or a conflict (an
+/// error even then, as in Neo4j: an index on the pair does not make a uniqueness
+/// constraint). An unnamed rule takes a free name, so names never stand in its way.
+fn existing(
+    schema: &Schema,
+    name: Option<&str>,
+    label: &str,
+    key: &str,
+    rule: Rule,
+) -> Option<Found> {
+    if let Some(name) =
+        name.filter(|n| schema.indexes.contains_key(*n) || schema.unique.contains_key(*n))
+    {
         let message = format!("an index or constraint is already named `{name}`");
         return Some(Found {
             message,

@@ -21,17 +21,15 @@ TEXT=${TEXT:-$repo/../shared/data/ldbc-cypher/interactive-short-1.cypher}
 KITH_BOLT=${KITH_BOLT-bolt://127.0.0.1:7687}
 NEO4J_BOLT=${NEO4J_BOLT-bolt://127.0.0.1:7698}
 
-# Debian's Maven prints colour resets even with -q -B: strip them.
-(cd "$here" && mvn -q -B package 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+build
 
 bench() {
   local name=$1 url=$2
   [ -n "$url" ] || return 0
-  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of flags
-  java ${BENCH_JAVA_OPTS:-} -cp "$here/target/kith-bolt-is1.jar:$here/target/lib/*" dev.kith.bench.bolt.Is1Throughput \
-    --name "$name" --url "$url" --queries "$QUERIES" --text "$TEXT" \
-    --threads "${BENCH_THREADS:-1,8,32,128}" --seconds "${BENCH_SECONDS:-30}" --warmup "${BENCH_WARMUP:-5}" \
-    --user "${BOLT_USER:-neo4j}" --password "${BOLT_PASSWORD:-neo4j-peer}"
+  run_class Is1Throughput --name "$name" --url "$url" --queries "$QUERIES" --text "$TEXT" \
+    --threads "${BENCH_THREADS:-1,8,32,128}" --seconds "${BENCH_SECONDS:-30}" --warmup "${BENCH_WARMUP:-5}"
 }
 bench kith "$KITH_BOLT"
 bench neo4j "$NEO4J_BOLT"

@@ -16,16 +16,16 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KITH_BOLT=${KITH_BOLT-bolt://127.0.0.1:7687}
 NEO4J_BOLT=${NEO4J_BOLT-bolt://127.0.0.1:7698}
 
-(cd "$here" && mvn -q -B package 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+build
 
 bench() {
   local name=$1 url=$2
   [ -n "$url" ] || return 0
-  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of flags
-  java ${BENCH_JAVA_OPTS:-} -cp "$here/target/kith-bolt-is1.jar:$here/target/lib/*" dev.kith.bench.bolt.CypherWrites \
-    --name "$name" --url "$url" --cases "${WRITE_CASES:-single,tx1000,tx1000-indexed,merge-new,merge-existing}" \
-    --clients "${BENCH_CLIENTS:-8}" --seconds "${BENCH_SECONDS:-10}" --warmup "${BENCH_WARMUP:-2}" \
-    --user "${BOLT_USER:-neo4j}" --password "${BOLT_PASSWORD:-neo4j-peer}"
+  run_class CypherWrites --name "$name" --url "$url" \
+    --cases "${WRITE_CASES:-single,tx1000,tx1000-indexed,merge-new,merge-existing}" \
+    --clients "${BENCH_CLIENTS:-8}" --seconds "${BENCH_SECONDS:-10}" --warmup "${BENCH_WARMUP:-2}"
 }
 bench kith "$KITH_BOLT"
 bench neo4j "$NEO4J_BOLT"
