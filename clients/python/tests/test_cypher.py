@@ -118,6 +118,28 @@ def test_a_read_query_in_every_subprotocol(kith_server, encoding, compression):
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("encoding", ["json", "bson", "msgpack"])
+def test_temporal_values_in_every_encoding(kith_server, encoding):
+    with kith.connect(kith_server.ws_url, encoding=encoding) as client:
+        row = client.cypher(
+            "RETURN date($d) + duration('P1M') AS d, $z AS z, "
+            "datetime({year: 1984, month: 7, day: 20, hour: 12, timezone: 'Europe/Stockholm'}) AS s, "
+            "duration.between(localtime('12:00'), localtime('13:30:00.000000001')) AS p",
+            d="2024-01-31",
+            z=kith.Temporal("time", "12:31:14.645876123+01:00"),
+        ).rows()[0]
+        assert row == [
+            kith.Temporal("date", "2024-02-29"),
+            kith.Temporal("time", "12:31:14.645876123+01:00"),
+            kith.Temporal("datetime", "1984-07-20T12:00+02:00[Europe/Stockholm]"),
+            kith.Temporal("duration", "PT1H30M0.000000001S"),
+        ]
+        with pytest.raises(kith.CypherError) as info:
+            client.cypher("RETURN date('2024-02-30') AS d")
+        assert "2024-02-30" in str(info.value)
+
+
+@pytest.mark.integration
 def test_parameters_and_errors(kith_server):
     with kith.connect(kith_server.ws_url) as client:
         ids = client.cypher("MATCH (p:Person) WHERE p.id IN $ids RETURN p.id AS id ORDER BY id DESC", ids=[3, 1, 2])

@@ -11,6 +11,7 @@ mod ids;
 pub mod ldbc_schema;
 pub mod schema;
 pub mod shindig_schema;
+pub mod temporal;
 mod value;
 pub mod write_op;
 
@@ -18,4 +19,5 @@ pub use graph_tx::{Applied, GraphTx, TxError, TxErrorKind};
 pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};
 pub use ids::{LabelId, NodeId, PropKeyId, RelId, RelTypeId};
 pub use schema::{IndexDef, LabelKey, Schema, SchemaOp};
+pub use temporal::{Duration, Temporal, Tz, ZonedDateTime};
 pub use value::{format_epoch_millis, Value, ValueType};

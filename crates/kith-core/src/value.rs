@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::temporal::Temporal;
+
 /// A property value, or a value in a procedure's result.
 ///
 /// Strings are `Arc<str>` so that results can share them with the store instead of
@@ -23,6 +25,8 @@ pub enum Value {
     String(Arc<str>),
     /// An instant as milliseconds since the Unix epoch (UTC), LDBC's `LongDateFormatter`.
     DateTime(i64),
+    /// A Cypher temporal value (date, time, datetime... or duration).
+    Temporal(Arc<Temporal>),
     /// An ordered list of values.
     List(Vec<Value>),
     /// An ordered map (insertion order is kept, so output is deterministic).
@@ -46,6 +50,8 @@ pub enum ValueType {
     String,
     /// [`Value::DateTime`].
     DateTime,
+    /// [`Value::Temporal`].
+    Temporal,
     /// [`Value::List`] whose elements all have the inner type.
     List(Box<ValueType>),
     /// [`Value::Map`].
@@ -62,6 +68,7 @@ impl Value {
             Value::Float(_) => ValueType::Float,
             Value::String(_) => ValueType::String,
             Value::DateTime(_) => ValueType::DateTime,
+            Value::Temporal(_) => ValueType::Temporal,
             Value::List(items) => ValueType::List(Box::new(
                 items.first().map_or(ValueType::Any, Value::value_type),
             )),
@@ -91,6 +98,11 @@ impl Value {
             Value::DateTime(t) => Some(*t),
             _ => None,
         }
+    }
+
+    /// A temporal value.
+    pub fn temporal(t: Temporal) -> Value {
+        Value::Temporal(Arc::new(t))
     }
 
     /// The elements, if this is a `List`.
@@ -128,6 +140,7 @@ impl fmt::Display for ValueType {
             ValueType::Float => write!(f, "Float"),
             ValueType::String => write!(f, "String"),
             ValueType::DateTime => write!(f, "DateTime"),
+            ValueType::Temporal => write!(f, "Temporal"),
             ValueType::List(inner) => write!(f, "List<{inner}>"),
             ValueType::Map => write!(f, "Map"),
         }
@@ -143,6 +156,7 @@ impl fmt::Display for Value {
             Value::Float(x) => write!(f, "{x}"),
             Value::String(s) => write!(f, "{s}"),
             Value::DateTime(t) => write!(f, "{}", format_epoch_millis(*t)),
+            Value::Temporal(t) => write!(f, "{t}"),
             Value::List(items) => {
                 write!(f, "[")?;
                 for (i, v) in items.iter().enumerate() {

@@ -193,3 +193,15 @@ impl std::error::Error for CypherError {}
 
 /// The engine's result type.
 pub type Result<T> = std::result::Result<T, CypherError>;
+
+impl From<kith_core::temporal::ParseError> for CypherError {
+    fn from(e: kith_core::temporal::ParseError) -> CypherError {
+        CypherError::new(ErrorCode::ArgumentError, e.0)
+    }
+}
+
+impl From<kith_core::temporal::duration::OutOfRange> for CypherError {
+    fn from(_: kith_core::temporal::duration::OutOfRange) -> CypherError {
+        CypherError::new(ErrorCode::ArgumentError, "duration out of range")
+    }
+}

@@ -18,6 +18,7 @@ pub mod parser;
 pub mod planner;
 pub mod procedures;
 pub mod stored;
+pub mod temporal;
 pub mod value;
 
 mod engine;

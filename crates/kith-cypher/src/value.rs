@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use kith_core::{GraphView, NodeId, RelId, Value};
+use kith_core::{GraphView, NodeId, RelId, Temporal, Value, ZonedDateTime};
 
 /// A runtime value.
 #[derive(Clone, Debug, Default)]
@@ -33,8 +33,11 @@ pub enum Val {
     Rel(RelId),
     /// A path.
     Path(Arc<Path>),
-    /// An instant, epoch milliseconds UTC.
+    /// An instant, epoch milliseconds UTC: how the LDBC data stores its dates. Cypher's
+    /// temporal functions read it as a `datetime` at UTC.
     DateTime(i64),
+    /// A date, time, datetime... or duration (shared: rows copy values often).
+    Temporal(Arc<Temporal>),
 }
 
 /// A path: `nodes.len() == rels.len() + 1`.
@@ -76,6 +79,21 @@ impl Val {
             Val::Rel(_) => "Relationship",
             Val::Path(_) => "Path",
             Val::DateTime(_) => "DateTime",
+            Val::Temporal(t) => t.type_name(),
+        }
+    }
+
+    /// A temporal value.
+    pub fn temporal(t: Temporal) -> Val {
+        Val::Temporal(Arc::new(t))
+    }
+
+    /// The value as a temporal one, epoch milliseconds read as a UTC datetime.
+    pub fn as_temporal(&self) -> Option<Temporal> {
+        match self {
+            Val::Temporal(t) => Some(**t),
+            Val::DateTime(ms) => Some(epoch_millis_datetime(*ms)),
+            _ => None,
         }
     }
 
@@ -88,6 +106,7 @@ impl Val {
             Value::Float(f) => Val::Float(*f),
             Value::String(s) => Val::Str(s.clone()),
             Value::DateTime(t) => Val::DateTime(*t),
+            Value::Temporal(t) => Val::Temporal(t.clone()),
             Value::List(items) => Val::list(items.iter().map(Val::from_value).collect()),
             Value::Map(entries) => Val::Map(Arc::new(
                 entries
@@ -109,6 +128,7 @@ impl Val {
             Val::Float(f) => Value::Float(*f),
             Val::Str(s) => Value::String(s.clone()),
             Val::DateTime(t) => Value::DateTime(*t),
+            Val::Temporal(t) => Value::Temporal(t.clone()),
             Val::List(items) => Value::List(items.iter().map(|v| v.to_value(graph)).collect()),
             Val::Map(entries) => Value::Map(
                 entries
@@ -232,6 +252,13 @@ fn same(a: &Val, b: &Val) -> bool {
         (Val::Rel(x), Val::Rel(y)) => x == y,
         (Val::Path(x), Val::Path(y)) => x == y,
         (Val::DateTime(x), Val::DateTime(y)) => x == y,
+        (Val::Temporal(_) | Val::DateTime(_), Val::Temporal(_) | Val::DateTime(_)) => {
+            match (a.as_temporal(), b.as_temporal()) {
+                (Some(Temporal::Duration(x)), Some(Temporal::Duration(y))) => x == y,
+                (Some(x), Some(y)) => x.compare(&y) == Some(Ordering::Equal),
+                _ => false,
+            }
+        }
         _ => false,
     }
 }
@@ -246,6 +273,9 @@ pub fn compare(a: &Val, b: &Val) -> Option<Ordering> {
         (Val::Str(x), Val::Str(y)) => Some(x.cmp(y)),
         (Val::Bool(x), Val::Bool(y)) => Some(x.cmp(y)),
         (Val::DateTime(x), Val::DateTime(y)) => Some(x.cmp(y)),
+        (Val::Temporal(_) | Val::DateTime(_), Val::Temporal(_) | Val::DateTime(_)) => {
+            a.as_temporal()?.compare(&b.as_temporal()?)
+        }
         (Val::List(x), Val::List(y)) => {
             for (p, q) in x.iter().zip(y.iter()) {
                 match compare(p, q)? {
@@ -288,6 +318,12 @@ pub fn order(a: &Val, b: &Val) -> Ordering {
         }
         (Val::Map(x), Val::Map(y)) => x.len().cmp(&y.len()),
         (Val::Path(x), Val::Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
+        (Val::Temporal(_) | Val::DateTime(_), Val::Temporal(_) | Val::DateTime(_)) => {
+            match (a.as_temporal(), b.as_temporal()) {
+                (Some(x), Some(y)) => x.order(&y),
+                _ => Ordering::Equal,
+            }
+        }
         _ => compare(a, b).unwrap_or(Ordering::Equal),
     }
 }
@@ -307,7 +343,7 @@ fn rank(v: &Val) -> u8 {
         Val::Rel(_) => 2,
         Val::List(_) => 3,
         Val::Path(_) => 4,
-        Val::DateTime(_) => 5,
+        Val::DateTime(_) | Val::Temporal(_) => 5,
         Val::Str(_) => 6,
         Val::Bool(_) => 7,
         Val::Int(_) | Val::Float(_) => 8,
@@ -375,8 +411,24 @@ fn hash_val<H: Hasher>(v: &Val, state: &mut H) {
         Val::Node(n) => n.hash(state),
         Val::Rel(r) => r.hash(state),
         Val::Path(p) => p.hash(state),
-        Val::DateTime(t) => t.hash(state),
+        // Equal instants seen at different offsets are different values (equality
+        // compares the wall clock too), so hashing the fields agrees with `equals`.
+        Val::DateTime(_) | Val::Temporal(_) => temporal_hash(v, state),
     }
+}
+
+fn temporal_hash<H: Hasher>(v: &Val, state: &mut H) {
+    if let Some(t) = v.as_temporal() {
+        t.hash(state);
+    }
+}
+
+/// Epoch milliseconds as a datetime at UTC.
+pub fn epoch_millis_datetime(ms: i64) -> Temporal {
+    let utc = chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .naive_utc();
+    Temporal::DateTime(ZonedDateTime::from_utc(utc, None, 0))
 }
 
 /// Civil date and time of an instant (UTC): year, month, day, hour, minute, second, ms.

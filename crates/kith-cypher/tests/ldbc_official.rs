@@ -66,6 +66,7 @@ fn to_json(v: &Value) -> Json {
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Json::from(*f as i64),
         Value::Float(f) => Json::from(*f),
         Value::String(s) => Json::String(s.to_string()),
+        Value::Temporal(t) => Json::String(t.to_string()),
         Value::List(items) => Json::Array(items.iter().map(to_json).collect()),
         Value::Map(entries) => Json::Object(
             entries

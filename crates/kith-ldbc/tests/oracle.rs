@@ -66,6 +66,7 @@ fn to_json(v: &Value) -> Json {
         // The fixtures hold dates as integers, and so must kith (the official Cypher
         // schema's `LONG` epoch milliseconds): a DateTime column is a failure.
         Value::DateTime(i) => panic!("a DateTime ({i}) in an LDBC result: dates are Int"),
+        Value::Temporal(t) => panic!("a temporal value ({t}) in an LDBC result: dates are Int"),
         Value::Float(f) => Json::from(*f),
         Value::String(s) => Json::String(s.to_string()),
         Value::List(items) => Json::Array(items.iter().map(to_json).collect()),

@@ -62,6 +62,7 @@ const TAG_FLOAT: u8 = 3;
 const TAG_STRING: u8 = 4;
 const TAG_DATETIME: u8 = 5;
 const TAG_LIST: u8 = 6;
+const TAG_TEMPORAL: u8 = 7;
 
 /// Writes a snapshot to `path` atomically: a temporary file is written, synced and
 /// renamed over the target, so a crash leaves either the old file or the new one.
@@ -418,6 +419,7 @@ impl<'a> Reader<'a> {
             TAG_FLOAT => Value::Float(f64::from_bits(self.i64()? as u64)),
             TAG_STRING => Value::String(self.string()?.into()),
             TAG_DATETIME => Value::DateTime(self.i64()?),
+            TAG_TEMPORAL => Value::temporal(crate::temporal_codec::read(self)?),
             TAG_LIST if depth == 0 => {
                 let n = self.u32()? as usize;
                 let mut items = Vec::with_capacity(n.min(self.remaining()));
@@ -510,6 +512,10 @@ pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {
             out.push(TAG_DATETIME);
             out.extend_from_slice(&t.to_le_bytes());
         }
+        Value::Temporal(t) => {
+            out.push(TAG_TEMPORAL);
+            crate::temporal_codec::put(out, t);
+        }
         Value::List(items) => {
             out.push(TAG_LIST);
             put_len(out, items.len());
@@ -554,10 +560,38 @@ mod tests {
             knows,
             a,
             b,
-            vec![(since, Value::DateTime(1_262_304_000_000))],
+            vec![
+                (since, Value::DateTime(1_262_304_000_000)),
+                (tags, Value::List(temporal_samples())),
+            ],
         )
         .expect("rel");
         Snapshot::from_raw(raw).expect("valid")
+    }
+
+    /// One value of every temporal kind, a named zone among them.
+    fn temporal_samples() -> Vec<Value> {
+        use kith_core::{Duration, Temporal, ZonedDateTime};
+        let local = chrono::NaiveDate::from_ymd_opt(1984, 10, 11)
+            .and_then(|d| d.and_hms_nano_opt(12, 31, 14, 645_876_123))
+            .expect("a datetime");
+        let tz = "Europe/Stockholm".parse().expect("a zone");
+        [
+            Temporal::Date(local.date()),
+            Temporal::LocalTime(local.time()),
+            Temporal::Time(local.time(), -3600),
+            Temporal::LocalDateTime(local),
+            Temporal::DateTime(ZonedDateTime::in_zone(local, tz, None)),
+            Temporal::DateTime(ZonedDateTime {
+                local,
+                offset: 19_800,
+                zone: None,
+            }),
+            Temporal::Duration(Duration::new(14, -3, 70, 1)),
+        ]
+        .into_iter()
+        .map(Value::temporal)
+        .collect()
     }
 
     fn encode(snapshot: &Snapshot) -> (tempdir::Dir, Vec<u8>) {

@@ -24,6 +24,7 @@ mod raw;
 mod schema;
 mod snapshot;
 mod store;
+mod temporal_codec;
 mod tx;
 mod wal;
 mod write;

@@ -24,6 +24,9 @@ pub(crate) enum IndexKey {
     Float(u64),
     Str(Arc<str>),
     DateTime(i64),
+    /// A temporal value's stored bytes: equal values have equal bytes. The order is
+    /// not the timeline's, so the index answers equality only for these.
+    Temporal(Box<[u8]>),
 }
 
 impl IndexKey {
@@ -35,6 +38,11 @@ impl IndexKey {
             Value::Float(f) => IndexKey::Float(if *f == 0.0 { 0f64 } else { *f }.to_bits()),
             Value::String(s) => IndexKey::Str(s.clone()),
             Value::DateTime(ms) => IndexKey::DateTime(*ms),
+            Value::Temporal(t) => {
+                let mut bytes = Vec::new();
+                crate::temporal_codec::put(&mut bytes, t);
+                IndexKey::Temporal(bytes.into_boxed_slice())
+            }
             Value::Null | Value::List(_) | Value::Map(_) => return None,
         })
     }

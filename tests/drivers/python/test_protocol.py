@@ -7,6 +7,7 @@ import datetime
 
 import neo4j
 import pytest
+import pytz  # the driver's dependency for zones
 from neo4j.exceptions import ClientError, CypherSyntaxError, Neo4jError, TransientError
 
 
@@ -208,6 +209,28 @@ def test_graph_structures_and_datetimes_arrive_as_driver_types(driver):
     assert isinstance(p, neo4j.graph.Path) and len(p) == 1 and p.end_node["name"] == "b"
     assert t.to_native() == datetime.datetime(1970, 1, 1, 0, 0, 1, 500000, tzinfo=datetime.timezone.utc)
     assert echoed.to_native() == datetime.datetime(2021, 5, 6, 7, 8, 9, 123000, tzinfo=datetime.timezone.utc)
+
+
+def test_every_temporal_type_round_trips_as_the_drivers_types(driver):
+    stockholm = neo4j.time.DateTime(1984, 10, 11, 12, 31, 14, 645876123).replace(tzinfo=None)
+    zoned = pytz.timezone("Europe/Stockholm").localize(stockholm)
+    params = {
+        "d": neo4j.time.Date(1984, 10, 11),
+        "lt": neo4j.time.Time(12, 31, 14, 645876123),
+        "t": neo4j.time.Time(12, 31, 14, 645876123, tzinfo=pytz.FixedOffset(-60)),
+        "ldt": stockholm,
+        "dt": zoned,
+        "dur": neo4j.time.Duration(months=14, days=-3, seconds=70, nanoseconds=5),
+    }
+    records, _, _ = driver.execute_query(
+        "CREATE (v:Temporals {d: $d, lt: $lt, t: $t, ldt: $ldt, dt: $dt, dur: $dur}) "
+        "RETURN v.d AS d, v.lt AS lt, v.t AS t, v.ldt AS ldt, v.dt AS dt, v.dur AS dur, "
+        "toString(v.dt) AS text, v.d + v.dur AS later", **params)
+    row = records[0]
+    for key, sent in params.items():
+        assert row[key] == sent, key
+    assert row["text"] == "1984-10-11T12:31:14.645876123+01:00[Europe/Stockholm]"
+    assert row["later"] == neo4j.time.Date(1985, 12, 8)
 
 
 def test_explain_and_profile_fill_the_summary(driver):

@@ -41,6 +41,7 @@ from .errors import (
 )
 from .http import http_call, http_cypher, http_health, http_write
 from .result import Record, Result, WriteResult
+from ._values import Temporal
 from ._codec import ENCODINGS
 from ._compress import COMPRESSIONS
 
@@ -60,6 +61,7 @@ __all__ = [
     "Result",
     "Record",
     "WriteResult",
+    "Temporal",
     "KithError",
     "NotFound",
     "UnknownProcedure",

@@ -29,7 +29,7 @@ import msgpack
 from bson.codec_options import CodecOptions, TypeDecoder, TypeRegistry
 from bson.int64 import Int64
 
-from ._values import UTC, datetime_to_ms, ms_to_datetime, prepare
+from ._values import UTC, datetime_to_ms, ms_to_datetime, prepare, temporal_of
 from .errors import ProtocolError
 
 __all__ = ["ENCODINGS", "Codec", "get_codec"]
@@ -73,7 +73,7 @@ def _json_hook(obj: dict[str, Any]) -> Any:
         ms = obj.get("$datetime")
         if type(ms) is int:
             return ms_to_datetime(ms)
-    return obj
+    return temporal_of(obj)
 
 
 def _no_constants(name: str) -> Any:
@@ -138,7 +138,18 @@ class BsonCodec(Codec):
             value = bson.decode(data, codec_options=_BSON_OPTIONS)
         except Exception as exc:  # bson raises InvalidBSON, OverflowError, ...
             raise self._bad(f"{type(exc).__name__}: {exc}") from None
-        return self._top(value)
+        return self._top(_temporals(value))
+
+
+def _temporals(value: Any) -> Any:
+    """Replaces the ``{"$<kind>": text}`` maps in a decoded BSON document (pymongo has
+    no object hook)."""
+    if isinstance(value, dict):
+        value = {k: _temporals(v) for k, v in value.items()}
+        return temporal_of(value)
+    if isinstance(value, list):
+        return [_temporals(v) for v in value]
+    return value
 
 
 # --- MessagePack ----------------------------------------------------------------
@@ -235,7 +246,12 @@ class MsgpackCodec(Codec):
         try:
             # timestamp=3: ext -1 (any of its three forms) becomes an aware UTC datetime.
             value = msgpack.unpackb(
-                data, raw=False, timestamp=3, ext_hook=_ext_hook, strict_map_key=True
+                data,
+                raw=False,
+                timestamp=3,
+                ext_hook=_ext_hook,
+                strict_map_key=True,
+                object_hook=temporal_of,
             )
         except Exception as exc:  # ExtraData, FormatError, ValueError, ...
             raise self._bad(f"{type(exc).__name__}: {exc}") from None

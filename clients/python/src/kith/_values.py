@@ -1,9 +1,10 @@
 """The kith value model in Python terms (docs/protocol.md 1.6).
 
 kith values are null, bool, int (i64), float (f64), string, datetime (epoch
-milliseconds, UTC), list and map with string keys. In Python they are ``None``,
-``bool``, ``int``, ``float``, ``str``, timezone-aware ``datetime.datetime`` in UTC,
-``list`` and ``dict``. Every encoder walks parameters through :func:`prepare` so a
+milliseconds, UTC), Cypher temporal values (date, localtime, time, localdatetime,
+datetime with an offset or zone, duration), list and map with string keys. In Python
+they are ``None``, ``bool``, ``int``, ``float``, ``str``, timezone-aware
+``datetime.datetime`` in UTC, :class:`Temporal`, ``list`` and ``dict``. Every encoder walks parameters through :func:`prepare` so a
 value kith cannot carry fails here, in the caller's stack, with the path to it,
 instead of as a ``bad_request`` from the server.
 """
@@ -14,7 +15,17 @@ import datetime as _dt
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["UTC", "EPOCH", "I64_MIN", "I64_MAX", "datetime_to_ms", "ms_to_datetime", "prepare"]
+__all__ = [
+    "UTC",
+    "EPOCH",
+    "I64_MIN",
+    "I64_MAX",
+    "Temporal",
+    "datetime_to_ms",
+    "ms_to_datetime",
+    "prepare",
+    "temporal_of",
+]
 
 UTC = _dt.timezone.utc
 EPOCH = _dt.datetime(1970, 1, 1, tzinfo=UTC)
@@ -25,6 +36,88 @@ _ONE_MS = _dt.timedelta(milliseconds=1)
 # Deeper documents are refused by the server (DEPTH_MAX 32 in kith-protocol); the
 # client refuses them too so a cyclic structure cannot recurse forever.
 DEPTH_MAX = 32
+
+
+TEMPORAL_KINDS = ("date", "localtime", "time", "localdatetime", "datetime", "duration")
+
+
+class Temporal:
+    """A Cypher temporal value, as its kind and Neo4j's text form.
+
+    ``Temporal("date", "1984-10-11")``, ``Temporal("datetime",
+    "1984-10-11T12:31:14.645876123+01:00[Europe/Stockholm]")``, ``Temporal("duration",
+    "P1Y2M3DT4H")``. The text keeps what Python's types cannot (nanoseconds, named
+    zones, months in a duration); :meth:`to_python` converts when they can. Travels as
+    ``{"$<kind>": "<text>"}`` (docs/protocol.md 1.6).
+    """
+
+    __slots__ = ("kind", "text")
+
+    def __init__(self, kind: str, text: str) -> None:
+        if kind not in TEMPORAL_KINDS:
+            raise ValueError(f"temporal kind must be one of {', '.join(TEMPORAL_KINDS)}, got {kind!r}")
+        if not isinstance(text, str):
+            raise TypeError(f"temporal text must be str, got {type(text).__name__}")
+        self.kind = kind
+        self.text = text
+
+    @classmethod
+    def of(cls, value: _dt.date | _dt.time | _dt.timedelta) -> "Temporal":
+        """The temporal value of a ``datetime.date``, ``datetime.time`` or
+        ``datetime.timedelta`` (a ``datetime.datetime`` stays kith's UTC datetime)."""
+        if isinstance(value, _dt.datetime):
+            kind = "localdatetime" if value.utcoffset() is None else "datetime"
+            return cls(kind, value.isoformat())
+        if isinstance(value, _dt.date):
+            return cls("date", value.isoformat())
+        if isinstance(value, _dt.time):
+            return cls("localtime" if value.utcoffset() is None else "time", value.isoformat())
+        if isinstance(value, _dt.timedelta):
+            whole, micros = divmod(value // _dt.timedelta(microseconds=1), 1_000_000)
+            days, seconds = divmod(whole, 86_400)
+            return cls("duration", f"P{days}DT{seconds}.{micros:06d}S")
+        raise TypeError(f"no temporal value for a {type(value).__name__}")
+
+    def to_python(self) -> Any:
+        """``datetime.date``/``time``/``datetime`` for the instant kinds (nanoseconds cut
+        to microseconds, a named zone kept as its offset); the text for a duration,
+        which Python has no type for."""
+        text = self.text.split("[", 1)[0]
+        if "." in text:
+            head, _, frac = text.partition(".")
+            digits = frac[: len(frac) - len(frac.lstrip("0123456789"))]
+            rest = frac[len(digits):]
+            text = f"{head}.{digits[:6].ljust(6, '0')}{rest}"
+        text = text.replace("Z", "+00:00")
+        if self.kind == "date":
+            return _dt.date.fromisoformat(text)
+        if self.kind in ("localtime", "time"):
+            return _dt.time.fromisoformat(text)
+        if self.kind in ("localdatetime", "datetime"):
+            return _dt.datetime.fromisoformat(text)
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Temporal) and (self.kind, self.text) == (other.kind, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text))
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Temporal({self.kind!r}, {self.text!r})"
+
+
+def temporal_of(obj: dict[str, Any]) -> Any:
+    """The :class:`Temporal` a decoded one-key ``{"$<kind>": text}`` map stands for,
+    else the map itself."""
+    if len(obj) == 1:
+        ((key, text),) = obj.items()
+        if key.startswith("$") and key[1:] in TEMPORAL_KINDS and isinstance(text, str):
+            return Temporal(key[1:], text)
+    return obj
 
 
 def datetime_to_ms(value: _dt.datetime) -> int:
@@ -71,6 +164,10 @@ def prepare(
         return on_int(value) if on_int is not None else int(value)
     if isinstance(value, _dt.datetime):
         return on_datetime(value) if on_datetime is not None else value
+    if isinstance(value, (_dt.date, _dt.time, _dt.timedelta)):
+        value = Temporal.of(value)
+    if isinstance(value, Temporal):
+        return {"$" + value.kind: value.text}
     if isinstance(value, (list, tuple)):
         return [
             prepare(v, on_int=on_int, on_datetime=on_datetime, path=f"{path}[{i}]", depth=depth + 1)
@@ -85,8 +182,4 @@ def prepare(
                 v, on_int=on_int, on_datetime=on_datetime, path=f"{path}.{k}", depth=depth + 1
             )
         return out
-    if isinstance(value, _dt.date):
-        raise TypeError(
-            f"{path}: kith has datetimes, not dates; pass datetime.datetime(y, m, d, tzinfo=UTC)"
-        )
     raise TypeError(f"{path}: kith cannot carry a {type(value).__name__} ({value!r})")

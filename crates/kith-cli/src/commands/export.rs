@@ -29,6 +29,8 @@ enum Column {
     Boolean,
     String,
     DateTime,
+    /// A Cypher temporal value, by its kind's import type name.
+    Temporal(&'static str),
     LongArray,
     StringArray,
 }
@@ -41,6 +43,7 @@ impl Column {
             Value::Bool(_) => Column::Boolean,
             Value::String(_) => Column::String,
             Value::DateTime(_) => Column::DateTime,
+            Value::Temporal(t) => Column::Temporal(import_type(t)),
             Value::List(items) if items.iter().all(|v| matches!(v, Value::Int(_))) => {
                 Column::LongArray
             }
@@ -56,6 +59,7 @@ impl Column {
             Column::Boolean => "boolean",
             Column::String => "string",
             Column::DateTime => "datetime",
+            Column::Temporal(name) => name,
             Column::LongArray => "long[]",
             Column::StringArray => "string[]",
         }
@@ -93,6 +97,7 @@ fn field(out: &mut String, value: Option<&Value>) {
         Some(Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
         Some(Value::String(s)) => quote(out, s),
         Some(Value::DateTime(ms)) => out.push_str(&kith_core::format_epoch_millis(*ms)),
+        Some(Value::Temporal(t)) => out.push_str(&t.to_string()),
         Some(Value::List(items)) => {
             let joined: Vec<String> = items
                 .iter()
@@ -103,6 +108,19 @@ fn field(out: &mut String, value: Option<&Value>) {
                 .collect();
             quote(out, &joined.join(";"));
         }
+    }
+}
+
+/// neo4j-admin import's column type for a temporal value.
+fn import_type(t: &kith_core::Temporal) -> &'static str {
+    use kith_core::Temporal as T;
+    match t {
+        T::Date(_) => "date",
+        T::LocalTime(_) => "localtime",
+        T::Time(..) => "time",
+        T::LocalDateTime(_) => "localdatetime",
+        T::DateTime(_) => "datetime",
+        T::Duration(_) => "duration",
     }
 }
 

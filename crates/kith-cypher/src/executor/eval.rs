@@ -8,6 +8,7 @@ use crate::ast::{CompareOp, Quantifier, SubqueryKind};
 use crate::binder::{BExpr, BinOp, MapItem};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::{self, Function};
+use crate::temporal;
 use crate::value::{civil, compare, equals, Val};
 
 /// The value of `e` in `row`.
@@ -112,7 +113,11 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
                     return Ok(v);
                 }
             }
-            functions::call(*f, vals, &*cx.graph())?
+            if f.is_temporal() {
+                temporal::call(*f, vals, &|| cx.now())?
+            } else {
+                functions::call(*f, vals, &*cx.graph())?
+            }
         }
         BExpr::Case {
             operand,
@@ -257,6 +262,7 @@ pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
                 .map_or(Val::Null, |(_, v)| v.clone())
         }
         Val::DateTime(t) => temporal_field(*t, &cx.names.keys[key])?,
+        Val::Temporal(t) => temporal::field(t, &cx.names.keys[key])?,
         other => {
             return Err(CypherError::type_error(format!(
                 "cannot read property `{}` of a {}",
@@ -366,10 +372,9 @@ fn negate(v: Val) -> Result<Val> {
         Val::Null => Ok(Val::Null),
         Val::Int(i) => i.checked_neg().map(Val::Int).ok_or_else(overflow),
         Val::Float(f) => Ok(Val::Float(-f)),
-        other => Err(CypherError::type_error(format!(
-            "cannot negate a {}",
-            other.type_name()
-        ))),
+        other => temporal::negate(&other).ok_or_else(|| {
+            CypherError::type_error(format!("cannot negate a {}", other.type_name()))
+        }),
     }
 }
 
@@ -389,10 +394,35 @@ pub(crate) fn binary(op: BinOp, a: Val, b: Val) -> Result<Val> {
     if a.is_null() || b.is_null() {
         return Ok(Val::Null);
     }
+    if let Some(done) = temporal_op(op, &a, &b) {
+        return done;
+    }
     match op {
         BinOp::Add => add(a, b),
         _ => numeric(op, &a, &b),
     }
+}
+
+/// Arithmetic with a duration; `None` when neither side is a temporal value.
+fn temporal_op(op: BinOp, a: &Val, b: &Val) -> Option<Result<Val>> {
+    if !matches!(a, Val::Temporal(_)) && !matches!(b, Val::Temporal(_)) {
+        return None;
+    }
+    let done = match op {
+        BinOp::Add => temporal::add(a, b),
+        BinOp::Sub => temporal::subtract(a, b),
+        BinOp::Mul => temporal::multiply(a, b),
+        BinOp::Div => temporal::divide(a, b),
+        _ => None,
+    };
+    Some(done.unwrap_or_else(|| {
+        Err(CypherError::type_error(format!(
+            "cannot apply {} to a {} and a {}",
+            op_symbol(op),
+            a.type_name(),
+            b.type_name()
+        )))
+    }))
 }
 
 fn add(a: Val, b: Val) -> Result<Val> {

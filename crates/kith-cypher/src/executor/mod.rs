@@ -235,6 +235,9 @@ pub struct Ctx<'g> {
     pub(crate) memo: RefCell<FxHashMap<usize, steps::Memo>>,
     /// PROFILE's counters, when profiling.
     profiler: Option<&'g profile::Profiler>,
+    /// The statement's instant, read from the clock once at its first use, so that
+    /// `date()` is one value throughout a statement.
+    now: Cell<Option<chrono::NaiveDateTime>>,
 }
 
 impl<'g> Ctx<'g> {
@@ -256,9 +259,20 @@ impl<'g> Ctx<'g> {
             in_set: RefCell::new(None),
             memo: RefCell::new(FxHashMap::default()),
             profiler: None,
+            now: Cell::new(None),
         };
         cx.resolve();
         cx
+    }
+
+    /// The statement's instant (UTC).
+    pub(crate) fn now(&self) -> chrono::NaiveDateTime {
+        if let Some(t) = self.now.get() {
+            return t;
+        }
+        let t = crate::temporal::realtime();
+        self.now.set(Some(t));
+        t
     }
 
     /// This context, counting into `profiler` (PROFILE).

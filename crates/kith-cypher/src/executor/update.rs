@@ -494,6 +494,7 @@ fn stored(key: &str, v: &Val) -> Result<Value> {
         Val::Float(f) => Value::Float(*f),
         Val::Str(s) => Value::String(s.clone()),
         Val::DateTime(t) => Value::DateTime(*t),
+        Val::Temporal(t) => Value::Temporal(t.clone()),
         Val::List(items) => Value::List(
             items
                 .iter()

@@ -54,6 +54,49 @@ impl Aggregate {
     }
 }
 
+impl Function {
+    /// Whether it is one of the temporal functions (`crate::temporal`), which read the
+    /// statement's clock.
+    pub fn is_temporal(self) -> bool {
+        use Function as F;
+        matches!(
+            self,
+            F::Date
+                | F::DateStatement
+                | F::DateTransaction
+                | F::DateRealtime
+                | F::DateTruncate
+                | F::LocalTime
+                | F::LocalTimeStatement
+                | F::LocalTimeTransaction
+                | F::LocalTimeRealtime
+                | F::LocalTimeTruncate
+                | F::Time
+                | F::TimeStatement
+                | F::TimeTransaction
+                | F::TimeRealtime
+                | F::TimeTruncate
+                | F::LocalDateTime
+                | F::LocalDateTimeStatement
+                | F::LocalDateTimeTransaction
+                | F::LocalDateTimeRealtime
+                | F::LocalDateTimeTruncate
+                | F::DateTime
+                | F::DateTimeStatement
+                | F::DateTimeTransaction
+                | F::DateTimeRealtime
+                | F::DateTimeTruncate
+                | F::DateTimeFromEpoch
+                | F::DateTimeFromEpochMillis
+                | F::Duration
+                | F::DurationBetween
+                | F::DurationInMonths
+                | F::DurationInDays
+                | F::DurationInSeconds
+        )
+    }
+}
+
 macro_rules! functions {
     ($($variant:ident = $name:literal, $min:literal ..= $max:literal;)*) => {
         /// A scalar function.
@@ -134,7 +177,38 @@ functions! {
     Split = "split", 2..=2;
     Exists = "exists", 1..=1;
     IsEmpty = "isempty", 1..=1;
-    DateTime = "datetime", 1..=1;
+    Date = "date", 0..=1;
+    DateStatement = "date.statement", 0..=1;
+    DateTransaction = "date.transaction", 0..=1;
+    DateRealtime = "date.realtime", 0..=1;
+    DateTruncate = "date.truncate", 2..=3;
+    LocalTime = "localtime", 0..=1;
+    LocalTimeStatement = "localtime.statement", 0..=1;
+    LocalTimeTransaction = "localtime.transaction", 0..=1;
+    LocalTimeRealtime = "localtime.realtime", 0..=1;
+    LocalTimeTruncate = "localtime.truncate", 2..=3;
+    Time = "time", 0..=1;
+    TimeStatement = "time.statement", 0..=1;
+    TimeTransaction = "time.transaction", 0..=1;
+    TimeRealtime = "time.realtime", 0..=1;
+    TimeTruncate = "time.truncate", 2..=3;
+    LocalDateTime = "localdatetime", 0..=1;
+    LocalDateTimeStatement = "localdatetime.statement", 0..=1;
+    LocalDateTimeTransaction = "localdatetime.transaction", 0..=1;
+    LocalDateTimeRealtime = "localdatetime.realtime", 0..=1;
+    LocalDateTimeTruncate = "localdatetime.truncate", 2..=3;
+    DateTime = "datetime", 0..=1;
+    DateTimeStatement = "datetime.statement", 0..=1;
+    DateTimeTransaction = "datetime.transaction", 0..=1;
+    DateTimeRealtime = "datetime.realtime", 0..=1;
+    DateTimeTruncate = "datetime.truncate", 2..=3;
+    DateTimeFromEpoch = "datetime.fromepoch", 2..=2;
+    DateTimeFromEpochMillis = "datetime.fromepochmillis", 1..=1;
+    Duration = "duration", 1..=1;
+    DurationBetween = "duration.between", 2..=2;
+    DurationInMonths = "duration.inmonths", 2..=2;
+    DurationInDays = "duration.indays", 2..=2;
+    DurationInSeconds = "duration.inseconds", 2..=2;
     Rand = "rand", 0..=0;
     Pi = "pi", 0..=0;
     E = "e", 0..=0;

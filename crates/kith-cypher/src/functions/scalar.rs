@@ -22,6 +22,7 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
         F::Rand => return Ok(Val::Float(random_unit())),
         F::Pi => return Ok(Val::Float(std::f64::consts::PI)),
         F::E => return Ok(Val::Float(std::f64::consts::E)),
+        f if f.is_temporal() => return crate::temporal::call(f, args, &crate::temporal::realtime),
         _ => {}
     }
     let a = &args[0];
@@ -99,8 +100,7 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
             Val::Map(m) => Ok(Val::Bool(m.is_empty())),
             _ => Err(arg_type(f, "a string, list or map", a)),
         },
-        F::DateTime => datetime(a),
-        F::Coalesce | F::Rand | F::Pi | F::E => unreachable_coalesce(),
+        _ => unreachable_coalesce(),
     }
 }
 
@@ -178,6 +178,7 @@ pub fn to_string(a: &Val) -> Val {
         Val::Float(x) => Val::str(&format_float(*x)),
         Val::Bool(b) => Val::str(&b.to_string()),
         Val::DateTime(t) => Val::str(&kith_core::format_epoch_millis(*t)),
+        Val::Temporal(t) => Val::str(&t.to_string()),
         other => Val::str(&format!("{other:?}")),
     }
 }
@@ -377,32 +378,6 @@ fn split(args: &[Val]) -> Result<Val> {
         (_, Val::Null) => Ok(Val::Null),
         (Val::Str(s), Val::Str(sep)) => Ok(Val::list(s.split(&**sep).map(Val::str).collect())),
         _ => Err(CypherError::type_error("split() expects two strings")),
-    }
-}
-
-/// `datetime({epochMillis: n})` (the form the LDBC texts use) and `datetime(n)`.
-fn datetime(a: &Val) -> Result<Val> {
-    match a {
-        Val::DateTime(t) => Ok(Val::DateTime(*t)),
-        Val::Map(m) => {
-            let ms = m
-                .iter()
-                .find(|(k, _)| &**k == "epochMillis")
-                .map(|(_, v)| v);
-            let secs = m
-                .iter()
-                .find(|(k, _)| &**k == "epochSeconds")
-                .map(|(_, v)| v);
-            match (ms, secs) {
-                (Some(Val::Int(ms)), _) => Ok(Val::DateTime(*ms)),
-                (_, Some(Val::Int(s))) => Ok(Val::DateTime(s.saturating_mul(1000))),
-                _ => Err(CypherError::new(
-                    ErrorCode::NotSupported,
-                    "datetime() takes a map with an integer epochMillis or epochSeconds",
-                )),
-            }
-        }
-        other => Err(arg_type(Function::DateTime, "a map", other)),
     }
 }
 

@@ -196,6 +196,13 @@ fn write_value(out: &mut Vec<u8>, key: &str, v: &Value) {
             element(out, DATETIME, key);
             out.extend_from_slice(&ms.to_le_bytes());
         }
+        Value::Temporal(t) => {
+            element(out, DOCUMENT, key);
+            let at = open(out);
+            element(out, STRING, super::temporal_key(t));
+            write_str(out, &t.to_string());
+            close(out, at);
+        }
         Value::List(items) => {
             element(out, ARRAY, key);
             write_list_body(out, items);
@@ -245,7 +252,11 @@ fn raw_document(doc: &bson::RawDocument, depth: usize) -> Result<Value, Protocol
         let (key, value) = element.map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
         entries.push((key.into(), raw_value(value, depth + 1)?));
     }
-    Ok(Value::Map(entries))
+    match super::temporal_of(&entries) {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) => Ok(Value::Map(entries)),
+        Err(e) => Err(ProtocolError::payload(NAME, e)),
+    }
 }
 
 fn raw_value(value: bson::RawBsonRef<'_>, depth: usize) -> Result<Value, ProtocolError> {
@@ -296,6 +307,11 @@ mod encoder_tests {
             Value::Float(x) => RawBson::Double(*x),
             Value::String(s) => RawBson::String(s.to_string()),
             Value::DateTime(ms) => RawBson::DateTime(bson::DateTime::from_millis(*ms)),
+            Value::Temporal(t) => {
+                let mut d = RawDocumentBuf::new();
+                d.append(crate::codec::temporal_key(t), t.to_string());
+                RawBson::Document(d)
+            }
             Value::List(items) => {
                 let mut a = RawArrayBuf::new();
                 for item in items {

@@ -92,6 +92,9 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
         Value::DateTime(t) => {
             let _ = write!(out, "{{\"$datetime\":{t}}}");
         }
+        Value::Temporal(t) => {
+            let _ = write!(out, "{{\"{}\":\"{t}\"}}", super::temporal_key(t));
+        }
         Value::List(items) => write_list(out, items),
         Value::Map(entries) => {
             out.push(b'{');
@@ -221,14 +224,20 @@ impl<'de> serde::de::Visitor<'de> for Seed {
         }
         if let [(key, value)] = entries.as_slice() {
             if &**key == "$datetime" {
-                return match value {
-                    Value::Int(ms) => Ok(Value::DateTime(*ms)),
-                    _ => Err(serde::de::Error::custom(
-                        "$datetime must be integral milliseconds",
-                    )),
-                };
+                if let Value::Int(ms) = value {
+                    return Ok(Value::DateTime(*ms));
+                }
             }
         }
-        Ok(Value::Map(entries))
+        match super::temporal_of(&entries) {
+            Ok(Some(t)) => Ok(t),
+            Ok(None) if entries.len() == 1 && &*entries[0].0 == "$datetime" => {
+                Err(serde::de::Error::custom(
+                    "$datetime must be integral milliseconds or datetime text",
+                ))
+            }
+            Ok(None) => Ok(Value::Map(entries)),
+            Err(e) => Err(serde::de::Error::custom(e)),
+        }
     }
 }

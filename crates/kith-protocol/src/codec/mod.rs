@@ -8,9 +8,49 @@ mod bson_codec;
 mod json;
 mod msgpack;
 
-use kith_core::Value;
+use std::sync::Arc;
+
+use kith_core::temporal::{parse, Kind};
+use kith_core::{Temporal, Value};
 
 use crate::{Encoding, ProtocolError};
+
+/// The key of the one-entry map a temporal value travels as in every encoding:
+/// `{"$date": "1984-10-11"}`, `{"$datetime": "1984-10-11T12:00+01:00[Europe/Stockholm]"}`,
+/// `{"$duration": "P1Y2M"}`; the text is Cypher's `toString` of the value.
+/// (`{"$datetime": <integer>}` is the epoch-milliseconds instant of the LDBC data.)
+pub(crate) fn temporal_key(t: &Temporal) -> &'static str {
+    match t {
+        Temporal::Date(_) => "$date",
+        Temporal::LocalTime(_) => "$localtime",
+        Temporal::Time(..) => "$time",
+        Temporal::LocalDateTime(_) => "$localdatetime",
+        Temporal::DateTime(_) => "$datetime",
+        Temporal::Duration(_) => "$duration",
+    }
+}
+
+/// The value a decoded one-entry map stands for: a temporal value when its key is a
+/// temporal key and its value text; `Ok(None)` for any other map.
+pub(crate) fn temporal_of(entries: &[(Arc<str>, Value)]) -> Result<Option<Value>, String> {
+    let [(key, Value::String(text))] = entries else {
+        return Ok(None);
+    };
+    let kind = match &**key {
+        "$date" => Kind::Date,
+        "$localtime" => Kind::LocalTime,
+        "$time" => Kind::Time,
+        "$localdatetime" => Kind::LocalDateTime,
+        "$datetime" => Kind::DateTime,
+        "$duration" => {
+            let d = parse::duration(text).map_err(|e| format!("{key}: {e}"))?;
+            return Ok(Some(Value::temporal(Temporal::Duration(d))));
+        }
+        _ => return Ok(None),
+    };
+    let t = parse::parse(kind, text).map_err(|e| format!("{key}: {e}"))?;
+    Ok(Some(Value::temporal(t)))
+}
 
 /// A document to encode, borrowing its contents.
 pub(crate) enum Node<'a> {
@@ -72,6 +112,7 @@ mod tests {
                 .prop_map(Value::Float),
             ".{0,20}".prop_map(Value::string),
             (-100_000_000_000_000i64..100_000_000_000_000).prop_map(Value::DateTime),
+            temporal().prop_map(Value::temporal),
         ];
         leaf.prop_recursive(3, 24, 6, |inner| {
             prop_oneof![
@@ -88,6 +129,61 @@ mod tests {
                 }),
             ]
         })
+    }
+
+    fn temporal() -> impl Strategy<Value = Temporal> {
+        use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
+        use kith_core::{Duration, Tz, ZonedDateTime};
+        let date = (1i32..3_650_000)
+            .prop_map(|d| NaiveDate::from_num_days_from_ce_opt(d).expect("in range"));
+        let time = (0u32..86_400, 0u32..1_000_000_000).prop_map(|(s, n)| {
+            NaiveTime::from_num_seconds_from_midnight_opt(s, n).expect("in range")
+        });
+        let offset = -18 * 3600..=18 * 3600;
+        let zones = [
+            "Europe/Stockholm",
+            "America/New_York",
+            "Asia/Kolkata",
+            "Australia/Eucla",
+        ];
+        prop_oneof![
+            date.clone().prop_map(Temporal::Date),
+            time.clone().prop_map(Temporal::LocalTime),
+            (time.clone(), offset.clone()).prop_map(|(t, o)| Temporal::Time(t, o)),
+            (date.clone(), time.clone())
+                .prop_map(|(d, t)| Temporal::LocalDateTime(NaiveDateTime::new(d, t))),
+            (date.clone(), time.clone(), offset).prop_map(|(d, t, o)| Temporal::DateTime(
+                ZonedDateTime {
+                    local: NaiveDateTime::new(d, t),
+                    offset: o,
+                    zone: None,
+                }
+            )),
+            (date, time, 0..zones.len()).prop_map(move |(d, t, z)| {
+                let tz: Tz = zones[z].parse().expect("a zone");
+                Temporal::DateTime(ZonedDateTime::in_zone(NaiveDateTime::new(d, t), tz, None))
+            }),
+            (
+                -10_000i64..10_000,
+                -100_000i64..100_000,
+                -1_000_000_000i64..1_000_000_000,
+                0i64..1_000_000_000
+            )
+                .prop_map(|(m, d, s, n)| Temporal::Duration(Duration::new(m, d, s, n))),
+        ]
+    }
+
+    #[test]
+    fn bad_temporal_text_is_refused_by_name() {
+        let err =
+            decode(Encoding::Json, br#"{"v":{"$date":"1984-13-45"}}"#).expect_err("no such date");
+        assert!(err.to_string().contains("$date"), "{err}");
+        let err =
+            decode(Encoding::Json, br#"{"v":{"$datetime":true}}"#).expect_err("not a datetime");
+        assert!(err.to_string().contains("$datetime"), "{err}");
+        // Any other one-entry map stays a map.
+        let map = decode(Encoding::Json, br#"{"v":{"$dat":"x"}}"#).expect("a map");
+        assert!(matches!(map, Value::Map(_)));
     }
 
     proptest! {

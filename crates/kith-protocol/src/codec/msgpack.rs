@@ -91,6 +91,11 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
             out.extend_from_slice(&nanos.to_be_bytes());
             out.extend_from_slice(&seconds.to_be_bytes());
         }
+        Value::Temporal(t) => {
+            let _ = mp::write_map_len(out, 1);
+            let _ = mp::write_str(out, super::temporal_key(t));
+            let _ = mp::write_str(out, &t.to_string());
+        }
         Value::List(items) => {
             let _ = mp::write_array_len(out, len32(items.len()));
             for v in items {
@@ -255,7 +260,11 @@ impl<'a> Decoder<'a> {
                     let key = self.key()?;
                     entries.push((key, self.value(depth + 1)?));
                 }
-                Value::Map(entries)
+                match super::temporal_of(&entries) {
+                    Ok(Some(t)) => t,
+                    Ok(None) => Value::Map(entries),
+                    Err(e) => return Err(self.err(e)),
+                }
             }
             0xc4..=0xc6 => return Err(self.err("binary values are not supported")),
             0xd4..=0xd8 | 0xc7..=0xc9 => {

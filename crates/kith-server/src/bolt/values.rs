@@ -35,6 +35,15 @@ mod tag {
     pub const DATE_TIME: u8 = 0x49;
     /// The same before 5.0: seconds counted in the offset's local time.
     pub const LEGACY_DATE_TIME: u8 = 0x46;
+    /// DateTime in a named zone, seconds since the epoch in UTC (5.0+, 4.4 patched).
+    pub const DATE_TIME_ZONE_ID: u8 = 0x69;
+    /// The same before 5.0: seconds counted in the zone's local time.
+    pub const LEGACY_DATE_TIME_ZONE_ID: u8 = 0x66;
+    pub const DATE: u8 = 0x44;
+    pub const TIME: u8 = 0x54;
+    pub const LOCAL_TIME: u8 = 0x74;
+    pub const LOCAL_DATE_TIME: u8 = 0x64;
+    pub const DURATION: u8 = 0x45;
 }
 
 /// Writes an answer value.
@@ -79,6 +88,7 @@ pub(crate) fn pack_value(p: &mut Packer<'_>, v: &Value, d: Dialect) {
             p.int(ms.rem_euclid(1000) * 1_000_000);
             p.int(0);
         }
+        Value::Temporal(t) => temporal::pack(p, t, d),
         Value::List(items) => {
             p.list_header(items.len());
             items.iter().for_each(|i| pack_value(p, i, d));
@@ -207,12 +217,17 @@ pub(crate) fn param_value(name: &str, pack: Pack) -> Result<Value, String> {
 fn structure(name: &str, tag: u8, fields: &[Pack]) -> Result<Value, String> {
     let kind = match tag {
         tag::DATE_TIME | tag::LEGACY_DATE_TIME => "",
-        0x69 | 0x66 => "a datetime with a named time zone",
-        0x44 => "a date",
-        0x54 => "a time",
-        0x74 => "a local time",
-        0x64 => "a local datetime",
-        0x45 => "a duration",
+        tag::DATE_TIME_ZONE_ID
+        | tag::LEGACY_DATE_TIME_ZONE_ID
+        | tag::DATE
+        | tag::TIME
+        | tag::LOCAL_TIME
+        | tag::LOCAL_DATE_TIME
+        | tag::DURATION => {
+            return temporal::unpack(tag, fields)
+                .map(Value::temporal)
+                .map_err(|e| format!("parameter `{name}`: {e}"))
+        }
         0x58 | 0x59 => "a point",
         tag::NODE | tag::RELATIONSHIP | tag::UNBOUND_RELATIONSHIP | tag::PATH => {
             "a node, relationship or path"
@@ -237,11 +252,11 @@ fn structure(name: &str, tag: u8, fields: &[Pack]) -> Result<Value, String> {
     } else {
         Some(*seconds)
     };
-    if nanos % 1_000_000 != 0 || !(0..1_000_000_000).contains(nanos) {
-        return Err(format!(
-            "parameter `{name}`: kith keeps datetimes to the millisecond; this one has \
-             {nanos} nanoseconds"
-        ));
+    if nanos % 1_000_000 != 0 || *offset != 0 {
+        // Not the LDBC data's millisecond UTC instant: a Cypher datetime.
+        return temporal::unpack(tag, fields)
+            .map(Value::temporal)
+            .map_err(|e| format!("parameter `{name}`: {e}"));
     }
     utc_seconds
         .and_then(|s| s.checked_mul(1000))
@@ -253,9 +268,11 @@ fn structure(name: &str, tag: u8, fields: &[Pack]) -> Result<Value, String> {
 fn unsupported(name: &str, kind: &str) -> String {
     format!(
         "parameter `{name}` is {kind}; kith takes null, booleans, integers, floats, strings, \
-         lists, maps and datetimes"
+         lists, maps and temporal values"
     )
 }
+
+mod temporal;
 
 #[cfg(test)]
 mod tests;

@@ -83,6 +83,13 @@ fn write_literal(out: &mut String, value: &Value) {
             quote(out, &format_epoch_millis(*t));
             out.push(')');
         }
+        Value::Temporal(t) => {
+            // `date('1984-10-11')`: the function of the value's kind over its text.
+            out.push_str(&t.type_name().to_ascii_lowercase());
+            out.push('(');
+            quote(out, &t.to_string());
+            out.push(')');
+        }
         Value::List(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {

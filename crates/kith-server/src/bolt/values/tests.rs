@@ -1,5 +1,6 @@
 use std::sync::Arc;
 
+use kith_core::{Temporal, Tz, ZonedDateTime};
 use kith_protocol::bolt::packstream::unpack;
 
 use super::*;
@@ -106,21 +107,83 @@ fn datetimes_are_utc_seconds_and_nanoseconds_in_either_layout() {
     }
     // 01:00 at +01:00 is midnight UTC: the legacy layout counts local seconds.
     let legacy = Pack::Struct(0x46, vec![Pack::Int(3600), Pack::Int(0), Pack::Int(3600)]);
-    assert_eq!(param_value("t", legacy), Ok(Value::DateTime(0)));
+    let five = Pack::Struct(0x49, vec![Pack::Int(0), Pack::Int(0), Pack::Int(3600)]);
+    let expected = Value::temporal(Temporal::DateTime(ZonedDateTime {
+        local: chrono::DateTime::from_timestamp(3600, 0)
+            .expect("in range")
+            .naive_utc(),
+        offset: 3600,
+        zone: None,
+    }));
+    assert_eq!(param_value("t", legacy), Ok(expected.clone()));
+    assert_eq!(param_value("t", five), Ok(expected));
+}
+
+#[test]
+fn temporal_values_round_trip_as_bolt_structures() {
+    let tz: Tz = "Europe/Stockholm".parse().expect("a zone");
+    let local = chrono::NaiveDate::from_ymd_opt(1984, 10, 11)
+        .and_then(|d| d.and_hms_nano_opt(12, 31, 14, 645_876_123))
+        .expect("a datetime");
+    let values = [
+        Temporal::Date(local.date()),
+        Temporal::LocalTime(local.time()),
+        Temporal::Time(local.time(), -5400),
+        Temporal::LocalDateTime(local),
+        Temporal::DateTime(ZonedDateTime::in_zone(local, tz, None)),
+        Temporal::DateTime(ZonedDateTime {
+            local,
+            offset: 7200,
+            zone: None,
+        }),
+        Temporal::Duration(kith_core::Duration::new(14, -3, 70, -1)),
+    ];
+    for t in values {
+        for dialect in [FIVE, FOUR] {
+            let v = Value::temporal(t);
+            let Pack::Struct(tag, fields) = packed(&GraphValue::Plain(v.clone()), dialect) else {
+                panic!("{t} is not a structure");
+            };
+            assert_eq!(param_value("t", Pack::Struct(tag, fields)), Ok(v), "{t}");
+        }
+    }
+    // Neo4j's tags: a zone id datetime is 'i' from 5.0 and 'f' before.
+    let zoned = GraphValue::Plain(Value::temporal(Temporal::DateTime(ZonedDateTime::in_zone(
+        local, tz, None,
+    ))));
+    assert!(matches!(packed(&zoned, FIVE), Pack::Struct(0x69, _)));
+    assert!(matches!(packed(&zoned, FOUR), Pack::Struct(0x66, _)));
 }
 
 #[test]
 fn parameters_kith_cannot_keep_are_refused_by_name() {
     let cases = [
         (Pack::Bytes(vec![1]), "`p` is a byte array"),
-        (Pack::Struct(0x44, vec![Pack::Int(1)]), "`p` is a date"),
+        (
+            Pack::Struct(0x44, vec![Pack::Int(i64::MAX)]),
+            "out of range",
+        ),
         (
             Pack::Struct(0x58, vec![Pack::Int(1), Pack::Float(0.0), Pack::Float(0.0)]),
             "`p` is a point",
         ),
         (
-            Pack::Struct(0x49, vec![Pack::Int(0), Pack::Int(1_000), Pack::Int(0)]),
-            "to the millisecond",
+            Pack::Struct(
+                0x49,
+                vec![Pack::Int(0), Pack::Int(1_000), Pack::Int(99 * 3600)],
+            ),
+            "out of range",
+        ),
+        (
+            Pack::Struct(
+                0x69,
+                vec![
+                    Pack::Int(0),
+                    Pack::Int(0),
+                    Pack::String("Mars/Olympus".into()),
+                ],
+            ),
+            "unknown time zone",
         ),
         (
             Pack::Struct(0x49, vec![Pack::Int(0)]),
@@ -128,7 +191,7 @@ fn parameters_kith_cannot_keep_are_refused_by_name() {
         ),
         (
             Pack::List(vec![Pack::Struct(0x45, vec![])]),
-            "`p` is a duration",
+            "has 4 fields, got 0",
         ),
         (Pack::Struct(0x01, vec![]), "unknown structure 0x01"),
     ];
