@@ -431,43 +431,9 @@ pub fn epoch_millis_datetime(ms: i64) -> Temporal {
     Temporal::DateTime(ZonedDateTime::from_utc(utc, None, 0))
 }
 
-/// Civil date and time of an instant (UTC): year, month, day, hour, minute, second, ms.
-pub fn civil(epoch_ms: i64) -> [i64; 7] {
-    let days = epoch_ms.div_euclid(86_400_000);
-    let ms_of_day = epoch_ms.rem_euclid(86_400_000);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    [
-        year,
-        month,
-        day,
-        ms_of_day / 3_600_000,
-        ms_of_day / 60_000 % 60,
-        ms_of_day / 1000 % 60,
-        ms_of_day % 1000,
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil(0), [1970, 1, 1, 0, 0, 0, 0]);
-        // 2010-05-21T12:34:56.789Z
-        assert_eq!(civil(1_274_445_296_789), [2010, 5, 21, 12, 34, 56, 789]);
-        assert_eq!(civil(-86_400_000), [1969, 12, 31, 0, 0, 0, 0]);
-        assert_eq!(civil(951_782_400_000)[..3], [2000, 2, 29]);
-    }
 
     #[test]
     fn equality_is_ternary() {

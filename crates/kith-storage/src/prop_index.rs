@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use kith_core::{LabelId, NodeId, PropKeyId, Value};
+use kith_core::{LabelId, NodeId, PropKeyId, Temporal, Value};
 
 use crate::node::NodeRecord;
 
@@ -38,13 +38,30 @@ impl IndexKey {
             Value::Float(f) => IndexKey::Float(if *f == 0.0 { 0f64 } else { *f }.to_bits()),
             Value::String(s) => IndexKey::Str(s.clone()),
             Value::DateTime(ms) => IndexKey::DateTime(*ms),
-            Value::Temporal(t) => {
-                let mut bytes = Vec::new();
-                crate::temporal_codec::put(&mut bytes, t);
-                IndexKey::Temporal(bytes.into_boxed_slice())
-            }
+            Value::Temporal(t) => match utc_millis(t) {
+                // Cypher's `=` holds between such a datetime and the LDBC data's
+                // epoch-millisecond one: one key, so a uniqueness constraint sees both.
+                Some(ms) => IndexKey::DateTime(ms),
+                None => {
+                    let mut bytes = Vec::new();
+                    crate::temporal_codec::put(&mut bytes, t);
+                    IndexKey::Temporal(bytes.into_boxed_slice())
+                }
+            },
             Value::Null | Value::List(_) | Value::Map(_) => return None,
         })
+    }
+}
+
+/// The epoch milliseconds of a datetime at UTC (no named zone) that has no finer
+/// part than milliseconds.
+fn utc_millis(t: &Temporal) -> Option<i64> {
+    match t {
+        Temporal::DateTime(z) if z.offset == 0 && z.zone.is_none() => {
+            let at = z.local.and_utc();
+            (at.timestamp_subsec_nanos() % 1_000_000 == 0).then(|| at.timestamp_millis())
+        }
+        _ => None,
     }
 }
 

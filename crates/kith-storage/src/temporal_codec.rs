@@ -73,11 +73,17 @@ pub(crate) fn read(r: &mut Reader<'_>) -> Result<Temporal, StorageError> {
                         .map_err(|_| r.corrupt(format!("unknown time zone {name:?}")))?,
                 ),
             };
-            Temporal::DateTime(ZonedDateTime {
+            let z = ZonedDateTime {
                 local,
                 offset,
                 zone,
-            })
+            };
+            if !z.is_consistent() {
+                return Err(r.corrupt(format!(
+                    "datetime {local} at {offset} s is not one its zone shows"
+                )));
+            }
+            Temporal::DateTime(z)
         }
         DURATION => {
             let (months, days, seconds, nanos) = (r.i64()?, r.i64()?, r.i64()?, r.i64()?);
@@ -126,4 +132,50 @@ fn offset(r: &mut Reader<'_>) -> Result<i32, StorageError> {
         .ok()
         .filter(|o| o.abs() <= 18 * 3600)
         .ok_or_else(|| r.corrupt(format!("UTC offset {n} s out of range")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(bytes: &[u8]) -> Result<Temporal, StorageError> {
+        let mut r = Reader {
+            bytes,
+            pos: 0,
+            path: std::path::Path::new("test"),
+        };
+        read(&mut r)
+    }
+
+    #[test]
+    fn values_no_zone_shows_are_refused_as_corruption() {
+        let local = NaiveDate::from_ymd_opt(1984, 7, 20)
+            .and_then(|d| d.and_hms_opt(12, 0, 0))
+            .expect("a datetime");
+        let tz: Tz = "Europe/Stockholm".parse().expect("a zone");
+        let good = ZonedDateTime::in_zone(local, tz, None);
+        let mut bytes = Vec::new();
+        put(&mut bytes, &Temporal::DateTime(good));
+        assert_eq!(decode(&bytes).expect("decodes"), Temporal::DateTime(good));
+        // Stockholm is at +02:00 in July, never +05:00.
+        let wrong = ZonedDateTime {
+            offset: 5 * 3600,
+            ..good
+        };
+        let mut bytes = Vec::new();
+        put(&mut bytes, &Temporal::DateTime(wrong));
+        let err = decode(&bytes).expect_err("inconsistent");
+        assert!(err.to_string().contains("not one its zone shows"), "{err}");
+        // A zone this build does not know, an offset beyond 18 hours, a bad kind.
+        let mut bytes = Vec::new();
+        put(&mut bytes, &Temporal::DateTime(good));
+        let name_at = bytes.len() - "Europe/Stockholm".len();
+        bytes[name_at..].copy_from_slice(b"Europe/Stockholn");
+        assert!(decode(&bytes).is_err());
+        let mut bytes = Vec::new();
+        put(&mut bytes, &Temporal::Time(local.time(), 0));
+        bytes[9..17].copy_from_slice(&(19 * 3600i64).to_le_bytes());
+        assert!(decode(&bytes).is_err());
+        assert!(decode(&[9]).is_err());
+    }
 }

@@ -17,17 +17,26 @@ pub enum Num {
 
 /// The units a duration is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
 pub enum Unit {
+    /// Twelve months.
     Years,
+    /// Months.
     Months,
+    /// Seven days.
     Weeks,
+    /// Days.
     Days,
+    /// 3,600 seconds.
     Hours,
+    /// 60 seconds.
     Minutes,
+    /// Seconds.
     Seconds,
+    /// Milliseconds.
     Millis,
+    /// Microseconds.
     Micros,
+    /// Nanoseconds.
     Nanos,
 }
 

@@ -75,14 +75,35 @@ impl Duration {
         }
     }
 
+    /// [`Duration::new`], `None` where carrying the nanoseconds overflows the seconds.
+    pub fn try_new(months: i64, days: i64, seconds: i64, nanos: i64) -> Option<Duration> {
+        seconds.checked_add(nanos.div_euclid(NANOS_PER_SECOND))?;
+        Some(Duration::new(months, days, seconds, nanos))
+    }
+
     /// The duration the other way.
-    pub fn negated(&self) -> Duration {
-        Duration::new(
-            -self.months,
-            -self.days,
-            -self.seconds,
+    pub fn negated(&self) -> Option<Duration> {
+        Some(Duration::new(
+            self.months.checked_neg()?,
+            self.days.checked_neg()?,
+            self.seconds.checked_neg()?,
             -i64::from(self.nanos),
-        )
+        ))
+    }
+
+    /// Neo4j's order of durations: by average length (a month is 2,629,746 s, a day
+    /// 86,400 s), then by months, days and seconds, so unequal durations never tie.
+    pub fn order(&self, other: &Duration) -> Ordering {
+        let length = |d: &Duration| {
+            i128::from(d.months) * 2_629_746 * i128::from(NANOS_PER_SECOND)
+                + i128::from(d.days) * i128::from(SECONDS_PER_DAY * NANOS_PER_SECOND)
+                + d.total_nanos()
+        };
+        length(self)
+            .cmp(&length(other))
+            .then(self.months.cmp(&other.months))
+            .then(self.days.cmp(&other.days))
+            .then(self.total_nanos().cmp(&other.total_nanos()))
     }
 
     /// The seconds and nanoseconds as one count of nanoseconds.
@@ -108,10 +129,10 @@ impl ZonedDateTime {
             }
             LocalResult::None => {
                 let before = zone
-                    .offset_from_local_datetime(&(local - chrono::Duration::hours(6)))
+                    .offset_from_local_datetime(&shifted(local, -6 * 3600))
                     .earliest()
                     .map_or(0, |o| o.fix().local_minus_utc());
-                let utc = local - chrono::Duration::seconds(i64::from(before));
+                let utc = shifted(local, -i64::from(before));
                 return ZonedDateTime::from_utc(utc, Some(zone), 0);
             }
         };
@@ -129,7 +150,7 @@ impl ZonedDateTime {
             None => offset,
         };
         ZonedDateTime {
-            local: utc + chrono::Duration::seconds(i64::from(offset)),
+            local: shifted(utc, i64::from(offset)),
             offset,
             zone,
         }
@@ -142,13 +163,40 @@ impl ZonedDateTime {
 
     /// The UTC date and time of this instant.
     pub fn utc(&self) -> NaiveDateTime {
-        self.local - chrono::Duration::seconds(i64::from(self.offset))
+        shifted(self.local, -i64::from(self.offset))
+    }
+
+    /// Whether this value is one a zone can show: its instant is within chrono's
+    /// range, and a named zone has this offset at this wall-clock time. Decoders
+    /// check it; values built here are so by construction.
+    pub fn is_consistent(&self) -> bool {
+        let representable = self
+            .local
+            .checked_sub_signed(chrono::TimeDelta::seconds(i64::from(self.offset)))
+            .is_some();
+        representable
+            && self.zone.is_none_or(|zone| {
+                ZonedDateTime::in_zone(self.local, zone, Some(self.offset)) == *self
+            })
     }
 
     /// Seconds since the Unix epoch.
     pub fn epoch_seconds(&self) -> i64 {
         self.utc().and_utc().timestamp()
     }
+}
+
+/// `t` moved by `seconds` (at most a day: offsets and zone gaps), held at chrono's
+/// first or last representable instant rather than overflowing: only a value within
+/// hours of year ±262,142 gets there, and a clamped instant orders and prints sanely
+/// where a panic would take down the query's worker.
+fn shifted(t: NaiveDateTime, seconds: i64) -> NaiveDateTime {
+    t.checked_add_signed(chrono::TimeDelta::seconds(seconds))
+        .unwrap_or(if seconds < 0 {
+            NaiveDateTime::MIN
+        } else {
+            NaiveDateTime::MAX
+        })
 }
 
 impl Temporal {
@@ -207,12 +255,10 @@ impl Temporal {
     }
 
     /// The total order of ORDER BY: kinds by [`Temporal::kind_rank`], then
-    /// [`Temporal::compare`]; durations by their fields.
+    /// [`Temporal::compare`]; durations by [`Duration::order`].
     pub fn order(&self, other: &Temporal) -> Ordering {
         match (self, other) {
-            (Temporal::Duration(a), Temporal::Duration(b)) => {
-                (a.months, a.days, a.total_nanos()).cmp(&(b.months, b.days, b.total_nanos()))
-            }
+            (Temporal::Duration(a), Temporal::Duration(b)) => a.order(b),
             _ => self
                 .kind_rank()
                 .cmp(&other.kind_rank())

@@ -78,7 +78,8 @@ pub fn parse(kind: Kind, text: &str) -> Result<Temporal> {
     let mut parts = Parts::default();
     if kind.has_date() {
         parts.date = Some(date(&mut c).ok_or_else(bad)?);
-        if c.eat(b'T') {
+        // A date's text has no time: `date('2015-07-21T21:40')` is refused, not cut.
+        if kind.has_time() && c.eat(b'T') {
             parts.time = Some(time(&mut c).ok_or_else(bad)?);
             parts.zone = zone(&mut c).ok_or_else(bad)?;
         }
@@ -178,9 +179,11 @@ fn time(c: &mut Cur<'_>) -> Option<NaiveTime> {
     NaiveTime::from_hms_nano_opt(hour, minute, second, nano)
 }
 
+/// A zone as written: the zone, and the offset if the text gave one.
+type ZoneText = (Zone, Option<i32>);
+
 /// `Z`, `+HH[[:]MM[[:]SS]]`, then `[Region/City]`; `Some(None)` when there is none.
-#[allow(clippy::type_complexity)]
-fn zone(c: &mut Cur<'_>) -> Option<Option<(Zone, Option<i32>)>> {
+fn zone(c: &mut Cur<'_>) -> Option<Option<ZoneText>> {
     let offset = match c.peek() {
         Some(b'Z') => {
             c.at += 1;
@@ -189,11 +192,12 @@ fn zone(c: &mut Cur<'_>) -> Option<Option<(Zone, Option<i32>)>> {
         Some(sign @ (b'+' | b'-')) => {
             c.at += 1;
             let mut secs = c.digits(2)? as i32 * 3600;
+            let sixty = |n: u32| (n < 60).then_some(n as i32);
             let colon = c.eat(b':');
             if colon || c.run() >= 2 {
-                secs += c.digits(2)? as i32 * 60;
+                secs += sixty(c.digits(2)?)? * 60;
                 if (colon && c.eat(b':')) || (!colon && c.run() >= 2) {
-                    secs += c.digits(2)? as i32;
+                    secs += sixty(c.digits(2)?)?;
                 }
             }
             if secs > 18 * 3600 {
@@ -247,7 +251,12 @@ pub fn duration(text: &str) -> Result<Duration> {
         return Err(bad());
     }
     let d = compose(&units).map_err(|_| invalid(format!("Duration out of range: '{text}'")))?;
-    Ok(if negative { d.negated() } else { d })
+    if negative {
+        return d
+            .negated()
+            .ok_or_else(|| invalid(format!("Duration out of range: '{text}'")));
+    }
+    Ok(d)
 }
 
 /// `nY nM nW nD T nH nM nS`, each optional, each possibly signed or fractional.
@@ -274,28 +283,37 @@ fn designators(c: &mut Cur<'_>) -> Option<Vec<(Unit, Num)>> {
             _ => return None,
         };
         c.at += 1;
-        push_amount(&mut units, unit, n);
+        push_amount(&mut units, unit, n)?;
     }
     Some(units)
 }
 
 /// Seconds with a fraction are kept exact (whole seconds and nanoseconds), so a
 /// duration's text reads back as the same duration; other fractions spread.
-fn push_amount(units: &mut Vec<(Unit, Num)>, unit: Unit, n: (Num, &str)) {
+/// `None` for seconds beyond i64 or a fraction finer than nanoseconds.
+fn push_amount(units: &mut Vec<(Unit, Num)>, unit: Unit, n: (Num, &str)) -> Option<()> {
     match (unit, n) {
         (Unit::Seconds, (Num::Float(_), text)) => {
             let text = text.replace(',', ".");
             let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
             let negative = whole.starts_with('-');
-            let whole: i64 = whole.trim_start_matches('-').parse().unwrap_or(0);
-            let digits = &frac[..frac.len().min(9)];
-            let nanos = format!("{digits:0<9}").parse::<i64>().unwrap_or(0);
+            let digits = whole.trim_start_matches('-');
+            let whole: i64 = if digits.is_empty() {
+                0
+            } else {
+                digits.parse().ok()?
+            };
+            if frac.len() > 9 {
+                return None;
+            }
+            let nanos = format!("{frac:0<9}").parse::<i64>().ok()?;
             let sign = if negative { -1 } else { 1 };
             units.push((Unit::Seconds, Num::Int(sign * whole)));
             units.push((Unit::Nanos, Num::Int(sign * nanos)));
         }
         (unit, (n, _)) => units.push((unit, n)),
     }
+    Some(())
 }
 
 fn number<'a>(c: &mut Cur<'a>) -> Option<(Num, &'a str)> {
@@ -341,7 +359,7 @@ fn date_like(c: &mut Cur<'_>) -> Option<Vec<(Unit, Num)>> {
         next(c, b':', Unit::Minutes, &mut units)?;
         if c.peek() == Some(b':') {
             c.at += 1;
-            push_amount(&mut units, Unit::Seconds, number(c)?);
+            push_amount(&mut units, Unit::Seconds, number(c)?)?;
         }
     }
     Some(units)

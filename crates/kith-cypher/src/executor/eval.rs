@@ -9,7 +9,7 @@ use crate::binder::{BExpr, BinOp, MapItem};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::{self, Function};
 use crate::temporal;
-use crate::value::{civil, compare, equals, Val};
+use crate::value::{compare, equals, Val};
 
 /// The value of `e` in `row`.
 pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
@@ -261,8 +261,10 @@ pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
                 .find(|(k, _)| k == name)
                 .map_or(Val::Null, |(_, v)| v.clone())
         }
-        Val::DateTime(t) => temporal_field(*t, &cx.names.keys[key])?,
-        Val::Temporal(t) => temporal::field(t, &cx.names.keys[key])?,
+        Val::DateTime(_) | Val::Temporal(_) => match base.as_temporal() {
+            Some(t) => temporal::field(&t, &cx.names.keys[key])?,
+            None => Val::Null,
+        },
         other => {
             return Err(CypherError::type_error(format!(
                 "cannot read property `{}` of a {}",
@@ -271,28 +273,6 @@ pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
             )))
         }
     })
-}
-
-fn temporal_field(t: i64, name: &str) -> Result<Val> {
-    let c = civil(t);
-    let v = match name {
-        "year" => c[0],
-        "month" => c[1],
-        "day" => c[2],
-        "hour" => c[3],
-        "minute" => c[4],
-        "second" => c[5],
-        "millisecond" => c[6],
-        "epochMillis" => t,
-        "epochSeconds" => t.div_euclid(1000),
-        other => {
-            return Err(CypherError::new(
-                ErrorCode::ArgumentError,
-                format!("a datetime has no field `{other}`"),
-            ))
-        }
-    };
-    Ok(Val::Int(v))
 }
 
 fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
@@ -372,8 +352,11 @@ fn negate(v: Val) -> Result<Val> {
         Val::Null => Ok(Val::Null),
         Val::Int(i) => i.checked_neg().map(Val::Int).ok_or_else(overflow),
         Val::Float(f) => Ok(Val::Float(-f)),
-        other => temporal::negate(&other).ok_or_else(|| {
-            CypherError::type_error(format!("cannot negate a {}", other.type_name()))
+        other => temporal::negate(&other).unwrap_or_else(|| {
+            Err(CypherError::type_error(format!(
+                "cannot negate a {}",
+                other.type_name()
+            )))
         }),
     }
 }
@@ -408,21 +391,14 @@ fn temporal_op(op: BinOp, a: &Val, b: &Val) -> Option<Result<Val>> {
     if !matches!(a, Val::Temporal(_)) && !matches!(b, Val::Temporal(_)) {
         return None;
     }
-    let done = match op {
+    // Anything else (a list and a date: appending) is the other operators' to decide.
+    match op {
         BinOp::Add => temporal::add(a, b),
         BinOp::Sub => temporal::subtract(a, b),
         BinOp::Mul => temporal::multiply(a, b),
         BinOp::Div => temporal::divide(a, b),
         _ => None,
-    };
-    Some(done.unwrap_or_else(|| {
-        Err(CypherError::type_error(format!(
-            "cannot apply {} to a {} and a {}",
-            op_symbol(op),
-            a.type_name(),
-            b.type_name()
-        )))
-    }))
+    }
 }
 
 fn add(a: Val, b: Val) -> Result<Val> {

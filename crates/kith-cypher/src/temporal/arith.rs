@@ -90,11 +90,13 @@ pub fn divide(a: &Val, b: &Val) -> Option<Result<Val>> {
     )
 }
 
-/// `-d`.
-pub fn negate(a: &Val) -> Option<Val> {
+/// `-d`; `None` if `a` is not a duration.
+pub fn negate(a: &Val) -> Option<Result<Val>> {
     match a {
         Val::Temporal(t) => match **t {
-            Temporal::Duration(d) => Some(super::duration_val(d.negated())),
+            Temporal::Duration(d) => {
+                Some(d.negated().map(super::duration_val).ok_or_else(overflow))
+            }
             _ => None,
         },
         _ => None,
@@ -116,7 +118,11 @@ fn scale_exact(d: &Duration, k: i64) -> Result<Duration> {
 }
 
 fn combine(x: &Duration, y: &Duration, sign: i64) -> Result<Val> {
-    let f = |a: i64, b: i64| a.checked_add(sign * b).ok_or_else(overflow);
+    let f = |a: i64, b: i64| {
+        signed(b, sign)
+            .and_then(|b| a.checked_add(b))
+            .ok_or_else(overflow)
+    };
     Ok(super::duration_val(Duration::new(
         f(x.months, y.months)?,
         f(x.days, y.days)?,
@@ -140,16 +146,18 @@ fn shift(t: &Temporal, d: &Duration, sign: i64) -> Result<Val> {
 
 /// Months, then days (and, for a plain date, the whole days among the seconds).
 fn move_date(date: NaiveDate, d: &Duration, sign: i64, whole_days: bool) -> Result<NaiveDate> {
-    let months = sign * d.months;
+    let months = signed(d.months, sign).ok_or_else(overflow)?;
     let date = if months >= 0 {
         date.checked_add_months(Months::new(u32::try_from(months).map_err(|_| overflow())?))
     } else {
         date.checked_sub_months(Months::new(u32::try_from(-months).map_err(|_| overflow())?))
     }
     .ok_or_else(overflow)?;
-    let mut days = sign * d.days;
+    let mut days = signed(d.days, sign).ok_or_else(overflow)?;
     if whole_days {
-        days += sign * (d.seconds / SECONDS_PER_DAY);
+        days = days
+            .checked_add(sign * (d.seconds / SECONDS_PER_DAY))
+            .ok_or_else(overflow)?;
     }
     chrono::Duration::try_days(days)
         .and_then(|days| date.checked_add_signed(days))
@@ -158,9 +166,16 @@ fn move_date(date: NaiveDate, d: &Duration, sign: i64, whole_days: bool) -> Resu
 
 /// The seconds and nanoseconds of `d`, times `sign`.
 fn nanos_of(d: &Duration, sign: i64) -> Result<chrono::Duration> {
-    chrono::Duration::try_seconds(sign * d.seconds)
-        .map(|s| s + chrono::Duration::nanoseconds(sign * i64::from(d.nanos)))
+    let nanos = chrono::Duration::nanoseconds(sign * i64::from(d.nanos));
+    signed(d.seconds, sign)
+        .and_then(chrono::Duration::try_seconds)
+        .and_then(|s| s.checked_add(&nanos))
         .ok_or_else(overflow)
+}
+
+/// `x` times `sign` (±1), `None` for the one value that has no negation.
+fn signed(x: i64, sign: i64) -> Option<i64> {
+    x.checked_mul(sign)
 }
 
 fn move_time(time: NaiveTime, d: &Duration, sign: i64) -> Result<NaiveTime> {

@@ -190,33 +190,9 @@ impl Fields {
             let v = v.unwrap_or_else(|| base.as_ref().map_or(0, |t| i64::from(from_base(t))));
             u32::try_from(v).map_err(|_| out_of_range("time field", v))
         };
-        let nano = if self.milli.is_some() || self.micro.is_some() || self.nano.is_some() {
-            let (ms, us, ns) = (
-                self.milli.unwrap_or(0),
-                self.micro.unwrap_or(0),
-                self.nano.unwrap_or(0),
-            );
-            // A finer field holds what the coarser ones given leave: microseconds
-            // below a millisecond, nanoseconds below a microsecond.
-            let us_limit = if self.milli.is_some() {
-                1000
-            } else {
-                1_000_000
-            };
-            let ns_limit = match (self.milli, self.micro) {
-                (_, Some(_)) => 1000,
-                (Some(_), None) => 1_000_000,
-                (None, None) => NANOS_PER_SECOND,
-            };
-            if !(0..1000).contains(&ms)
-                || !(0..us_limit).contains(&us)
-                || !(0..ns_limit).contains(&ns)
-            {
-                return Err(invalid("sub-second fields out of range"));
-            }
-            (ms * 1_000_000 + us * 1000 + ns) as u32
-        } else {
-            base.map_or(0, |t| t.nanosecond())
+        let nano = match self.sub_second()? {
+            Some(n) => n,
+            None => base.map_or(0, |t| t.nanosecond()),
         };
         NaiveTime::from_hms_nano_opt(
             pick(self.hour, |t| t.hour())?,
@@ -225,6 +201,36 @@ impl Fields {
             nano,
         )
         .ok_or_else(|| invalid("the time fields name no valid time"))
+    }
+
+    /// The nanoseconds of the second that `millisecond`, `microsecond` and
+    /// `nanosecond` give together, `None` if none is given. A finer field holds
+    /// what the coarser ones given leave: microseconds below a millisecond,
+    /// nanoseconds below a microsecond.
+    fn sub_second(&self) -> Result<Option<u32>> {
+        if self.milli.is_none() && self.micro.is_none() && self.nano.is_none() {
+            return Ok(None);
+        }
+        let (ms, us, ns) = (
+            self.milli.unwrap_or(0),
+            self.micro.unwrap_or(0),
+            self.nano.unwrap_or(0),
+        );
+        let us_limit = if self.milli.is_some() {
+            1000
+        } else {
+            1_000_000
+        };
+        let ns_limit = match (self.milli, self.micro) {
+            (_, Some(_)) => 1000,
+            (Some(_), None) => 1_000_000,
+            (None, None) => NANOS_PER_SECOND,
+        };
+        if !(0..1000).contains(&ms) || !(0..us_limit).contains(&us) || !(0..ns_limit).contains(&ns)
+        {
+            return Err(invalid("sub-second fields out of range"));
+        }
+        Ok(Some((ms * 1_000_000 + us * 1000 + ns) as u32))
     }
 
     fn has_date_fields(&self) -> bool {
@@ -262,12 +268,13 @@ fn day_of_quarter(d: &NaiveDate) -> u32 {
 }
 
 fn quarter_date(year: i32, quarter: u32, day: u32) -> Option<NaiveDate> {
-    if !(1..=4).contains(&quarter) || day == 0 {
+    // A quarter has at most 92 days.
+    if !(1..=4).contains(&quarter) || !(1..=92).contains(&day) {
         return None;
     }
     let first = NaiveDate::from_ymd_opt(year, (quarter - 1) * 3 + 1, 1)?;
-    let date = first + chrono::Duration::days(i64::from(day) - 1);
-    // The day must stay inside the quarter (92 days at most).
+    let date = first.checked_add_days(chrono::Days::new(u64::from(day) - 1))?;
+    // The day must stay inside the quarter (Q1 has 90 or 91).
     (date.month0() / 3 + 1 == quarter && date.year() == year).then_some(date)
 }
 
@@ -400,14 +407,17 @@ fn epoch_fields(kind: Kind, f: &Fields) -> Result<Temporal> {
         )));
     }
     let (secs, nanos) = match (f.epoch_seconds, f.epoch_millis) {
-        (Some(s), _) => (
-            s,
-            f.milli.unwrap_or(0) * 1_000_000 + f.micro.unwrap_or(0) * 1000 + f.nano.unwrap_or(0),
-        ),
-        (None, Some(ms)) => (
-            ms.div_euclid(1000),
-            ms.rem_euclid(1000) * 1_000_000 + f.nano.unwrap_or(0),
-        ),
+        (Some(s), _) => (s, i64::from(f.sub_second()?.unwrap_or(0))),
+        (None, Some(ms)) => {
+            // The milliseconds are in the count: only nanoseconds below them may follow.
+            let below = f.nano.unwrap_or(0);
+            if f.milli.is_some() || f.micro.is_some() || !(0..1_000_000).contains(&below) {
+                return Err(invalid(
+                    "epochMillis takes only a nanosecond below the millisecond",
+                ));
+            }
+            (ms.div_euclid(1000), ms.rem_euclid(1000) * 1_000_000 + below)
+        }
         (None, None) => unreachable!("checked by the caller"),
     };
     let z = instant(secs, nanos)?;

@@ -57,11 +57,11 @@ pub fn call(f: Function, args: &[Val], now: &dyn Fn() -> NaiveDateTime) -> Resul
         F::DateTime | F::DateTimeStatement | F::DateTimeTransaction | F::DateTimeRealtime => {
             Kind::DateTime
         }
-        F::DateTruncate => return truncate::truncate(Kind::Date, args),
-        F::LocalTimeTruncate => return truncate::truncate(Kind::LocalTime, args),
-        F::TimeTruncate => return truncate::truncate(Kind::Time, args),
-        F::LocalDateTimeTruncate => return truncate::truncate(Kind::LocalDateTime, args),
-        F::DateTimeTruncate => return truncate::truncate(Kind::DateTime, args),
+        F::DateTruncate => return truncate::truncate(Kind::Date, args, now()),
+        F::LocalTimeTruncate => return truncate::truncate(Kind::LocalTime, args, now()),
+        F::TimeTruncate => return truncate::truncate(Kind::Time, args, now()),
+        F::LocalDateTimeTruncate => return truncate::truncate(Kind::LocalDateTime, args, now()),
+        F::DateTimeTruncate => return truncate::truncate(Kind::DateTime, args, now()),
         F::DateTimeFromEpoch => return build::from_epoch(&args[0], &args[1]),
         F::DateTimeFromEpochMillis => return build::from_epoch_millis(&args[0]),
         F::Duration => return duration(&args[0]),

@@ -53,7 +53,7 @@ impl Unit {
 }
 
 /// `kind.truncate(unit, t [, map])`.
-pub(crate) fn truncate(kind: Kind, args: &[Val]) -> Result<Val> {
+pub(crate) fn truncate(kind: Kind, args: &[Val], now: chrono::NaiveDateTime) -> Result<Val> {
     let fname = format!("{}.truncate", kind.name());
     let unit = match &args[0] {
         Val::Str(s) => {
@@ -109,13 +109,7 @@ pub(crate) fn truncate(kind: Kind, args: &[Val]) -> Result<Val> {
         }
         _ => None,
     };
-    let built = super::build::truncated(
-        kind,
-        parts,
-        map,
-        sub_second,
-        kith_core::temporal::realtime(),
-    )?;
+    let built = super::build::truncated(kind, parts, map, sub_second, now)?;
     Ok(Val::temporal(built))
 }
 

@@ -82,12 +82,74 @@ fn pack_datetime(p: &mut Packer<'_>, z: &ZonedDateTime, d: Dialect) {
 
 /// A temporal structure's value; the message names what is wrong.
 pub(super) fn unpack(tag: u8, fields: &[Pack]) -> Result<Temporal, String> {
-    let int = |i: usize| match fields.get(i) {
-        Some(Pack::Int(v)) => Ok(*v),
-        _ => Err(format!("structure 0x{tag:02X} wants an integer field {i}")),
-    };
-    let range = || format!("structure 0x{tag:02X} is out of range");
-    let time = |nanos: i64| {
+    let f = Fields { tag, fields };
+    Ok(match tag {
+        tag::DATE => Temporal::Date(f.date()?),
+        tag::TIME => {
+            f.expect(2)?;
+            Temporal::Time(f.time(0)?, f.offset(1)?)
+        }
+        tag::LOCAL_TIME => {
+            f.expect(1)?;
+            Temporal::LocalTime(f.time(0)?)
+        }
+        tag::LOCAL_DATE_TIME => {
+            f.expect(2)?;
+            Temporal::LocalDateTime(f.wall(0, 1)?)
+        }
+        tag::DURATION => {
+            f.expect(4)?;
+            let d = Duration::try_new(f.int(0)?, f.int(1)?, f.int(2)?, f.int(3)?);
+            Temporal::Duration(d.ok_or_else(|| f.range())?)
+        }
+        _ => Temporal::DateTime(f.datetime()?),
+    })
+}
+
+/// A structure's fields, read with errors that name the structure.
+struct Fields<'a> {
+    tag: u8,
+    fields: &'a [Pack],
+}
+
+impl Fields<'_> {
+    fn range(&self) -> String {
+        format!("structure 0x{:02X} is out of range", self.tag)
+    }
+
+    fn expect(&self, n: usize) -> Result<(), String> {
+        if self.fields.len() == n {
+            return Ok(());
+        }
+        Err(format!(
+            "structure 0x{:02X} has {n} fields, got {}",
+            self.tag,
+            self.fields.len()
+        ))
+    }
+
+    fn int(&self, i: usize) -> Result<i64, String> {
+        match self.fields.get(i) {
+            Some(Pack::Int(v)) => Ok(*v),
+            _ => Err(format!(
+                "structure 0x{:02X} wants an integer field {i}",
+                self.tag
+            )),
+        }
+    }
+
+    fn date(&self) -> Result<NaiveDate, String> {
+        self.expect(1)?;
+        self.int(0)?
+            .checked_add(EPOCH_DAY_CE)
+            .and_then(|d| i32::try_from(d).ok())
+            .and_then(NaiveDate::from_num_days_from_ce_opt)
+            .ok_or_else(|| self.range())
+    }
+
+    /// Nanoseconds of the day.
+    fn time(&self, i: usize) -> Result<NaiveTime, String> {
+        let nanos = self.int(i)?;
         (0..86_400 * NANOS_PER_SECOND)
             .contains(&nanos)
             .then(|| {
@@ -97,93 +159,67 @@ pub(super) fn unpack(tag: u8, fields: &[Pack]) -> Result<Temporal, String> {
                 )
             })
             .flatten()
-            .ok_or_else(range)
-    };
-    let local = |seconds: i64, nanos: i64| {
-        u32::try_from(nanos)
+            .ok_or_else(|| self.range())
+    }
+
+    /// Seconds and nanoseconds since the epoch, as a wall clock.
+    fn wall(&self, seconds: usize, nanos: usize) -> Result<NaiveDateTime, String> {
+        let (s, n) = (self.int(seconds)?, self.int(nanos)?);
+        u32::try_from(n)
             .ok()
             .filter(|n| i64::from(*n) < NANOS_PER_SECOND)
-            .and_then(|n| chrono::DateTime::from_timestamp(seconds, n))
+            .and_then(|n| chrono::DateTime::from_timestamp(s, n))
             .map(|dt| dt.naive_utc())
-            .ok_or_else(range)
-    };
-    let offset = |o: i64| {
-        i32::try_from(o)
+            .ok_or_else(|| self.range())
+    }
+
+    /// An offset in seconds, within java.time's ±18:00.
+    fn offset(&self, i: usize) -> Result<i32, String> {
+        i32::try_from(self.int(i)?)
             .ok()
             .filter(|o| o.abs() <= 18 * 3600)
-            .ok_or_else(range)
-    };
-    let expect = |n: usize| {
-        if fields.len() == n {
-            Ok(())
-        } else {
-            Err(format!(
-                "structure 0x{tag:02X} has {n} fields, got {}",
-                fields.len()
-            ))
-        }
-    };
-    Ok(match tag {
-        tag::DATE => {
-            expect(1)?;
-            let days = int(0)?.checked_add(EPOCH_DAY_CE).ok_or_else(range)?;
-            let date = i32::try_from(days)
-                .ok()
-                .and_then(NaiveDate::from_num_days_from_ce_opt)
-                .ok_or_else(range)?;
-            Temporal::Date(date)
-        }
-        tag::TIME => {
-            expect(2)?;
-            Temporal::Time(time(int(0)?)?, offset(int(1)?)?)
-        }
-        tag::LOCAL_TIME => {
-            expect(1)?;
-            Temporal::LocalTime(time(int(0)?)?)
-        }
-        tag::LOCAL_DATE_TIME => {
-            expect(2)?;
-            Temporal::LocalDateTime(local(int(0)?, int(1)?)?)
-        }
-        tag::DURATION => {
-            expect(4)?;
-            let (months, days, seconds, nanos) = (int(0)?, int(1)?, int(2)?, int(3)?);
-            Temporal::Duration(Duration::new(months, days, seconds, nanos))
-        }
-        _ => {
-            expect(3)?;
-            let at = local(int(0)?, int(1)?)?;
-            let utc_layout = matches!(tag, tag::DATE_TIME | tag::DATE_TIME_ZONE_ID);
-            let z = match &fields[2] {
-                Pack::String(name) => {
-                    let zone: Tz = name
-                        .parse()
-                        .map_err(|_| format!("unknown time zone {name:?}"))?;
-                    if utc_layout {
-                        ZonedDateTime::from_utc(at, Some(zone), 0)
-                    } else {
-                        ZonedDateTime::in_zone(at, zone, None)
+            .ok_or_else(|| self.range())
+    }
+
+    /// DateTime `I`/`F` (an offset) or DateTimeZoneId `i`/`f` (a zone id); `I` and
+    /// `i` count UTC seconds, the legacy `F` and `f` local ones.
+    fn datetime(&self) -> Result<ZonedDateTime, String> {
+        self.expect(3)?;
+        let at = self.wall(0, 1)?;
+        let utc_layout = matches!(self.tag, tag::DATE_TIME | tag::DATE_TIME_ZONE_ID);
+        let z = match &self.fields[2] {
+            Pack::String(name) => {
+                let zone: Tz = name
+                    .parse()
+                    .map_err(|_| format!("unknown time zone {name:?}"))?;
+                if utc_layout {
+                    ZonedDateTime::from_utc(at, Some(zone), 0)
+                } else {
+                    ZonedDateTime::in_zone(at, zone, None)
+                }
+            }
+            Pack::Int(_) => {
+                let o = self.offset(2)?;
+                if utc_layout {
+                    ZonedDateTime::from_utc(at, None, o)
+                } else {
+                    ZonedDateTime {
+                        local: at,
+                        offset: o,
+                        zone: None,
                     }
                 }
-                Pack::Int(o) => {
-                    let o = offset(*o)?;
-                    if utc_layout {
-                        ZonedDateTime::from_utc(at, None, o)
-                    } else {
-                        ZonedDateTime {
-                            local: at,
-                            offset: o,
-                            zone: None,
-                        }
-                    }
-                }
-                _ => {
-                    return Err(format!(
-                        "structure 0x{tag:02X} wants an offset or a zone id"
-                    ))
-                }
-            };
-            Temporal::DateTime(z)
+            }
+            _ => {
+                return Err(format!(
+                    "structure 0x{:02X} wants an offset or a zone id",
+                    self.tag
+                ))
+            }
+        };
+        if !z.is_consistent() {
+            return Err(self.range());
         }
-    })
+        Ok(z)
+    }
 }
