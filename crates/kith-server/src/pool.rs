@@ -37,6 +37,21 @@ fn next_job(receiver: &crossbeam_channel::Receiver<Job>) -> Option<Job> {
     }
 }
 
+/// Runs a job; a panic in it (an engine bug) ends that job only. Its reply is
+/// dropped, which its connection answers as an internal error, and the worker lives
+/// on: without this each such bug would retire a worker for good until the pool
+/// answered nothing but `busy`.
+fn run(job: Job) {
+    if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)) {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        tracing::error!(panic = %what, "a request's job panicked; the worker carries on");
+    }
+}
+
 /// The queue is full.
 #[derive(Debug)]
 pub(crate) struct QueueFull;
@@ -52,7 +67,7 @@ impl WorkerPool {
                     .name(format!("kith-worker-{i}"))
                     .spawn(move || {
                         while let Some(job) = next_job(&receiver) {
-                            job();
+                            run(job);
                         }
                     })?,
             );
@@ -83,5 +98,21 @@ impl Drop for WorkerPool {
         for t in self.threads.drain(..) {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_job_does_not_retire_its_worker() {
+        let pool = WorkerPool::new(1, 8).expect("a pool");
+        pool.submit(|| panic!("an engine bug")).expect("queued");
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        pool.submit(move || tx.send(42).expect("sent"))
+            .expect("queued");
+        let got = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(got, Ok(42), "the one worker still runs jobs");
     }
 }
