@@ -55,6 +55,9 @@ Commands:
                              Run one query over Bolt; print each row as a JSON line.
                              QUERY '-' reads it from standard input.
   venv                       Create the Python venv with the neo4j driver (done on demand).
+  java CLASS [ARGS...]       Run a main class of the peer jar (embedded Neo4j, e.g.
+                             dev.kith.peers.neo4j.TraverseBench) in the foreground with
+                             the server's JVM flags and heap.
 
 Environment (defaults in brackets):
   NEO4J_PEER_HEAP [1g]            JVM heap for start and import (-Xms = -Xmx)
@@ -321,6 +324,14 @@ cmd_cypher() {
   exec "$VENV/bin/python" "$PEER_DIR/cypher.py" --host "$HOST" --port "$1" -- "$2" "$params"
 }
 
+cmd_java() {
+  (( $# >= 1 )) || die "usage: java CLASS [ARGS...]"
+  ensure_built
+  local class=$1; shift
+  exec "$JAVA" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_FLAGS[@]}" ${NEO4J_PEER_JAVA_OPTS:-} \
+    -cp "$JAR:$LIB/*" "$class" "$@"
+}
+
 (( $# >= 1 )) || { usage >&2; exit 2; }
 cmd=$1; shift
 case $cmd in
@@ -331,6 +342,7 @@ case $cmd in
   status) cmd_status "$@" ;;
   cypher) cmd_cypher "$@" ;;
   venv) ensure_venv ;;
+  java) cmd_java "$@" ;;
   help|-h|--help) usage ;;
   *) die "unknown command '$cmd'; run '$(basename "$0") help' for usage" ;;
 esac

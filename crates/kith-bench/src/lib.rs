@@ -17,4 +17,5 @@ pub mod shindig_cypher;
 mod svg;
 pub mod throughput;
 pub mod transport;
+pub mod traverse;
 pub mod writes;

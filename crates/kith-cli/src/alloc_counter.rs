@@ -18,6 +18,8 @@ use mimalloc::MiMalloc;
 
 static COUNTING: AtomicBool = AtomicBool::new(false);
 static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+static ALLOCATED_BYTES: AtomicUsize = AtomicUsize::new(0);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 /// mimalloc plus a live-bytes counter that costs one relaxed load while it is off.
 pub struct CountingAllocator;
@@ -33,8 +35,24 @@ pub fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Relaxed)
 }
 
+/// Bytes allocated and allocations made since [`start_counting`], frees ignored (a
+/// reallocation counts as one allocation of its new size): what a piece of work
+/// costs the allocator, read before and after it.
+pub fn allocated() -> (u64, u64) {
+    (
+        ALLOCATED_BYTES.load(Ordering::Relaxed) as u64,
+        ALLOCATIONS.load(Ordering::Relaxed) as u64,
+    )
+}
+
 fn counting() -> bool {
     COUNTING.load(Ordering::Relaxed)
+}
+
+fn count_allocation(size: usize) {
+    LIVE_BYTES.fetch_add(size, Ordering::Relaxed);
+    ALLOCATED_BYTES.fetch_add(size, Ordering::Relaxed);
+    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
 }
 
 // Safety: every method forwards to `MiMalloc` with the caller's arguments unchanged
@@ -45,7 +63,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         // Safety: forwarded unchanged; the caller upholds `alloc`'s contract.
         let ptr = unsafe { MiMalloc.alloc(layout) };
         if !ptr.is_null() && counting() {
-            LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
+            count_allocation(layout.size());
         }
         ptr
     }
@@ -65,7 +83,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         // Safety: forwarded unchanged.
         let ptr = unsafe { MiMalloc.alloc_zeroed(layout) };
         if !ptr.is_null() && counting() {
-            LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
+            count_allocation(layout.size());
         }
         ptr
     }
@@ -77,7 +95,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
             let _ = LIVE_BYTES.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
                 Some(v.saturating_sub(layout.size()))
             });
-            LIVE_BYTES.fetch_add(new_size, Ordering::Relaxed);
+            count_allocation(new_size);
         }
         new
     }

@@ -122,23 +122,55 @@ pub fn load(dir: &Path) -> Result<Loaded> {
 /// Generates a Shindig graph into `dir` and writes its manifest. Returns the snapshot
 /// and the generation time in seconds.
 pub fn generate_shindig(dir: &Path, config: ShindigConfig) -> Result<(Snapshot, f64)> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let started = Instant::now();
     let raw = shindig::generate(config)?;
+    let about = serde_json::json!({
+        "generator": "shindig",
+        "scale": config.scale,
+        "seed": config.seed,
+    });
+    generated(dir, raw, started, about)
+}
+
+/// Generates S2's traversal tree into a new data directory.
+pub fn generate_tree(
+    dir: &Path,
+    config: kith_datagen::tree::TreeConfig,
+) -> Result<(Snapshot, f64)> {
+    let started = Instant::now();
+    let raw = kith_datagen::tree::generate(config)?;
+    let about = serde_json::json!({
+        "generator": "tree",
+        "levels": config.levels,
+        "fanout": config.fanout,
+        "seed": config.seed,
+    });
+    generated(dir, raw, started, about)
+}
+
+/// Writes a generated graph and its manifest (`about` plus the file's facts) into a
+/// new data directory; the seconds are the generation's, writing excluded.
+fn generated(
+    dir: &Path,
+    raw: kith_storage::RawGraph,
+    started: Instant,
+    mut about: serde_json::Value,
+) -> Result<(Snapshot, f64)> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let snapshot = Snapshot::from_raw(raw)?;
     let seconds = started.elapsed().as_secs_f64();
     create_data_dir(dir, &snapshot)
         .with_context(|| format!("writing the generated graph into {}", dir.display()))?;
-    let manifest = serde_json::json!({
-        "generator": "shindig",
-        "scale": config.scale,
-        "seed": config.seed,
+    let facts = serde_json::json!({
         "graph_file": GRAPH_FILE,
         "graph_file_version": kith_storage::GRAPH_FILE_VERSION,
         "nodes": kith_core::GraphView::node_count(&snapshot),
         "relationships": kith_core::GraphView::rel_count(&snapshot),
     });
-    let text = serde_json::to_string_pretty(&manifest)?;
+    if let (Some(about), Some(facts)) = (about.as_object_mut(), facts.as_object()) {
+        about.extend(facts.clone());
+    }
+    let text = serde_json::to_string_pretty(&about)?;
     std::fs::write(dir.join(MANIFEST_FILE), text + "\n")
         .with_context(|| format!("writing {}", dir.join(MANIFEST_FILE).display()))?;
     Ok((snapshot, seconds))

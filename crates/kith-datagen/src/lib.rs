@@ -2,6 +2,8 @@
 //!
 //! [`shindig`] builds the intranet social network of the first source paper (S1): the
 //! same seed and scale always give the same graph, byte for byte, on every machine
-//! (a PCG generator, no hash-order dependence, word lists compiled in).
+//! (a PCG generator, no hash-order dependence, word lists compiled in). [`tree`] builds
+//! S2's traversal tree.
 
 pub mod shindig;
+pub mod tree;

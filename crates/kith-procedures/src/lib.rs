@@ -13,8 +13,9 @@ mod params;
 mod registry;
 mod result;
 pub mod shindig;
+pub mod traverse;
 
 pub use error::ProcedureError;
-pub use params::{parse_cli_value, ParamSpec, ParamType, Params, LIST_PARAM_LEN_MAX};
+pub use params::{parse_cli_value, DefaultValue, ParamSpec, ParamType, Params, LIST_PARAM_LEN_MAX};
 pub use registry::{Procedure, Registry, UpdateFn, UpdateProcedure};
 pub use result::ResultSet;

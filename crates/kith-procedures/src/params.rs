@@ -72,7 +72,7 @@ pub struct ParamSpec {
     /// Type.
     pub ty: ParamType,
     /// Value when omitted; `None` makes the parameter required.
-    pub default: Option<i64>,
+    pub default: Option<DefaultValue>,
     /// What it means.
     pub doc: &'static str,
 }
@@ -93,8 +93,65 @@ impl ParamSpec {
         ParamSpec {
             name,
             ty: ParamType::Int,
-            default: Some(default),
+            default: Some(DefaultValue::Int(default)),
             doc,
+        }
+    }
+
+    /// An optional String parameter.
+    pub const fn optional_str(
+        name: &'static str,
+        default: &'static str,
+        doc: &'static str,
+    ) -> Self {
+        ParamSpec {
+            name,
+            ty: ParamType::String,
+            default: Some(DefaultValue::Str(default)),
+            doc,
+        }
+    }
+
+    /// An optional Scalar parameter whose default is a boolean.
+    pub const fn optional_bool(name: &'static str, default: bool, doc: &'static str) -> Self {
+        ParamSpec {
+            name,
+            ty: ParamType::Scalar,
+            default: Some(DefaultValue::Bool(default)),
+            doc,
+        }
+    }
+}
+
+/// An optional parameter's value when it is left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultValue {
+    /// An integer.
+    Int(i64),
+    /// A string.
+    Str(&'static str),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl DefaultValue {
+    /// As a value.
+    pub fn value(self) -> Value {
+        match self {
+            DefaultValue::Int(i) => Value::Int(i),
+            DefaultValue::Str(s) => Value::string(s),
+            DefaultValue::Bool(b) => Value::Bool(b),
+        }
+    }
+}
+
+impl std::fmt::Display for DefaultValue {
+    /// As Cypher writes it: `100`, `'dfs'`, `true`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DefaultValue::Int(i) => write!(f, "{i}"),
+            DefaultValue::Str(s) => write!(f, "'{s}'"),
+            DefaultValue::Bool(b) => write!(f, "{b}"),
         }
     }
 }
@@ -128,7 +185,7 @@ impl Params {
             let value = match given.iter().rev().find(|(n, _)| n == spec.name) {
                 Some((_, v)) => v.clone(),
                 None => match spec.default {
-                    Some(d) => Value::Int(d),
+                    Some(d) => d.value(),
                     None => {
                         return Err(ProcedureError::MissingParameter {
                             procedure: procedure.into(),

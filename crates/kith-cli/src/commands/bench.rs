@@ -71,6 +71,26 @@ pub enum Bench {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// S2's traversal on the tree of `kith generate tree`: `graph.traverse` depth and
+    /// breadth first, with and without node uniqueness, and the same in Cypher;
+    /// in-process, sequential, time and bytes allocated per traversal.
+    Traverse {
+        /// Data directory holding the tree.
+        #[arg(long)]
+        data: PathBuf,
+        /// Measured traversals per case (S2: 100).
+        #[arg(long, default_value_t = 100)]
+        runs: usize,
+        /// Warm-up traversals per case (S2: 100).
+        #[arg(long, default_value_t = 100)]
+        warmup: usize,
+        /// Leave out the Cypher case.
+        #[arg(long)]
+        no_cypher: bool,
+        /// Directory for the summary (traverse.md).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
     Shindig {
@@ -300,6 +320,33 @@ pub fn run(bench: Bench) -> Result<()> {
             if let Some(dir) = &out {
                 write_run_files(dir, &[("ldbc.csv", &report.csv()), ("ldbc.md", &summary)])?;
                 eprintln!("raw results: {}", dir.join("ldbc.csv").display());
+            }
+            Ok(())
+        }
+        Bench::Traverse {
+            data,
+            runs,
+            warmup,
+            no_cypher,
+            out,
+        } => {
+            let loaded = data_dir::load_or_default(Some(data))?;
+            crate::alloc_counter::start_counting();
+            let options = kith_bench::traverse::Options {
+                runs: runs.max(1),
+                warmup,
+                cypher: !no_cypher,
+            };
+            let cases = kith_bench::traverse::run(
+                &loaded.snapshot,
+                &options,
+                &crate::alloc_counter::allocated,
+            )
+            .map_err(|e| anyhow::anyhow!(e))?;
+            let summary = kith_bench::traverse::markdown(&cases);
+            print!("{summary}");
+            if let Some(dir) = out {
+                write_run_files(&dir, &[("traverse.md", &summary)])?;
             }
             Ok(())
         }

@@ -126,7 +126,11 @@ fn params_json(params: &[ParamSpec]) -> Vec<serde_json::Value> {
             serde_json::json!({
                 "name": s.name,
                 "type": s.ty.name(),
-                "default": s.default,
+                "default": s.default.map(|d| match d {
+                    kith_procedures::DefaultValue::Int(i) => serde_json::json!(i),
+                    kith_procedures::DefaultValue::Str(t) => serde_json::json!(t),
+                    kith_procedures::DefaultValue::Bool(b) => serde_json::json!(b),
+                }),
                 "doc": s.doc,
             })
         })

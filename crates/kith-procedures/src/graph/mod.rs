@@ -1,9 +1,10 @@
 //! Schema-free procedures over any graph: look nodes up by property (through a
-//! declared index when there is one) and read a node whole. They let clients read
+//! declared index when there is one), read a node whole, and traverse. They let clients read
 //! back what they wrote without knowing a procedure family's schema.
 
 mod find_nodes;
 mod node;
+mod traverse;
 
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use crate::Procedure;
 
 /// Every `graph.*` procedure.
 pub fn procedures() -> Vec<Procedure> {
-    vec![find_nodes::PROCEDURE, node::PROCEDURE]
+    vec![find_nodes::PROCEDURE, node::PROCEDURE, traverse::PROCEDURE]
 }
 
 /// The columns both procedures answer with.
