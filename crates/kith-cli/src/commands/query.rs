@@ -64,7 +64,7 @@ pub fn run(args: &QueryArgs<'_>) -> Result<()> {
     if !is_url(args.target) {
         // Parse before loading: a typo should not cost a load (binding needs the
         // graph's stored procedures, so it waits).
-        kith_cypher::parser::parse(args.text).map_err(|e| anyhow!(e.render(args.text)))?;
+        kith_cypher::check_syntax(args.text).map_err(|e| anyhow!(e.render(args.text)))?;
     }
     let started = Instant::now();
     let mut target = Target::open(args.target)?;
