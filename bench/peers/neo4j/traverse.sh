@@ -21,11 +21,26 @@ dir=$1 runs=${2:-100} warmup=${3:-100}
 mkdir -p "$dir"
 
 [[ -d $dir/kith ]] || "$KITH" generate tree --out "$dir/kith"
-[[ -d $dir/neo4j/data ]] || "$here/shindig/load.sh" "$dir/kith" "$dir/neo4j"
+# A marker written once the whole load (import and constraints) succeeded: a half-done
+# load would leave Neo4j scanning labels instead of using its index.
+if [[ ! -f $dir/neo4j/.s2-loaded ]]; then
+  rm -rf "$dir/neo4j"
+  "$here/shindig/load.sh" "$dir/kith" "$dir/neo4j"
+  touch "$dir/neo4j/.s2-loaded"
+fi
 
 echo "## kith"
-"$KITH" bench traverse --data "$dir/kith" --runs "$runs" --warmup "$warmup"
+"$KITH" bench traverse --data "$dir/kith" --runs "$runs" --warmup "$warmup" | tee "$dir/kith.md"
 echo
 echo "## Neo4j 5.26 (embedded)"
 "$here/neo4j.sh" java dev.kith.peers.neo4j.TraverseBench --home "$dir/neo4j" \
-  --runs "$runs" --warmup "$warmup"
+  --runs "$runs" --warmup "$warmup" | tee "$dir/neo4j.md"
+
+# Both must answer the same count (the second column) in every case.
+counts=$(awk -F'|' 'NR > 2 { gsub(/ /, "", $3); print $3 }' "$dir/kith.md" "$dir/neo4j.md" | sort -u)
+if [[ $(wc -l <<<"$counts") -ne 1 ]]; then
+  echo "traverse.sh: kith and Neo4j disagree on the count: $(tr '\n' ' ' <<<"$counts")" >&2
+  exit 1
+fi
+echo
+echo "both count $counts"

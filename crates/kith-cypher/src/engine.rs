@@ -44,14 +44,14 @@ pub struct Prepared {
     pub mode: Mode,
 }
 
-/// The mode a text's first word asks for, and the text with that word blanked
-/// (same length, so error positions still point into the original).
 /// Checks `text`'s syntax only (a leading EXPLAIN or PROFILE allowed): a cheap
 /// check before loading a graph to run it on.
 pub fn check_syntax(text: &str) -> Result<()> {
     parse(&split_mode(text).1).map(|_| ())
 }
 
+/// The mode a text's first word asks for, and the text with that word blanked
+/// (same length, so error positions still point into the original).
 fn split_mode(text: &str) -> (Mode, std::borrow::Cow<'_, str>) {
     let start = text.len() - text.trim_start().len();
     let word: String = text[start..]

@@ -3,9 +3,14 @@
 //! breadth first, under a uniqueness rule, and hand every node reached to an
 //! evaluator.
 //!
-//! S2 taught that depth-first beats breadth-first (its frontier is a path's worth of
-//! siblings, not a whole level) and that allocation is part of the cost: a traversal
-//! allocates its stack or queue and, under node uniqueness, one bit per node.
+//! S2 taught that allocation is part of the cost: a traversal here allocates its
+//! stack or queue and, under node uniqueness, one bit per node. Depth first keeps the
+//! smaller frontier (a path's worth of siblings, not a whole level); which is faster
+//! depends on how node ids follow the walk (docs/benchmarks.md, "S2").
+//!
+//! Node uniqueness marks a node when it is reached, so depth first with a depth bound
+//! may reach a node first by a long path and then not again by a short one within the
+//! bound: breadth first is the order for "everything within N hops".
 
 use std::collections::VecDeque;
 
@@ -51,8 +56,18 @@ pub struct Traversal {
     pub uniqueness: Uniqueness,
     /// The expander: every rule whose label the current node has is followed.
     pub rules: Vec<Rule>,
-    /// Deepest level visited (the start is level 0), `None` for no bound.
+    /// Deepest level followed (the start is level 0), `None` for no bound.
     pub max_depth: Option<u32>,
+    /// Most nodes put on the frontier (so also most visited): bounds the time and
+    /// memory of a walk without uniqueness on a graph with cycles or many paths.
+    pub pushes_max: u64,
+}
+
+/// A traversal stopped at [`Traversal::pushes_max`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLong {
+    /// What it had done when it stopped.
+    pub walked: Walked,
 }
 
 /// What a traversal did.
@@ -66,13 +81,13 @@ pub struct Walked {
 
 impl Traversal {
     /// Walks from `start`, calling `visit(node, depth)` for every node reached (the
-    /// start first).
+    /// start first); `Err` once more than `pushes_max` nodes were reached.
     pub fn run(
         &self,
         g: &dyn GraphView,
         start: NodeId,
         mut visit: impl FnMut(NodeId, u32),
-    ) -> Walked {
+    ) -> Result<Walked, TooLong> {
         let mut seen = match self.uniqueness {
             Uniqueness::NodeGlobal => Some(Bits::new(g.node_id_bound())),
             Uniqueness::None => None,
@@ -80,7 +95,13 @@ impl Traversal {
         if let Some(seen) = seen.as_mut() {
             seen.insert(start);
         }
+        let overlapping = self.rules.iter().enumerate().any(|(i, r)| {
+            self.rules[..i]
+                .iter()
+                .any(|e| (e.rel_type, e.direction) == (r.rel_type, r.direction))
+        });
         let mut walked = Walked::default();
+        let mut pushes: u64 = 1;
         let mut frontier = Frontier::new(self.order, start);
         while let Some((node, depth)) = frontier.pop() {
             visit(node, depth);
@@ -89,19 +110,30 @@ impl Traversal {
                 continue;
             }
             let labels = g.node_labels(node);
-            for rule in &self.rules {
-                if rule.label.is_some_and(|l| !labels.contains(&l)) {
+            let applies = |r: &Rule| r.label.is_none_or(|l| labels.contains(&l));
+            for (i, rule) in self.rules.iter().enumerate() {
+                // A type and direction two applicable rules share is followed once
+                // (checked only when some rules do share one: the walk's inner loop).
+                let shared = overlapping
+                    && self.rules[..i].iter().any(|e| {
+                        applies(e) && (e.rel_type, e.direction) == (rule.rel_type, rule.direction)
+                    });
+                if !applies(rule) || shared {
                     continue;
                 }
                 for edge in g.neighbors(node, rule.rel_type, rule.direction) {
                     walked.expanded += 1;
                     if seen.as_mut().is_none_or(|s| s.insert(edge.node)) {
+                        pushes += 1;
+                        if pushes > self.pushes_max {
+                            return Err(TooLong { walked });
+                        }
                         frontier.push(edge.node, depth + 1);
                     }
                 }
             }
         }
-        walked
+        Ok(walked)
     }
 }
 

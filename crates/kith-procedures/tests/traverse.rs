@@ -108,9 +108,11 @@ fn depth_first_goes_down_before_across() {
             uniqueness: Uniqueness::None,
             rules: rules(&g),
             max_depth: None,
+            pushes_max: 100,
         };
         let mut seen = Vec::new();
-        t.run(&g, NodeId(0), |n, depth| seen.push((n.0, depth)));
+        t.run(&g, NodeId(0), |n, depth| seen.push((n.0, depth)))
+            .expect("within bounds");
         seen
     };
     // Nodes 1 and 2 are the root's children; 3, 4 are 1's and 5, 6 are 2's.
@@ -128,8 +130,12 @@ fn depth_first_goes_down_before_across() {
         uniqueness: Uniqueness::None,
         rules: rules(&g),
         max_depth: Some(1),
+        pushes_max: 100,
     };
-    assert_eq!(shallow.run(&g, NodeId(0), |_, _| {}).visited, 3);
+    let walked = shallow
+        .run(&g, NodeId(0), |_, _| {})
+        .expect("within bounds");
+    assert_eq!(walked.visited, 3);
 }
 
 #[test]
@@ -179,4 +185,64 @@ fn bad_parameters_are_named() {
     assert!(with("expand", Value::List(vec![Value::string("HAS_B")])).contains("Label:TYPE"));
     assert!(with("start", Value::Int(99)).contains("99"));
     assert!(with("max_depth", Value::Int(-1)).contains("max_depth"));
+}
+
+#[test]
+fn rules_read_every_direction_and_forgive_unknown_names() {
+    let g = tree(3, 2);
+    let visited = |expand: &[&str], start: i64| {
+        let expand = Value::List(expand.iter().map(|r| Value::string(*r)).collect());
+        call(&g, vec![("start", Value::Int(start)), ("expand", expand)]).expect("runs")[1].clone()
+    };
+    let all = Value::Int(g.node_count() as i64);
+    assert_eq!(visited(&["*:>HAS_B", "*:HAS_A"], 0), all);
+    // The same rule twice is followed once: without uniqueness nothing doubles.
+    let mut twice = s2("dfs", "none");
+    twice[1] = (
+        "expand",
+        Value::List(vec![
+            Value::string("A:HAS_B"),
+            Value::string("*:HAS_B"),
+            Value::string("B:HAS_A"),
+        ]),
+    );
+    assert_eq!(call(&g, twice).expect("runs")[1], all);
+    // Upwards from a leaf (node 14, level 3): its parent, grandparent and the root.
+    assert_eq!(visited(&["A:<HAS_A", "B:<HAS_B"], 14), Value::Int(4));
+    // Both ways from a middle node reaches the whole tree.
+    assert_eq!(visited(&["*:-HAS_A", "*:-HAS_B"], 3), all);
+    // Names the graph lacks match nothing: only the start is visited.
+    assert_eq!(visited(&["A:HAS_C", "Z:HAS_B"], 0), Value::Int(1));
+    let mut any = s2("bfs", "none");
+    any[4] = ("label", Value::string("*"));
+    any.retain(|(k, _)| *k != "key");
+    assert_eq!(call(&g, any).expect("runs")[0], all);
+}
+
+#[test]
+fn the_answer_and_the_walk_are_bounded() {
+    let g = tree(1, 2);
+    let with = |k: &'static str, v: Value| {
+        let mut p = s2("dfs", "none");
+        p.retain(|(name, _)| *name != k);
+        p.push((k, v));
+        call(&g, p)
+    };
+    assert!(with("collect", Value::Int(10_001))
+        .expect_err("refused")
+        .to_string()
+        .contains("collect"));
+    assert!(with("visits_max", Value::Int(i64::MAX))
+        .expect_err("refused")
+        .to_string()
+        .contains("visits_max"));
+    assert!(with("visits_max", Value::Int(0)).is_err());
+    assert!(with("visits_max", Value::Int(2))
+        .expect_err("three nodes")
+        .to_string()
+        .contains("visits_max"));
+    assert_eq!(
+        with("visits_max", Value::Int(3)).expect("three nodes")[1],
+        Value::Int(3)
+    );
 }

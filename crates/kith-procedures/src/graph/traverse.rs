@@ -19,8 +19,8 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
         ParamSpec::required(
             "expand",
             ParamType::StringList,
-            "rules 'Label:TYPE' (outgoing), 'Label:<TYPE' (incoming), 'Label:-TYPE' (both); \
-             '*' for any label",
+            "rules 'Label:TYPE' or 'Label:>TYPE' (outgoing), 'Label:<TYPE' (incoming), \
+             'Label:-TYPE' (both); '*' for any label",
         ),
         ParamSpec::optional_str("order", "dfs", "'dfs' (depth first) or 'bfs'"),
         ParamSpec::optional_str(
@@ -28,17 +28,31 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
             "node_global",
             "'node_global' (each node once) or 'none' (trees: no bitset)",
         ),
-        ParamSpec::optional_str("label", "", "the label counted ('' for any)"),
+        ParamSpec::optional_str("label", "", "the label counted ('' or '*' for any)"),
         ParamSpec::optional_str("key", "", "the property tested ('' for none)"),
         ParamSpec::optional_bool("value", true, "the value the property must equal"),
         ParamSpec::optional("max_depth", 0, "deepest level followed (0: no bound)"),
         ParamSpec::optional("collect", 0, "at most this many counted node ids returned"),
+        ParamSpec::optional(
+            "visits_max",
+            PUSHES_MAX_DEFAULT,
+            "most nodes reached before the call fails (bounds a walk without uniqueness)",
+        ),
     ],
     columns: COLUMNS,
     run,
 };
 
 const COLUMNS: &[&str] = &["count", "visited", "expanded", "nodes"];
+
+/// 20 million: S2's tree fourteen times over, at most 160 MB of frontier.
+const PUSHES_MAX_DEFAULT: i64 = 20_000_000;
+
+/// The most `visits_max` may ask for: a worker busy a few seconds at most.
+const PUSHES_MAX_CEILING: i64 = 100_000_000;
+
+/// The most node ids one answer carries (they travel in one cell).
+const COLLECT_MAX: i64 = 10_000;
 
 fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let bad = |parameter: &str, reason: String| ProcedureError::ParameterOutOfRange {
@@ -75,19 +89,47 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             0 => None,
             d => Some(u32::try_from(d).map_err(|_| bad("max_depth", format!("is {d}")))?),
         },
+        pushes_max: match p.int("visits_max")? {
+            n if (1..=PUSHES_MAX_CEILING).contains(&n) => n as u64,
+            n => {
+                return Err(bad(
+                    "visits_max",
+                    format!("is {n}; it must be 1 to {PUSHES_MAX_CEILING}"),
+                ))
+            }
+        },
     };
     let counted = Counted::new(g, p)?;
     let mut count: u64 = 0;
     let mut nodes = Vec::new();
-    let keep = usize::try_from(p.int("collect")?.max(0)).unwrap_or(usize::MAX);
-    let walked = traversal.run(g, start, |node, _| {
-        if counted.matches(g, node) {
-            count += 1;
-            if nodes.len() < keep {
-                nodes.push(Value::Int(i64::from(node.0)));
-            }
+    let keep = match p.int("collect")? {
+        n if (0..=COLLECT_MAX).contains(&n) => n as usize,
+        n => {
+            return Err(bad(
+                "collect",
+                format!("is {n}; it must be 0 to {COLLECT_MAX}"),
+            ))
         }
-    });
+    };
+    let walked = traversal
+        .run(g, start, |node, _| {
+            if counted.matches(g, node) {
+                count += 1;
+                if nodes.len() < keep {
+                    nodes.push(Value::Int(i64::from(node.0)));
+                }
+            }
+        })
+        .map_err(|e| {
+            bad(
+                "visits_max",
+                format!(
+                    "reached after {} nodes; bound max_depth, use node_global uniqueness or \
+                     raise visits_max",
+                    e.walked.visited
+                ),
+            )
+        })?;
     let mut out = ResultSet::new(COLUMNS);
     out.push([
         Value::Int(count as i64),
@@ -99,7 +141,8 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
 }
 
 /// The expansion rules of `expand`; a label or type the graph has never seen
-/// matches nothing, so its rule is left out.
+/// matches nothing, so its rule is left out (as Cypher matches nothing on an unknown
+/// label, rather than failing). A rule given twice counts once.
 fn rules(g: &dyn GraphView, expand: &[Value]) -> Result<Vec<Rule>, String> {
     let mut rules = Vec::new();
     for text in expand.iter().filter_map(Value::as_str) {
@@ -108,6 +151,7 @@ fn rules(g: &dyn GraphView, expand: &[Value]) -> Result<Vec<Rule>, String> {
             .ok_or_else(|| format!("'{text}' is not 'Label:TYPE'"))?;
         let (directions, ty): (&[Direction], &str) = match ty.as_bytes().first() {
             Some(b'<') => (&[Direction::In], &ty[1..]),
+            Some(b'>') => (&[Direction::Out], &ty[1..]),
             Some(b'-') => (&[Direction::Out, Direction::In], &ty[1..]),
             _ => (&[Direction::Out], ty),
         };
@@ -125,11 +169,14 @@ fn rules(g: &dyn GraphView, expand: &[Value]) -> Result<Vec<Rule>, String> {
             continue;
         };
         for &direction in directions {
-            rules.push(Rule {
+            let rule = Rule {
                 label,
                 rel_type,
                 direction,
-            });
+            };
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
         }
     }
     Ok(rules)
@@ -148,7 +195,7 @@ enum Counted {
 impl Counted {
     fn new(g: &dyn GraphView, p: &Params) -> Result<Counted, ProcedureError> {
         let label = match p.string("label")? {
-            "" => None,
+            "" | "*" => None,
             name => match g.label_id(name) {
                 Some(l) => Some(l),
                 None => return Ok(Counted::Never),
