@@ -37,7 +37,7 @@ echo "## Neo4j 5.26 (embedded)"
   --runs "$runs" --warmup "$warmup" | tee "$dir/neo4j.md"
 
 # Both must answer the same count (the second column) in every case.
-counts=$(awk -F'|' 'NR > 2 { gsub(/ /, "", $3); print $3 }' "$dir/kith.md" "$dir/neo4j.md" | sort -u)
+counts=$(awk -F'|' 'FNR > 2 { gsub(/ /, "", $3); print $3 }' "$dir/kith.md" "$dir/neo4j.md" | sort -u)
 if [[ $(wc -l <<<"$counts") -ne 1 ]]; then
   echo "traverse.sh: kith and Neo4j disagree on the count: $(tr '\n' ' ' <<<"$counts")" >&2
   exit 1
