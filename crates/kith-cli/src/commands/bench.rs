@@ -16,583 +16,615 @@ use crate::data_dir;
 pub enum Bench {
     /// Round trips and throughput of the profile query over WS-BSON and HTTP-JSON,
     /// against a raw WebSocket echo (the floor), all in one run on loopback.
-    Transport {
-        /// Data directory (default ./kith-data, generated at scale 1 if absent).
-        #[arg(long)]
-        data: Option<PathBuf>,
-        /// Sequential calls per round-trip measurement (plus 10 % warm-up).
-        #[arg(long, default_value_t = 5_000)]
-        round_trips: usize,
-        /// Concurrent requests in the throughput measurements.
-        #[arg(long, default_value_t = 64)]
-        concurrency: usize,
-        /// Seconds per throughput measurement.
-        #[arg(long, default_value_t = 5.0)]
-        seconds: f64,
-        /// Server worker threads [default: cores].
-        #[arg(long)]
-        workers: Option<usize>,
-    },
+    Transport(TransportArgs),
     /// LDBC SNB Interactive reads (IS1-IS7, IC1-IC14), single caller: latency
     /// in-process and over WS-BSON, on a `kith load ldbc` data directory; with
     /// --cypher, also the official LDBC Cypher texts on kith's Cypher engine.
-    Ldbc {
-        /// Data directory (from `kith load ldbc`).
-        #[arg(long)]
-        data: PathBuf,
-        /// The substitution parameters (interactive_N_param.txt) for IC1-IC14.
-        #[arg(long)]
-        params: PathBuf,
-        /// Measured calls per query and path.
-        #[arg(long, default_value_t = 200)]
-        calls: usize,
-        /// Unmeasured calls per query and path first.
-        #[arg(long, default_value_t = 20)]
-        warmup: usize,
-        /// Persons and messages the short reads rotate over.
-        #[arg(long, default_value_t = 50)]
-        sample: usize,
-        /// Server worker threads [default: cores].
-        #[arg(long)]
-        workers: Option<usize>,
-        /// A smoke run: 10 calls per query and path, 2 warm-up.
-        #[arg(long)]
-        quick: bool,
-        /// The official LDBC Cypher texts (interactive-*.cypher, e.g.
-        /// ../shared/data/ldbc-cypher): run them unmodified with the same calls,
-        /// in-process and over WS-BSON, and time their parse + plan.
-        #[arg(long, value_name = "DIR")]
-        cypher: Option<PathBuf>,
-        /// Neo4j's results from the same run (bench/peers/neo4j/ldbc), shown beside
-        /// kith's; default RUN_DIR/neo4j-ldbc.json when --out is given and it exists.
-        #[arg(long)]
-        neo4j: Option<PathBuf>,
-        /// Directory for ldbc.csv, ldbc.md and queries.json (the calls, for peers).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Ldbc(LdbcArgs),
     /// S2's traversal on the tree of `kith generate tree`: `graph.traverse` depth and
     /// breadth first, with and without node uniqueness, and the same in Cypher;
     /// in-process, sequential, time and bytes allocated per traversal.
-    Traverse {
-        /// Data directory holding the tree.
-        #[arg(long)]
-        data: PathBuf,
-        /// Measured traversals per case (S2: 100).
-        #[arg(long, default_value_t = 100)]
-        runs: usize,
-        /// Warm-up traversals per case (S2: 100).
-        #[arg(long, default_value_t = 100)]
-        warmup: usize,
-        /// Leave out the Cypher case.
-        #[arg(long)]
-        no_cypher: bool,
-        /// Directory for the summary (traverse.md).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Traverse(TraverseArgs),
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
-    Shindig {
-        /// Data directory (default ./kith-data, generated at scale 1 if absent).
-        #[arg(long)]
-        data: Option<PathBuf>,
-        /// Paths, comma-separated [default: all 16, plus the 3 Cypher paths with
-        /// --cypher]: http-json, ws-json, ws-bson, ws-msgpack,
-        /// ws-<encoding>-<deflate-fast|deflate-best|zstd|lz4>, and cypher-<encoding>.
-        #[arg(long, value_delimiter = ',')]
-        paths: Vec<String>,
-        /// S1's Cypher texts (bench/peers/neo4j/shindig/queries.py, or its --json
-        /// output), for the cypher-<encoding> paths: the same calls as Cypher requests.
-        #[arg(long, value_name = "FILE")]
-        cypher: Option<PathBuf>,
-        /// Multiplies S1's run counts (2,000 / 200 / 20 calls per query).
-        #[arg(long, default_value_t = 1.0)]
-        runs_scale: f64,
-        /// Warm-up calls per query and path.
-        #[arg(long, default_value_t = 20)]
-        warmup: usize,
-        /// Server worker threads [default: cores].
-        #[arg(long)]
-        workers: Option<usize>,
-        /// A smoke run: four paths, a twentieth of the runs, little warm-up.
-        #[arg(long)]
-        quick: bool,
-        /// Directory for the raw results (shindig.csv) and the summary (shindig.md).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Shindig(ShindigArgs),
     /// S1's throughput matrix on the Shindig mix (spike queries excluded): client
     /// threads x server workers x connections x compression, against a `kith serve`
     /// process started per worker count; client and server CPU measured apart.
-    Throughput {
-        /// Data directory (default ./kith-data, generated at scale 1 if absent).
-        #[arg(long)]
-        data: Option<PathBuf>,
-        /// Client threads, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "4,16,64,128")]
-        threads: Vec<usize>,
-        /// Server workers, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16")]
-        workers: Vec<usize>,
-        /// Connections in the client's pool, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "1,8")]
-        connections: Vec<usize>,
-        /// Compressions, comma-separated: none, deflate-fast, deflate-best, zstd, lz4.
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "none,deflate-fast,deflate-best,zstd"
-        )]
-        compression: Vec<String>,
-        /// Encoding: json, bson or msgpack.
-        #[arg(long, default_value = "bson")]
-        encoding: String,
-        /// Measured seconds per cell (plus a fifth as warm-up).
-        #[arg(long, default_value_t = 5.0)]
-        seconds: f64,
-        /// Include the spike queries (FOAF-3, FOAF-2, friend recommendations).
-        #[arg(long)]
-        include_spikes: bool,
-        /// Send the mix as S1's Cypher texts (bench/peers/neo4j/shindig/queries.py, or
-        /// its --json output) in `cypher` requests instead of procedure calls; the
-        /// results go to throughput-cypher.csv/.md.
-        #[arg(long, value_name = "FILE")]
-        cypher: Option<PathBuf>,
-        /// A smoke run: one small cell per dimension value, 1 s each.
-        #[arg(long)]
-        quick: bool,
-        /// Directory for the raw results (throughput.csv) and summary (throughput.md).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Throughput(ThroughputArgs),
     /// The S3 write experiment: concurrent clients writing through the durable path,
     /// per write pattern, acknowledged only after fsync (docs/benchmarks.md).
-    Writes {
-        /// Concurrent clients, one connection each.
-        #[arg(long, default_value_t = 8)]
-        clients: usize,
-        /// Measured seconds per case (plus a warm-up of a tenth, at most 3 s).
-        #[arg(long, default_value_t = 30.0)]
-        seconds: f64,
-        /// Requests in flight per client in the queued-single case.
-        #[arg(long, default_value_t = 256)]
-        pipeline: usize,
-        /// Cases to run, comma-separated [default: all]: single-unlabelled,
-        /// single-labelled, single-labelled-indexed, tx1000-unlabelled, tx1000-labelled,
-        /// tx1000-labelled-indexed, nodes100-rels100, queued-single, engine-tx1000-labelled,
-        /// cypher-single-labelled, cypher-tx1000-labelled, cypher-tx1000-labelled-indexed,
-        /// cypher-merge1000-new, cypher-merge1000-existing.
-        #[arg(long, value_delimiter = ',')]
-        cases: Vec<String>,
-        /// `fsync` (the default, and what the targets mean) or `none`.
-        #[arg(long, default_value = "fsync")]
-        durability: String,
-        /// Server worker threads [default: cores].
-        #[arg(long)]
-        workers: Option<usize>,
-        /// Where the per-case data directories go [default: the temp directory].
-        #[arg(long)]
-        scratch: Option<PathBuf>,
-        /// Also write the results as JSON to this file.
-        #[arg(long)]
-        json: Option<PathBuf>,
-        /// The clients' encoding: json, bson or msgpack.
-        #[arg(long, default_value = "msgpack")]
-        encoding: String,
-    },
+    Writes(WritesArgs),
+}
+
+/// `kith bench transport`.
+#[derive(clap::Args)]
+pub struct TransportArgs {
+    /// Data directory (default ./kith-data, generated at scale 1 if absent).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Sequential calls per round-trip measurement (plus 10 % warm-up).
+    #[arg(long, default_value_t = 5_000)]
+    pub round_trips: usize,
+    /// Concurrent requests in the throughput measurements.
+    #[arg(long, default_value_t = 64)]
+    pub concurrency: usize,
+    /// Seconds per throughput measurement.
+    #[arg(long, default_value_t = 5.0)]
+    pub seconds: f64,
+    /// Server worker threads [default: cores].
+    #[arg(long)]
+    pub workers: Option<usize>,
+}
+
+/// `kith bench ldbc`.
+#[derive(clap::Args)]
+pub struct LdbcArgs {
+    /// Data directory (from `kith load ldbc`).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// The substitution parameters (interactive_N_param.txt) for IC1-IC14.
+    #[arg(long)]
+    pub params: PathBuf,
+    /// Measured calls per query and path.
+    #[arg(long, default_value_t = 200)]
+    pub calls: usize,
+    /// Unmeasured calls per query and path first.
+    #[arg(long, default_value_t = 20)]
+    pub warmup: usize,
+    /// Persons and messages the short reads rotate over.
+    #[arg(long, default_value_t = 50)]
+    pub sample: usize,
+    /// Server worker threads [default: cores].
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// A smoke run: 10 calls per query and path, 2 warm-up.
+    #[arg(long)]
+    pub quick: bool,
+    /// The official LDBC Cypher texts (interactive-*.cypher, e.g.
+    /// ../shared/data/ldbc-cypher): run them unmodified with the same calls,
+    /// in-process and over WS-BSON, and time their parse + plan.
+    #[arg(long, value_name = "DIR")]
+    pub cypher: Option<PathBuf>,
+    /// Neo4j's results from the same run (bench/peers/neo4j/ldbc), shown beside
+    /// kith's; default RUN_DIR/neo4j-ldbc.json when --out is given and it exists.
+    #[arg(long)]
+    pub neo4j: Option<PathBuf>,
+    /// Directory for ldbc.csv, ldbc.md and queries.json (the calls, for peers).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench traverse`.
+#[derive(clap::Args)]
+pub struct TraverseArgs {
+    /// Data directory holding the tree.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Measured traversals per case (S2: 100).
+    #[arg(long, default_value_t = 100)]
+    pub runs: usize,
+    /// Warm-up traversals per case (S2: 100).
+    #[arg(long, default_value_t = 100)]
+    pub warmup: usize,
+    /// Leave out the Cypher case.
+    #[arg(long)]
+    pub no_cypher: bool,
+    /// Directory for the summary (traverse.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench shindig`.
+#[derive(clap::Args)]
+pub struct ShindigArgs {
+    /// Data directory (default ./kith-data, generated at scale 1 if absent).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Paths, comma-separated [default: all 16, plus the 3 Cypher paths with
+    /// --cypher]: http-json, ws-json, ws-bson, ws-msgpack,
+    /// ws-<encoding>-<deflate-fast|deflate-best|zstd|lz4>, and cypher-<encoding>.
+    #[arg(long, value_delimiter = ',')]
+    pub paths: Vec<String>,
+    /// S1's Cypher texts (bench/peers/neo4j/shindig/queries.py, or its --json
+    /// output), for the cypher-<encoding> paths: the same calls as Cypher requests.
+    #[arg(long, value_name = "FILE")]
+    pub cypher: Option<PathBuf>,
+    /// Multiplies S1's run counts (2,000 / 200 / 20 calls per query).
+    #[arg(long, default_value_t = 1.0)]
+    pub runs_scale: f64,
+    /// Warm-up calls per query and path.
+    #[arg(long, default_value_t = 20)]
+    pub warmup: usize,
+    /// Server worker threads [default: cores].
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// A smoke run: four paths, a twentieth of the runs, little warm-up.
+    #[arg(long)]
+    pub quick: bool,
+    /// Directory for the raw results (shindig.csv) and the summary (shindig.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench throughput`.
+#[derive(clap::Args)]
+pub struct ThroughputArgs {
+    /// Data directory (default ./kith-data, generated at scale 1 if absent).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Client threads, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "4,16,64,128")]
+    pub threads: Vec<usize>,
+    /// Server workers, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16")]
+    pub workers: Vec<usize>,
+    /// Connections in the client's pool, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,8")]
+    pub connections: Vec<usize>,
+    /// Compressions, comma-separated: none, deflate-fast, deflate-best, zstd, lz4.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "none,deflate-fast,deflate-best,zstd"
+    )]
+    pub compression: Vec<String>,
+    /// Encoding: json, bson or msgpack.
+    #[arg(long, default_value = "bson")]
+    pub encoding: String,
+    /// Measured seconds per cell (plus a fifth as warm-up).
+    #[arg(long, default_value_t = 5.0)]
+    pub seconds: f64,
+    /// Include the spike queries (FOAF-3, FOAF-2, friend recommendations).
+    #[arg(long)]
+    pub include_spikes: bool,
+    /// Send the mix as S1's Cypher texts (bench/peers/neo4j/shindig/queries.py, or
+    /// its --json output) in `cypher` requests instead of procedure calls; the
+    /// results go to throughput-cypher.csv/.md.
+    #[arg(long, value_name = "FILE")]
+    pub cypher: Option<PathBuf>,
+    /// A smoke run: one small cell per dimension value, 1 s each.
+    #[arg(long)]
+    pub quick: bool,
+    /// Directory for the raw results (throughput.csv) and summary (throughput.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench writes`.
+#[derive(clap::Args)]
+pub struct WritesArgs {
+    /// Concurrent clients, one connection each.
+    #[arg(long, default_value_t = 8)]
+    pub clients: usize,
+    /// Measured seconds per case (plus a warm-up of a tenth, at most 3 s).
+    #[arg(long, default_value_t = 30.0)]
+    pub seconds: f64,
+    /// Requests in flight per client in the queued-single case.
+    #[arg(long, default_value_t = 256)]
+    pub pipeline: usize,
+    /// Cases to run, comma-separated [default: all]: single-unlabelled,
+    /// single-labelled, single-labelled-indexed, tx1000-unlabelled, tx1000-labelled,
+    /// tx1000-labelled-indexed, nodes100-rels100, queued-single, engine-tx1000-labelled,
+    /// cypher-single-labelled, cypher-tx1000-labelled, cypher-tx1000-labelled-indexed,
+    /// cypher-merge1000-new, cypher-merge1000-existing.
+    #[arg(long, value_delimiter = ',')]
+    pub cases: Vec<String>,
+    /// `fsync` (the default, and what the targets mean) or `none`.
+    #[arg(long, default_value = "fsync")]
+    pub durability: String,
+    /// Server worker threads [default: cores].
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// Where the per-case data directories go [default: the temp directory].
+    #[arg(long)]
+    pub scratch: Option<PathBuf>,
+    /// Also write the results as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// The clients' encoding: json, bson or msgpack.
+    #[arg(long, default_value = "msgpack")]
+    pub encoding: String,
 }
 
 pub fn run(bench: Bench) -> Result<()> {
     match bench {
-        Bench::Transport {
-            data,
-            round_trips,
-            concurrency,
-            seconds,
-            workers,
-        } => {
-            let loaded = data_dir::load_or_default(data)?;
-            let people = loaded
+        Bench::Transport(args) => transport(args),
+        Bench::Ldbc(args) => ldbc(args),
+        Bench::Traverse(args) => traverse(args),
+        Bench::Shindig(args) => shindig(args),
+        Bench::Throughput(args) => throughput(args),
+        Bench::Writes(args) => writes(args),
+    }
+}
+
+fn transport(args: TransportArgs) -> Result<()> {
+    let TransportArgs {
+        data,
+        round_trips,
+        concurrency,
+        seconds,
+        workers,
+    } = args;
+    let loaded = data_dir::load_or_default(data)?;
+    let people = loaded
+        .snapshot
+        .label_id(kith_core::shindig_schema::label::PERSON)
+        .map(|p| {
+            loaded
                 .snapshot
-                .label_id(kith_core::shindig_schema::label::PERSON)
-                .map(|p| {
-                    loaded
-                        .snapshot
-                        .node_ids()
-                        .filter(|n| loaded.snapshot.has_label(*n, p))
-                        .count()
-                })
-                .unwrap_or(0) as i64;
-            anyhow::ensure!(
-                people > 0,
-                "the data set has no Person nodes; use a Shindig data set"
-            );
-            let store = Arc::new(Store::new(loaded.snapshot));
-            let options = kith_bench::transport::Options {
-                round_trips: round_trips.max(10),
-                concurrency: concurrency.max(1),
-                throughput_duration: Duration::from_secs_f64(seconds.max(0.1)),
-                workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
-                people,
-            };
-            eprintln!(
-                "measuring: {} round trips per path, {} concurrent for {:.1} s per throughput case, {} workers",
-                options.round_trips,
-                options.concurrency,
-                seconds,
-                options.workers
-            );
-            let runtime = runtime()?;
-            let report = runtime.block_on(kith_bench::transport::run(store, options))?;
-            print!("{}", report.markdown());
-            Ok(())
-        }
-        Bench::Ldbc {
-            data,
-            params,
-            calls,
-            warmup,
-            sample,
-            workers,
-            quick,
-            cypher,
-            neo4j,
-            out,
-        } => {
-            let loaded = data_dir::load(&data)?;
-            let mut queries = kith_bench::ldbc::queries(&loaded.snapshot, &params, sample)
-                .map_err(|e| anyhow::anyhow!(e))?;
-            if let Some(dir) = &cypher {
-                kith_bench::ldbc::attach_official_texts(&mut queries, dir)
-                    .map_err(|e| anyhow::anyhow!(e))?;
-            }
-            if let Some(dir) = &out {
-                write_run_files(
-                    dir,
-                    &[(
-                        "queries.json",
-                        &(serde_json::to_string_pretty(&kith_bench::ldbc::queries_json(&queries))?
-                            + "\n"),
-                    )],
-                )?;
-            }
-            let options = kith_bench::ldbc::Options {
-                calls: if quick { 10 } else { calls.max(1) },
-                warmup: if quick { 2 } else { warmup },
-                short_sample: sample,
-                workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
-            };
-            let store = Arc::new(Store::new(loaded.snapshot));
-            let bar = progress_bar("calls")?;
-            let runtime = runtime()?;
-            let report = runtime
-                .block_on(kith_bench::ldbc::run(
-                    store,
-                    &queries,
-                    options,
-                    |done, total| {
-                        if bar.length() != Some(total) {
-                            bar.set_length(total);
-                        }
-                        bar.set_position(done);
-                    },
-                ))
-                .map_err(|e| anyhow::anyhow!(e))?;
-            bar.finish_and_clear();
-            let neo4j_path = neo4j.or_else(|| {
-                out.as_ref()
-                    .map(|d| d.join("neo4j-ldbc.json"))
-                    .filter(|p| p.exists())
-            });
-            let neo4j_json = match &neo4j_path {
-                Some(p) => Some(
-                    serde_json::from_str::<serde_json::Value>(
-                        &std::fs::read_to_string(p)
-                            .with_context(|| format!("reading {}", p.display()))?,
-                    )
-                    .with_context(|| format!("{} is not JSON", p.display()))?,
-                ),
-                None => None,
-            };
-            let summary = report.markdown(neo4j_json.as_ref());
-            print!("{summary}");
-            if let Some(dir) = &out {
-                write_run_files(dir, &[("ldbc.csv", &report.csv()), ("ldbc.md", &summary)])?;
-                eprintln!("raw results: {}", dir.join("ldbc.csv").display());
-            }
-            Ok(())
-        }
-        Bench::Traverse {
-            data,
-            runs,
-            warmup,
-            no_cypher,
-            out,
-        } => {
-            let loaded = data_dir::load_or_default(Some(data))?;
-            crate::alloc_counter::start_counting();
-            let options = kith_bench::traverse::Options {
-                runs: runs.max(1),
-                warmup,
-                cypher: !no_cypher,
-            };
-            let cases = kith_bench::traverse::run(
-                &loaded.snapshot,
-                &options,
-                &crate::alloc_counter::allocated,
-            )
+                .node_ids()
+                .filter(|n| loaded.snapshot.has_label(*n, p))
+                .count()
+        })
+        .unwrap_or(0) as i64;
+    anyhow::ensure!(
+        people > 0,
+        "the data set has no Person nodes; use a Shindig data set"
+    );
+    let store = Arc::new(Store::new(loaded.snapshot));
+    let options = kith_bench::transport::Options {
+        round_trips: round_trips.max(10),
+        concurrency: concurrency.max(1),
+        throughput_duration: Duration::from_secs_f64(seconds.max(0.1)),
+        workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+        people,
+    };
+    eprintln!(
+        "measuring: {} round trips per path, {} concurrent for {:.1} s per throughput case, {} workers",
+        options.round_trips,
+        options.concurrency,
+        seconds,
+        options.workers
+    );
+    let runtime = runtime()?;
+    let report = runtime.block_on(kith_bench::transport::run(store, options))?;
+    print!("{}", report.markdown());
+    Ok(())
+}
+
+fn ldbc(args: LdbcArgs) -> Result<()> {
+    let LdbcArgs {
+        data,
+        params,
+        calls,
+        warmup,
+        sample,
+        workers,
+        quick,
+        cypher,
+        neo4j,
+        out,
+    } = args;
+    let loaded = data_dir::load(&data)?;
+    let mut queries = kith_bench::ldbc::queries(&loaded.snapshot, &params, sample)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    if let Some(dir) = &cypher {
+        kith_bench::ldbc::attach_official_texts(&mut queries, dir)
             .map_err(|e| anyhow::anyhow!(e))?;
-            let summary = kith_bench::traverse::markdown(&cases);
-            print!("{summary}");
-            if let Some(dir) = out {
-                write_run_files(&dir, &[("traverse.md", &summary)])?;
+    }
+    if let Some(dir) = &out {
+        write_run_files(
+            dir,
+            &[(
+                "queries.json",
+                &(serde_json::to_string_pretty(&kith_bench::ldbc::queries_json(&queries))? + "\n"),
+            )],
+        )?;
+    }
+    let options = kith_bench::ldbc::Options {
+        calls: if quick { 10 } else { calls.max(1) },
+        warmup: if quick { 2 } else { warmup },
+        short_sample: sample,
+        workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+    };
+    let store = Arc::new(Store::new(loaded.snapshot));
+    let bar = progress_bar("calls")?;
+    let runtime = runtime()?;
+    let report = runtime
+        .block_on(kith_bench::ldbc::run(
+            store,
+            &queries,
+            options,
+            |done, total| {
+                if bar.length() != Some(total) {
+                    bar.set_length(total);
+                }
+                bar.set_position(done);
+            },
+        ))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    bar.finish_and_clear();
+    let neo4j_path = neo4j.or_else(|| {
+        out.as_ref()
+            .map(|d| d.join("neo4j-ldbc.json"))
+            .filter(|p| p.exists())
+    });
+    let neo4j_json = match &neo4j_path {
+        Some(p) => Some(
+            serde_json::from_str::<serde_json::Value>(
+                &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+            )
+            .with_context(|| format!("{} is not JSON", p.display()))?,
+        ),
+        None => None,
+    };
+    let summary = report.markdown(neo4j_json.as_ref());
+    print!("{summary}");
+    if let Some(dir) = &out {
+        write_run_files(dir, &[("ldbc.csv", &report.csv()), ("ldbc.md", &summary)])?;
+        eprintln!("raw results: {}", dir.join("ldbc.csv").display());
+    }
+    Ok(())
+}
+
+fn traverse(args: TraverseArgs) -> Result<()> {
+    let TraverseArgs {
+        data,
+        runs,
+        warmup,
+        no_cypher,
+        out,
+    } = args;
+    let loaded = data_dir::load_or_default(Some(data))?;
+    crate::alloc_counter::start_counting();
+    let options = kith_bench::traverse::Options {
+        runs: runs.max(1),
+        warmup,
+        cypher: !no_cypher,
+    };
+    let cases =
+        kith_bench::traverse::run(&loaded.snapshot, &options, &crate::alloc_counter::allocated)
+            .map_err(|e| anyhow::anyhow!(e))?;
+    let summary = kith_bench::traverse::markdown(&cases);
+    print!("{summary}");
+    if let Some(dir) = out {
+        write_run_files(&dir, &[("traverse.md", &summary)])?;
+    }
+    Ok(())
+}
+
+fn shindig(args: ShindigArgs) -> Result<()> {
+    let ShindigArgs {
+        data,
+        paths,
+        cypher,
+        runs_scale,
+        warmup,
+        workers,
+        quick,
+        out,
+    } = args;
+    use kith_bench::shindig::{Options, Path};
+    let cypher = cypher_texts(cypher.as_deref())?;
+    let chosen = !paths.is_empty();
+    let mut paths: Vec<Path> = if chosen {
+        paths
+            .iter()
+            .map(|p| Path::parse(p.trim()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| anyhow::anyhow!(e))?
+    } else if quick {
+        ["http-json", "ws-json", "ws-bson", "ws-msgpack"]
+            .iter()
+            .map(|p| Path::parse(p))
+            .collect::<Result<_, _>>()
+            .map_err(|e| anyhow::anyhow!(e))?
+    } else {
+        Path::all()
+    };
+    if cypher.is_some() && !chosen {
+        // S1's "Cypher BSON" beside the native paths; every encoding in a full run.
+        paths.extend(if quick {
+            vec![Path::Cypher(kith_protocol::Encoding::Bson)]
+        } else {
+            Path::cypher_all()
+        });
+    }
+    let loaded = data_dir::load_or_default(data)?;
+    if let Some(dir) = &out {
+        // The exact calls, for peers (bench/peers/neo4j) to run the same ones.
+        let queries =
+            kith_bench::shindig::queries(&loaded.snapshot, 64).map_err(|e| anyhow::anyhow!(e))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        std::fs::write(
+            dir.join("queries.json"),
+            serde_json::to_string_pretty(&kith_bench::shindig::queries_json(&queries))? + "\n",
+        )
+        .with_context(|| format!("writing {}", dir.join("queries.json").display()))?;
+    }
+    let store = Arc::new(Store::new(loaded.snapshot));
+    let options = Options {
+        paths,
+        runs_scale: if quick { runs_scale / 20.0 } else { runs_scale },
+        warmup: if quick { warmup.min(3) } else { warmup },
+        workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+        sample: 64,
+        cypher,
+    };
+    let bar = progress_bar("calls")?;
+    let runtime = runtime()?;
+    let report = runtime
+        .block_on(kith_bench::shindig::run(store, options, |done, total| {
+            if bar.length() != Some(total) {
+                bar.set_length(total);
             }
-            Ok(())
-        }
-        Bench::Shindig {
-            data,
-            paths,
+            bar.set_position(done);
+        }))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    bar.finish_and_clear();
+    let summary = report.markdown();
+    print!("{summary}");
+    if let Some(dir) = out {
+        write_run_files(
+            &dir,
+            &[("shindig.csv", &report.csv()), ("shindig.md", &summary)],
+        )?;
+        eprintln!("raw results: {}", dir.join("shindig.csv").display());
+    }
+    Ok(())
+}
+
+fn throughput(args: ThroughputArgs) -> Result<()> {
+    let ThroughputArgs {
+        data,
+        threads,
+        workers,
+        connections,
+        compression,
+        encoding,
+        seconds,
+        include_spikes,
+        cypher,
+        quick,
+        out,
+    } = args;
+    use kith_bench::throughput::Options;
+    let cypher = cypher_texts(cypher.as_deref())?;
+    let dir = data_dir::resolve(data)?;
+    // Parameters come from the graph; the server is a separate process, so
+    // the directory is released before it starts.
+    let queries = {
+        let loaded = data_dir::load(&dir)?;
+        kith_bench::shindig::queries(&loaded.snapshot, 64).map_err(|e| anyhow::anyhow!(e))?
+    };
+    let compressions = compression
+        .iter()
+        .map(|c| {
+            kith_protocol::Compression::ALL
+                .into_iter()
+                .find(|k| k.name() == c.trim())
+                .ok_or_else(|| anyhow::anyhow!("unknown compression `{c}`"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let encoding = kith_protocol::Encoding::ALL
+        .into_iter()
+        .find(|e| e.name() == encoding)
+        .ok_or_else(|| {
+            anyhow::anyhow!("unknown encoding `{encoding}`; expected json, bson or msgpack")
+        })?;
+    let options = if quick {
+        Options {
+            threads: vec![4, 16],
+            workers: vec![2],
+            connections: vec![1, 8],
+            compressions: vec![kith_protocol::Compression::None],
+            encoding,
+            duration: Duration::from_secs(1),
+            include_spikes,
+            kith: std::env::current_exe().context("locating the kith binary")?,
+            data: dir,
             cypher,
-            runs_scale,
-            warmup,
-            workers,
-            quick,
-            out,
-        } => {
-            use kith_bench::shindig::{Options, Path};
-            let cypher = cypher_texts(cypher.as_deref())?;
-            let chosen = !paths.is_empty();
-            let mut paths: Vec<Path> = if chosen {
-                paths
-                    .iter()
-                    .map(|p| Path::parse(p.trim()))
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| anyhow::anyhow!(e))?
-            } else if quick {
-                ["http-json", "ws-json", "ws-bson", "ws-msgpack"]
-                    .iter()
-                    .map(|p| Path::parse(p))
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| anyhow::anyhow!(e))?
-            } else {
-                Path::all()
-            };
-            if cypher.is_some() && !chosen {
-                // S1's "Cypher BSON" beside the native paths; every encoding in a full run.
-                paths.extend(if quick {
-                    vec![Path::Cypher(kith_protocol::Encoding::Bson)]
-                } else {
-                    Path::cypher_all()
-                });
-            }
-            let loaded = data_dir::load_or_default(data)?;
-            if let Some(dir) = &out {
-                // The exact calls, for peers (bench/peers/neo4j) to run the same ones.
-                let queries = kith_bench::shindig::queries(&loaded.snapshot, 64)
-                    .map_err(|e| anyhow::anyhow!(e))?;
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("creating {}", dir.display()))?;
-                std::fs::write(
-                    dir.join("queries.json"),
-                    serde_json::to_string_pretty(&kith_bench::shindig::queries_json(&queries))?
-                        + "\n",
-                )
-                .with_context(|| format!("writing {}", dir.join("queries.json").display()))?;
-            }
-            let store = Arc::new(Store::new(loaded.snapshot));
-            let options = Options {
-                paths,
-                runs_scale: if quick { runs_scale / 20.0 } else { runs_scale },
-                warmup: if quick { warmup.min(3) } else { warmup },
-                workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
-                sample: 64,
-                cypher,
-            };
-            let bar = progress_bar("calls")?;
-            let runtime = runtime()?;
-            let report = runtime
-                .block_on(kith_bench::shindig::run(store, options, |done, total| {
-                    if bar.length() != Some(total) {
-                        bar.set_length(total);
-                    }
-                    bar.set_position(done);
-                }))
-                .map_err(|e| anyhow::anyhow!(e))?;
-            bar.finish_and_clear();
-            let summary = report.markdown();
-            print!("{summary}");
-            if let Some(dir) = out {
-                write_run_files(
-                    &dir,
-                    &[("shindig.csv", &report.csv()), ("shindig.md", &summary)],
-                )?;
-                eprintln!("raw results: {}", dir.join("shindig.csv").display());
-            }
-            Ok(())
         }
-        Bench::Throughput {
-            data,
+    } else {
+        Options {
             threads,
             workers,
             connections,
-            compression,
+            compressions,
             encoding,
-            seconds,
+            duration: Duration::from_secs_f64(seconds.max(0.2)),
             include_spikes,
+            kith: std::env::current_exe().context("locating the kith binary")?,
+            data: dir,
             cypher,
-            quick,
-            out,
-        } => {
-            use kith_bench::throughput::Options;
-            let cypher = cypher_texts(cypher.as_deref())?;
-            let dir = data_dir::resolve(data)?;
-            // Parameters come from the graph; the server is a separate process, so
-            // the directory is released before it starts.
-            let queries = {
-                let loaded = data_dir::load(&dir)?;
-                kith_bench::shindig::queries(&loaded.snapshot, 64)
-                    .map_err(|e| anyhow::anyhow!(e))?
-            };
-            let compressions = compression
-                .iter()
-                .map(|c| {
-                    kith_protocol::Compression::ALL
-                        .into_iter()
-                        .find(|k| k.name() == c.trim())
-                        .ok_or_else(|| anyhow::anyhow!("unknown compression `{c}`"))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let encoding = kith_protocol::Encoding::ALL
-                .into_iter()
-                .find(|e| e.name() == encoding)
-                .ok_or_else(|| {
-                    anyhow::anyhow!("unknown encoding `{encoding}`; expected json, bson or msgpack")
-                })?;
-            let options = if quick {
-                Options {
-                    threads: vec![4, 16],
-                    workers: vec![2],
-                    connections: vec![1, 8],
-                    compressions: vec![kith_protocol::Compression::None],
-                    encoding,
-                    duration: Duration::from_secs(1),
-                    include_spikes,
-                    kith: std::env::current_exe().context("locating the kith binary")?,
-                    data: dir,
-                    cypher,
-                }
-            } else {
-                Options {
-                    threads,
-                    workers,
-                    connections,
-                    compressions,
-                    encoding,
-                    duration: Duration::from_secs_f64(seconds.max(0.2)),
-                    include_spikes,
-                    kith: std::env::current_exe().context("locating the kith binary")?,
-                    data: dir,
-                    cypher,
-                }
-            };
-            anyhow::ensure!(
-                options
-                    .threads
-                    .iter()
-                    .chain(&options.workers)
-                    .chain(&options.connections)
-                    .all(|n| *n > 0),
-                "threads, workers and connections must be at least 1"
-            );
-            let bar = progress_bar("cells")?;
-            let runtime = runtime()?;
-            let report = runtime
-                .block_on(kith_bench::throughput::run(
-                    &queries,
-                    options,
-                    |done, total| {
-                        bar.set_length(total);
-                        bar.set_position(done);
-                    },
-                ))
-                .map_err(|e| anyhow::anyhow!(e))?;
-            bar.finish_and_clear();
-            let summary = report.markdown();
-            print!("{summary}");
-            if let Some(dir) = out {
-                // The Cypher mix has its own files, so one run directory keeps both.
-                let name = match report.options.api() {
-                    "cypher" => "throughput-cypher",
-                    _ => "throughput",
-                };
-                write_run_files(
-                    &dir,
-                    &[
-                        (&format!("{name}.csv"), &report.csv()),
-                        (&format!("{name}.md"), &summary),
-                    ],
-                )?;
-            }
-            Ok(())
         }
-        Bench::Writes {
-            clients,
-            seconds,
-            pipeline,
-            cases,
-            durability,
-            workers,
-            scratch,
-            json,
-            encoding,
-        } => {
-            use kith_bench::writes::{Case, Options};
-            let cases = if cases.is_empty() {
-                Case::ALL.to_vec()
-            } else {
-                cases
-                    .iter()
-                    .map(|c| Case::parse(c.trim()))
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| anyhow::anyhow!(e))?
-            };
-            let options = Options {
-                cases,
-                clients: clients.max(1),
-                pipeline: pipeline.max(1),
-                duration: Duration::from_secs_f64(seconds.max(0.1)),
-                durability: durability.parse().map_err(|e: String| anyhow::anyhow!(e))?,
-                workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
-                scratch,
-                encoding: kith_protocol::Encoding::ALL
-                    .into_iter()
-                    .find(|e| e.name() == encoding)
-                    .ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "unknown encoding `{encoding}`; expected json, bson or msgpack"
-                        )
-                    })?,
-            };
-            eprintln!(
-                "measuring {} write case(s), {} clients, {:.1} s each, durability {}",
-                options.cases.len(),
-                options.clients,
-                seconds,
-                options.durability.name()
-            );
-            let runtime = runtime()?;
-            let report = runtime
-                .block_on(kith_bench::writes::run(options))
-                .map_err(|e| anyhow::anyhow!(e))?;
-            print!("{}", report.markdown());
-            if let Some(path) = json {
-                std::fs::write(&path, serde_json::to_string_pretty(&report.json())? + "\n")
-                    .with_context(|| format!("writing {}", path.display()))?;
-            }
-            Ok(())
-        }
+    };
+    anyhow::ensure!(
+        options
+            .threads
+            .iter()
+            .chain(&options.workers)
+            .chain(&options.connections)
+            .all(|n| *n > 0),
+        "threads, workers and connections must be at least 1"
+    );
+    let bar = progress_bar("cells")?;
+    let runtime = runtime()?;
+    let report = runtime
+        .block_on(kith_bench::throughput::run(
+            &queries,
+            options,
+            |done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            },
+        ))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    bar.finish_and_clear();
+    let summary = report.markdown();
+    print!("{summary}");
+    if let Some(dir) = out {
+        // The Cypher mix has its own files, so one run directory keeps both.
+        let name = match report.options.api() {
+            "cypher" => "throughput-cypher",
+            _ => "throughput",
+        };
+        write_run_files(
+            &dir,
+            &[
+                (&format!("{name}.csv"), &report.csv()),
+                (&format!("{name}.md"), &summary),
+            ],
+        )?;
     }
+    Ok(())
+}
+
+fn writes(args: WritesArgs) -> Result<()> {
+    let WritesArgs {
+        clients,
+        seconds,
+        pipeline,
+        cases,
+        durability,
+        workers,
+        scratch,
+        json,
+        encoding,
+    } = args;
+    use kith_bench::writes::{Case, Options};
+    let cases = if cases.is_empty() {
+        Case::ALL.to_vec()
+    } else {
+        cases
+            .iter()
+            .map(|c| Case::parse(c.trim()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| anyhow::anyhow!(e))?
+    };
+    let options = Options {
+        cases,
+        clients: clients.max(1),
+        pipeline: pipeline.max(1),
+        duration: Duration::from_secs_f64(seconds.max(0.1)),
+        durability: durability.parse().map_err(|e: String| anyhow::anyhow!(e))?,
+        workers: workers.unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+        scratch,
+        encoding: kith_protocol::Encoding::ALL
+            .into_iter()
+            .find(|e| e.name() == encoding)
+            .ok_or_else(|| {
+                anyhow::anyhow!("unknown encoding `{encoding}`; expected json, bson or msgpack")
+            })?,
+    };
+    eprintln!(
+        "measuring {} write case(s), {} clients, {:.1} s each, durability {}",
+        options.cases.len(),
+        options.clients,
+        seconds,
+        options.durability.name()
+    );
+    let runtime = runtime()?;
+    let report = runtime
+        .block_on(kith_bench::writes::run(options))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    print!("{}", report.markdown());
+    if let Some(path) = json {
+        std::fs::write(&path, serde_json::to_string_pretty(&report.json())? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// S1's Cypher texts, when `--cypher` names them.
