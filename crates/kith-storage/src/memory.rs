@@ -26,6 +26,11 @@ pub struct MemoryReport {
     /// Indexes: external-id entries (estimated: key, value and trie overhead),
     /// property-index entries and the label bitmaps.
     pub index_bytes: usize,
+    /// The UTF-8 bytes of the nodes' string values (inside `node_property_bytes`):
+    /// what a per-node figure leaves out to compare layouts, not data sets.
+    pub node_string_bytes: usize,
+    /// The same for relationships (inside `rel_bytes`).
+    pub rel_string_bytes: usize,
 }
 
 impl MemoryReport {
@@ -52,6 +57,7 @@ impl Snapshot {
             report.node_record_bytes += 2 * size_of::<usize>() + size_of::<NodeRecord>();
             report.node_property_bytes +=
                 std::mem::size_of_val(&*node.labels) + properties_bytes(&node.props);
+            report.node_string_bytes += string_bytes(&node.props);
             report.adjacency_bytes += node.adjacency.capacity() * size_of::<AdjList>()
                 + node
                     .adjacency
@@ -65,6 +71,7 @@ impl Snapshot {
         }
         for rel in self.rels.iter().flatten() {
             report.rel_bytes += properties_bytes(&rel.props);
+            report.rel_string_bytes += string_bytes(&rel.props);
         }
         // A HAMT leaf holds the entry plus a hash; inner nodes add roughly a third.
         let entry = size_of::<((kith_core::LabelId, i64), kith_core::NodeId)>() + 8;
@@ -85,8 +92,22 @@ fn properties_bytes(props: &[(PropKeyId, Value)]) -> usize {
             .sum::<usize>()
 }
 
+/// The UTF-8 bytes of the string values (in lists too).
+fn string_bytes(props: &[(PropKeyId, Value)]) -> usize {
+    fn of(v: &Value) -> usize {
+        match v {
+            Value::String(s) => s.len(),
+            Value::List(items) => items.iter().map(of).sum(),
+            _ => 0,
+        }
+    }
+    props.iter().map(|(_, v)| of(v)).sum()
+}
+
 fn value_heap_bytes(value: &Value) -> usize {
     match value {
+        // Arc<Temporal>: two counters plus the value.
+        Value::Temporal(_) => 2 * size_of::<usize>() + size_of::<kith_core::Temporal>(),
         // Arc<str>: two counters plus the bytes.
         Value::String(s) => 2 * size_of::<usize>() + s.len(),
         Value::List(items) => {
@@ -98,5 +119,51 @@ fn value_heap_bytes(value: &Value) -> usize {
             .map(|(k, v)| size_of::<(Arc<str>, Value)>() + k.len() + value_heap_bytes(v))
             .sum(),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RawGraph;
+
+    #[test]
+    fn string_bytes_are_counted_apart_and_temporal_values_cost_their_allocation() {
+        let mut raw = RawGraph::default();
+        let l = raw.catalog.label("L").expect("label");
+        let t = raw.catalog.rel_type("T").expect("type");
+        let name = raw.catalog.prop_key("name").expect("key");
+        let tags = raw.catalog.prop_key("tags").expect("key");
+        let born = raw.catalog.prop_key("born").expect("key");
+        let a = raw
+            .add_node(
+                vec![l],
+                vec![
+                    (name, Value::string("hello")),
+                    (tags, Value::List(vec![Value::string("ab"), Value::Int(1)])),
+                ],
+            )
+            .expect("node");
+        let date = kith_core::Temporal::Date(
+            chrono::NaiveDate::from_ymd_opt(1990, 5, 17).expect("a date"),
+        );
+        let b = raw
+            .add_node(vec![l], vec![(born, Value::temporal(date))])
+            .expect("node");
+        raw.add_rel(t, a, b, vec![(name, Value::string("xyz"))])
+            .expect("rel");
+        let with_date = Snapshot::from_raw(raw).expect("valid").memory_report();
+        assert_eq!(
+            (with_date.node_string_bytes, with_date.rel_string_bytes),
+            (7, 3)
+        );
+        // The date's Arc is part of the node's properties.
+        let mut raw = RawGraph::default();
+        let l = raw.catalog.label("L").expect("label");
+        let born = raw.catalog.prop_key("born").expect("key");
+        raw.add_node(vec![l], vec![(born, Value::Int(0))])
+            .expect("node");
+        let plain = Snapshot::from_raw(raw).expect("valid").memory_report();
+        assert!(with_date.node_property_bytes > plain.node_property_bytes);
     }
 }

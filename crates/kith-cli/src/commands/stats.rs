@@ -91,8 +91,11 @@ pub fn run(dir: Option<PathBuf>, memory: bool, json: bool) -> Result<()> {
                     "id_index": m.index_bytes,
                     "total": m.total(),
                 },
+                "string_bytes": m.node_string_bytes + m.rel_string_bytes,
                 "bytes_per_node": per_node(m, g.node_count()),
+                "bytes_per_node_excluding_strings": per_node_without_strings(m, g.node_count()),
                 "bytes_per_relationship": per_rel(m, g.rel_count()),
+                "bytes_per_relationship_excluding_strings": per_rel_without_strings(m, g.rel_count()),
             });
         }
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -148,10 +151,17 @@ pub fn run(dir: Option<PathBuf>, memory: bool, json: bool) -> Result<()> {
             mib(m.index_bytes)
         );
         println!(
-            "  bytes per node {:.0} (record, labels, properties, index); bytes per relationship \
-             {:.0} (record, properties, both adjacency entries)",
+            "    string bytes among them {:>10.1} MiB",
+            mib(m.node_string_bytes + m.rel_string_bytes)
+        );
+        println!(
+            "  bytes per node {:.0} (record, labels, properties, index), {:.0} without string \
+             bytes; bytes per relationship {:.0} (record, properties, both adjacency entries), \
+             {:.0} without string bytes",
             per_node(&m, g.node_count()),
-            per_rel(&m, g.rel_count())
+            per_node_without_strings(&m, g.node_count()),
+            per_rel(&m, g.rel_count()),
+            per_rel_without_strings(&m, g.rel_count())
         );
     }
     Ok(())
@@ -163,4 +173,13 @@ fn per_node(m: &kith_storage::MemoryReport, nodes: usize) -> f64 {
 
 fn per_rel(m: &kith_storage::MemoryReport, rels: usize) -> f64 {
     (m.rel_bytes + m.adjacency_bytes) as f64 / rels.max(1) as f64
+}
+
+/// Issue 17's measure: the layout's cost per node, the data's string bytes apart.
+fn per_node_without_strings(m: &kith_storage::MemoryReport, nodes: usize) -> f64 {
+    per_node(m, nodes) - m.node_string_bytes as f64 / nodes.max(1) as f64
+}
+
+fn per_rel_without_strings(m: &kith_storage::MemoryReport, rels: usize) -> f64 {
+    per_rel(m, rels) - m.rel_string_bytes as f64 / rels.max(1) as f64
 }
