@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use kith_core::{LabelId, NodeId, PropKeyId, Temporal, Value};
+use kith_core::{LabelId, NodeId, PropKeyId, Value};
 
 use crate::node::NodeRecord;
 
@@ -38,7 +38,7 @@ impl IndexKey {
             Value::Float(f) => IndexKey::Float(if *f == 0.0 { 0f64 } else { *f }.to_bits()),
             Value::String(s) => IndexKey::Str(s.clone()),
             Value::DateTime(ms) => IndexKey::DateTime(*ms),
-            Value::Temporal(t) => match utc_millis(t) {
+            Value::Temporal(t) => match t.utc_epoch_millis() {
                 // Cypher's `=` holds between such a datetime and the LDBC data's
                 // epoch-millisecond one: one key, so a uniqueness constraint sees both.
                 Some(ms) => IndexKey::DateTime(ms),
@@ -50,18 +50,6 @@ impl IndexKey {
             },
             Value::Null | Value::List(_) | Value::Map(_) => return None,
         })
-    }
-}
-
-/// The epoch milliseconds of a datetime at UTC (no named zone) that has no finer
-/// part than milliseconds.
-fn utc_millis(t: &Temporal) -> Option<i64> {
-    match t {
-        Temporal::DateTime(z) if z.offset == 0 && z.zone.is_none() => {
-            let at = z.local.and_utc();
-            (at.timestamp_subsec_nanos() % 1_000_000 == 0).then(|| at.timestamp_millis())
-        }
-        _ => None,
     }
 }
 

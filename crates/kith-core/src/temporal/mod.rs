@@ -213,6 +213,19 @@ impl Temporal {
         }
     }
 
+    /// The epoch milliseconds of a datetime at UTC with no named zone and nothing
+    /// finer than milliseconds: the value the LDBC data's epoch-millisecond datetime
+    /// equals, so indexes and hashes key both forms alike.
+    pub fn utc_epoch_millis(&self) -> Option<i64> {
+        match self {
+            Temporal::DateTime(z) if z.offset == 0 && z.zone.is_none() => {
+                let at = z.local.and_utc();
+                (at.timestamp_subsec_nanos() % 1_000_000 == 0).then(|| at.timestamp_millis())
+            }
+            _ => None,
+        }
+    }
+
     /// The rank of the kind in ORDER BY (openCypher: datetime, localdatetime, date,
     /// time, localtime, duration).
     pub fn kind_rank(&self) -> u8 {

@@ -40,8 +40,12 @@ pub fn call(f: Function, args: &[Val], now: &dyn Fn() -> NaiveDateTime) -> Resul
     if args.iter().any(Val::is_null) {
         return Ok(Val::Null);
     }
-    let clock = |f: F| match f.name().rsplit('.').next() {
-        Some("realtime") => Clock::Realtime,
+    let clock = match f {
+        F::DateRealtime
+        | F::LocalTimeRealtime
+        | F::TimeRealtime
+        | F::LocalDateTimeRealtime
+        | F::DateTimeRealtime => Clock::Realtime,
         _ => Clock::Statement,
     };
     let kind = match f {
@@ -82,7 +86,7 @@ pub fn call(f: Function, args: &[Val], now: &dyn Fn() -> NaiveDateTime) -> Resul
             ))
         }
     };
-    let now = match clock(f) {
+    let now = match clock {
         Clock::Statement => now(),
         Clock::Realtime => realtime(),
     };
