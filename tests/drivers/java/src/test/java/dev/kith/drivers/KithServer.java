@@ -130,6 +130,20 @@ final class KithServer implements AutoCloseable {
     }
 
     private static KithServer start(Path data, Path dir, List<String> extra) throws IOException, InterruptedException {
+        // A port found free can be taken before the server binds it (another process,
+        // or a closed connection's port still lingering): pick again, a few times.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(data, dir, extra);
+            } catch (IllegalStateException e) {
+                if (attempt >= 3 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static KithServer startOnce(Path data, Path dir, List<String> extra) throws IOException, InterruptedException {
         int httpPort = freePort();
         int boltPort = freePort();
         Path log = dir.resolve("serve.log");
