@@ -160,7 +160,7 @@ pub fn queries(
         .prop_key_id(key::CREATION_DATE)
         .ok_or("no creationDate")?;
     let date = |n| match graph.node_property(n, created) {
-        Some(Value::DateTime(d) | Value::Int(d)) => *d,
+        Some(Value::DateTime(d) | Value::Int(d)) => d,
         _ => i64::MIN,
     };
     let messages: Vec<i64> = chosen

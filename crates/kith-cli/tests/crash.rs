@@ -146,7 +146,7 @@ fn check_recovered(dir: &Path, acked: &Acked) -> (usize, usize) {
         for n in g.node_ids() {
             if g.has_label(n, crash) {
                 pairs += 1;
-                let id = g.node_property(n, id_key).and_then(Value::as_int);
+                let id = g.node_property(n, id_key).as_ref().and_then(Value::as_int);
                 let edges = g.neighbors(n, part, Direction::Out);
                 assert_eq!(
                     edges.len(),
@@ -156,7 +156,12 @@ fn check_recovered(dir: &Path, acked: &Acked) -> (usize, usize) {
                 );
                 let other = edges[0].node;
                 assert!(g.has_label(other, part_label));
-                assert_eq!(g.node_property(other, tx_key).and_then(Value::as_int), id);
+                assert_eq!(
+                    g.node_property(other, tx_key)
+                        .as_ref()
+                        .and_then(Value::as_int),
+                    id
+                );
             } else if g.has_label(n, part_label) {
                 assert_eq!(
                     g.neighbors(n, part, Direction::In).len(),
@@ -183,6 +188,7 @@ fn check_recovered(dir: &Path, acked: &Acked) -> (usize, usize) {
         for n in g.node_ids().filter(|n| g.has_label(*n, bulk)) {
             let tx = g
                 .node_property(n, tx_key)
+                .as_ref()
                 .and_then(Value::as_int)
                 .expect("tx");
             *bulk_sizes.entry(tx).or_default() += 1;

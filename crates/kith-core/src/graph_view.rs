@@ -23,9 +23,10 @@ pub struct Edge {
     pub rel: RelId,
 }
 
-/// A borrowed relationship.
-#[derive(Clone, Copy, Debug)]
-pub struct RelView<'a> {
+/// A relationship's identity and ends (its properties come from
+/// [`GraphView::rel_property`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RelView {
     /// Its id.
     pub id: RelId,
     /// Its type.
@@ -34,15 +35,6 @@ pub struct RelView<'a> {
     pub src: NodeId,
     /// Target node.
     pub dst: NodeId,
-    /// Properties sorted by key.
-    pub properties: &'a [(PropKeyId, Value)],
-}
-
-impl<'a> RelView<'a> {
-    /// A property of the relationship (borrowed from the graph, not from the view).
-    pub fn property(&self, key: PropKeyId) -> Option<&'a Value> {
-        lookup(self.properties, key)
-    }
 }
 
 /// A consistent, immutable view of a property graph.
@@ -78,21 +70,25 @@ pub trait GraphView: Send + Sync {
 
     /// The node's labels, sorted (empty for an absent node).
     fn node_labels(&self, node: NodeId) -> &[LabelId];
-    /// The node's properties sorted by key (empty for an absent node).
-    fn node_properties(&self, node: NodeId) -> &[(PropKeyId, Value)];
+    /// The node's properties sorted by key (empty for an absent node). Values are
+    /// handed out, not borrowed: a store keeping them in columns has no
+    /// `(key, value)` pairs to lend (strings are shared, so a copy is a count).
+    fn node_properties(&self, node: NodeId) -> Vec<(PropKeyId, Value)>;
+    /// One property of a node.
+    fn node_property(&self, node: NodeId, key: PropKeyId) -> Option<Value>;
     /// Relationships of one type in one direction, sorted by neighbour id.
     fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge];
     /// The relationship types present at a node in a direction.
     fn rel_types_at(&self, node: NodeId, direction: Direction) -> Vec<RelTypeId>;
     /// A relationship by id.
-    fn relationship(&self, rel: RelId) -> Option<RelView<'_>>;
+    fn relationship(&self, rel: RelId) -> Option<RelView>;
+    /// A relationship's properties sorted by key (empty for an absent one).
+    fn rel_properties(&self, rel: RelId) -> Vec<(PropKeyId, Value)>;
+    /// One property of a relationship.
+    fn rel_property(&self, rel: RelId, key: PropKeyId) -> Option<Value>;
     /// The node of `label` whose `id` property is `id` (the external-id index).
     fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId>;
 
-    /// One property of a node.
-    fn node_property(&self, node: NodeId, key: PropKeyId) -> Option<&Value> {
-        lookup(self.node_properties(node), key)
-    }
     /// Whether the node carries the label.
     fn has_label(&self, node: NodeId, label: LabelId) -> bool {
         self.node_labels(node).binary_search(&label).is_ok()
@@ -118,7 +114,9 @@ pub trait GraphView: Send + Sync {
         limit: usize,
     ) -> Vec<NodeId> {
         self.node_ids()
-            .filter(|&n| self.has_label(n, label) && self.node_property(n, key) == Some(value))
+            .filter(|&n| {
+                self.has_label(n, label) && self.node_property(n, key).as_ref() == Some(value)
+            })
             .take(limit)
             .collect()
     }

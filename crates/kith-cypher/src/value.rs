@@ -97,6 +97,15 @@ impl Val {
         }
     }
 
+    /// A stored property value handed out by the store, moved (not copied) in.
+    pub fn from_owned(v: Value) -> Val {
+        match v {
+            Value::String(s) => Val::Str(s),
+            Value::Temporal(t) => Val::Temporal(t),
+            other => Val::from_value(&other),
+        }
+    }
+
     /// A stored property value as a runtime value.
     pub fn from_value(v: &Value) -> Val {
         match v {
@@ -172,7 +181,7 @@ fn node_value(graph: &dyn GraphView, n: NodeId) -> Value {
         (Arc::from("_labels"), Value::List(labels)),
         (
             Arc::from("properties"),
-            props_value(graph, graph.node_properties(n)),
+            props_value(graph, &graph.node_properties(n)),
         ),
     ])
 }
@@ -189,7 +198,10 @@ fn rel_value(graph: &dyn GraphView, r: RelId) -> Value {
         ),
         (Arc::from("_start"), Value::Int(i64::from(rel.src.0))),
         (Arc::from("_end"), Value::Int(i64::from(rel.dst.0))),
-        (Arc::from("properties"), props_value(graph, rel.properties)),
+        (
+            Arc::from("properties"),
+            props_value(graph, &graph.rel_properties(r)),
+        ),
     ])
 }
 

@@ -40,7 +40,6 @@ fn node_key(g: &dyn GraphView, n: kith_core::NodeId) -> String {
     let id = g
         .prop_key_id("id")
         .and_then(|k| g.node_property(n, k))
-        .cloned()
         .unwrap_or(Value::Null);
     format!("({}:{id})", labels.join(":"))
 }
@@ -69,19 +68,22 @@ fn dump(
         *out.entry(format!(
             "{} {}",
             node_key(g, n),
-            props(g, g.node_properties(n), rename_key)
+            props(g, &g.node_properties(n), rename_key)
         ))
         .or_default() += 1;
     }
     for n in g.node_ids() {
         for t in g.rel_types_at(n, kith_core::Direction::Out) {
             for e in g.neighbors(n, t, kith_core::Direction::Out) {
-                let rel = g.relationship(e.rel).expect("a listed relationship exists");
+                assert!(
+                    g.relationship(e.rel).is_some(),
+                    "a listed relationship exists"
+                );
                 let line = format!(
                     "{}-[{} {}]->{}",
                     node_key(g, n),
                     rename_type(g.rel_type_name(t)),
-                    props(g, rel.properties, rename_key),
+                    props(g, &g.rel_properties(e.rel), rename_key),
                     node_key(g, e.node)
                 );
                 *out.entry(line).or_default() += 1;

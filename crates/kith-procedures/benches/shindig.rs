@@ -29,6 +29,7 @@ struct Fixture {
 
 fn ext(g: &Snapshot, n: kith_core::NodeId) -> i64 {
     g.node_property(n, ID_KEY)
+        .as_ref()
         .and_then(Value::as_int)
         .unwrap_or(0)
 }

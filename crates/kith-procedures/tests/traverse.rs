@@ -52,7 +52,7 @@ fn s2s_count_is_every_flagged_b_node_in_every_order() {
     );
     let expected = g
         .node_ids()
-        .filter(|n| g.has_label(*n, b) && g.node_property(*n, flag) == Some(&Value::Bool(true)))
+        .filter(|n| g.has_label(*n, b) && g.node_property(*n, flag) == Some(Value::Bool(true)))
         .count() as i64;
     assert!(expected > 0);
     for order in ["dfs", "bfs"] {

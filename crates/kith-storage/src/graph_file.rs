@@ -88,21 +88,22 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
     }
     put_schema(&mut out, &snapshot.schema);
     put_len(&mut out, snapshot.nodes.len());
-    for slot in snapshot.nodes.iter() {
-        let Some(node) = slot else {
+    for (slot, record) in snapshot.nodes.iter().enumerate() {
+        let Some(record) = record else {
             out.push(0);
             continue;
         };
         out.push(1);
-        put_u16(&mut out, node.labels.len() as u16);
-        for label in node.labels.iter() {
+        let labels = &snapshot.shapes.get(record.shape).labels;
+        put_u16(&mut out, labels.len() as u16);
+        for label in labels.iter() {
             put_u16(&mut out, label.0);
         }
-        put_properties(&mut out, &node.props);
+        put_column_values(&mut out, snapshot, &snapshot.node_cols, record.shape, slot);
     }
     put_len(&mut out, snapshot.rels.len());
-    for slot in snapshot.rels.iter() {
-        let Some(rel) = slot else {
+    for (slot, rel) in snapshot.rels.iter().enumerate() {
+        let Some(rel) = rel else {
             out.push(0);
             continue;
         };
@@ -110,7 +111,7 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
         put_u16(&mut out, rel.rel_type.0);
         put_u32(&mut out, rel.src.0);
         put_u32(&mut out, rel.dst.0);
-        put_properties(&mut out, &rel.props);
+        put_column_values(&mut out, snapshot, &snapshot.rel_cols, rel.shape, slot);
     }
     let crc = crc32fast::hash(&out);
     put_u32(&mut out, crc);
@@ -480,11 +481,24 @@ pub(crate) fn put_len(out: &mut Vec<u8>, n: usize) {
     put_u32(out, n as u32);
 }
 
-fn put_properties(out: &mut Vec<u8>, props: &[(PropKeyId, Value)]) {
-    put_u16(out, props.len() as u16);
-    for (key, value) in props {
+/// An element's properties straight from the columns, in the layout of
+/// the `(key, value)` list it was written from before columns (no list built
+/// per element).
+fn put_column_values(
+    out: &mut Vec<u8>,
+    snapshot: &Snapshot,
+    cols: &crate::columns::Columns,
+    shape: crate::shapes::ShapeId,
+    id: usize,
+) {
+    let keys = &snapshot.shapes.get(shape).keys;
+    put_u16(out, keys.len() as u16);
+    for &key in keys.iter() {
+        // Invariant: a shape lists exactly the keys its element holds.
+        let value = cols.get(key, id);
+        assert!(value.is_some(), "shape key {key:?} without a value at {id}");
         put_u16(out, key.0);
-        put_value(out, value);
+        put_value(out, value.as_ref().unwrap_or(&Value::Null));
     }
 }
 

@@ -8,9 +8,12 @@
 //! dropped whole, so no reader ever sees half of it.
 //!
 //! Adjacency is index-free: each node record holds, per relationship type and
-//! direction, a sorted list of `(neighbour, relationship)` pairs.
+//! direction, a sorted list of `(neighbour, relationship)` pairs. Property values
+//! live in columns, one per key (see `columns`), and a record holds only the number
+//! of its (labels, keys) combination (see `shapes`).
 
 mod catalog;
+mod columns;
 mod conflict;
 mod database;
 mod error;
@@ -22,6 +25,7 @@ mod paged;
 mod prop_index;
 mod raw;
 mod schema;
+mod shapes;
 mod snapshot;
 mod store;
 mod temporal_codec;

@@ -3,7 +3,7 @@
 use std::mem::size_of;
 use std::sync::Arc;
 
-use kith_core::{Edge, PropKeyId, Value};
+use kith_core::{Edge, Value};
 
 use crate::node::{AdjList, NodeRecord, RelRecord};
 use crate::Snapshot;
@@ -55,9 +55,6 @@ impl Snapshot {
         for node in self.nodes.iter().flatten() {
             // Arc header (two counters) plus the record.
             report.node_record_bytes += 2 * size_of::<usize>() + size_of::<NodeRecord>();
-            report.node_property_bytes +=
-                std::mem::size_of_val(&*node.labels) + properties_bytes(&node.props);
-            report.node_string_bytes += string_bytes(&node.props);
             report.adjacency_bytes += node.adjacency.capacity() * size_of::<AdjList>()
                 + node
                     .adjacency
@@ -65,14 +62,18 @@ impl Snapshot {
                     .map(|a| a.edges.capacity() * size_of::<Edge>())
                     .sum::<usize>();
         }
+        // The shape table is shared by nodes and relationships; relationships have
+        // a handful of shapes, so it is charged to the nodes.
+        let (node_cols, node_strings) = self.node_cols.bytes();
+        report.node_property_bytes = node_cols + self.shapes.bytes();
+        report.node_string_bytes = node_strings;
         report.rel_bytes += self.rels.table_bytes();
         for page in self.rels.pages() {
             report.rel_bytes += page.capacity() * size_of::<Option<RelRecord>>();
         }
-        for rel in self.rels.iter().flatten() {
-            report.rel_bytes += properties_bytes(&rel.props);
-            report.rel_string_bytes += string_bytes(&rel.props);
-        }
+        let (rel_cols, rel_strings) = self.rel_cols.bytes();
+        report.rel_bytes += rel_cols;
+        report.rel_string_bytes = rel_strings;
         // A HAMT leaf holds the entry plus a hash; inner nodes add roughly a third.
         let entry = size_of::<((kith_core::LabelId, i64), kith_core::NodeId)>() + 8;
         report.index_bytes = self.id_index.len() * entry * 4 / 3;
@@ -84,27 +85,17 @@ impl Snapshot {
     }
 }
 
-fn properties_bytes(props: &[(PropKeyId, Value)]) -> usize {
-    std::mem::size_of_val(props)
-        + props
-            .iter()
-            .map(|(_, v)| value_heap_bytes(v))
-            .sum::<usize>()
-}
-
-/// The UTF-8 bytes of the string values (in lists too).
-fn string_bytes(props: &[(PropKeyId, Value)]) -> usize {
-    fn of(v: &Value) -> usize {
-        match v {
-            Value::String(s) => s.len(),
-            Value::List(items) => items.iter().map(of).sum(),
-            _ => 0,
-        }
+/// The UTF-8 bytes of a value's strings (in lists too).
+pub(crate) fn value_string_bytes(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len(),
+        Value::List(items) => items.iter().map(value_string_bytes).sum(),
+        _ => 0,
     }
-    props.iter().map(|(_, v)| of(v)).sum()
 }
 
-fn value_heap_bytes(value: &Value) -> usize {
+/// Heap bytes a value owns beyond its own size.
+pub(crate) fn value_heap_bytes(value: &Value) -> usize {
     match value {
         // Arc<Temporal>: two counters plus the value.
         Value::Temporal(_) => 2 * size_of::<usize>() + size_of::<kith_core::Temporal>(),

@@ -2,6 +2,8 @@
 
 use kith_core::{Direction, Edge, LabelId, NodeId, PropKeyId, RelId, RelTypeId, Value};
 
+use crate::shapes::ShapeId;
+
 /// The relationships of one type in one direction at a node.
 #[derive(Clone, Debug)]
 pub(crate) struct AdjList {
@@ -11,26 +13,59 @@ pub(crate) struct AdjList {
     pub(crate) edges: Vec<Edge>,
 }
 
-/// A node: labels, properties and its own adjacency (index-free adjacency).
+/// A node: its shape (labels and keys; values live in the columns) and its own
+/// adjacency (index-free adjacency).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NodeRecord {
-    /// Sorted, no duplicates.
-    pub(crate) labels: Box<[LabelId]>,
-    /// Sorted by key, no duplicates, no `Null` values.
-    pub(crate) props: Box<[(PropKeyId, Value)]>,
+    pub(crate) shape: ShapeId,
     /// Sorted by `(rel_type, direction)`; a node has few types, so a short vector
     /// searched linearly beats a map.
     pub(crate) adjacency: Vec<AdjList>,
 }
 
-/// A relationship.
+/// A relationship: its type and ends, and its shape (keys; values in the columns).
 #[derive(Clone, Debug)]
 pub(crate) struct RelRecord {
     pub(crate) rel_type: RelTypeId,
     pub(crate) src: NodeId,
     pub(crate) dst: NodeId,
+    pub(crate) shape: ShapeId,
+}
+
+/// A node's labels and properties gathered from its shape and the columns: what the
+/// indexes and the graph file read, and what a write changes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct NodeData {
+    /// Sorted, no duplicates.
+    pub(crate) labels: Box<[LabelId]>,
     /// Sorted by key, no duplicates, no `Null` values.
     pub(crate) props: Box<[(PropKeyId, Value)]>,
+}
+
+impl NodeData {
+    /// Normalises labels and properties.
+    pub(crate) fn new(mut labels: Vec<LabelId>, properties: Vec<(PropKeyId, Value)>) -> Self {
+        labels.sort_unstable();
+        labels.dedup();
+        NodeData {
+            labels: labels.into_boxed_slice(),
+            props: normalise_properties(properties),
+        }
+    }
+
+    /// Sets (or with `Null`, removes) a property.
+    pub(crate) fn set(&mut self, key: PropKeyId, value: Value) {
+        let mut list = std::mem::take(&mut self.props).into_vec();
+        match list.binary_search_by_key(&key, |(k, _)| *k) {
+            Ok(i) if value == Value::Null => {
+                list.remove(i);
+            }
+            Ok(i) => list[i].1 = value,
+            Err(_) if value == Value::Null => {}
+            Err(i) => list.insert(i, (key, value)),
+        }
+        self.props = list.into_boxed_slice();
+    }
 }
 
 impl NodeRecord {
@@ -86,20 +121,6 @@ impl NodeRecord {
             }
         }
     }
-}
-
-/// Sets (or with `Null`, removes) a property in a key-sorted list.
-pub(crate) fn set_property(props: &mut Box<[(PropKeyId, Value)]>, key: PropKeyId, value: Value) {
-    let mut list = std::mem::take(props).into_vec();
-    match list.binary_search_by_key(&key, |(k, _)| *k) {
-        Ok(i) if value == Value::Null => {
-            list.remove(i);
-        }
-        Ok(i) => list[i].1 = value,
-        Err(_) if value == Value::Null => {}
-        Err(i) => list.insert(i, (key, value)),
-    }
-    *props = list.into_boxed_slice();
 }
 
 /// Sorts a property list by key, keeping the last value of a repeated key and dropping

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use kith_core::{LabelId, NodeId, PropKeyId, Value};
 
-use crate::node::NodeRecord;
+use crate::node::NodeData;
 
 /// A value as an index key. Only scalars are indexed; `1` and `1.0` are different
 /// keys (lookups match the stored type exactly), and `-0.0` is stored as `0.0`.
@@ -140,7 +140,7 @@ impl PropIndexes {
         &mut self,
         label: LabelId,
         key: PropKeyId,
-        nodes: impl Iterator<Item = (NodeId, &'a NodeRecord)>,
+        nodes: impl Iterator<Item = (NodeId, &'a NodeData)>,
     ) {
         if self.contains(label, key) {
             return;
@@ -164,14 +164,14 @@ impl PropIndexes {
     }
 
     /// Adds a node's entries to every index that covers it.
-    pub(crate) fn insert(&mut self, node: NodeId, record: &NodeRecord) {
+    pub(crate) fn insert(&mut self, node: NodeId, record: &NodeData) {
         for index in &mut self.indexes {
             index.insert(node, record);
         }
     }
 
     /// Removes a node's entries from every index that covers it.
-    pub(crate) fn remove(&mut self, node: NodeId, record: &NodeRecord) {
+    pub(crate) fn remove(&mut self, node: NodeId, record: &NodeData) {
         for index in &mut self.indexes {
             index.remove(node, record);
         }
@@ -206,14 +206,14 @@ impl PropIndexes {
 }
 
 impl PropIndex {
-    fn key_of(&self, record: &NodeRecord) -> Option<IndexKey> {
+    fn key_of(&self, record: &NodeData) -> Option<IndexKey> {
         if record.labels.binary_search(&self.label).is_err() {
             return None;
         }
         kith_core::lookup(&record.props, self.key).and_then(IndexKey::of)
     }
 
-    fn insert(&mut self, node: NodeId, record: &NodeRecord) {
+    fn insert(&mut self, node: NodeId, record: &NodeData) {
         if let Some(key) = self.key_of(record) {
             match self.entries.get_mut(&key) {
                 Some(set) => set.insert(node),
@@ -224,7 +224,7 @@ impl PropIndex {
         }
     }
 
-    fn remove(&mut self, node: NodeId, record: &NodeRecord) {
+    fn remove(&mut self, node: NodeId, record: &NodeData) {
         if let Some(key) = self.key_of(record) {
             if let Some(set) = self.entries.get_mut(&key) {
                 if set.remove(node) {
@@ -239,11 +239,10 @@ impl PropIndex {
 mod tests {
     use super::*;
 
-    fn record(label: u16, key: u16, value: Value) -> NodeRecord {
-        NodeRecord {
+    fn record(label: u16, key: u16, value: Value) -> NodeData {
+        NodeData {
             labels: vec![LabelId(label)].into_boxed_slice(),
             props: vec![(PropKeyId(key), value)].into_boxed_slice(),
-            adjacency: Vec::new(),
         }
     }
 
@@ -253,7 +252,7 @@ mod tests {
         let mut indexes = PropIndexes::default();
         indexes.declare(label, key, std::iter::empty());
         let city = Value::String("Oslo".into());
-        let records: Vec<NodeRecord> = (0..3).map(|_| record(1, 2, city.clone())).collect();
+        let records: Vec<NodeData> = (0..3).map(|_| record(1, 2, city.clone())).collect();
         for (i, r) in records.iter().enumerate().rev() {
             indexes.insert(NodeId(i as u32), r);
         }

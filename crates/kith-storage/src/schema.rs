@@ -77,12 +77,7 @@ impl Snapshot {
         let catalog = Arc::make_mut(&mut self.catalog);
         let (l, k) = (catalog.label(label)?, catalog.prop_key(key)?);
         if k != ID_KEY {
-            let nodes = self
-                .nodes
-                .iter()
-                .enumerate()
-                .filter_map(|(i, n)| n.as_deref().map(|r| (NodeId(i as u32), r)));
-            self.prop_indexes.declare(l, k, nodes);
+            self.declare_prop_index(l, k);
         }
         let on = LabelKey {
             label: label.to_owned(),
@@ -175,17 +170,18 @@ impl Snapshot {
         if self.unique_ids.is_empty() {
             return Ok(());
         }
-        let Some(record) = self.nodes.get(node.index()).and_then(|n| n.as_deref()) else {
+        let Some(record) = self.node(node) else {
             return Ok(());
         };
+        let labels = &self.shapes.get(record.shape).labels;
         for &(label, key) in self.unique_ids.iter() {
-            if record.labels.binary_search(&label).is_err() {
+            if labels.binary_search(&label).is_err() {
                 continue;
             }
-            let Some(value) = kith_core::lookup(&record.props, key) else {
+            let Some(value) = self.node_cols.get(key, node.index()) else {
                 continue;
             };
-            let same = self.find_nodes(label, key, value, 2);
+            let same = self.find_nodes(label, key, &value, 2);
             if same.iter().any(|&other| other != node) {
                 return Err(StorageError::NotUnique {
                     label: self.catalog.label_name(label).to_owned(),

@@ -10,10 +10,12 @@ use kith_core::{
 use rustc_hash::FxHasher;
 
 use crate::catalog::ID_KEY;
+use crate::columns::Columns;
 use crate::label_index::LabelIndex;
-use crate::node::{normalise_properties, AdjList, NodeRecord, RelRecord};
+use crate::node::{normalise_properties, AdjList, NodeData, NodeRecord, RelRecord};
 use crate::paged::PagedVec;
 use crate::prop_index::PropIndexes;
+use crate::shapes::Shapes;
 use crate::{Catalog, RawGraph, StorageError};
 
 /// The external-id index: `(label, id property) -> node`. A persistent hash trie, so
@@ -34,6 +36,12 @@ pub struct Snapshot {
     pub(crate) catalog: Arc<Catalog>,
     pub(crate) nodes: PagedVec<Option<Arc<NodeRecord>>>,
     pub(crate) rels: PagedVec<Option<RelRecord>>,
+    /// The (labels, keys) combinations records point to.
+    pub(crate) shapes: Shapes,
+    /// Node property values by key, then node id.
+    pub(crate) node_cols: Columns,
+    /// Relationship property values by key, then relationship id.
+    pub(crate) rel_cols: Columns,
     pub(crate) id_index: IdIndex,
     pub(crate) prop_indexes: PropIndexes,
     /// The nodes of each label.
@@ -53,6 +61,9 @@ impl Default for Snapshot {
             catalog: Arc::new(Catalog::default()),
             nodes: PagedVec::default(),
             rels: PagedVec::default(),
+            shapes: Shapes::default(),
+            node_cols: Columns::default(),
+            rel_cols: Columns::default(),
             id_index: IdIndex::default(),
             prop_indexes: PropIndexes::default(),
             label_index: LabelIndex::default(),
@@ -103,22 +114,19 @@ impl Snapshot {
             (id_index, built)
         });
         let id_index = id_index??;
-        let (records, node_count, rel_records, rel_count) = built?;
-        let mut label_index = LabelIndex::default();
-        for (slot, record) in records.iter().enumerate() {
-            for &label in record.iter().flat_map(|r| r.labels.iter()) {
-                label_index.insert(label, NodeId(slot as u32));
-            }
-        }
+        let built = built?;
         Ok(Snapshot {
             catalog: Arc::new(catalog),
-            nodes: PagedVec::from_vec(records),
-            rels: PagedVec::from_vec(rel_records),
+            nodes: PagedVec::from_vec(built.nodes),
+            rels: PagedVec::from_vec(built.rels),
+            shapes: built.shapes,
+            node_cols: built.node_cols,
+            rel_cols: built.rel_cols,
             id_index,
             prop_indexes: PropIndexes::default(),
-            label_index,
-            node_count,
-            rel_count,
+            label_index: built.label_index,
+            node_count: built.node_count,
+            rel_count: built.rel_count,
             version: 0,
             schema: Arc::default(),
             unique_ids: Arc::default(),
@@ -152,10 +160,7 @@ impl Snapshot {
         }
         self.label_index
             .nodes(label)
-            .filter(|&n| {
-                self.node(n)
-                    .is_some_and(|r| kith_core::lookup(&r.props, key) == Some(value))
-            })
+            .filter(|&n| self.node_cols.get(key, n.index()).as_ref() == Some(value))
             .take(limit)
             .collect()
     }
@@ -189,12 +194,7 @@ impl Snapshot {
     ) {
         self.version = version;
         for &(label, key) in indexes {
-            let nodes = self
-                .nodes
-                .iter()
-                .enumerate()
-                .filter_map(|(i, n)| n.as_deref().map(|r| (NodeId(i as u32), r)));
-            self.prop_indexes.declare(label, key, nodes);
+            self.declare_prop_index(label, key);
         }
         match schema {
             Some(schema) => self.schema = Arc::new(schema),
@@ -230,6 +230,46 @@ impl Snapshot {
     pub(crate) fn rel(&self, rel: RelId) -> Option<&RelRecord> {
         self.rels.get(rel.index())?.as_ref()
     }
+
+    /// The values of a shape's keys at `id`, sorted by key.
+    pub(crate) fn gather(
+        &self,
+        cols: &Columns,
+        shape: crate::shapes::ShapeId,
+        id: usize,
+    ) -> Vec<(PropKeyId, Value)> {
+        let keys = &self.shapes.get(shape).keys;
+        let mut props = Vec::with_capacity(keys.len());
+        for &key in keys.iter() {
+            // Invariant: a shape lists exactly the keys its element holds.
+            let value = cols.get(key, id);
+            debug_assert!(value.is_some(), "shape key {key:?} without a value");
+            props.extend(value.map(|v| (key, v)));
+        }
+        props
+    }
+
+    /// A node's labels and properties, gathered.
+    pub(crate) fn node_data(&self, node: NodeId) -> Option<NodeData> {
+        let record = self.node(node)?;
+        Some(NodeData {
+            labels: self.shapes.get(record.shape).labels.clone(),
+            props: self
+                .gather(&self.node_cols, record.shape, node.index())
+                .into_boxed_slice(),
+        })
+    }
+
+    /// Declares a property index on `(label, key)`, filled from the label's nodes.
+    pub(crate) fn declare_prop_index(&mut self, label: LabelId, key: PropKeyId) {
+        let nodes: Vec<(NodeId, NodeData)> = self
+            .label_index
+            .nodes(label)
+            .filter_map(|n| self.node_data(n).map(|d| (n, d)))
+            .collect();
+        self.prop_indexes
+            .declare(label, key, nodes.iter().map(|(n, d)| (*n, d)));
+    }
 }
 
 /// The id index from `(label, id) -> node` pairs, refusing duplicates.
@@ -251,34 +291,58 @@ fn build_id_index(
     Ok(index)
 }
 
-type BuiltRecords = (
-    Vec<Option<Arc<NodeRecord>>>,
-    usize,
-    Vec<Option<RelRecord>>,
-    usize,
-);
+/// A graph's parts built from raw lists.
+struct Built {
+    nodes: Vec<Option<Arc<NodeRecord>>>,
+    rels: Vec<Option<RelRecord>>,
+    shapes: Shapes,
+    node_cols: Columns,
+    rel_cols: Columns,
+    label_index: LabelIndex,
+    node_count: usize,
+    rel_count: usize,
+}
 
-/// Node records with sorted adjacency, and relationship records, from raw lists.
+/// Node records with sorted adjacency, relationship records, and the columns of
+/// both, from raw lists.
 fn build_records(
     catalog: &Catalog,
     nodes: Vec<Option<crate::RawNode>>,
     rels: Vec<Option<crate::RawRel>>,
-) -> Result<BuiltRecords, StorageError> {
+) -> Result<Built, StorageError> {
+    let mut built = Built {
+        nodes: Vec::new(),
+        rels: Vec::with_capacity(rels.len()),
+        shapes: Shapes::default(),
+        node_cols: Columns::default(),
+        rel_cols: Columns::default(),
+        label_index: LabelIndex::default(),
+        node_count: 0,
+        rel_count: 0,
+    };
     let mut records: Vec<Option<NodeRecord>> = Vec::with_capacity(nodes.len());
-    let mut node_count = 0;
-    for node in nodes {
+    for (slot, node) in nodes.into_iter().enumerate() {
         let Some(node) = node else {
             records.push(None);
             continue;
         };
-        records.push(Some(node_record(catalog, node.labels, node.properties)?));
-        node_count += 1;
+        let data = node_data(catalog, node.labels, node.properties)?;
+        let shape = built.shapes.intern_parts(&data.labels, &data.props)?;
+        for (key, value) in data.props.into_vec() {
+            built.node_cols.set(key, slot, value);
+        }
+        for &label in data.labels.iter() {
+            built.label_index.insert(label, NodeId(slot as u32));
+        }
+        records.push(Some(NodeRecord {
+            shape,
+            adjacency: Vec::new(),
+        }));
+        built.node_count += 1;
     }
-    let mut rel_records = Vec::with_capacity(rels.len());
-    let mut rel_count = 0;
     for (slot, rel) in rels.into_iter().enumerate() {
         let Some(rel) = rel else {
-            rel_records.push(None);
+            built.rels.push(None);
             continue;
         };
         let id = RelId(slot as u32);
@@ -300,15 +364,20 @@ fn build_records(
                 },
             );
         }
-        rel_records.push(Some(RelRecord {
+        let props = normalise_properties(rel.properties);
+        let shape = built.shapes.intern_parts(&[], &props)?;
+        for (key, value) in props.into_vec() {
+            built.rel_cols.set(key, slot, value);
+        }
+        built.rels.push(Some(RelRecord {
             rel_type: rel.rel_type,
             src: rel.src,
             dst: rel.dst,
-            props: normalise_properties(rel.properties),
+            shape,
         }));
-        rel_count += 1;
+        built.rel_count += 1;
     }
-    let nodes: Vec<Option<Arc<NodeRecord>>> = records
+    built.nodes = records
         .into_iter()
         .map(|r| {
             r.map(|mut r| {
@@ -321,23 +390,17 @@ fn build_records(
             })
         })
         .collect();
-    Ok((nodes, node_count, rel_records, rel_count))
+    Ok(built)
 }
 
-/// Normalises labels and properties into a record without adjacency.
-pub(crate) fn node_record(
+/// Checks and normalises labels and properties.
+pub(crate) fn node_data(
     catalog: &Catalog,
-    mut labels: Vec<LabelId>,
+    labels: Vec<LabelId>,
     properties: Vec<(PropKeyId, Value)>,
-) -> Result<NodeRecord, StorageError> {
+) -> Result<NodeData, StorageError> {
     check_properties(catalog, &properties)?;
-    labels.sort_unstable();
-    labels.dedup();
-    Ok(NodeRecord {
-        labels: labels.into_boxed_slice(),
-        props: normalise_properties(properties),
-        adjacency: Vec::new(),
-    })
+    Ok(NodeData::new(labels, properties))
 }
 
 /// Refuses values the store cannot hold.
@@ -375,8 +438,8 @@ pub(crate) fn check_value(
     Ok(())
 }
 
-/// The external id of a record, if it has one.
-pub(crate) fn external_id(record: &NodeRecord) -> Option<i64> {
+/// The external id of a node, if it has one.
+pub(crate) fn external_id(record: &NodeData) -> Option<i64> {
     kith_core::lookup(&record.props, ID_KEY).and_then(Value::as_int)
 }
 
@@ -385,7 +448,7 @@ pub(crate) fn index_node(
     catalog: &Catalog,
     index: &mut IdIndex,
     node: NodeId,
-    record: &NodeRecord,
+    record: &NodeData,
 ) -> Result<(), StorageError> {
     let Some(id) = external_id(record) else {
         return Ok(());
@@ -407,7 +470,7 @@ pub(crate) fn index_node(
 }
 
 /// Removes a record's entries from the index.
-pub(crate) fn unindex_node(index: &mut IdIndex, record: &NodeRecord) {
+pub(crate) fn unindex_node(index: &mut IdIndex, record: &NodeData) {
     if let Some(id) = external_id(record) {
         for &label in record.labels.iter() {
             index.remove(&(label, id));
@@ -474,10 +537,18 @@ impl GraphView for Snapshot {
         )
     }
     fn node_labels(&self, node: NodeId) -> &[LabelId] {
-        self.node(node).map_or(&[], |n| &n.labels)
+        self.node(node)
+            .map_or(&[], |n| &self.shapes.get(n.shape).labels)
     }
-    fn node_properties(&self, node: NodeId) -> &[(PropKeyId, Value)] {
-        self.node(node).map_or(&[], |n| &n.props)
+    fn node_properties(&self, node: NodeId) -> Vec<(PropKeyId, Value)> {
+        self.node(node).map_or_else(Vec::new, |n| {
+            self.gather(&self.node_cols, n.shape, node.index())
+        })
+    }
+    #[inline]
+    fn node_property(&self, node: NodeId, key: PropKeyId) -> Option<Value> {
+        // A deleted node's values are cleared with it: the column alone answers.
+        self.node_cols.get(key, node.index())
     }
     #[inline]
     fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
@@ -493,14 +564,22 @@ impl GraphView for Snapshot {
                 .collect()
         })
     }
-    fn relationship(&self, rel: RelId) -> Option<RelView<'_>> {
+    fn relationship(&self, rel: RelId) -> Option<RelView> {
         self.rel(rel).map(|r| RelView {
             id: rel,
             rel_type: r.rel_type,
             src: r.src,
             dst: r.dst,
-            properties: &r.props,
         })
+    }
+    fn rel_properties(&self, rel: RelId) -> Vec<(PropKeyId, Value)> {
+        self.rel(rel).map_or_else(Vec::new, |r| {
+            self.gather(&self.rel_cols, r.shape, rel.index())
+        })
+    }
+    #[inline]
+    fn rel_property(&self, rel: RelId, key: PropKeyId) -> Option<Value> {
+        self.rel_cols.get(key, rel.index())
     }
     fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId> {
         self.id_index.get(&(label, id)).copied()

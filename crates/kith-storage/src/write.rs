@@ -5,8 +5,9 @@ use std::sync::Arc;
 pub use kith_core::write_op::{Condition, Name, NodeRef, WriteOp};
 use kith_core::{Direction, LabelId, NodeId, PropKeyId, RelId, Value};
 
-use crate::node::{edge_pair, normalise_properties, set_property, NodeRecord, RelRecord};
-use crate::snapshot::{check_value, index_node, node_record, unindex_node};
+use crate::node::{edge_pair, normalise_properties, NodeData, NodeRecord, RelRecord};
+use crate::shapes::{insert_sorted, remove_sorted};
+use crate::snapshot::{check_value, index_node, node_data, unindex_node};
 use crate::{Snapshot, StorageError};
 
 /// An all-or-nothing list of operations.
@@ -57,17 +58,24 @@ impl Snapshot {
                     .iter()
                     .map(|(k, v)| Ok((catalog.prop_key(k)?, v.clone())))
                     .collect::<Result<_, StorageError>>()?;
-                let record = node_record(&self.catalog, labels, props)?;
+                let data = node_data(&self.catalog, labels, props)?;
                 let id = NodeId(
                     u32::try_from(self.nodes.len())
                         .map_err(|_| StorageError::CapacityExceeded("more than 2^32 nodes"))?,
                 );
-                index_node(&self.catalog, &mut self.id_index, id, &record)?;
-                self.prop_indexes.insert(id, &record);
-                for &label in record.labels.iter() {
+                index_node(&self.catalog, &mut self.id_index, id, &data)?;
+                self.prop_indexes.insert(id, &data);
+                for &label in data.labels.iter() {
                     self.label_index.insert(label, id);
                 }
-                self.nodes.push(Some(Arc::new(record)));
+                let shape = self.shapes.intern_parts(&data.labels, &data.props)?;
+                for (key, value) in data.props.into_vec() {
+                    self.node_cols.set(key, id.index(), value);
+                }
+                self.nodes.push(Some(Arc::new(NodeRecord {
+                    shape,
+                    adjacency: Vec::new(),
+                })));
                 self.node_count += 1;
                 created.nodes.push(id);
                 self.check_unique(id)?;
@@ -98,11 +106,16 @@ impl Snapshot {
                     .add_edge(rel_type, Direction::Out, out_edge);
                 self.node_mut(dst)?
                     .add_edge(rel_type, Direction::In, in_edge);
+                let props = normalise_properties(props);
+                let shape = self.shapes.intern_parts(&[], &props)?;
+                for (key, value) in props.into_vec() {
+                    self.rel_cols.set(key, rel.index(), value);
+                }
                 self.rels.push(Some(RelRecord {
                     rel_type,
                     src,
                     dst,
-                    props: normalise_properties(props),
+                    shape,
                 }));
                 self.rel_count += 1;
                 created.rels.push(rel);
@@ -112,28 +125,19 @@ impl Snapshot {
                 let key = Arc::make_mut(&mut self.catalog).prop_key(key)?;
                 check_value(&self.catalog, key, value)?;
                 let value = value.clone();
-                self.reindexing(node, |record| set_property(&mut record.props, key, value))?;
+                self.reindexing(node, |data| data.set(key, value))?;
                 self.check_unique(node)?;
             }
             WriteOp::SetRelProperty { rel, key, value } => {
                 let key = Arc::make_mut(&mut self.catalog).prop_key(key)?;
                 check_value(&self.catalog, key, value)?;
-                let record = self
-                    .rels
-                    .get_mut(rel.index())
-                    .and_then(Option::as_mut)
-                    .ok_or(StorageError::RelNotFound(*rel))?;
-                set_property(&mut record.props, key, value.clone());
+                self.set_rel_property(*rel, key, value.clone())?;
             }
             WriteOp::AddLabel { node, label } => {
                 let node = self.resolve(node, &created.nodes)?;
                 let label = Arc::make_mut(&mut self.catalog).label(label)?;
-                self.reindexing(node, |record| {
-                    if let Err(pos) = record.labels.binary_search(&label) {
-                        let mut labels = std::mem::take(&mut record.labels).into_vec();
-                        labels.insert(pos, label);
-                        record.labels = labels.into_boxed_slice();
-                    }
+                self.reindexing(node, |data| {
+                    insert_sorted(&mut data.labels, label);
                 })?;
                 self.label_index.insert(label, node);
                 self.check_unique(node)?;
@@ -141,12 +145,8 @@ impl Snapshot {
             WriteOp::RemoveLabel { node, label } => {
                 let node = self.resolve(node, &created.nodes)?;
                 if let Some(label) = self.catalog.find_label(label) {
-                    self.reindexing(node, |record| {
-                        if let Ok(pos) = record.labels.binary_search(&label) {
-                            let mut labels = std::mem::take(&mut record.labels).into_vec();
-                            labels.remove(pos);
-                            record.labels = labels.into_boxed_slice();
-                        }
+                    self.reindexing(node, |data| {
+                        remove_sorted(&mut data.labels, label);
                     })?;
                     self.label_index.remove(label, node);
                 }
@@ -168,14 +168,19 @@ impl Snapshot {
                         self.delete_rel(rel)?;
                     }
                 }
-                let record = self
-                    .nodes
+                let data = self
+                    .node_data(node)
+                    .ok_or(StorageError::NodeNotFound(node))?;
+                self.nodes
                     .get_mut(node.index())
                     .and_then(Option::take)
                     .ok_or(StorageError::NodeNotFound(node))?;
-                unindex_node(&mut self.id_index, &record);
-                self.prop_indexes.remove(node, &record);
-                for &label in record.labels.iter() {
+                for (key, _) in data.props.iter() {
+                    self.node_cols.clear(*key, node.index());
+                }
+                unindex_node(&mut self.id_index, &data);
+                self.prop_indexes.remove(node, &data);
+                for &label in data.labels.iter() {
                     self.label_index.remove(label, node);
                 }
                 self.node_count -= 1;
@@ -207,12 +212,7 @@ impl Snapshot {
                 let (label_name, key_name) = (&**label, &**key);
                 let catalog = Arc::make_mut(&mut self.catalog);
                 let (label, key) = (catalog.label(label)?, catalog.prop_key(key)?);
-                let nodes = self
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, n)| n.as_deref().map(|record| (NodeId(i as u32), record)));
-                self.prop_indexes.declare(label, key, nodes);
+                self.declare_prop_index(label, key);
                 self.index_declared(label_name, key_name);
             }
             WriteOp::DropIndex { label, key } => {
@@ -248,6 +248,9 @@ impl Snapshot {
             .get_mut(rel.index())
             .and_then(Option::take)
             .ok_or(StorageError::RelNotFound(rel))?;
+        for key in self.shapes.get(record.shape).keys.clone().iter() {
+            self.rel_cols.clear(*key, rel.index());
+        }
         let (out_edge, in_edge) = edge_pair(rel, record.src, record.dst);
         self.node_mut(record.src)?
             .remove_edge(record.rel_type, Direction::Out, out_edge);
@@ -287,22 +290,81 @@ impl Snapshot {
             .ok_or(StorageError::NodeNotFound(node))
     }
 
-    /// Changes a node's labels or properties and keeps the external-id index in step.
+    /// Changes a node's labels or properties and keeps the indexes in step.
     fn reindexing(
         &mut self,
         node: NodeId,
-        change: impl FnOnce(&mut NodeRecord),
+        change: impl FnOnce(&mut NodeData),
     ) -> Result<(), StorageError> {
-        // Field-level borrows: the index changes while the record is read.
-        let before = self.nodes.get(node.index()).and_then(|n| n.as_deref());
-        let before = before.ok_or(StorageError::NodeNotFound(node))?;
-        unindex_node(&mut self.id_index, before);
-        self.prop_indexes.remove(node, before);
-        change(self.node_mut(node)?);
-        let after = self.nodes.get(node.index()).and_then(|n| n.as_deref());
-        let after = after.ok_or(StorageError::NodeNotFound(node))?;
-        self.prop_indexes.insert(node, after);
-        index_node(&self.catalog, &mut self.id_index, node, after)
+        let before = self
+            .node_data(node)
+            .ok_or(StorageError::NodeNotFound(node))?;
+        let mut after = before.clone();
+        change(&mut after);
+        if after == before {
+            return Ok(());
+        }
+        unindex_node(&mut self.id_index, &before);
+        self.prop_indexes.remove(node, &before);
+        self.store_change(node, &before, &after)?;
+        self.prop_indexes.insert(node, &after);
+        index_node(&self.catalog, &mut self.id_index, node, &after)
+    }
+
+    /// Writes what differs between `before` and `after` into the columns and the
+    /// node's shape.
+    fn store_change(
+        &mut self,
+        node: NodeId,
+        before: &NodeData,
+        after: &NodeData,
+    ) -> Result<(), StorageError> {
+        for (key, value) in after.props.iter() {
+            if kith_core::lookup(&before.props, *key) != Some(value) {
+                self.node_cols.set(*key, node.index(), value.clone());
+            }
+        }
+        for (key, _) in before.props.iter() {
+            if kith_core::lookup(&after.props, *key).is_none() {
+                self.node_cols.clear(*key, node.index());
+            }
+        }
+        let (before_keys, after_keys) = (before.props.iter(), after.props.iter());
+        if before.labels != after.labels || !before_keys.map(|p| p.0).eq(after_keys.map(|p| p.0)) {
+            let shape = self.shapes.intern_parts(&after.labels, &after.props)?;
+            self.node_mut(node)?.shape = shape;
+        }
+        Ok(())
+    }
+
+    /// Sets (or with `Null`, removes) a relationship's property.
+    fn set_rel_property(
+        &mut self,
+        rel: RelId,
+        key: PropKeyId,
+        value: Value,
+    ) -> Result<(), StorageError> {
+        let shape = self.rel(rel).ok_or(StorageError::RelNotFound(rel))?.shape;
+        let new_shape = if value == Value::Null {
+            self.rel_cols.clear(key, rel.index());
+            self.shapes.edit(shape, |s| {
+                remove_sorted(&mut s.keys, key);
+            })?
+        } else {
+            self.rel_cols.set(key, rel.index(), value);
+            self.shapes.edit(shape, |s| {
+                insert_sorted(&mut s.keys, key);
+            })?
+        };
+        if new_shape != shape {
+            let record = self
+                .rels
+                .get_mut(rel.index())
+                .and_then(Option::as_mut)
+                .ok_or(StorageError::RelNotFound(rel))?;
+            record.shape = new_shape;
+        }
+        Ok(())
     }
 }
 

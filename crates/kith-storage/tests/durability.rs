@@ -95,7 +95,7 @@ fn committed_writes_survive_reopening() {
         .node_by_id(snap.label_id("Person").expect("label"), 2)
         .expect("node");
     let name = snap.node_property(bea, snap.prop_key_id("name").expect("key"));
-    assert_eq!(name, Some(&Value::String("Bea".into())));
+    assert_eq!(name, Some(Value::String("Bea".into())));
     assert_eq!(snap.rel_count(), 1);
 }
 

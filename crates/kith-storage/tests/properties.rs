@@ -207,7 +207,7 @@ fn check_invariants(g: &Snapshot) {
         }
         if let Some(Value::Int(id)) = g.node_property(n, kith_storage::ID_KEY) {
             for &label in g.node_labels(n) {
-                assert_eq!(g.node_by_id(label, *id), Some(n), "index misses node {n}");
+                assert_eq!(g.node_by_id(label, id), Some(n), "index misses node {n}");
             }
         }
     }

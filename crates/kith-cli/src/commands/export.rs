@@ -181,15 +181,18 @@ pub fn run(dir: &Path, out: &Path) -> Result<()> {
                 labels.len()
             );
         };
-        if g.node_property(n, id_key).and_then(Value::as_int).is_none() {
+        if g.node_property(n, id_key)
+            .as_ref()
+            .and_then(Value::as_int)
+            .is_none()
+        {
             bail!("node {n} (:{}) has no Int `id`", g.label_name(*label));
         }
         label_of[n.index()] = Some(*label);
         let props: Vec<(PropKeyId, Value)> = g
             .node_properties(n)
-            .iter()
+            .into_iter()
             .filter(|(k, _)| *k != id_key)
-            .cloned()
             .collect();
         add_columns(
             g,
@@ -200,6 +203,7 @@ pub fn run(dir: &Path, out: &Path) -> Result<()> {
     }
     let external = |n: NodeId| {
         g.node_property(n, id_key)
+            .as_ref()
             .and_then(Value::as_int)
             .unwrap_or(0)
     };
@@ -219,7 +223,7 @@ pub fn run(dir: &Path, out: &Path) -> Result<()> {
         add_columns(
             g,
             rel_columns.entry((rel.rel_type, from, to)).or_default(),
-            rel.properties,
+            &g.rel_properties(*r),
             &format!("[:{}]", g.rel_type_name(rel.rel_type)),
         )?;
     }
@@ -236,7 +240,7 @@ pub fn run(dir: &Path, out: &Path) -> Result<()> {
             text.push_str(&external(n).to_string());
             for key in columns.keys() {
                 text.push('|');
-                field(&mut text, g.node_property(n, *key));
+                field(&mut text, g.node_property(n, *key).as_ref());
             }
             text.push('\n');
             count += 1;
@@ -271,7 +275,7 @@ pub fn run(dir: &Path, out: &Path) -> Result<()> {
             text.push_str(&format!("{}|{}", external(rel.src), external(rel.dst)));
             for key in columns.keys() {
                 text.push('|');
-                field(&mut text, kith_core::lookup(rel.properties, *key));
+                field(&mut text, g.rel_property(*r, *key).as_ref());
             }
             text.push('\n');
             count += 1;

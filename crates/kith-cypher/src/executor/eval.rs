@@ -239,7 +239,7 @@ pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
         Val::Null => Val::Null,
         Val::Node(n) => match cx
             .key(key)
-            .and_then(|k| cx.graph().node_property(*n, k).map(Val::from_value))
+            .and_then(|k| cx.graph().node_property(*n, k).map(Val::from_owned))
         {
             Some(v) => v,
             None => {
@@ -248,7 +248,10 @@ pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
             }
         },
         Val::Rel(r) => match (cx.key(key), cx.graph().relationship(*r)) {
-            (Some(k), Some(rel)) => rel.property(k).map_or(Val::Null, Val::from_value),
+            (Some(k), Some(_)) => cx
+                .graph()
+                .rel_property(*r, k)
+                .map_or(Val::Null, Val::from_owned),
             (_, None) => {
                 cx.check_not_deleted(base)?;
                 Val::Null
@@ -296,12 +299,11 @@ fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
                 Val::Node(n) => cx
                     .graph()
                     .node_property(*n, id)
-                    .map_or(Val::Null, Val::from_value),
+                    .map_or(Val::Null, Val::from_owned),
                 Val::Rel(r) => cx
                     .graph()
-                    .relationship(*r)
-                    .and_then(|rel| rel.property(id).map(Val::from_value))
-                    .unwrap_or(Val::Null),
+                    .rel_property(*r, id)
+                    .map_or(Val::Null, Val::from_owned),
                 _ => Val::Null,
             },
             None => Val::Null,

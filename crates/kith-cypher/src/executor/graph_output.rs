@@ -63,13 +63,13 @@ fn rel(r: RelId, cx: &Ctx<'_>) -> Option<RelOut> {
         rel_type: Arc::from(graph.rel_type_name(rel.rel_type)),
         start: i64::from(rel.src.0),
         end: i64::from(rel.dst.0),
-        props: stored_props(&*graph, rel.properties),
+        props: stored_props(&*graph, graph.rel_properties(r)),
     })
 }
 
-fn stored_props(graph: &dyn GraphView, props: &[(PropKeyId, Value)]) -> Vec<(Arc<str>, Value)> {
+fn stored_props(graph: &dyn GraphView, props: Vec<(PropKeyId, Value)>) -> Vec<(Arc<str>, Value)> {
     props
-        .iter()
-        .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), v.clone()))
+        .into_iter()
+        .map(|(k, v)| (Arc::from(graph.prop_key_name(k)), v))
         .collect()
 }

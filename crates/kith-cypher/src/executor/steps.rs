@@ -395,7 +395,7 @@ fn seek_id(
                 if cx
                     .graph()
                     .node_property(n, key)
-                    .is_some_and(|v| equals(&Val::from_value(v), &other) == Some(true))
+                    .is_some_and(|v| equals(&Val::from_owned(v), &other) == Some(true))
                 {
                     row[slot] = Val::Node(n);
                     if !next(row)? {
@@ -472,7 +472,7 @@ fn seek_prop(
         if cx
             .graph()
             .node_property(n, k)
-            .is_some_and(|p| stored_equals(p, &v))
+            .is_some_and(|p| stored_equals(&p, &v))
         {
             row[slot] = Val::Node(n);
             if !next(row)? {
@@ -534,7 +534,7 @@ fn check_node(
                     let have = g
                         .prop_key_id(k)
                         .and_then(|id| g.node_property(n, id))
-                        .map_or(Val::Null, Val::from_value);
+                        .map_or(Val::Null, Val::from_owned);
                     if equals(&have, want) != Some(true) {
                         return Ok(false);
                     }
@@ -730,14 +730,12 @@ fn prefetch(what: Prefetch, edges: &[Edge], cx: &Ctx<'_>) {
         if what.props {
             // Every entry's key: the binary search for any key touches some of them.
             for (k, _) in cx.graph().node_properties(edge.node) {
-                black_box(*k);
+                black_box(k);
             }
         }
         if what.rel_props {
-            if let Some(r) = cx.graph().relationship(edge.rel) {
-                for (k, _) in r.properties {
-                    black_box(*k);
-                }
+            for (k, _) in cx.graph().rel_properties(edge.rel) {
+                black_box(k);
             }
         }
     }

@@ -134,7 +134,7 @@ impl Entity {
         let g = cx.graph();
         let props = match self {
             Entity::Node(n) => g.node_properties(n),
-            Entity::Rel(r) => g.relationship(r).map_or(&[][..], |r| r.properties),
+            Entity::Rel(r) => g.rel_properties(r),
         };
         props
             .iter()
@@ -232,7 +232,7 @@ fn map_entries(v: &Val, cx: &Ctx<'_>) -> Result<Vec<(Arc<str>, Val)>> {
         Val::Null => return Ok(Vec::new()),
         Val::Map(entries) => return Ok(entries.to_vec()),
         Val::Node(n) => g.node_properties(*n),
-        Val::Rel(r) => g.relationship(*r).map_or(&[][..], |r| r.properties),
+        Val::Rel(r) => g.rel_properties(*r),
         other => {
             return Err(CypherError::type_error(format!(
                 "SET = and += need a map, node or relationship, got {}",

@@ -252,17 +252,14 @@ fn props_fn(f: Function, a: &Val, graph: &dyn GraphView) -> Result<Val> {
     let props: Vec<(Arc<str>, Val)> = match a {
         Val::Node(n) => graph
             .node_properties(*n)
-            .iter()
-            .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), Val::from_value(v)))
+            .into_iter()
+            .map(|(k, v)| (Arc::from(graph.prop_key_name(k)), Val::from_owned(v)))
             .collect(),
-        Val::Rel(r) => match graph.relationship(*r) {
-            Some(rel) => rel
-                .properties
-                .iter()
-                .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), Val::from_value(v)))
-                .collect(),
-            None => Vec::new(),
-        },
+        Val::Rel(r) => graph
+            .rel_properties(*r)
+            .into_iter()
+            .map(|(k, v)| (Arc::from(graph.prop_key_name(k)), Val::from_owned(v)))
+            .collect(),
         Val::Map(m) => m.as_ref().clone(),
         other => return Err(arg_type(f, "a node, relationship or map", other)),
     };

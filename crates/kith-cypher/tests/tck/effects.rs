@@ -35,7 +35,7 @@ impl State {
             }
             for (k, v) in g.node_properties(n) {
                 s.props
-                    .insert((false, n.0, g.prop_key_name(*k).to_owned(), format!("{v:?}")));
+                    .insert((false, n.0, g.prop_key_name(k).to_owned(), format!("{v:?}")));
             }
         }
         for r in 0..g.rel_id_bound() {
@@ -44,9 +44,9 @@ impl State {
                 continue;
             };
             s.rels.insert(rel.id);
-            for (k, v) in rel.properties {
+            for (k, v) in g.rel_properties(rel.id) {
                 s.props
-                    .insert((true, r, g.prop_key_name(*k).to_owned(), format!("{v:?}")));
+                    .insert((true, r, g.prop_key_name(k).to_owned(), format!("{v:?}")));
             }
         }
         s

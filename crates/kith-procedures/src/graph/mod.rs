@@ -29,8 +29,8 @@ fn node_row(g: &dyn GraphView, node: NodeId) -> [Value; 3] {
         .collect();
     let properties = g
         .node_properties(node)
-        .iter()
-        .map(|(k, v)| (Arc::<str>::from(g.prop_key_name(*k)), v.clone()))
+        .into_iter()
+        .map(|(k, v)| (Arc::<str>::from(g.prop_key_name(k)), v))
         .collect();
     [
         Value::Int(i64::from(node.0)),

@@ -218,7 +218,7 @@ impl Counted {
                 label.is_none_or(|l| g.has_label(node, l))
                     && property
                         .as_ref()
-                        .is_none_or(|(k, v)| g.node_property(node, *k) == Some(v))
+                        .is_none_or(|(k, v)| g.node_property(node, *k).as_ref() == Some(v))
             }
         }
     }

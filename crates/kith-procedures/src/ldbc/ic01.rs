@@ -1,6 +1,8 @@
 //! IC1: persons with a given first name within three KNOWS steps, nearest first, with
 //! their profile, universities and companies.
 
+use std::sync::Arc;
+
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashSet;
 
@@ -42,14 +44,14 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let mut seen: FxHashSet<NodeId> = FxHashSet::default();
     seen.insert(start);
     let mut frontier = vec![start];
-    let mut found: Vec<(u8, &str, i64, NodeId)> = Vec::new();
+    let mut found: Vec<(u8, Arc<str>, i64, NodeId)> = Vec::new();
     for distance in 1..=3u8 {
         let mut next = Vec::new();
         for &n in &frontier {
             for e in s.friends(n) {
                 if seen.insert(e.node) {
                     next.push(e.node);
-                    if s.text(e.node, s.first_name) == first_name {
+                    if *s.text(e.node, s.first_name) == *first_name {
                         found.push((
                             distance,
                             s.text(e.node, s.last_name),
@@ -63,7 +65,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         frontier = next;
     }
     let found = super::top_k(found, 20, |a, b| {
-        a.0.cmp(&b.0).then(a.1.cmp(b.1)).then(a.2.cmp(&b.2))
+        a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
     });
     let mut out = ResultSet::new(COLUMNS);
     for (distance, _, id, f) in found {
@@ -78,10 +80,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
                 .out(f, rel)
                 .iter()
                 .map(|e| {
-                    let year = g
-                        .relationship(e.rel)
-                        .and_then(|r| r.property(year_key).cloned())
-                        .unwrap_or(Value::Null);
+                    let year = g.rel_property(e.rel, year_key).unwrap_or(Value::Null);
                     let place = s
                         .one_out(e.node, s.is_located_in)
                         .map_or(Value::Null, |c| s.prop(c, s.name));

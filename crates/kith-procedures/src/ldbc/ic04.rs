@@ -1,5 +1,7 @@
 //! IC4: tags that appear on friends' posts for the first time in a window.
 
+use std::sync::Arc;
+
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -48,14 +50,14 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             }
         }
     }
-    let rows: Vec<(i64, &str)> = in_window
+    let rows: Vec<(i64, Arc<str>)> = in_window
         .into_iter()
         .filter(|(t, _)| !before.contains(t))
         .map(|(t, n)| (n, s.text(t, s.name)))
         .collect();
     let mut out = ResultSet::new(COLUMNS);
-    for (n, name) in super::top_k(rows, 10, |a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1))) {
-        out.push([Value::string(name), Value::Int(n)]);
+    for (n, name) in super::top_k(rows, 10, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))) {
+        out.push([Value::String(name), Value::Int(n)]);
     }
     Ok(out)
 }

@@ -1,6 +1,8 @@
 //! IC6: the tags that co-occur with a given tag on posts of friends and friends of
 //! friends.
 
+use std::sync::Arc;
+
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashMap;
 
@@ -42,12 +44,12 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             }
         }
     }
-    let rows: Vec<(i64, &str)> = counts
+    let rows: Vec<(i64, Arc<str>)> = counts
         .into_iter()
         .map(|(t, n)| (n, s.text(t, s.name)))
         .collect();
-    for (n, name) in super::top_k(rows, 10, |a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1))) {
-        out.push([Value::string(name), Value::Int(n)]);
+    for (n, name) in super::top_k(rows, 10, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))) {
+        out.push([Value::String(name), Value::Int(n)]);
     }
     Ok(out)
 }

@@ -1,6 +1,8 @@
 //! IC11: friends and friends of friends who started working in a country's company
 //! before a year.
 
+use std::sync::Arc;
+
 use kith_core::{GraphView, NodeId, Value};
 
 use super::schema::Ldbc;
@@ -35,7 +37,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let Some(country) = s.country_named(p.string("countryName")?) else {
         return Ok(out);
     };
-    let mut rows: Vec<(i64, i64, &str, NodeId)> = Vec::new();
+    let mut rows: Vec<(i64, i64, Arc<str>, NodeId)> = Vec::new();
     for (other, _) in s.within_two(person) {
         for e in s.out(other, s.work_at) {
             let from = s.rel_int(e.rel, s.work_from);
@@ -49,11 +51,11 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         }
     }
     let top = super::top_k(rows, 10, |a, b| {
-        a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(b.2.cmp(a.2))
+        a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(b.2.cmp(&a.2))
     });
     for (from, _, company, other) in top {
         let [id, first, last] = s.person_triple(other);
-        out.push([id, first, last, Value::string(company), Value::Int(from)]);
+        out.push([id, first, last, Value::String(company), Value::Int(from)]);
     }
     Ok(out)
 }

@@ -1,6 +1,8 @@
 //! The LDBC schema's ids in one graph, resolved once per call, and the lookups every
 //! query shares.
 
+use std::sync::Arc;
+
 use kith_core::ldbc_schema::{key, label, rel};
 use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
 
@@ -123,10 +125,7 @@ impl<'g> Ldbc<'g> {
     /// A property's value, `Null` when absent.
     #[inline]
     pub(crate) fn prop(&self, node: NodeId, key: PropKeyId) -> Value {
-        self.g
-            .node_property(node, key)
-            .cloned()
-            .unwrap_or(Value::Null)
+        self.g.node_property(node, key).unwrap_or(Value::Null)
     }
 
     /// An Int property as an integer (ids, dates, years); `i64::MIN` when absent,
@@ -136,7 +135,7 @@ impl<'g> Ldbc<'g> {
     #[inline]
     pub(crate) fn int(&self, node: NodeId, key: PropKeyId) -> i64 {
         match self.g.node_property(node, key) {
-            Some(Value::Int(v) | Value::DateTime(v)) => *v,
+            Some(Value::Int(v) | Value::DateTime(v)) => v,
             _ => i64::MIN,
         }
     }
@@ -145,8 +144,8 @@ impl<'g> Ldbc<'g> {
     /// when absent.
     #[inline]
     pub(crate) fn rel_int(&self, rel: kith_core::RelId, key: PropKeyId) -> i64 {
-        match self.g.relationship(rel).and_then(|r| r.property(key)) {
-            Some(Value::Int(v) | Value::DateTime(v)) => *v,
+        match self.g.rel_property(rel, key) {
+            Some(Value::Int(v) | Value::DateTime(v)) => v,
             _ => i64::MIN,
         }
     }
@@ -156,17 +155,17 @@ impl<'g> Ldbc<'g> {
     #[inline]
     pub(crate) fn date(&self, node: NodeId, key: PropKeyId) -> Value {
         match self.g.node_property(node, key) {
-            Some(Value::Int(v) | Value::DateTime(v)) => Value::Int(*v),
+            Some(Value::Int(v) | Value::DateTime(v)) => Value::Int(v),
             _ => Value::Null,
         }
     }
 
     /// A string property, `""` when absent.
     #[inline]
-    pub(crate) fn text(&self, node: NodeId, key: PropKeyId) -> &'g str {
+    pub(crate) fn text(&self, node: NodeId, key: PropKeyId) -> Arc<str> {
         match self.g.node_property(node, key) {
             Some(Value::String(s)) => s,
-            _ => "",
+            _ => Arc::from(""),
         }
     }
 
@@ -261,7 +260,7 @@ impl<'g> Ldbc<'g> {
     /// A message's text: its content, or its image file when it has no content.
     pub(crate) fn message_content(&self, message: NodeId) -> Value {
         match self.g.node_property(message, self.content) {
-            Some(Value::String(s)) if !s.is_empty() => Value::String(s.clone()),
+            Some(Value::String(s)) if !s.is_empty() => Value::String(s),
             _ => self.prop(message, self.image_file),
         }
     }

@@ -34,7 +34,12 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         .neighbors(person, s.owns, Direction::Out)
         .iter()
         .map(|e| e.node)
-        .filter(|c| g.node_property(*c, s.title).and_then(Value::as_str) == Some(collection::INBOX))
+        .filter(|c| {
+            g.node_property(*c, s.title)
+                .as_ref()
+                .and_then(Value::as_str)
+                == Some(collection::INBOX)
+        })
         .min_by_key(|c| s.ext_id(*c));
     let mut out = ResultSet::new(COLUMNS);
     let Some(inbox) = inbox else {

@@ -205,10 +205,8 @@ impl Shindig<'_> {
             .neighbors(person, self.works_at, Direction::Out)
             .iter()
             .map(|e| {
-                let job = self.g.relationship(e.rel);
                 let job_prop = |key: Option<PropKeyId>| {
-                    job.zip(key)
-                        .and_then(|(r, k)| r.property(k).cloned())
+                    key.and_then(|k| self.g.rel_property(e.rel, k))
                         .unwrap_or(Value::Null)
                 };
                 let org = self.props(e.node);

@@ -118,7 +118,8 @@ impl<'g> Shindig<'g> {
     #[inline]
     pub(crate) fn props(&self, node: NodeId) -> Props<'g> {
         Props {
-            list: self.g.node_properties(node),
+            g: self.g,
+            node,
             id_key: self.id,
         }
     }
@@ -126,10 +127,7 @@ impl<'g> Shindig<'g> {
     /// A property, `Null` if absent.
     #[inline]
     pub(crate) fn prop(&self, node: NodeId, key: PropKeyId) -> Value {
-        self.g
-            .node_property(node, key)
-            .cloned()
-            .unwrap_or(Value::Null)
+        self.g.node_property(node, key).unwrap_or(Value::Null)
     }
 
     /// An optional-key property, `Null` if the key or the property is absent.
@@ -145,8 +143,8 @@ impl<'g> Shindig<'g> {
     /// hottest of lookups.
     #[inline]
     pub(crate) fn ext_id(&self, node: NodeId) -> i64 {
-        match self.g.node_properties(node).first() {
-            Some((k, Value::Int(id))) if *k == self.id => *id,
+        match self.g.node_property(node, self.id) {
+            Some(Value::Int(id)) => id,
             _ => 0,
         }
     }
@@ -156,6 +154,7 @@ impl<'g> Shindig<'g> {
     pub(crate) fn time(&self, node: NodeId, key: PropKeyId) -> i64 {
         self.g
             .node_property(node, key)
+            .as_ref()
             .and_then(Value::as_datetime)
             .unwrap_or(i64::MIN)
     }
@@ -164,7 +163,8 @@ impl<'g> Shindig<'g> {
 /// One node's key-sorted properties.
 #[derive(Clone, Copy)]
 pub(crate) struct Props<'g> {
-    list: &'g [(PropKeyId, Value)],
+    g: &'g dyn GraphView,
+    node: NodeId,
     id_key: PropKeyId,
 }
 
@@ -172,9 +172,7 @@ impl Props<'_> {
     /// A property, `Null` if absent.
     #[inline]
     pub(crate) fn get(&self, key: PropKeyId) -> Value {
-        kith_core::lookup(self.list, key)
-            .cloned()
-            .unwrap_or(Value::Null)
+        self.g.node_property(self.node, key).unwrap_or(Value::Null)
     }
 
     /// A property whose key may not exist in this graph.
@@ -186,8 +184,8 @@ impl Props<'_> {
     /// The external id: `id` is key 0, so the first property (0 if absent).
     #[inline]
     pub(crate) fn id(&self) -> i64 {
-        match self.list.first() {
-            Some((k, Value::Int(id))) if *k == self.id_key => *id,
+        match self.g.node_property(self.node, self.id_key) {
+            Some(Value::Int(id)) => id,
             _ => 0,
         }
     }
@@ -195,7 +193,9 @@ impl Props<'_> {
     /// A DateTime as millis, `i64::MIN` if absent (sorts last when newest first).
     #[inline]
     pub(crate) fn time(&self, key: PropKeyId) -> i64 {
-        kith_core::lookup(self.list, key)
+        self.g
+            .node_property(self.node, key)
+            .as_ref()
             .and_then(Value::as_datetime)
             .unwrap_or(i64::MIN)
     }
