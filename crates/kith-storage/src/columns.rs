@@ -12,7 +12,8 @@
 //!
 //! Columns are versioned like the rest of a [`crate::Snapshot`]: page tables and
 //! pages are shared between versions, and a write copies the page it changes (256
-//! slots, so at most 4 KiB) the first time a version touches it.
+//! slots: 2 KiB of fixed-width values, 4 KiB of strings, 8 KiB of mixed values) and
+//! the page-table page above it (8 KiB) the first time a version touches them.
 
 use std::mem::size_of;
 use std::sync::Arc;

@@ -135,12 +135,13 @@ impl PropIndexes {
             .any(|i| i.label == label && i.key == key)
     }
 
-    /// Declares an index and fills it from `nodes`; declaring twice is a no-op.
-    pub(crate) fn declare<'a>(
+    /// Declares an index and fills it from `nodes`: the label's nodes with their
+    /// value of the key. Declaring twice is a no-op.
+    pub(crate) fn declare(
         &mut self,
         label: LabelId,
         key: PropKeyId,
-        nodes: impl Iterator<Item = (NodeId, &'a NodeData)>,
+        nodes: impl Iterator<Item = (NodeId, Value)>,
     ) {
         if self.contains(label, key) {
             return;
@@ -150,8 +151,10 @@ impl PropIndexes {
             key,
             entries: ValueMap::default(),
         };
-        for (node, record) in nodes {
-            index.insert(node, record);
+        for (node, value) in nodes {
+            if let Some(key) = IndexKey::of(&value) {
+                index.add(node, key);
+            }
         }
         self.indexes.push(index);
     }
@@ -215,11 +218,15 @@ impl PropIndex {
 
     fn insert(&mut self, node: NodeId, record: &NodeData) {
         if let Some(key) = self.key_of(record) {
-            match self.entries.get_mut(&key) {
-                Some(set) => set.insert(node),
-                None => {
-                    self.entries.insert(key, NodeSet::One(node));
-                }
+            self.add(node, key);
+        }
+    }
+
+    fn add(&mut self, node: NodeId, key: IndexKey) {
+        match self.entries.get_mut(&key) {
+            Some(set) => set.insert(node),
+            None => {
+                self.entries.insert(key, NodeSet::One(node));
             }
         }
     }

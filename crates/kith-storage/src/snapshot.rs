@@ -260,15 +260,14 @@ impl Snapshot {
         })
     }
 
-    /// Declares a property index on `(label, key)`, filled from the label's nodes.
+    /// Declares a property index on `(label, key)`, filled from the label's nodes'
+    /// column of the key (not whole rows: a label may hold millions of nodes).
     pub(crate) fn declare_prop_index(&mut self, label: LabelId, key: PropKeyId) {
-        let nodes: Vec<(NodeId, NodeData)> = self
-            .label_index
+        let (labels, cols) = (&self.label_index, &self.node_cols);
+        let values = labels
             .nodes(label)
-            .filter_map(|n| self.node_data(n).map(|d| (n, d)))
-            .collect();
-        self.prop_indexes
-            .declare(label, key, nodes.iter().map(|(n, d)| (*n, d)));
+            .filter_map(|n| cols.get(key, n.index()).map(|v| (n, v)));
+        self.prop_indexes.declare(label, key, values);
     }
 }
 

@@ -301,7 +301,7 @@ impl Snapshot {
             .ok_or(StorageError::NodeNotFound(node))?;
         let mut after = before.clone();
         change(&mut after);
-        if after == before {
+        if identical_data(&after, &before) {
             return Ok(());
         }
         unindex_node(&mut self.id_index, &before);
@@ -320,7 +320,7 @@ impl Snapshot {
         after: &NodeData,
     ) -> Result<(), StorageError> {
         for (key, value) in after.props.iter() {
-            if kith_core::lookup(&before.props, *key) != Some(value) {
+            if !kith_core::lookup(&before.props, *key).is_some_and(|v| identical(v, value)) {
                 self.node_cols.set(*key, node.index(), value.clone());
             }
         }
@@ -365,6 +365,28 @@ impl Snapshot {
             record.shape = new_shape;
         }
         Ok(())
+    }
+}
+
+/// Whether two nodes' data are the same down to the stored bits: `==` holds between
+/// `0.0` and `-0.0`, but `SET n.x = -0.0` must store the sign.
+fn identical_data(a: &NodeData, b: &NodeData) -> bool {
+    a.labels == b.labels
+        && a.props.len() == b.props.len()
+        && a.props
+            .iter()
+            .zip(b.props.iter())
+            .all(|((ka, va), (kb, vb))| ka == kb && identical(va, vb))
+}
+
+/// Value equality that tells `0.0` from `-0.0` (and NaN from nothing), in lists too.
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| identical(p, q))
+        }
+        _ => a == b,
     }
 }
 

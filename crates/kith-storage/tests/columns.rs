@@ -140,3 +140,22 @@ fn deletes_clear_values_and_a_graph_file_reads_back_the_same() {
     }
     assert_eq!(loaded.rel_count(), 0);
 }
+
+#[test]
+fn negative_zero_replaces_zero() {
+    let store = graph();
+    for value in [Value::Float(0.0), Value::Float(-0.0)] {
+        store
+            .apply(&one(WriteOp::SetNodeProperty {
+                node: NodeRef::Node(NodeId(0)),
+                key: "f".into(),
+                value,
+            }))
+            .expect("applies");
+    }
+    let g = store.snapshot();
+    match g.node_property(NodeId(0), key(&g, "f")) {
+        Some(Value::Float(f)) => assert!(f == 0.0 && f.is_sign_negative(), "{f}"),
+        other => panic!("{other:?}"),
+    }
+}
