@@ -6,15 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn kith(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kith"))
-        .args(args)
-        .output()
-        .expect("runs kith");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
+mod common;
+use common::kith;
 
 fn test_data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ldbc-snb-interactive-test")

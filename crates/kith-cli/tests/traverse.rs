@@ -2,17 +2,8 @@
 //! `kith call ... graph.traverse`, the same count through Cypher, and `kith bench
 //! traverse` agreeing across its cases; bad arguments refused by name.
 
-use std::process::Command;
-
-fn kith(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kith"))
-        .args(args)
-        .output()
-        .expect("runs kith");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
+mod common;
+use common::kith;
 
 #[test]
 fn generate_a_tree_then_traverse_it_three_ways() {

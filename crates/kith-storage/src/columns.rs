@@ -104,6 +104,14 @@ impl Page {
         }
     }
 
+    fn has(&self, slot: usize) -> bool {
+        match self {
+            Page::Fixed { present, .. } => present[slot / 64] >> (slot % 64) & 1 == 1,
+            Page::Str(strings) => strings[slot].is_some(),
+            Page::Mixed(values) => values[slot] != Value::Null,
+        }
+    }
+
     /// Stores a non-null value, widening the page to `Mixed` when it does not fit.
     fn set(&mut self, slot: usize, value: Value) {
         debug_assert!(value != Value::Null, "a null property is an absent one");
@@ -193,6 +201,13 @@ impl Column {
             .get(id & (PAGE_SLOTS - 1))
     }
 
+    fn has(&self, id: usize) -> bool {
+        self.pages
+            .get(id >> PAGE_BITS)
+            .and_then(Option::as_deref)
+            .is_some_and(|p| p.has(id & (PAGE_SLOTS - 1)))
+    }
+
     fn set(&mut self, id: usize, value: Value) {
         let page = id >> PAGE_BITS;
         while self.pages.len() <= page {
@@ -251,7 +266,9 @@ impl Columns {
 
     /// Removes `key` at `id`.
     pub(crate) fn clear(&mut self, key: PropKeyId, id: usize) {
-        if self.get(key, id).is_some() {
+        // Only where a value is (tested without copying it out): a clear must not
+        // copy the column list and the column for nothing.
+        if self.cols.get(key.index()).is_some_and(|c| c.has(id)) {
             Arc::make_mut(&mut Arc::make_mut(&mut self.cols)[key.index()]).clear(id);
         }
     }

@@ -491,15 +491,16 @@ fn put_column_values(
     shape: crate::shapes::ShapeId,
     id: usize,
 ) {
-    let keys = &snapshot.shapes.get(shape).keys;
-    put_u16(out, keys.len() as u16);
-    for &key in keys.iter() {
-        // Invariant: a shape lists exactly the keys its element holds.
-        let value = cols.get(key, id);
-        assert!(value.is_some(), "shape key {key:?} without a value at {id}");
+    // The count goes first; it is patched once the values are written.
+    let count_at = out.len();
+    put_u16(out, 0);
+    let mut count = 0u16;
+    for (key, value) in snapshot.shape_values(cols, shape, id) {
         put_u16(out, key.0);
-        put_value(out, value.as_ref().unwrap_or(&Value::Null));
+        put_value(out, &value);
+        count += 1;
     }
+    out[count_at..count_at + 2].copy_from_slice(&count.to_le_bytes());
 }
 
 pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {

@@ -231,6 +231,22 @@ impl Snapshot {
         self.rels.get(rel.index())?.as_ref()
     }
 
+    /// The values of a shape's keys at `id`, in key order: what every reader of a
+    /// whole row (the view, the graph file, the indexes) walks.
+    pub(crate) fn shape_values<'a>(
+        &'a self,
+        cols: &'a Columns,
+        shape: crate::shapes::ShapeId,
+        id: usize,
+    ) -> impl Iterator<Item = (PropKeyId, Value)> + 'a {
+        self.shapes.get(shape).keys.iter().filter_map(move |&key| {
+            let value = cols.get(key, id);
+            // Invariant: a shape lists exactly the keys its element holds.
+            debug_assert!(value.is_some(), "shape key {key:?} without a value at {id}");
+            value.map(|v| (key, v))
+        })
+    }
+
     /// The values of a shape's keys at `id`, sorted by key.
     pub(crate) fn gather(
         &self,
@@ -238,15 +254,7 @@ impl Snapshot {
         shape: crate::shapes::ShapeId,
         id: usize,
     ) -> Vec<(PropKeyId, Value)> {
-        let keys = &self.shapes.get(shape).keys;
-        let mut props = Vec::with_capacity(keys.len());
-        for &key in keys.iter() {
-            // Invariant: a shape lists exactly the keys its element holds.
-            let value = cols.get(key, id);
-            debug_assert!(value.is_some(), "shape key {key:?} without a value");
-            props.extend(value.map(|v| (key, v)));
-        }
-        props
+        self.shape_values(cols, shape, id).collect()
     }
 
     /// A node's labels and properties, gathered.
