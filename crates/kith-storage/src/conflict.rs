@@ -50,10 +50,9 @@ impl WriteSet {
                     if *detach {
                         // The relationships it takes with it are changed too: another
                         // transaction's change to one of them must collide.
-                        let record = before.node(id);
-                        let edges = record.iter().flat_map(|r| &r.adjacency);
+                        let groups = before.adj.groups(id);
                         set.rels
-                            .extend(edges.flat_map(|a| a.edges.iter().map(|e| e.rel)));
+                            .extend(groups.flat_map(|g| g.2.iter().map(|e| e.rel)));
                     }
                 }
                 WriteOp::SetNodeProperty { node: n, .. }

@@ -94,12 +94,18 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
             continue;
         };
         out.push(1);
-        let labels = &snapshot.shapes.get(record.shape).labels;
+        let labels = &snapshot.shapes.get(record.shape()).labels;
         put_u16(&mut out, labels.len() as u16);
         for label in labels.iter() {
             put_u16(&mut out, label.0);
         }
-        put_column_values(&mut out, snapshot, &snapshot.node_cols, record.shape, slot);
+        put_column_values(
+            &mut out,
+            snapshot,
+            &snapshot.node_cols,
+            record.shape(),
+            slot,
+        );
     }
     put_len(&mut out, snapshot.rels.len());
     for (slot, rel) in snapshot.rels.iter().enumerate() {
@@ -111,7 +117,13 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
         put_u16(&mut out, rel.rel_type.0);
         put_u32(&mut out, rel.src.0);
         put_u32(&mut out, rel.dst.0);
-        put_column_values(&mut out, snapshot, &snapshot.rel_cols, rel.shape, slot);
+        put_column_values(
+            &mut out,
+            snapshot,
+            &snapshot.rel_cols,
+            rel.shape.get(),
+            slot,
+        );
     }
     let crc = crc32fast::hash(&out);
     put_u32(&mut out, crc);

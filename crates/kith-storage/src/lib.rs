@@ -7,13 +7,16 @@
 //! records it touches, and publishes the result atomically. A batch that fails is
 //! dropped whole, so no reader ever sees half of it.
 //!
-//! Adjacency is index-free: each node record holds, per relationship type and
-//! direction, a sorted list of `(neighbour, relationship)` pairs. Property values
+//! Adjacency is index-free: per node, per relationship type and direction, a sorted
+//! list of `(neighbour, relationship)` pairs, packed for all nodes into one array
+//! and overlaid by the nodes writes changed since (see `adjacency`). Property values
 //! live in columns, one per key (see `columns`), and a record holds only the number
 //! of its (labels, keys) combination (see `shapes`).
 
+mod adjacency;
 mod catalog;
 mod columns;
+mod compaction;
 mod conflict;
 mod database;
 mod error;

@@ -3,9 +3,9 @@
 use std::mem::size_of;
 use std::sync::Arc;
 
-use kith_core::{Edge, Value};
+use kith_core::Value;
 
-use crate::node::{AdjList, NodeRecord, RelRecord};
+use crate::node::{NodeRecord, RelRecord};
 use crate::Snapshot;
 
 /// Heap bytes of one version, walked structure by structure.
@@ -50,18 +50,13 @@ impl Snapshot {
         let mut report = MemoryReport::default();
         report.node_record_bytes += self.nodes.table_bytes();
         for page in self.nodes.pages() {
-            report.node_record_bytes += page.capacity() * size_of::<Option<Arc<NodeRecord>>>();
+            report.node_record_bytes += page.capacity() * size_of::<Option<NodeRecord>>();
         }
-        for node in self.nodes.iter().flatten() {
-            // Arc header (two counters) plus the record.
-            report.node_record_bytes += 2 * size_of::<usize>() + size_of::<NodeRecord>();
-            report.adjacency_bytes += node.adjacency.capacity() * size_of::<AdjList>()
-                + node
-                    .adjacency
-                    .iter()
-                    .map(|a| a.edges.capacity() * size_of::<Edge>())
-                    .sum::<usize>();
-        }
+        // The per-node tables of the adjacency (row offsets, delta slots) grow with
+        // nodes; the edges and changed lists with relationships.
+        let (per_node, edges) = self.adj.bytes();
+        report.node_record_bytes += per_node;
+        report.adjacency_bytes += edges;
         // The shape table is shared by nodes and relationships; relationships have
         // a handful of shapes, so it is charged to the nodes.
         let (node_cols, node_strings) = self.node_cols.bytes();

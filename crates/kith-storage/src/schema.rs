@@ -173,7 +173,7 @@ impl Snapshot {
         let Some(record) = self.node(node) else {
             return Ok(());
         };
-        let labels = &self.shapes.get(record.shape).labels;
+        let labels = &self.shapes.get(record.shape()).labels;
         for &(label, key) in self.unique_ids.iter() {
             if labels.binary_search(&label).is_err() {
                 continue;

@@ -9,10 +9,11 @@ use kith_core::{
 };
 use rustc_hash::FxHasher;
 
+use crate::adjacency::{Adjacency, Csr};
 use crate::catalog::ID_KEY;
 use crate::columns::Columns;
 use crate::label_index::LabelIndex;
-use crate::node::{normalise_properties, AdjList, NodeData, NodeRecord, RelRecord};
+use crate::node::{normalise_properties, NodeData, NodeRecord, PackedShape, RelRecord};
 use crate::paged::PagedVec;
 use crate::prop_index::PropIndexes;
 use crate::shapes::Shapes;
@@ -34,7 +35,9 @@ pub(crate) type IdIndex = imbl::GenericHashMap<
 #[derive(Clone)]
 pub struct Snapshot {
     pub(crate) catalog: Arc<Catalog>,
-    pub(crate) nodes: PagedVec<Option<Arc<NodeRecord>>>,
+    pub(crate) nodes: PagedVec<Option<NodeRecord>>,
+    /// Every node's relationships by type and direction.
+    pub(crate) adj: Adjacency,
     pub(crate) rels: PagedVec<Option<RelRecord>>,
     /// The (labels, keys) combinations records point to.
     pub(crate) shapes: Shapes,
@@ -60,6 +63,7 @@ impl Default for Snapshot {
         Snapshot {
             catalog: Arc::new(Catalog::default()),
             nodes: PagedVec::default(),
+            adj: Adjacency::default(),
             rels: PagedVec::default(),
             shapes: Shapes::default(),
             node_cols: Columns::default(),
@@ -118,6 +122,7 @@ impl Snapshot {
         Ok(Snapshot {
             catalog: Arc::new(catalog),
             nodes: PagedVec::from_vec(built.nodes),
+            adj: built.adj,
             rels: PagedVec::from_vec(built.rels),
             shapes: built.shapes,
             node_cols: built.node_cols,
@@ -224,7 +229,7 @@ impl Snapshot {
     }
 
     pub(crate) fn node(&self, node: NodeId) -> Option<&NodeRecord> {
-        self.nodes.get(node.index())?.as_deref()
+        self.nodes.get(node.index())?.as_ref()
     }
 
     pub(crate) fn rel(&self, rel: RelId) -> Option<&RelRecord> {
@@ -261,9 +266,9 @@ impl Snapshot {
     pub(crate) fn node_data(&self, node: NodeId) -> Option<NodeData> {
         let record = self.node(node)?;
         Some(NodeData {
-            labels: self.shapes.get(record.shape).labels.clone(),
+            labels: self.shapes.get(record.shape()).labels.clone(),
             props: self
-                .gather(&self.node_cols, record.shape, node.index())
+                .gather(&self.node_cols, record.shape(), node.index())
                 .into_boxed_slice(),
         })
     }
@@ -300,7 +305,8 @@ fn build_id_index(
 
 /// A graph's parts built from raw lists.
 struct Built {
-    nodes: Vec<Option<Arc<NodeRecord>>>,
+    nodes: Vec<Option<NodeRecord>>,
+    adj: Adjacency,
     rels: Vec<Option<RelRecord>>,
     shapes: Shapes,
     node_cols: Columns,
@@ -310,15 +316,17 @@ struct Built {
     rel_count: usize,
 }
 
-/// Node records with sorted adjacency, relationship records, and the columns of
-/// both, from raw lists.
+/// Node records, relationship records, adjacency and the columns of both, from raw
+/// lists.
 fn build_records(
     catalog: &Catalog,
     nodes: Vec<Option<crate::RawNode>>,
     rels: Vec<Option<crate::RawRel>>,
 ) -> Result<Built, StorageError> {
+    let node_bound = nodes.len();
     let mut built = Built {
-        nodes: Vec::new(),
+        nodes: Vec::with_capacity(node_bound),
+        adj: Adjacency::default(),
         rels: Vec::with_capacity(rels.len()),
         shapes: Shapes::default(),
         node_cols: Columns::default(),
@@ -327,10 +335,9 @@ fn build_records(
         node_count: 0,
         rel_count: 0,
     };
-    let mut records: Vec<Option<NodeRecord>> = Vec::with_capacity(nodes.len());
     for (slot, node) in nodes.into_iter().enumerate() {
         let Some(node) = node else {
-            records.push(None);
+            built.nodes.push(None);
             continue;
         };
         let data = node_data(catalog, node.labels, node.properties)?;
@@ -341,10 +348,7 @@ fn build_records(
         for &label in data.labels.iter() {
             built.label_index.insert(label, NodeId(slot as u32));
         }
-        records.push(Some(NodeRecord {
-            shape,
-            adjacency: Vec::new(),
-        }));
+        built.nodes.push(Some(NodeRecord::new(shape)));
         built.node_count += 1;
     }
     for (slot, rel) in rels.into_iter().enumerate() {
@@ -352,24 +356,11 @@ fn build_records(
             built.rels.push(None);
             continue;
         };
-        let id = RelId(slot as u32);
         check_properties(catalog, &rel.properties)?;
-        for (end, other, direction) in [
-            (rel.src, rel.dst, Direction::Out),
-            (rel.dst, rel.src, Direction::In),
-        ] {
-            let Some(Some(record)) = records.get_mut(end.index()) else {
+        for end in [rel.src, rel.dst] {
+            if !matches!(built.nodes.get(end.index()), Some(Some(_))) {
                 return Err(StorageError::NodeNotFound(end));
-            };
-            push_unsorted(
-                record,
-                rel.rel_type,
-                direction,
-                Edge {
-                    node: other,
-                    rel: id,
-                },
-            );
+            }
         }
         let props = normalise_properties(rel.properties);
         let shape = built.shapes.intern_parts(&[], &props)?;
@@ -380,23 +371,11 @@ fn build_records(
             rel_type: rel.rel_type,
             src: rel.src,
             dst: rel.dst,
-            shape,
+            shape: PackedShape::new(shape),
         }));
         built.rel_count += 1;
     }
-    built.nodes = records
-        .into_iter()
-        .map(|r| {
-            r.map(|mut r| {
-                for list in &mut r.adjacency {
-                    list.edges.sort_unstable();
-                    list.edges.shrink_to_fit();
-                }
-                r.adjacency.shrink_to_fit();
-                Arc::new(r)
-            })
-        })
-        .collect();
+    built.adj = Adjacency::from_base(Csr::from_rels(node_bound, &built.rels)?);
     Ok(built)
 }
 
@@ -485,24 +464,6 @@ pub(crate) fn unindex_node(index: &mut IdIndex, record: &NodeData) {
     }
 }
 
-fn push_unsorted(record: &mut NodeRecord, rel_type: RelTypeId, direction: Direction, edge: Edge) {
-    match record
-        .adjacency
-        .iter_mut()
-        .find(|a| a.rel_type == rel_type && a.direction == direction)
-    {
-        Some(list) => list.edges.push(edge),
-        None => {
-            record.adjacency.push(AdjList {
-                rel_type,
-                direction,
-                edges: vec![edge],
-            });
-            record.adjacency.sort_by_key(|a| (a.rel_type, a.direction));
-        }
-    }
-}
-
 impl GraphView for Snapshot {
     fn label_id(&self, name: &str) -> Option<LabelId> {
         self.catalog.find_label(name)
@@ -545,11 +506,11 @@ impl GraphView for Snapshot {
     }
     fn node_labels(&self, node: NodeId) -> &[LabelId] {
         self.node(node)
-            .map_or(&[], |n| &self.shapes.get(n.shape).labels)
+            .map_or(&[], |n| &self.shapes.get(n.shape()).labels)
     }
     fn node_properties(&self, node: NodeId) -> Vec<(PropKeyId, Value)> {
         self.node(node).map_or_else(Vec::new, |n| {
-            self.gather(&self.node_cols, n.shape, node.index())
+            self.gather(&self.node_cols, n.shape(), node.index())
         })
     }
     #[inline]
@@ -559,17 +520,14 @@ impl GraphView for Snapshot {
     }
     #[inline]
     fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
-        self.node(node)
-            .map_or(&[], |n| n.edges(rel_type, direction))
+        self.adj.edges(node, rel_type, direction)
     }
     fn rel_types_at(&self, node: NodeId, direction: Direction) -> Vec<RelTypeId> {
-        self.node(node).map_or_else(Vec::new, |n| {
-            n.adjacency
-                .iter()
-                .filter(|a| a.direction == direction)
-                .map(|a| a.rel_type)
-                .collect()
-        })
+        self.adj
+            .groups(node)
+            .filter(|g| g.1 == direction)
+            .map(|g| g.0)
+            .collect()
     }
     fn relationship(&self, rel: RelId) -> Option<RelView> {
         self.rel(rel).map(|r| RelView {
@@ -581,7 +539,7 @@ impl GraphView for Snapshot {
     }
     fn rel_properties(&self, rel: RelId) -> Vec<(PropKeyId, Value)> {
         self.rel(rel).map_or_else(Vec::new, |r| {
-            self.gather(&self.rel_cols, r.shape, rel.index())
+            self.gather(&self.rel_cols, r.shape.get(), rel.index())
         })
     }
     #[inline]

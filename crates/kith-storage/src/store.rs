@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use arc_swap::ArcSwap;
 use kith_core::{NodeId, RelId};
 
+use crate::compaction::Compactor;
 use crate::{Snapshot, StorageError, WriteBatch};
 
 /// What a committed batch produced.
@@ -26,10 +27,11 @@ pub type GroupResults = Vec<Result<CommitInfo, StorageError>>;
 /// Readers call [`Store::snapshot`] — an atomic pointer load that never waits for the
 /// writer — and read a version that never changes under them. Writers are serialised
 /// by a mutex; each batch is applied to a private copy-on-write clone of the current
-/// version and published with one atomic swap, or dropped whole on error.
+/// version and published with one atomic swap, or dropped whole on error. The writer
+/// also owns the background fold of the adjacency delta (see `compaction`).
 pub struct Store {
     current: ArcSwap<Snapshot>,
-    writer: Mutex<()>,
+    writer: Mutex<Compactor>,
 }
 
 impl Store {
@@ -37,7 +39,7 @@ impl Store {
     pub fn new(snapshot: Snapshot) -> Self {
         Store {
             current: ArcSwap::from_pointee(snapshot),
-            writer: Mutex::new(()),
+            writer: Mutex::new(Compactor::default()),
         }
     }
 
@@ -67,11 +69,16 @@ impl Store {
     ) -> Result<GroupResults, StorageError> {
         // A poisoned lock only means another writer panicked mid-batch; its private
         // clone was dropped unpublished, so the current version is intact.
-        let _writer = self
+        let mut compactor = self
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let base = self.current.load_full();
+        let mut base = self.current.load_full();
+        if let Some(rebased) = compactor.finish(&base) {
+            // The same graph, with a smaller delta: publishing it changes no answer.
+            base = Arc::new(rebased);
+            self.current.store(Arc::clone(&base));
+        }
         let mut next = Snapshot::clone(&base);
         let mut results = Vec::with_capacity(batches.len());
         let mut applied: Vec<&WriteBatch> = Vec::with_capacity(batches.len());
@@ -103,7 +110,9 @@ impl Store {
             return Ok(results);
         }
         persist(base.version + 1, &applied)?;
-        self.current.store(Arc::new(next));
+        let next = Arc::new(next);
+        self.current.store(Arc::clone(&next));
+        compactor.start_if_due(&next);
         Ok(results)
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 pub use kith_core::write_op::{Condition, Name, NodeRef, WriteOp};
 use kith_core::{Direction, LabelId, NodeId, PropKeyId, RelId, Value};
 
-use crate::node::{edge_pair, normalise_properties, NodeData, NodeRecord, RelRecord};
+use crate::node::{edge_pair, normalise_properties, NodeData, NodeRecord, PackedShape, RelRecord};
 use crate::shapes::{insert_sorted, remove_sorted};
 use crate::snapshot::{check_value, index_node, node_data, unindex_node};
 use crate::{Snapshot, StorageError};
@@ -72,10 +72,7 @@ impl Snapshot {
                 for (key, value) in data.props.into_vec() {
                     self.node_cols.set(key, id.index(), value);
                 }
-                self.nodes.push(Some(Arc::new(NodeRecord {
-                    shape,
-                    adjacency: Vec::new(),
-                })));
+                self.nodes.push(Some(NodeRecord::new(shape)));
                 self.node_count += 1;
                 created.nodes.push(id);
                 self.check_unique(id)?;
@@ -102,9 +99,12 @@ impl Snapshot {
                         StorageError::CapacityExceeded("more than 2^32 relationships")
                     })?);
                 let (out_edge, in_edge) = edge_pair(rel, src, dst);
-                self.node_mut(src)?
+                let version = self.version + 1;
+                self.adj
+                    .edit(src, version)?
                     .add_edge(rel_type, Direction::Out, out_edge);
-                self.node_mut(dst)?
+                self.adj
+                    .edit(dst, version)?
                     .add_edge(rel_type, Direction::In, in_edge);
                 let props = normalise_properties(props);
                 let shape = self.shapes.intern_parts(&[], &props)?;
@@ -115,7 +115,7 @@ impl Snapshot {
                     rel_type,
                     src,
                     dst,
-                    shape,
+                    shape: PackedShape::new(shape),
                 }));
                 self.rel_count += 1;
                 created.rels.push(rel);
@@ -153,11 +153,10 @@ impl Snapshot {
             }
             WriteOp::DeleteNode { node, detach } => {
                 let node = self.resolve(node, &created.nodes)?;
-                let record = self.node(node).ok_or(StorageError::NodeNotFound(node))?;
-                let rels: Vec<RelId> = record
-                    .adjacency
-                    .iter()
-                    .flat_map(|a| a.edges.iter().map(|e| e.rel))
+                let rels: Vec<RelId> = self
+                    .adj
+                    .groups(node)
+                    .flat_map(|(_, _, edges)| edges.iter().map(|e| e.rel))
                     .collect();
                 if !rels.is_empty() && !detach {
                     return Err(StorageError::NodeHasRelationships(node));
@@ -248,13 +247,16 @@ impl Snapshot {
             .get_mut(rel.index())
             .and_then(Option::take)
             .ok_or(StorageError::RelNotFound(rel))?;
-        for key in self.shapes.get(record.shape).keys.clone().iter() {
+        for key in self.shapes.get(record.shape.get()).keys.clone().iter() {
             self.rel_cols.clear(*key, rel.index());
         }
         let (out_edge, in_edge) = edge_pair(rel, record.src, record.dst);
-        self.node_mut(record.src)?
+        let version = self.version + 1;
+        self.adj
+            .edit(record.src, version)?
             .remove_edge(record.rel_type, Direction::Out, out_edge);
-        self.node_mut(record.dst)?
+        self.adj
+            .edit(record.dst, version)?
             .remove_edge(record.rel_type, Direction::In, in_edge);
         self.rel_count -= 1;
         Ok(())
@@ -286,7 +288,6 @@ impl Snapshot {
         self.nodes
             .get_mut(node.index())
             .and_then(Option::as_mut)
-            .map(Arc::make_mut)
             .ok_or(StorageError::NodeNotFound(node))
     }
 
@@ -332,7 +333,7 @@ impl Snapshot {
         let (before_keys, after_keys) = (before.props.iter(), after.props.iter());
         if before.labels != after.labels || !before_keys.map(|p| p.0).eq(after_keys.map(|p| p.0)) {
             let shape = self.shapes.intern_parts(&after.labels, &after.props)?;
-            self.node_mut(node)?.shape = shape;
+            *self.node_mut(node)? = NodeRecord::new(shape);
         }
         Ok(())
     }
@@ -344,7 +345,11 @@ impl Snapshot {
         key: PropKeyId,
         value: Value,
     ) -> Result<(), StorageError> {
-        let shape = self.rel(rel).ok_or(StorageError::RelNotFound(rel))?.shape;
+        let shape = self
+            .rel(rel)
+            .ok_or(StorageError::RelNotFound(rel))?
+            .shape
+            .get();
         let new_shape = if value == Value::Null {
             self.rel_cols.clear(key, rel.index());
             self.shapes.edit(shape, |s| {
@@ -362,7 +367,7 @@ impl Snapshot {
                 .get_mut(rel.index())
                 .and_then(Option::as_mut)
                 .ok_or(StorageError::RelNotFound(rel))?;
-            record.shape = new_shape;
+            record.shape = PackedShape::new(new_shape);
         }
         Ok(())
     }

@@ -240,8 +240,8 @@ proptest! {
 
     #[test]
     fn adjacency_mirrors_relationships(batches in prop::collection::vec(prop::collection::vec(action(), 1..6), 1..40)) {
-        let store = Store::new(Snapshot::empty());
-        for actions in &batches {
+        let mut store = Store::new(Snapshot::empty());
+        for (i, actions) in batches.iter().enumerate() {
             let before = store.snapshot();
             let mut batch = WriteBatch::new();
             for a in actions {
@@ -259,6 +259,15 @@ proptest! {
                 }
             }
             check_invariants(&store.snapshot());
+            // Folding the changed adjacency into the packed base changes no answer;
+            // every fourth batch the writes go on over the folded base.
+            let mut folded = Snapshot::clone(&store.snapshot());
+            folded.compact().expect("folds");
+            prop_assert_eq!(folded.adjacency_delta_len(), 0);
+            prop_assert_eq!(digest(&folded), digest(&store.snapshot()));
+            if i % 4 == 3 {
+                store = Store::new(folded);
+            }
         }
     }
 
@@ -304,7 +313,10 @@ fn bulk_load_and_writes_agree() {
     // indistinguishable through the view.
     let mut raw = kith_storage::RawGraph::default();
     let l = raw.catalog.label("P").expect("label");
-    let t = raw.catalog.rel_type("F").expect("type");
+    let types = [
+        raw.catalog.rel_type("F").expect("type"),
+        raw.catalog.rel_type("G").expect("type"),
+    ];
     let mut nodes = Vec::new();
     for i in 0..50 {
         nodes.push(
@@ -322,10 +334,11 @@ fn bulk_load_and_writes_agree() {
     }
     for i in 0..200u32 {
         let (a, b) = ((i * 7) % 50, (i * 13 + 5) % 50);
-        raw.add_rel(t, nodes[a as usize], nodes[b as usize], vec![])
+        let t = i as usize % 2;
+        raw.add_rel(types[t], nodes[a as usize], nodes[b as usize], vec![])
             .expect("rel");
         batch.push(WriteOp::CreateRel {
-            rel_type: "F".into(),
+            rel_type: ["F", "G"][t].into(),
             src: NodeRef::ById {
                 label: "P".into(),
                 id: i64::from(a),
@@ -338,6 +351,95 @@ fn bulk_load_and_writes_agree() {
     let bulk = Snapshot::from_raw(raw).expect("valid graph");
     check_invariants(&bulk);
     assert_eq!(digest(&bulk), digest(&store.snapshot()));
+    // Writes over a loaded (packed) base and over written lists agree too: types on
+    // either side of the loaded one, both directions, and deletes of loaded edges.
+    let bulk_store = Store::new(bulk);
+    let mut more = WriteBatch::new();
+    for i in 0..60u32 {
+        let (a, b) = ((i * 11) % 50, (i * 17 + 3) % 50);
+        let by_id = |n: u32| NodeRef::ById {
+            label: "P".into(),
+            id: i64::from(n),
+        };
+        more.push(WriteOp::CreateRel {
+            rel_type: ["A", "F", "Z"][i as usize % 3].into(),
+            src: by_id(a),
+            dst: by_id(b),
+            properties: vec![],
+        });
+    }
+    for rel in (0..200).step_by(7) {
+        more.push(WriteOp::DeleteRel { rel: RelId(rel) });
+    }
+    bulk_store.apply(&more).expect("valid batch");
+    store.apply(&more).expect("valid batch");
+    check_invariants(&bulk_store.snapshot());
+    assert_eq!(digest(&bulk_store.snapshot()), digest(&store.snapshot()));
+}
+
+#[test]
+fn the_store_folds_a_grown_delta_in_the_background_without_changing_answers() {
+    let store = Store::new(Snapshot::empty());
+    let pair = |i: i64| {
+        let mut batch = WriteBatch::new();
+        for id in [2 * i, 2 * i + 1] {
+            batch.push(WriteOp::CreateNode {
+                labels: vec!["P".into()],
+                properties: vec![("id".into(), Value::Int(id))],
+            });
+        }
+        batch.push(WriteOp::CreateRel {
+            rel_type: "F".into(),
+            src: NodeRef::Created(0),
+            dst: NodeRef::Created(1),
+            properties: vec![],
+        });
+        batch
+    };
+    // One batch touching 70,000 nodes' lists: more than a fold's threshold.
+    let mut big = WriteBatch::new();
+    for i in 0..35_000 {
+        for op in pair(i).ops {
+            big.push(match op {
+                WriteOp::CreateRel { rel_type, .. } => WriteOp::CreateRel {
+                    rel_type,
+                    src: NodeRef::Created(2 * i as usize),
+                    dst: NodeRef::Created(2 * i as usize + 1),
+                    properties: vec![],
+                },
+                op => op,
+            });
+        }
+    }
+    store.apply(&big).expect("valid batch");
+    let held = store.snapshot();
+    assert_eq!(held.adjacency_delta_len(), 70_000);
+    let expected = digest(&held);
+    // Writes go on while the fold runs; one of them picks its result up.
+    let mut next = 35_000;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while store.snapshot().adjacency_delta_len() >= 70_000 {
+        assert!(std::time::Instant::now() < deadline, "no fold finished");
+        store.apply(&pair(next)).expect("valid batch");
+        next += 1;
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let now = store.snapshot();
+    // Only the pairs written after the folded version are left in the delta.
+    assert!(now.adjacency_delta_len() <= 2 * (next - 35_000) as usize);
+    check_invariants(&now);
+    let mut folded = Snapshot::clone(&now);
+    folded.compact().expect("folds");
+    assert_eq!(digest(&folded), digest(&now));
+    // The version a reader held is untouched, and its graph is a prefix of now's.
+    assert_eq!(digest(&held), expected);
+    assert_eq!(now.rel_count(), next as usize);
+    for n in held.node_ids() {
+        assert_eq!(
+            held.neighbors(n, kith_core::RelTypeId(0), Direction::Out),
+            now.neighbors(n, kith_core::RelTypeId(0), Direction::Out)
+        );
+    }
 }
 
 #[test]

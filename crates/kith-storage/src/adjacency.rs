@@ -1,0 +1,652 @@
+//! Adjacency: a packed base shared by every version built on it, and a per-node
+//! delta for what writes changed since.
+//!
+//! Per-node allocated lists cost a record, a list header per (type, direction) and a
+//! buffer each — about 40 bytes per relationship end beside the 8-byte edge — and a
+//! pointer chase per list. The base ([`Csr`]) packs every node's lists into one
+//! array: per node, its groups in (type, direction) order, each a header slot
+//! followed by its edges sorted by (neighbour, relationship). Nothing can change a
+//! shared base, so the first write to a node copies its lists into a delta entry
+//! (the lists as before, copied on write per version), and readers look at the
+//! delta first. [`Adjacency::compact`] folds base and delta into a new base; the
+//! store runs it on a published version in the background and rebases the writer's
+//! next version on the result ([`Adjacency::rebase`]), keeping only the delta
+//! entries written after the version it folded.
+
+use std::sync::Arc;
+
+use kith_core::{Direction, Edge, NodeId, RelId, RelTypeId};
+
+use crate::node::RelRecord;
+use crate::paged::PagedVec;
+use crate::StorageError;
+
+/// A node's `slots` value when it has no delta entry.
+const NO_DELTA: u32 = u32::MAX;
+/// Fewest delta entries worth a compaction: below it, folding a large base to drop a
+/// few entries costs more than the entries do.
+const COMPACT_MIN_DELTA: usize = 65_536;
+/// A compaction is due when the delta holds more than one entry per this many nodes
+/// of the base. A fold copies the whole graph, so a graph growing by writes is
+/// copied about `1 + this` times over in total; at 8 the folds took a tenth of the
+/// S3 relationship-writing throughput on two cores, at 4 none measurable
+/// (docs/benchmarks.md). A delta entry costs what a node record did before the
+/// packed base, so a larger delta is slower to read only by one indirection.
+const COMPACT_NODES_PER_ENTRY: usize = 4;
+
+/// The relationships of one type in one direction at a node (a delta entry's list).
+#[derive(Clone, Debug)]
+pub(crate) struct AdjList {
+    pub(crate) rel_type: RelTypeId,
+    pub(crate) direction: Direction,
+    /// Sorted by `(node, rel)`.
+    pub(crate) edges: Vec<Edge>,
+}
+
+/// A node's lists as changed since the base, and the version that last changed them.
+#[derive(Clone, Debug)]
+pub(crate) struct NodeAdj {
+    node: NodeId,
+    version: u64,
+    /// Sorted by `(rel_type, direction)`; no empty lists. A node has few types, so a
+    /// short vector searched linearly beats a map.
+    lists: Vec<AdjList>,
+}
+
+impl NodeAdj {
+    fn edges(&self, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
+        self.lists
+            .iter()
+            .find(|a| a.rel_type == rel_type && a.direction == direction)
+            .map_or(&[], |a| &a.edges)
+    }
+
+    fn list_mut(&mut self, rel_type: RelTypeId, direction: Direction) -> &mut Vec<Edge> {
+        let key = (rel_type, direction);
+        let pos = self
+            .lists
+            .partition_point(|a| (a.rel_type, a.direction) < key);
+        let exists = self
+            .lists
+            .get(pos)
+            .is_some_and(|a| (a.rel_type, a.direction) == key);
+        if !exists {
+            let list = AdjList {
+                rel_type,
+                direction,
+                edges: Vec::new(),
+            };
+            self.lists.insert(pos, list);
+        }
+        &mut self.lists[pos].edges
+    }
+
+    /// Inserts an edge keeping the list sorted.
+    pub(crate) fn add_edge(&mut self, rel_type: RelTypeId, direction: Direction, edge: Edge) {
+        let list = self.list_mut(rel_type, direction);
+        let pos = list.partition_point(|e| *e < edge);
+        list.insert(pos, edge);
+    }
+
+    /// Removes an edge; drops the list when it empties.
+    pub(crate) fn remove_edge(&mut self, rel_type: RelTypeId, direction: Direction, edge: Edge) {
+        let found = self
+            .lists
+            .iter()
+            .position(|a| a.rel_type == rel_type && a.direction == direction);
+        if let Some(i) = found {
+            let list = &mut self.lists[i].edges;
+            if let Ok(pos) = list.binary_search(&edge) {
+                list.remove(pos);
+            }
+            if list.is_empty() {
+                self.lists.remove(i);
+            }
+        }
+    }
+}
+
+/// A group header packed into an edge slot: the type and direction in the node
+/// field, the number of edges that follow in the relationship field. The node field
+/// orders as `(type, direction)` does, the order groups keep everywhere.
+fn header(rel_type: RelTypeId, direction: Direction, count: usize) -> Edge {
+    let dir = match direction {
+        Direction::Out => 0,
+        Direction::In => 1,
+    };
+    Edge {
+        node: NodeId(u32::from(rel_type.0) << 1 | dir),
+        rel: RelId(count as u32),
+    }
+}
+
+fn read_header(word: Edge) -> (RelTypeId, Direction, usize) {
+    let direction = if word.node.0 & 1 == 0 {
+        Direction::Out
+    } else {
+        Direction::In
+    };
+    (
+        RelTypeId((word.node.0 >> 1) as u16),
+        direction,
+        word.rel.0 as usize,
+    )
+}
+
+/// Whether groups come in strictly increasing `(type, direction)` order.
+fn in_group_order<'a>(groups: impl Iterator<Item = (RelTypeId, Direction, &'a [Edge])>) -> bool {
+    let keys: Vec<_> = groups.map(|g| (g.0, g.1)).collect();
+    keys.windows(2).all(|w| w[0] < w[1])
+}
+
+/// Immutable packed adjacency: compressed sparse rows whose row is a node's groups.
+#[derive(Debug)]
+pub(crate) struct Csr {
+    /// Per node, where its groups start in `words`; one more entry than nodes.
+    offsets: Box<[u32]>,
+    /// Group headers and edges.
+    words: Box<[Edge]>,
+}
+
+impl Default for Csr {
+    fn default() -> Self {
+        Csr {
+            offsets: Box::new([0]),
+            words: Box::new([]),
+        }
+    }
+}
+
+impl Csr {
+    /// Builds from relationship records (a load): counts each node's ends, places
+    /// them, sorts each node's run, then writes the groups out.
+    pub(crate) fn from_rels(
+        node_bound: usize,
+        rels: &[Option<RelRecord>],
+    ) -> Result<Csr, StorageError> {
+        let mut starts = vec![0u64; node_bound + 1];
+        for rel in rels.iter().flatten() {
+            for end in [rel.src, rel.dst] {
+                let count = starts
+                    .get_mut(end.index() + 1)
+                    .ok_or(StorageError::NodeNotFound(end))?;
+                *count += 1;
+            }
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let total = starts[node_bound] as usize;
+        let mut cursor = starts.clone();
+        let mut ends = vec![
+            (
+                0u32,
+                Edge {
+                    node: NodeId(0),
+                    rel: RelId(0)
+                }
+            );
+            total
+        ];
+        for (slot, rel) in rels.iter().enumerate() {
+            let Some(rel) = rel else { continue };
+            let id = RelId(slot as u32);
+            for (end, other, direction) in [
+                (rel.src, rel.dst, Direction::Out),
+                (rel.dst, rel.src, Direction::In),
+            ] {
+                let key = header(rel.rel_type, direction, 0).node.0;
+                let at = &mut cursor[end.index()];
+                ends[*at as usize] = (
+                    key,
+                    Edge {
+                        node: other,
+                        rel: id,
+                    },
+                );
+                *at += 1;
+            }
+        }
+        let mut out = CsrWriter::with_capacity(node_bound, total);
+        for node in 0..node_bound {
+            let run = &mut ends[starts[node] as usize..starts[node + 1] as usize];
+            run.sort_unstable();
+            out.start_node()?;
+            for group in run.chunk_by(|a, b| a.0 == b.0) {
+                let (rel_type, direction, _) = read_header(Edge {
+                    node: NodeId(group[0].0),
+                    rel: RelId(0),
+                });
+                out.group(rel_type, direction, group.iter().map(|e| e.1), group.len());
+            }
+        }
+        out.finish()
+    }
+
+    /// A node's groups; none for a node beyond the base.
+    fn groups(&self, node: usize) -> Groups<'_> {
+        let words = match (self.offsets.get(node), self.offsets.get(node + 1)) {
+            (Some(&start), Some(&end)) => &self.words[start as usize..end as usize],
+            _ => &[],
+        };
+        Groups { words }
+    }
+
+    #[inline]
+    fn edges(&self, node: usize, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
+        let mut groups = self.groups(node);
+        groups
+            .find(|g| g.0 == rel_type && g.1 == direction)
+            .map_or(&[], |g| g.2)
+    }
+
+    /// Number of nodes the base covers.
+    pub(crate) fn node_bound(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    fn bytes(&self) -> (usize, usize) {
+        (
+            self.offsets.len() * size_of::<u32>(),
+            self.words.len() * size_of::<Edge>(),
+        )
+    }
+}
+
+/// Appends nodes' groups to a new base.
+struct CsrWriter {
+    offsets: Vec<u32>,
+    words: Vec<Edge>,
+}
+
+impl CsrWriter {
+    fn with_capacity(nodes: usize, words: usize) -> Self {
+        CsrWriter {
+            offsets: Vec::with_capacity(nodes + 1),
+            words: Vec::with_capacity(words),
+        }
+    }
+
+    /// Opens the next node's row.
+    fn start_node(&mut self) -> Result<(), StorageError> {
+        let at = u32::try_from(self.words.len())
+            .map_err(|_| StorageError::CapacityExceeded("more than 2^32 adjacency slots"))?;
+        self.offsets.push(at);
+        Ok(())
+    }
+
+    fn group(
+        &mut self,
+        rel_type: RelTypeId,
+        direction: Direction,
+        edges: impl IntoIterator<Item = Edge>,
+        count: usize,
+    ) {
+        debug_assert!(count > 0, "an empty group is never written");
+        self.words.push(header(rel_type, direction, count));
+        let before = self.words.len();
+        self.words.extend(edges);
+        assert_eq!(
+            self.words.len() - before,
+            count,
+            "a group's count is its length"
+        );
+    }
+
+    fn finish(mut self) -> Result<Csr, StorageError> {
+        self.start_node()?;
+        Ok(Csr {
+            offsets: self.offsets.into_boxed_slice(),
+            words: self.words.into_boxed_slice(),
+        })
+    }
+}
+
+/// A node's groups in a base: `(type, direction, edges)`.
+pub(crate) struct Groups<'a> {
+    words: &'a [Edge],
+}
+
+impl<'a> Iterator for Groups<'a> {
+    type Item = (RelTypeId, Direction, &'a [Edge]);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (&head, rest) = self.words.split_first()?;
+        let (rel_type, direction, count) = read_header(head);
+        let (edges, rest) = rest.split_at(count);
+        self.words = rest;
+        Some((rel_type, direction, edges))
+    }
+}
+
+/// A node's groups wherever they live.
+pub(crate) enum NodeGroups<'a> {
+    Base(Groups<'a>),
+    Delta(std::slice::Iter<'a, AdjList>),
+}
+
+impl<'a> Iterator for NodeGroups<'a> {
+    type Item = (RelTypeId, Direction, &'a [Edge]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            NodeGroups::Base(groups) => groups.next(),
+            NodeGroups::Delta(lists) => lists
+                .next()
+                .map(|a| (a.rel_type, a.direction, a.edges.as_slice())),
+        }
+    }
+}
+
+/// Every node's relationships, by type and direction.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Adjacency {
+    base: Arc<Csr>,
+    /// Per node, `NO_DELTA` or its entry in `delta`. Grown on demand: a node beyond
+    /// its end has no entry.
+    slots: PagedVec<u32>,
+    delta: PagedVec<Arc<NodeAdj>>,
+}
+
+impl Adjacency {
+    /// Adjacency that is all base.
+    pub(crate) fn from_base(base: Csr) -> Self {
+        Adjacency {
+            base: Arc::new(base),
+            slots: PagedVec::default(),
+            delta: PagedVec::default(),
+        }
+    }
+
+    #[inline]
+    fn entry(&self, node: NodeId) -> Option<&NodeAdj> {
+        let slot = *self.slots.get(node.index())?;
+        if slot == NO_DELTA {
+            return None;
+        }
+        self.delta.get(slot as usize).map(|e| &**e)
+    }
+
+    /// The edges of `node` of one type in one direction, sorted by (neighbour, rel).
+    #[inline]
+    pub(crate) fn edges(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
+        match self.entry(node) {
+            Some(entry) => entry.edges(rel_type, direction),
+            None => self.base.edges(node.index(), rel_type, direction),
+        }
+    }
+
+    /// All groups of `node`, in (type, direction) order.
+    pub(crate) fn groups(&self, node: NodeId) -> NodeGroups<'_> {
+        match self.entry(node) {
+            Some(entry) => NodeGroups::Delta(entry.lists.iter()),
+            None => NodeGroups::Base(self.base.groups(node.index())),
+        }
+    }
+
+    /// The node's lists for writing at `version`: copied out of the base on its
+    /// first change, and out of an older version's entry (copy on write) after.
+    pub(crate) fn edit(
+        &mut self,
+        node: NodeId,
+        version: u64,
+    ) -> Result<&mut NodeAdj, StorageError> {
+        let slot = self.slots.get(node.index()).copied().unwrap_or(NO_DELTA);
+        let slot = if slot == NO_DELTA {
+            let lists = self
+                .base
+                .groups(node.index())
+                .map(|(rel_type, direction, edges)| AdjList {
+                    rel_type,
+                    direction,
+                    edges: edges.to_vec(),
+                })
+                .collect();
+            self.push_entry(Arc::new(NodeAdj {
+                node,
+                version,
+                lists,
+            }))?
+        } else {
+            slot
+        };
+        let entry = self
+            .delta
+            .get_mut(slot as usize)
+            .expect("a slot points into the delta");
+        let entry = Arc::make_mut(entry);
+        debug_assert_eq!(entry.node, node, "a delta entry belongs to its slot's node");
+        debug_assert!(
+            in_group_order(NodeGroups::Delta(entry.lists.iter())),
+            "lists out of order at {node}"
+        );
+        entry.version = version;
+        Ok(entry)
+    }
+
+    /// Appends a delta entry and points its node's slot at it.
+    fn push_entry(&mut self, entry: Arc<NodeAdj>) -> Result<u32, StorageError> {
+        let slot = u32::try_from(self.delta.len())
+            .ok()
+            .filter(|&s| s != NO_DELTA)
+            .ok_or(StorageError::CapacityExceeded(
+                "more than 2^32 changed nodes",
+            ))?;
+        let at = entry.node.index();
+        while self.slots.len() <= at {
+            self.slots.push(NO_DELTA);
+        }
+        *self.slots.get_mut(at).expect("grown above") = slot;
+        self.delta.push(entry);
+        Ok(slot)
+    }
+
+    /// Number of nodes whose lists live in the delta.
+    pub(crate) fn delta_len(&self) -> usize {
+        self.delta.len()
+    }
+
+    /// Whether folding the delta into a new base is worth it now.
+    pub(crate) fn wants_compaction(&self) -> bool {
+        let due = self.base.node_bound() / COMPACT_NODES_PER_ENTRY;
+        self.delta.len() > due.max(COMPACT_MIN_DELTA)
+    }
+
+    /// A new base holding base and delta together, for nodes below `node_bound`.
+    /// Reads only: runs on a published version while the writer goes on.
+    pub(crate) fn compact(&self, node_bound: usize) -> Result<Csr, StorageError> {
+        let (_, words) = self.base.bytes();
+        let mut out = CsrWriter::with_capacity(node_bound, words / size_of::<Edge>());
+        for node in 0..node_bound {
+            out.start_node()?;
+            debug_assert!(in_group_order(self.groups(NodeId(node as u32))));
+            for (rel_type, direction, edges) in self.groups(NodeId(node as u32)) {
+                out.group(rel_type, direction, edges.iter().copied(), edges.len());
+            }
+        }
+        out.finish()
+    }
+
+    /// Takes `base`, the compaction of version `merged` of this graph, keeping the
+    /// delta entries written after `merged` (they hold a node's whole lists, so they
+    /// override the new base) and dropping the rest (the new base holds them).
+    pub(crate) fn rebase(&mut self, base: Arc<Csr>, merged: u64) -> Result<(), StorageError> {
+        let old = std::mem::take(&mut self.delta);
+        self.slots = PagedVec::default();
+        self.base = base;
+        for entry in old.iter().filter(|e| e.version > merged) {
+            self.push_entry(Arc::clone(entry))?;
+        }
+        Ok(())
+    }
+
+    /// Heap bytes: `(per-node tables, edges and delta lists)`.
+    pub(crate) fn bytes(&self) -> (usize, usize) {
+        let (offsets, words) = self.base.bytes();
+        let slots = self.slots.table_bytes()
+            + self
+                .slots
+                .pages()
+                .map(|p| p.capacity() * size_of::<u32>())
+                .sum::<usize>();
+        let mut lists = self.delta.table_bytes();
+        for page in self.delta.pages() {
+            lists += page.capacity() * size_of::<Arc<NodeAdj>>();
+        }
+        for entry in self.delta.iter() {
+            // Arc header (two counters), the entry, its lists and their buffers.
+            lists += 2 * size_of::<usize>() + size_of::<NodeAdj>();
+            lists += entry.lists.capacity() * size_of::<AdjList>();
+            lists += entry
+                .lists
+                .iter()
+                .map(|a| a.edges.capacity() * size_of::<Edge>())
+                .sum::<usize>();
+        }
+        (offsets + slots, words + lists)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rel(t: u16, src: u32, dst: u32) -> Option<RelRecord> {
+        Some(RelRecord {
+            rel_type: RelTypeId(t),
+            src: NodeId(src),
+            dst: NodeId(dst),
+            shape: crate::node::PackedShape::new(0),
+        })
+    }
+
+    fn e(node: u32, rel: u32) -> Edge {
+        Edge {
+            node: NodeId(node),
+            rel: RelId(rel),
+        }
+    }
+
+    fn all(adj: &Adjacency, node: u32) -> Vec<(u16, Direction, Vec<Edge>)> {
+        adj.groups(NodeId(node))
+            .map(|(t, d, edges)| (t.0, d, edges.to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn a_loaded_base_groups_and_sorts_each_nodes_edges() {
+        // Relationship 2 is deleted; node 3 has none.
+        let rels = [rel(1, 0, 1), rel(0, 0, 2), None, rel(1, 2, 0), rel(1, 0, 0)];
+        let adj = Adjacency::from_base(Csr::from_rels(4, &rels).expect("valid"));
+        assert_eq!(
+            all(&adj, 0),
+            vec![
+                (0, Direction::Out, vec![e(2, 1)]),
+                (1, Direction::Out, vec![e(0, 4), e(1, 0)]),
+                (1, Direction::In, vec![e(0, 4), e(2, 3)]),
+            ]
+        );
+        assert_eq!(adj.edges(NodeId(1), RelTypeId(1), Direction::In), [e(0, 0)]);
+        assert!(adj
+            .edges(NodeId(1), RelTypeId(1), Direction::Out)
+            .is_empty());
+        assert!(all(&adj, 3).is_empty());
+        assert!(all(&adj, 99).is_empty());
+        let bad = [rel(0, 0, 7)];
+        assert!(matches!(
+            Csr::from_rels(2, &bad),
+            Err(StorageError::NodeNotFound(NodeId(7)))
+        ));
+    }
+
+    #[test]
+    fn groups_keep_type_then_direction_order_through_loads_edits_and_folds() {
+        // Type 1 out and in, type 0 in: a base orders them (0 in, 1 out, 1 in).
+        let rels = [rel(1, 0, 1), rel(1, 1, 0), rel(0, 1, 0)];
+        let mut adj = Adjacency::from_base(Csr::from_rels(2, &rels).expect("valid"));
+        let order = |adj: &Adjacency| -> Vec<(u16, Direction)> {
+            adj.groups(NodeId(0)).map(|g| (g.0 .0, g.1)).collect()
+        };
+        let want = vec![(0, Direction::In), (1, Direction::Out), (1, Direction::In)];
+        assert_eq!(order(&adj), want);
+        // An edit finds the existing group rather than adding a second one.
+        adj.edit(NodeId(0), 1)
+            .expect("edit")
+            .add_edge(RelTypeId(1), Direction::Out, e(1, 9));
+        assert_eq!(order(&adj), want);
+        assert_eq!(
+            adj.edges(NodeId(0), RelTypeId(1), Direction::Out),
+            [e(1, 0), e(1, 9)]
+        );
+        let folded = adj.compact(2).expect("compacts");
+        adj.rebase(Arc::new(folded), 1).expect("rebases");
+        assert_eq!(order(&adj), want);
+        assert_eq!(
+            adj.edges(NodeId(0), RelTypeId(1), Direction::Out),
+            [e(1, 0), e(1, 9)]
+        );
+    }
+
+    #[test]
+    fn edits_go_to_the_delta_and_leave_older_versions_alone() {
+        let rels = [rel(0, 0, 1), rel(0, 1, 2)];
+        let mut adj = Adjacency::from_base(Csr::from_rels(3, &rels).expect("valid"));
+        let old = adj.clone();
+        adj.edit(NodeId(1), 1)
+            .expect("edit")
+            .add_edge(RelTypeId(2), Direction::Out, e(0, 5));
+        adj.edit(NodeId(1), 1)
+            .expect("edit")
+            .remove_edge(RelTypeId(0), Direction::In, e(0, 0));
+        // A node created after the base.
+        adj.edit(NodeId(4), 1)
+            .expect("edit")
+            .add_edge(RelTypeId(0), Direction::In, e(1, 6));
+        assert_eq!(
+            all(&adj, 1),
+            vec![
+                (0, Direction::Out, vec![e(2, 1)]),
+                (2, Direction::Out, vec![e(0, 5)]),
+            ]
+        );
+        assert_eq!(all(&adj, 4), vec![(0, Direction::In, vec![e(1, 6)])]);
+        assert_eq!(
+            all(&old, 1),
+            vec![
+                (0, Direction::Out, vec![e(2, 1)]),
+                (0, Direction::In, vec![e(0, 0)]),
+            ]
+        );
+        assert!(all(&old, 4).is_empty());
+        assert_eq!(adj.delta_len(), 2);
+    }
+
+    #[test]
+    fn a_rebase_keeps_only_what_was_written_after_the_compacted_version() {
+        let rels = [rel(0, 0, 1)];
+        let mut adj = Adjacency::from_base(Csr::from_rels(2, &rels).expect("valid"));
+        adj.edit(NodeId(0), 1)
+            .expect("edit")
+            .add_edge(RelTypeId(1), Direction::Out, e(1, 1));
+        // Version 1 is compacted while version 2 is written.
+        let compacted = adj.compact(3).expect("compacts");
+        adj.edit(NodeId(2), 2)
+            .expect("edit")
+            .add_edge(RelTypeId(1), Direction::In, e(0, 2));
+        adj.edit(NodeId(0), 2)
+            .expect("edit")
+            .add_edge(RelTypeId(1), Direction::Out, e(2, 2));
+        let before: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
+        adj.rebase(Arc::new(compacted), 1).expect("rebases");
+        let after: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
+        assert_eq!(before, after);
+        // Nodes 0 and 2 were written at version 2: still in the delta.
+        assert_eq!(adj.delta_len(), 2);
+        let folded = adj.compact(3).expect("compacts");
+        adj.rebase(Arc::new(folded), 2).expect("rebases");
+        assert_eq!(adj.delta_len(), 0);
+        let last: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
+        assert_eq!(before, last);
+    }
+}
