@@ -13,6 +13,7 @@
 //! next version on the result ([`Adjacency::rebase`]), keeping only the delta
 //! entries written after the version it folded.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use kith_core::{Direction, Edge, NodeId, RelId, RelTypeId};
@@ -114,9 +115,11 @@ fn header(rel_type: RelTypeId, direction: Direction, count: usize) -> Edge {
         Direction::Out => 0,
         Direction::In => 1,
     };
+    // A group holds at most one edge per relationship id, so its count fits.
+    let count = u32::try_from(count).expect("a group's count fits a relationship id");
     Edge {
         node: NodeId(u32::from(rel_type.0) << 1 | dir),
-        rel: RelId(count as u32),
+        rel: RelId(count),
     }
 }
 
@@ -143,7 +146,9 @@ fn in_group_order<'a>(groups: impl Iterator<Item = (RelTypeId, Direction, &'a [E
 #[derive(Debug)]
 pub(crate) struct Csr {
     /// Per node, where its groups start in `words`; one more entry than nodes.
-    offsets: Box<[u32]>,
+    /// 64-bit: two ends per relationship plus a header per group can pass 2^32
+    /// slots well before relationship ids (u32) run out.
+    offsets: Box<[u64]>,
     /// Group headers and edges.
     words: Box<[Edge]>,
 }
@@ -211,7 +216,7 @@ impl Csr {
         for node in 0..node_bound {
             let run = &mut ends[starts[node] as usize..starts[node + 1] as usize];
             run.sort_unstable();
-            out.start_node()?;
+            out.start_node();
             for group in run.chunk_by(|a, b| a.0 == b.0) {
                 let (rel_type, direction, _) = read_header(Edge {
                     node: NodeId(group[0].0),
@@ -220,7 +225,7 @@ impl Csr {
                 out.group(rel_type, direction, group.iter().map(|e| e.1), group.len());
             }
         }
-        out.finish()
+        Ok(out.finish())
     }
 
     /// A node's groups; none for a node beyond the base.
@@ -247,7 +252,7 @@ impl Csr {
 
     fn bytes(&self) -> (usize, usize) {
         (
-            self.offsets.len() * size_of::<u32>(),
+            self.offsets.len() * size_of::<u64>(),
             self.words.len() * size_of::<Edge>(),
         )
     }
@@ -255,7 +260,7 @@ impl Csr {
 
 /// Appends nodes' groups to a new base.
 struct CsrWriter {
-    offsets: Vec<u32>,
+    offsets: Vec<u64>,
     words: Vec<Edge>,
 }
 
@@ -268,11 +273,8 @@ impl CsrWriter {
     }
 
     /// Opens the next node's row.
-    fn start_node(&mut self) -> Result<(), StorageError> {
-        let at = u32::try_from(self.words.len())
-            .map_err(|_| StorageError::CapacityExceeded("more than 2^32 adjacency slots"))?;
-        self.offsets.push(at);
-        Ok(())
+    fn start_node(&mut self) {
+        self.offsets.push(self.words.len() as u64);
     }
 
     fn group(
@@ -293,12 +295,12 @@ impl CsrWriter {
         );
     }
 
-    fn finish(mut self) -> Result<Csr, StorageError> {
-        self.start_node()?;
-        Ok(Csr {
+    fn finish(mut self) -> Csr {
+        self.start_node();
+        Csr {
             offsets: self.offsets.into_boxed_slice(),
             words: self.words.into_boxed_slice(),
-        })
+        }
     }
 }
 
@@ -416,7 +418,7 @@ impl Adjacency {
             .get_mut(slot as usize)
             .expect("a slot points into the delta");
         let entry = Arc::make_mut(entry);
-        debug_assert_eq!(entry.node, node, "a delta entry belongs to its slot's node");
+        assert_eq!(entry.node, node, "a delta entry belongs to its slot's node");
         debug_assert!(
             in_group_order(NodeGroups::Delta(entry.lists.iter())),
             "lists out of order at {node}"
@@ -453,32 +455,51 @@ impl Adjacency {
         self.delta.len() > due.max(COMPACT_MIN_DELTA)
     }
 
-    /// A new base holding base and delta together, for nodes below `node_bound`.
-    /// Reads only: runs on a published version while the writer goes on.
-    pub(crate) fn compact(&self, node_bound: usize) -> Result<Csr, StorageError> {
-        let (_, words) = self.base.bytes();
-        let mut out = CsrWriter::with_capacity(node_bound, words / size_of::<Edge>());
+    /// A new base holding base and delta together, for nodes below `node_bound`, or
+    /// `None` if `cancel` was set meanwhile (checked every 65,536 nodes). Reads
+    /// only: runs on a published version while the writer goes on.
+    pub(crate) fn compact(&self, node_bound: usize, cancel: &AtomicBool) -> Option<Csr> {
+        // Sized exactly up front: the new base is the largest buffer of the graph,
+        // and growing it would copy it and hold two for a while.
+        let words = (0..node_bound)
+            .flat_map(|n| self.groups(NodeId(n as u32)))
+            .map(|g| 1 + g.2.len())
+            .sum();
+        let mut out = CsrWriter::with_capacity(node_bound, words);
         for node in 0..node_bound {
-            out.start_node()?;
+            if node % 65_536 == 0 && cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            out.start_node();
             debug_assert!(in_group_order(self.groups(NodeId(node as u32))));
             for (rel_type, direction, edges) in self.groups(NodeId(node as u32)) {
                 out.group(rel_type, direction, edges.iter().copied(), edges.len());
             }
         }
-        out.finish()
+        Some(out.finish())
     }
 
     /// Takes `base`, the compaction of version `merged` of this graph, keeping the
     /// delta entries written after `merged` (they hold a node's whole lists, so they
     /// override the new base) and dropping the rest (the new base holds them).
-    pub(crate) fn rebase(&mut self, base: Arc<Csr>, merged: u64) -> Result<(), StorageError> {
-        let old = std::mem::take(&mut self.delta);
-        self.slots = PagedVec::default();
-        self.base = base;
-        for entry in old.iter().filter(|e| e.version > merged) {
-            self.push_entry(Arc::clone(entry))?;
+    pub(crate) fn rebase(&mut self, base: Arc<Csr>, merged: u64) {
+        let kept: Vec<Arc<NodeAdj>> = self
+            .delta
+            .iter()
+            .filter(|e| e.version > merged)
+            .cloned()
+            .collect();
+        // The slot table is built whole (it reaches the newest kept node, which in a
+        // growing graph is near the end), not pushed one slot at a time.
+        let len = kept.iter().map(|e| e.node.index() + 1).max().unwrap_or(0);
+        let mut slots = vec![NO_DELTA; len];
+        for (i, entry) in kept.iter().enumerate() {
+            // Fewer entries than before, so the numbers fit as they did.
+            slots[entry.node.index()] = i as u32;
         }
-        Ok(())
+        self.slots = PagedVec::from_vec(slots);
+        self.delta = PagedVec::from_vec(kept);
+        self.base = base;
     }
 
     /// Heap bytes: `(per-node tables, edges and delta lists)`.
@@ -579,13 +600,21 @@ mod tests {
             adj.edges(NodeId(0), RelTypeId(1), Direction::Out),
             [e(1, 0), e(1, 9)]
         );
-        let folded = adj.compact(2).expect("compacts");
-        adj.rebase(Arc::new(folded), 1).expect("rebases");
+        let folded = adj.compact(2, &AtomicBool::new(false)).expect("compacts");
+        adj.rebase(Arc::new(folded), 1);
         assert_eq!(order(&adj), want);
         assert_eq!(
             adj.edges(NodeId(0), RelTypeId(1), Direction::Out),
             [e(1, 0), e(1, 9)]
         );
+    }
+
+    #[test]
+    fn a_cancelled_fold_gives_nothing() {
+        let adj = Adjacency::from_base(Csr::from_rels(2, &[rel(0, 0, 1)]).expect("valid"));
+        assert!(adj.compact(2, &AtomicBool::new(true)).is_none());
+        let folded = adj.compact(2, &AtomicBool::new(false)).expect("folds");
+        assert_eq!(folded.node_bound(), 2);
     }
 
     #[test]
@@ -630,7 +659,7 @@ mod tests {
             .expect("edit")
             .add_edge(RelTypeId(1), Direction::Out, e(1, 1));
         // Version 1 is compacted while version 2 is written.
-        let compacted = adj.compact(3).expect("compacts");
+        let compacted = adj.compact(3, &AtomicBool::new(false)).expect("compacts");
         adj.edit(NodeId(2), 2)
             .expect("edit")
             .add_edge(RelTypeId(1), Direction::In, e(0, 2));
@@ -638,13 +667,13 @@ mod tests {
             .expect("edit")
             .add_edge(RelTypeId(1), Direction::Out, e(2, 2));
         let before: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
-        adj.rebase(Arc::new(compacted), 1).expect("rebases");
+        adj.rebase(Arc::new(compacted), 1);
         let after: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
         assert_eq!(before, after);
         // Nodes 0 and 2 were written at version 2: still in the delta.
         assert_eq!(adj.delta_len(), 2);
-        let folded = adj.compact(3).expect("compacts");
-        adj.rebase(Arc::new(folded), 2).expect("rebases");
+        let folded = adj.compact(3, &AtomicBool::new(false)).expect("compacts");
+        adj.rebase(Arc::new(folded), 2);
         assert_eq!(adj.delta_len(), 0);
         let last: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
         assert_eq!(before, last);

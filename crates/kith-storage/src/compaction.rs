@@ -4,56 +4,106 @@
 //! own thread while the writer goes on committing; the writer picks the result up
 //! at its next commit and rebases on it, keeping what it wrote meanwhile.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::adjacency::Csr;
-use crate::{Snapshot, StorageError};
+use crate::Snapshot;
 
-/// At most one fold in flight, and the version it folds.
+/// A fold in flight: the version it folds and its thread (`None` when cancelled).
+struct Running {
+    merged: u64,
+    handle: JoinHandle<Option<Csr>>,
+}
+
+/// At most one fold in flight. Owned by the store's writer.
 #[derive(Default)]
 pub(crate) struct Compactor {
-    running: Option<(u64, JoinHandle<Result<Csr, StorageError>>)>,
+    running: Option<Running>,
+    /// Set when the store goes away: a fold copies the whole graph, and a detached
+    /// one would hold a graph's worth of memory and a core for nobody.
+    cancel: Arc<AtomicBool>,
+    /// The delta's size when a fold last failed (panicked): the next one waits
+    /// until the delta has doubled, instead of retrying at every commit.
+    failed_at: Option<usize>,
 }
 
 impl Compactor {
-    /// `current` rebased on a finished fold, if one finished. A fold that failed
-    /// leaves the delta as it is (reads stay right, only slower); it is tried again
-    /// when next due.
+    /// `current` rebased on a finished fold, if one finished.
     pub(crate) fn finish(&mut self, current: &Snapshot) -> Option<Snapshot> {
-        if !self.running.as_ref()?.1.is_finished() {
+        if !self.running.as_ref()?.handle.is_finished() {
             return None;
         }
-        let (merged, handle) = self.running.take()?;
-        let base = handle.join().ok()?.ok()?;
-        debug_assert!(merged <= current.version, "a fold of a later version");
+        let Running { merged, handle } = self.running.take()?;
+        let base = match handle.join() {
+            Ok(base) => base?,
+            Err(panic) => {
+                // Reads stay right without the fold, only the delta stays large.
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                tracing::error!(version = merged, "adjacency fold panicked: {why}");
+                self.failed_at = Some(current.adj.delta_len());
+                return None;
+            }
+        };
+        // The rebase keeps only entries stamped after `merged`: were the fold of a
+        // version this one does not descend from, edits would be lost.
+        assert!(merged <= current.version, "a fold of a later version");
         let mut next = current.clone();
-        next.adj.rebase(Arc::new(base), merged).ok()?;
+        next.adj.rebase(Arc::new(base), merged);
         Some(next)
     }
 
     /// Starts folding `published` if its delta has grown enough and no fold runs.
     pub(crate) fn start_if_due(&mut self, published: &Arc<Snapshot>) {
-        if self.running.is_some() || !published.adj.wants_compaction() {
+        let delta = published.adj.delta_len();
+        let backed_off = self
+            .failed_at
+            .is_some_and(|at| delta < at.saturating_mul(2));
+        if self.running.is_some() || backed_off || !published.adj.wants_compaction() {
             return;
         }
         let snapshot = Arc::clone(published);
+        let cancel = Arc::clone(&self.cancel);
         let spawned = std::thread::Builder::new()
             .name("kith-compact".into())
-            .spawn(move || snapshot.adj.compact(snapshot.nodes.len()));
-        // Without a thread the delta simply stays; the next commit tries again.
-        if let Ok(handle) = spawned {
-            self.running = Some((published.version, handle));
+            .spawn(move || snapshot.adj.compact(snapshot.nodes.len(), &cancel));
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    merged: published.version,
+                    handle,
+                });
+            }
+            // Without a thread the delta simply stays; the next commit tries again.
+            Err(e) => tracing::warn!("no thread for an adjacency fold: {e}"),
+        }
+    }
+}
+
+impl Drop for Compactor {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        if let Some(running) = self.running.take() {
+            // Cancelled, it stops within 65,536 nodes.
+            let _ = running.handle.join();
         }
     }
 }
 
 impl Snapshot {
     /// Folds the changed adjacency into the packed base now, on this thread (the
-    /// store does it in the background; this is for loads, tests and benchmarks).
-    pub fn compact(&mut self) -> Result<(), StorageError> {
-        let base = self.adj.compact(self.nodes.len())?;
-        self.adj.rebase(Arc::new(base), self.version)
+    /// store does it in the background; this is for tests and benchmarks).
+    pub fn compact(&mut self) {
+        let base = self
+            .adj
+            .compact(self.nodes.len(), &AtomicBool::new(false))
+            .expect("an uncancelled fold finishes");
+        self.adj.rebase(Arc::new(base), self.version);
     }
 
     /// Number of nodes whose relationships changed since the last fold.

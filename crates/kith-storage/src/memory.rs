@@ -15,11 +15,15 @@ use crate::Snapshot;
 /// `kith stats --memory` command sets these beside the allocator's own total.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryReport {
-    /// Node slots, page tables and node records without their contents.
+    /// Node slots and page tables, and the per-node tables of the adjacency (the
+    /// packed base's row offsets, the delta's slot table).
     pub node_record_bytes: usize,
     /// Node labels and properties (including string bytes).
     pub node_property_bytes: usize,
-    /// Adjacency lists (both directions of every relationship).
+    /// Adjacency (both directions of every relationship): the packed base's edges
+    /// and group headers, and the lists of nodes changed since it was built. Not
+    /// counted: during a background fold (and until the next commit takes its
+    /// result), the new base being built and the version it reads.
     pub adjacency_bytes: usize,
     /// Relationship slots and their properties.
     pub rel_bytes: usize,
