@@ -111,29 +111,35 @@ impl NodeAdj {
 /// field, the number of edges that follow in the relationship field. The node field
 /// orders as `(type, direction)` does, the order groups keep everywhere.
 fn header(rel_type: RelTypeId, direction: Direction, count: usize) -> Edge {
-    let dir = match direction {
-        Direction::Out => 0,
-        Direction::In => 1,
-    };
     // A group holds at most one edge per relationship id, so its count fits.
     let count = u32::try_from(count).expect("a group's count fits a relationship id");
     Edge {
-        node: NodeId(u32::from(rel_type.0) << 1 | dir),
+        node: NodeId(group_key(rel_type, direction)),
         rel: RelId(count),
     }
 }
 
 fn read_header(word: Edge) -> (RelTypeId, Direction, usize) {
-    let direction = if word.node.0 & 1 == 0 {
+    let (rel_type, direction) = read_group_key(word.node.0);
+    (rel_type, direction, word.rel.0 as usize)
+}
+
+/// `(type, direction)` as one number ordered the same way.
+fn group_key(rel_type: RelTypeId, direction: Direction) -> u32 {
+    let dir = match direction {
+        Direction::Out => 0,
+        Direction::In => 1,
+    };
+    u32::from(rel_type.0) << 1 | dir
+}
+
+fn read_group_key(key: u32) -> (RelTypeId, Direction) {
+    let direction = if key & 1 == 0 {
         Direction::Out
     } else {
         Direction::In
     };
-    (
-        RelTypeId((word.node.0 >> 1) as u16),
-        direction,
-        word.rel.0 as usize,
-    )
+    (RelTypeId((key >> 1) as u16), direction)
 }
 
 /// Whether groups come in strictly increasing `(type, direction)` order.
@@ -200,7 +206,7 @@ impl Csr {
                 (rel.src, rel.dst, Direction::Out),
                 (rel.dst, rel.src, Direction::In),
             ] {
-                let key = header(rel.rel_type, direction, 0).node.0;
+                let key = group_key(rel.rel_type, direction);
                 let at = &mut cursor[end.index()];
                 ends[*at as usize] = (
                     key,
@@ -218,14 +224,19 @@ impl Csr {
             run.sort_unstable();
             out.start_node();
             for group in run.chunk_by(|a, b| a.0 == b.0) {
-                let (rel_type, direction, _) = read_header(Edge {
-                    node: NodeId(group[0].0),
-                    rel: RelId(0),
-                });
+                let (rel_type, direction) = read_group_key(group[0].0);
                 out.group(rel_type, direction, group.iter().map(|e| e.1), group.len());
             }
         }
         Ok(out.finish())
+    }
+
+    /// Slots (headers and edges) of a node's row; 0 beyond the base.
+    fn row_len(&self, node: usize) -> usize {
+        match (self.offsets.get(node), self.offsets.get(node + 1)) {
+            (Some(&start), Some(&end)) => (end - start) as usize,
+            _ => 0,
+        }
     }
 
     /// A node's groups; none for a node beyond the base.
@@ -461,10 +472,12 @@ impl Adjacency {
     pub(crate) fn compact(&self, node_bound: usize, cancel: &AtomicBool) -> Option<Csr> {
         // Sized exactly up front: the new base is the largest buffer of the graph,
         // and growing it would copy it and hold two for a while.
-        let words = (0..node_bound)
-            .flat_map(|n| self.groups(NodeId(n as u32)))
-            .map(|g| 1 + g.2.len())
-            .sum();
+        // From the base's size and the changed nodes alone, not a pass over all.
+        let mut words = self.base.words.len();
+        for entry in self.delta.iter() {
+            words -= self.base.row_len(entry.node.index());
+            words += entry.lists.iter().map(|a| 1 + a.edges.len()).sum::<usize>();
+        }
         let mut out = CsrWriter::with_capacity(node_bound, words);
         for node in 0..node_bound {
             if node % 65_536 == 0 && cancel.load(Ordering::Relaxed) {
@@ -476,7 +489,9 @@ impl Adjacency {
                 out.group(rel_type, direction, edges.iter().copied(), edges.len());
             }
         }
-        Some(out.finish())
+        let base = out.finish();
+        assert_eq!(base.words.len(), words, "the new base was sized exactly");
+        Some(base)
     }
 
     /// Takes `base`, the compaction of version `merged` of this graph, keeping the
