@@ -3,11 +3,12 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::str::Str;
 use crate::temporal::Temporal;
 
 /// A property value, or a value in a procedure's result.
 ///
-/// Strings are `Arc<str>` so that results can share them with the store instead of
+/// Strings are [`Str`]s so that results can share them with the store instead of
 /// copying: a friends list of 600 names costs 600 reference-count increments.
 /// `Map` only appears in results (a profile with its addresses); the store refuses
 /// maps as property values, as Neo4j does.
@@ -22,7 +23,7 @@ pub enum Value {
     /// A 64-bit float.
     Float(f64),
     /// A UTF-8 string.
-    String(Arc<str>),
+    String(Str),
     /// An instant as milliseconds since the Unix epoch (UTC), LDBC's `LongDateFormatter`.
     DateTime(i64),
     /// A Cypher temporal value (date, time, datetime... or duration).
@@ -114,7 +115,7 @@ impl Value {
     }
 
     /// A string value from anything string-like.
-    pub fn string(s: impl Into<Arc<str>>) -> Value {
+    pub fn string(s: impl Into<Str>) -> Value {
         Value::String(s.into())
     }
 }

@@ -90,7 +90,7 @@ impl NodeOut {
             ("_id", Value::Int(self.id)),
             (
                 "_labels",
-                Value::List(self.labels.into_iter().map(Value::String).collect()),
+                Value::List(self.labels.into_iter().map(Value::string).collect()),
             ),
             ("properties", Value::Map(self.props)),
         ])
@@ -101,7 +101,7 @@ impl RelOut {
     fn into_value(self) -> Value {
         entries(vec![
             ("_id", Value::Int(self.id)),
-            ("_type", Value::String(self.rel_type)),
+            ("_type", Value::string(self.rel_type)),
             ("_start", Value::Int(self.start)),
             ("_end", Value::Int(self.end)),
             ("properties", Value::Map(self.props)),

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use kith_core::{GraphView, NodeId, RelId, Temporal, Value, ZonedDateTime};
+use kith_core::{GraphView, NodeId, RelId, Str, Temporal, Value, ZonedDateTime};
 
 /// A runtime value.
 #[derive(Clone, Debug, Default)]
@@ -22,7 +22,7 @@ pub enum Val {
     /// A float.
     Float(f64),
     /// A string.
-    Str(Arc<str>),
+    Str(Str),
     /// A list.
     List(Arc<Vec<Val>>),
     /// A map, in key order of construction.
@@ -52,7 +52,7 @@ pub struct Path {
 impl Val {
     /// A string value.
     pub fn str(s: &str) -> Val {
-        Val::Str(Arc::from(s))
+        Val::Str(Str::new(s))
     }
 
     /// A list value.

@@ -6,7 +6,6 @@
 //! instead of being half understood.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 use kith_core::ldbc_schema::{key, label, rel};
@@ -494,7 +493,7 @@ struct Loader {
     /// External id -> node, per entity (table stem).
     ids: FxHashMap<&'static str, FxHashMap<i64, NodeId>>,
     /// Shared strings for low-cardinality columns.
-    interned: FxHashMap<Box<str>, Arc<str>>,
+    interned: FxHashMap<Box<str>, kith_core::Str>,
     labels: FxHashMap<&'static str, LabelId>,
     keys: FxHashMap<&'static str, PropKeyId>,
 }
@@ -526,11 +525,11 @@ impl Loader {
         id
     }
 
-    fn intern(&mut self, text: &str) -> Arc<str> {
+    fn intern(&mut self, text: &str) -> kith_core::Str {
         if let Some(s) = self.interned.get(text) {
             return s.clone();
         }
-        let s: Arc<str> = Arc::from(text);
+        let s = kith_core::Str::new(text);
         self.interned.insert(text.into(), s.clone());
         s
     }
@@ -545,10 +544,10 @@ impl Loader {
         let text = record.text(i);
         Ok(match kind {
             Kind::Id | Kind::Int | Kind::Date => Some(Value::Int(record.int(i)?)),
-            Kind::Text => Some(Value::String(Arc::from(text))),
+            Kind::Text => Some(Value::string(text)),
             Kind::Category => Some(Value::String(self.intern(text))),
             Kind::OptionalText if text.is_empty() => None,
-            Kind::OptionalText => Some(Value::String(Arc::from(text))),
+            Kind::OptionalText => Some(Value::string(text)),
             Kind::List if text.is_empty() => None,
             Kind::List => Some(Value::List(
                 text.split(';')

@@ -5,7 +5,6 @@
 //! update takes.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use kith_core::Value;
 
@@ -192,8 +191,8 @@ pub fn parse_event(file: &Path, line: usize, text: &str) -> Result<UpdateEvent, 
         let value = match kind {
             Field::Int => Value::Int(int(i, name)?),
             Field::Date => Value::Int(int(i, name)?),
-            Field::Text => Value::String(Arc::from(f)),
-            Field::Texts => Value::List(split().map(|s| Value::String(Arc::from(s))).collect()),
+            Field::Text => Value::string(f),
+            Field::Texts => Value::List(split().map(Value::string).collect()),
             Field::Ints => Value::List(
                 split()
                     .map(|s| {

@@ -10,6 +10,15 @@
 //! lives and absent elsewhere: a page table entry is all a column costs where no id
 //! holds its key.
 //!
+//! A string page comes in two forms. Built at load, its strings sit back to back in
+//! one shared buffer with a 4-byte end offset a slot ([`Page::Packed`]): about 4 bytes
+//! a string beyond its text, where a string of its own costs a 16-byte pointer, 16
+//! bytes of counters and the allocator's rounding. A read hands out a [`Str`] into
+//! the buffer (a reference-count increment, as before). The first write to a packed
+//! page turns it back into one [`Str`] a slot ([`Page::Str`]): the old strings keep
+//! pointing into the old buffer, so that costs 16 bytes a slot, not a copy of the
+//! text; the page is packed again the next time the graph is loaded.
+//!
 //! Columns are versioned like the rest of a [`crate::Snapshot`]: page tables and
 //! pages are shared between versions, and a write copies the page it changes (256
 //! slots: 2 KiB of fixed-width values, 4 KiB of strings, 8 KiB of mixed values) and
@@ -18,7 +27,7 @@
 use std::mem::size_of;
 use std::sync::Arc;
 
-use kith_core::{PropKeyId, Value};
+use kith_core::{PropKeyId, Str, StrBuf, Value};
 
 use crate::paged::PagedVec;
 
@@ -67,7 +76,14 @@ enum Page {
         bits: Box<[u64]>,
     },
     /// Strings (`None`: absent).
-    Str(Box<[Option<Arc<str>>]>),
+    Str(Box<[Option<Str>]>),
+    /// Strings back to back in one buffer: slot `i` is `ends[i - 1]..ends[i]` (from 0
+    /// for the first), present where its bit is set.
+    Packed {
+        present: [u64; WORDS],
+        buf: StrBuf,
+        ends: Box<[u32]>,
+    },
     /// Anything (`Null`: absent).
     Mixed(Box<[Value]>),
 }
@@ -97,6 +113,8 @@ impl Page {
                 bits,
             } => (present[slot / 64] >> (slot % 64) & 1 == 1).then(|| kind.value(bits[slot])),
             Page::Str(strings) => strings[slot].clone().map(Value::String),
+            Page::Packed { present, buf, ends } => (present[slot / 64] >> (slot % 64) & 1 == 1)
+                .then(|| Value::String(buf.get(start(ends, slot), ends[slot]))),
             Page::Mixed(values) => match &values[slot] {
                 Value::Null => None,
                 v => Some(v.clone()),
@@ -108,6 +126,7 @@ impl Page {
         match self {
             Page::Fixed { present, .. } => present[slot / 64] >> (slot % 64) & 1 == 1,
             Page::Str(strings) => strings[slot].is_some(),
+            Page::Packed { present, .. } => present[slot / 64] >> (slot % 64) & 1 == 1,
             Page::Mixed(values) => values[slot] != Value::Null,
         }
     }
@@ -130,6 +149,10 @@ impl Page {
             }
             (Page::Str(strings), _, Value::String(s)) => strings[slot] = Some(s),
             (Page::Mixed(values), _, value) => values[slot] = value,
+            (Page::Packed { .. }, _, value @ Value::String(_)) => {
+                self.unpack();
+                self.set(slot, value);
+            }
             (_, _, value) => {
                 self.widen();
                 self.set(slot, value);
@@ -141,7 +164,44 @@ impl Page {
         match self {
             Page::Fixed { present, .. } => present[slot / 64] &= !(1 << (slot % 64)),
             Page::Str(strings) => strings[slot] = None,
+            // The text stays in the buffer, unreachable, until the page is packed again.
+            Page::Packed { present, .. } => present[slot / 64] &= !(1 << (slot % 64)),
             Page::Mixed(values) => values[slot] = Value::Null,
+        }
+    }
+
+    /// Turns a packed page into one string a slot, each still pointing into the
+    /// shared buffer, so that a slot can be written.
+    fn unpack(&mut self) {
+        let strings: Vec<Option<Str>> = (0..PAGE_SLOTS)
+            .map(|slot| match self.get(slot) {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            })
+            .collect();
+        *self = Page::Str(strings.into_boxed_slice());
+    }
+
+    /// Packs a page of strings into one buffer (left as is when it is not a page of
+    /// strings, or its text does not fit 32-bit offsets).
+    fn pack(&mut self) {
+        let Page::Str(strings) = self else {
+            return;
+        };
+        let mut present = [0u64; WORDS];
+        for (slot, s) in strings.iter().enumerate() {
+            if s.is_some() {
+                present[slot / 64] |= 1 << (slot % 64);
+            }
+        }
+        let texts = strings.iter().map(|s| s.as_deref().unwrap_or(""));
+        if let Some((buf, ends)) = StrBuf::concat(texts) {
+            debug_assert_eq!(ends.len(), PAGE_SLOTS);
+            *self = Page::Packed {
+                present,
+                buf,
+                ends: ends.into_boxed_slice(),
+            };
         }
     }
 
@@ -159,13 +219,10 @@ impl Page {
             + match self {
                 Page::Fixed { bits, .. } => bits.len() * size_of::<u64>(),
                 Page::Str(strings) => {
-                    strings.len() * size_of::<Option<Arc<str>>>()
-                        + strings
-                            .iter()
-                            .flatten()
-                            .map(|s| 2 * size_of::<usize>() + s.len())
-                            .sum::<usize>()
+                    strings.len() * size_of::<Option<Str>>()
+                        + buffers_bytes(strings.iter().flatten())
                 }
+                Page::Packed { ends, buf, .. } => ends.len() * size_of::<u32>() + buf.heap_bytes(),
                 Page::Mixed(values) => {
                     values.len() * size_of::<Value>()
                         + values
@@ -181,9 +238,37 @@ impl Page {
         match self {
             Page::Fixed { .. } => 0,
             Page::Str(strings) => strings.iter().flatten().map(|s| s.len()).sum(),
+            Page::Packed { present, ends, .. } => (0..PAGE_SLOTS)
+                .filter(|&slot| present[slot / 64] >> (slot % 64) & 1 == 1)
+                .map(|slot| (ends[slot] - start(ends, slot)) as usize)
+                .sum(),
             Page::Mixed(values) => values.iter().map(crate::memory::value_string_bytes).sum(),
         }
     }
+}
+
+/// Where slot `slot`'s string starts in a packed page.
+#[inline]
+fn start(ends: &[u32], slot: usize) -> u32 {
+    if slot == 0 {
+        0
+    } else {
+        ends[slot - 1]
+    }
+}
+
+/// Heap bytes of the buffers behind `strings`, each buffer counted once (an
+/// unpacked page's strings share the buffer it was packed into).
+fn buffers_bytes<'a>(strings: impl Iterator<Item = &'a Str>) -> usize {
+    let mut seen: Vec<&StrBuf> = Vec::new();
+    let mut bytes = 0;
+    for s in strings {
+        if !seen.iter().any(|b| b.ptr_eq(s.buffer())) {
+            seen.push(s.buffer());
+            bytes += s.buffer().heap_bytes();
+        }
+    }
+    bytes
 }
 
 /// One key's values by id.
@@ -235,6 +320,15 @@ impl Column {
         }
     }
 
+    /// Packs every page of strings (see [`Page::pack`]).
+    fn pack(&mut self) {
+        for i in 0..self.pages.len() {
+            if let Some(Some(page)) = self.pages.get_mut(i) {
+                Arc::make_mut(page).pack();
+            }
+        }
+    }
+
     fn pages(&self) -> impl Iterator<Item = &Page> + '_ {
         self.pages.iter().filter_map(|p| p.as_deref())
     }
@@ -270,6 +364,14 @@ impl Columns {
         // copy the column list and the column for nothing.
         if self.cols.get(key.index()).is_some_and(|c| c.has(id)) {
             Arc::make_mut(&mut Arc::make_mut(&mut self.cols)[key.index()]).clear(id);
+        }
+    }
+
+    /// Packs every page of strings into one buffer a page: done once a graph is
+    /// loaded, when every page is this version's alone.
+    pub(crate) fn pack(&mut self) {
+        for col in Arc::make_mut(&mut self.cols).iter_mut() {
+            Arc::make_mut(col).pack();
         }
     }
 
@@ -351,6 +453,61 @@ mod tests {
         assert_eq!(c.get(key(1), 10), Some(Value::string("new")));
         assert_eq!(c.get(key(2), 10), None);
         assert_eq!(c.get(key(3), 5_000), Some(Value::Int(3)));
+    }
+
+    #[test]
+    fn packed_strings_read_back_and_take_writes_without_reaching_older_versions() {
+        let mut c = Columns::default();
+        for id in (0..600usize).filter(|id| !id.is_multiple_of(3)) {
+            c.set(key(0), id, Value::string(format!("s{id}é")));
+        }
+        c.set(key(0), 2, Value::string(""));
+        let (bytes_unpacked, _) = c.bytes();
+        c.pack();
+        let (bytes_packed, text) = c.bytes();
+        assert!(matches!(
+            c.cols[0].pages.get(0).and_then(Option::as_deref),
+            Some(Page::Packed { .. })
+        ));
+        let expect = |id: usize| (!id.is_multiple_of(3)).then(|| Value::string(format!("s{id}é")));
+        for id in (0..600).filter(|&id| id != 2) {
+            assert_eq!(c.get(key(0), id), expect(id), "id {id}");
+        }
+        assert_eq!(c.get(key(0), 2), Some(Value::string("")));
+        // Two of the strings share one buffer.
+        let (Some(Value::String(a)), Some(Value::String(b))) = (c.get(key(0), 4), c.get(key(0), 5))
+        else {
+            panic!("strings");
+        };
+        assert!(a.buffer().ptr_eq(b.buffer()));
+        let before = c.clone();
+        c.set(key(0), 4, Value::string("new"));
+        c.clear(key(0), 5);
+        c.clear(key(0), 260);
+        c.set(key(0), 3, Value::Int(3));
+        assert_eq!(c.get(key(0), 4), Some(Value::string("new")));
+        assert_eq!(c.get(key(0), 5), None);
+        assert_eq!(c.get(key(0), 260), None);
+        assert_eq!(c.get(key(0), 3), Some(Value::Int(3)));
+        assert_eq!(c.get(key(0), 7), expect(7));
+        assert_eq!(c.get(key(0), 261), expect(261));
+        for id in 0..600 {
+            let old = if id == 2 {
+                Some(Value::string(""))
+            } else {
+                expect(id)
+            };
+            assert_eq!(before.get(key(0), id), old, "id {id}");
+        }
+        // Text bytes count live strings only; packing saves the 16-byte slot pointer
+        // and the 16 bytes of counters of each of the 400 strings, less 4 bytes of
+        // offset a slot.
+        let live = (1..600usize).filter(|id| !id.is_multiple_of(3) && *id != 2);
+        assert_eq!(text, live.map(|id| format!("s{id}é").len()).sum::<usize>());
+        assert!(
+            bytes_unpacked - bytes_packed >= 400 * 32 - 3 * 256 * 4,
+            "{bytes_unpacked} unpacked, {bytes_packed} packed"
+        );
     }
 
     #[test]

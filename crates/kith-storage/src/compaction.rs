@@ -1,4 +1,5 @@
-//! Folding the adjacency delta into a new packed base, off the writer's path.
+//! Folding the adjacency delta and the external-id index's delta into new packed
+//! bases, off the writer's path.
 //!
 //! The fold reads a whole published version (it never changes), so it runs on its
 //! own thread while the writer goes on committing; the writer picks the result up
@@ -9,12 +10,19 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::adjacency::Csr;
+use crate::id_index::IdBase;
 use crate::Snapshot;
+
+/// What a fold builds from one version.
+struct Folded {
+    adj: Csr,
+    ids: IdBase,
+}
 
 /// A fold in flight: the version it folds and its thread (`None` when cancelled).
 struct Running {
     merged: u64,
-    handle: JoinHandle<Option<Csr>>,
+    handle: JoinHandle<Option<Folded>>,
 }
 
 /// At most one fold in flight. Owned by the store's writer.
@@ -45,8 +53,8 @@ impl Compactor {
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                tracing::error!(version = merged, "adjacency fold panicked: {why}");
-                self.failed_at = Some(current.adj.delta_len());
+                tracing::error!(version = merged, "fold panicked: {why}");
+                self.failed_at = Some(delta_len(current));
                 return None;
             }
         };
@@ -54,24 +62,26 @@ impl Compactor {
         // version this one does not descend from, edits would be lost.
         assert!(merged <= current.version, "a fold of a later version");
         let mut next = current.clone();
-        next.adj.rebase(Arc::new(base), merged);
+        next.adj.rebase(Arc::new(base.adj), merged);
+        next.id_index.rebase(Arc::new(base.ids), merged);
         Some(next)
     }
 
     /// Starts folding `published` if its delta has grown enough and no fold runs.
     pub(crate) fn start_if_due(&mut self, published: &Arc<Snapshot>) {
-        let delta = published.adj.delta_len();
+        let delta = delta_len(published);
         let backed_off = self
             .failed_at
             .is_some_and(|at| delta < at.saturating_mul(2));
-        if self.running.is_some() || backed_off || !published.adj.wants_compaction() {
+        let wanted = published.adj.wants_compaction() || published.id_index.wants_compaction();
+        if self.running.is_some() || backed_off || !wanted {
             return;
         }
         let snapshot = Arc::clone(published);
         let cancel = Arc::clone(&self.cancel);
         let spawned = std::thread::Builder::new()
             .name("kith-compact".into())
-            .spawn(move || snapshot.adj.compact(snapshot.nodes.len(), &cancel));
+            .spawn(move || fold(&snapshot, &cancel));
         match spawned {
             Ok(handle) => {
                 self.running = Some(Running {
@@ -80,9 +90,24 @@ impl Compactor {
                 });
             }
             // Without a thread the delta simply stays; the next commit tries again.
-            Err(e) => tracing::warn!("no thread for an adjacency fold: {e}"),
+            Err(e) => tracing::warn!("no thread for a fold: {e}"),
         }
     }
+}
+
+/// Both deltas' sizes: what grows until a fold.
+fn delta_len(snapshot: &Snapshot) -> usize {
+    snapshot.adj.delta_len() + snapshot.id_index.delta_len()
+}
+
+/// The new bases for `snapshot`; `None` if cancelled.
+fn fold(snapshot: &Snapshot, cancel: &AtomicBool) -> Option<Folded> {
+    let adj = snapshot.adj.compact(snapshot.nodes.len(), cancel)?;
+    // Writes refuse a second node with one (label, id), so a version has none.
+    let ids = snapshot
+        .build_id_base(cancel)
+        .expect("a published version has no duplicate external ids")?;
+    Some(Folded { adj, ids })
 }
 
 impl Drop for Compactor {
@@ -96,14 +121,18 @@ impl Drop for Compactor {
 }
 
 impl Snapshot {
-    /// Folds the changed adjacency into the packed base now, on this thread (the
-    /// store does it in the background; this is for tests and benchmarks).
+    /// Folds the changed adjacency and external ids into the packed bases now, on
+    /// this thread (the store does it in the background; this is for tests and
+    /// benchmarks).
     pub fn compact(&mut self) {
-        let base = self
-            .adj
-            .compact(self.nodes.len(), &AtomicBool::new(false))
-            .expect("an uncancelled fold finishes");
-        self.adj.rebase(Arc::new(base), self.version);
+        let folded = fold(self, &AtomicBool::new(false)).expect("an uncancelled fold finishes");
+        self.adj.rebase(Arc::new(folded.adj), self.version);
+        self.id_index.rebase(Arc::new(folded.ids), self.version);
+    }
+
+    /// Number of `(label, id)` keys changed since the external-id index's last fold.
+    pub fn id_index_delta_len(&self) -> usize {
+        self.id_index.delta_len()
     }
 
     /// Number of nodes whose relationships changed since the last fold.

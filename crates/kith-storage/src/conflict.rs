@@ -39,7 +39,7 @@ impl WriteSet {
             NodeRef::ById { label, id } => before
                 .catalog
                 .find_label(label)
-                .and_then(|l| before.id_index.get(&(l, *id)).copied()),
+                .and_then(|l| before.id_index.get(l, *id)),
             _ => None,
         };
         for op in ops {

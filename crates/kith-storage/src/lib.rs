@@ -21,6 +21,7 @@ mod conflict;
 mod database;
 mod error;
 mod graph_file;
+mod id_index;
 mod label_index;
 mod memory;
 mod node;

@@ -27,8 +27,8 @@ pub struct MemoryReport {
     pub adjacency_bytes: usize,
     /// Relationship slots and their properties.
     pub rel_bytes: usize,
-    /// Indexes: external-id entries (estimated: key, value and trie overhead),
-    /// property-index entries and the label bitmaps.
+    /// Indexes: the external-id index (its packed tables, and its delta estimated:
+    /// key, value and trie overhead), property-index entries and the label bitmaps.
     pub index_bytes: usize,
     /// The UTF-8 bytes of the nodes' string values (inside `node_property_bytes`):
     /// what a per-node figure leaves out to compare layouts, not data sets.
@@ -73,9 +73,7 @@ impl Snapshot {
         let (rel_cols, rel_strings) = self.rel_cols.bytes();
         report.rel_bytes += rel_cols;
         report.rel_string_bytes = rel_strings;
-        // A HAMT leaf holds the entry plus a hash; inner nodes add roughly a third.
-        let entry = size_of::<((kith_core::LabelId, i64), kith_core::NodeId)>() + 8;
-        report.index_bytes = self.id_index.len() * entry * 4 / 3;
+        report.index_bytes = self.id_index.bytes();
         // Property-index entries: a node id in an ordered set plus its share of the
         // value's hash entry, estimated like the id index.
         report.index_bytes += self.prop_indexes.entry_count() * 24;

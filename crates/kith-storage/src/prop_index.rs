@@ -8,8 +8,6 @@
 //! writes five times slower than unindexed ones. Declared indexes are few; they live
 //! in a short vector searched linearly.
 
-use std::sync::Arc;
-
 use kith_core::{LabelId, NodeId, PropKeyId, Value};
 
 use crate::node::NodeData;
@@ -22,7 +20,7 @@ pub(crate) enum IndexKey {
     Bool(bool),
     Int(i64),
     Float(u64),
-    Str(Arc<str>),
+    Str(kith_core::Str),
     DateTime(i64),
     /// A temporal value's stored bytes: equal values have equal bytes. The order is
     /// not the timeline's, so the index answers equality only for these.

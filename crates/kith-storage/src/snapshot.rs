@@ -1,32 +1,23 @@
 //! One immutable version of the graph.
 
-use std::hash::BuildHasherDefault;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use kith_core::{
     Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelId, RelTypeId, RelView, Schema,
     Value,
 };
-use rustc_hash::FxHasher;
 
 use crate::adjacency::{Adjacency, Csr};
 use crate::catalog::ID_KEY;
 use crate::columns::Columns;
+use crate::id_index::{Duplicate, IdBase, IdIndex};
 use crate::label_index::LabelIndex;
 use crate::node::{normalise_properties, NodeData, NodeRecord, PackedShape, RelRecord};
 use crate::paged::PagedVec;
 use crate::prop_index::PropIndexes;
 use crate::shapes::Shapes;
 use crate::{Catalog, RawGraph, StorageError};
-
-/// The external-id index: `(label, id property) -> node`. A persistent hash trie, so
-/// a version clone is O(1) and an insert copies one path, not the map.
-pub(crate) type IdIndex = imbl::GenericHashMap<
-    (LabelId, i64),
-    NodeId,
-    BuildHasherDefault<FxHasher>,
-    imbl::shared_ptr::DefaultSharedPtr,
->;
 
 /// An immutable version of the graph.
 ///
@@ -94,32 +85,8 @@ impl Snapshot {
             nodes,
             rels,
         } = raw;
-        // The external-id index is a persistent trie built one insert at a time, the
-        // slowest part of a load; it is built on a second thread while this one
-        // builds the records and adjacency.
-        let mut keys: Vec<((LabelId, i64), NodeId)> = Vec::new();
-        for (slot, node) in nodes.iter().enumerate() {
-            let Some(node) = node else { continue };
-            // The last assignment of a key wins, as in `normalise_properties`.
-            let id = node.properties.iter().rev().find(|(k, _)| *k == ID_KEY);
-            if let Some(id) = id.and_then(|(_, v)| v.as_int()) {
-                let mut labels = node.labels.clone();
-                labels.sort_unstable();
-                labels.dedup();
-                keys.extend(labels.into_iter().map(|l| ((l, id), NodeId(slot as u32))));
-            }
-        }
-        let (id_index, built) = std::thread::scope(|scope| {
-            let index_job = scope.spawn(|| build_id_index(&catalog, keys));
-            let built = build_records(&catalog, nodes, rels);
-            let id_index = index_job
-                .join()
-                .map_err(|_| StorageError::CapacityExceeded("the index builder panicked"));
-            (id_index, built)
-        });
-        let id_index = id_index??;
-        let built = built?;
-        Ok(Snapshot {
+        let built = build_records(&catalog, nodes, rels)?;
+        let mut snapshot = Snapshot {
             catalog: Arc::new(catalog),
             nodes: PagedVec::from_vec(built.nodes),
             adj: built.adj,
@@ -127,7 +94,7 @@ impl Snapshot {
             shapes: built.shapes,
             node_cols: built.node_cols,
             rel_cols: built.rel_cols,
-            id_index,
+            id_index: IdIndex::default(),
             prop_indexes: PropIndexes::default(),
             label_index: built.label_index,
             node_count: built.node_count,
@@ -135,7 +102,30 @@ impl Snapshot {
             version: 0,
             schema: Arc::default(),
             unique_ids: Arc::default(),
-        })
+        };
+        let base = snapshot
+            .build_id_base(&AtomicBool::new(false))
+            .map_err(|d| StorageError::DuplicateId {
+                label: snapshot.catalog.label_name(d.label).to_owned(),
+                id: d.id,
+            })?
+            .expect("an uncancelled build finishes");
+        snapshot.id_index = IdIndex::from_base(base);
+        Ok(snapshot)
+    }
+
+    /// The external-id index's base over this version's nodes: what a load builds,
+    /// and what a fold rebuilds. `None` if `cancel` was set.
+    pub(crate) fn build_id_base(&self, cancel: &AtomicBool) -> Result<Option<IdBase>, Duplicate> {
+        let entries = || {
+            Box::new((0..self.nodes.len()).filter_map(|n| {
+                let record = (*self.nodes.get(n)?)?;
+                let id = self.node_cols.get(ID_KEY, n)?.as_int()?;
+                let labels = &self.shapes.get(record.shape()).labels;
+                Some((&labels[..], id, NodeId(n as u32)))
+            })) as Box<dyn Iterator<Item = _>>
+        };
+        IdBase::build(entries, cancel)
     }
 
     /// The nodes of `label` whose `key` equals `value`, in id order, at most `limit`.
@@ -150,12 +140,7 @@ impl Snapshot {
     ) -> Vec<NodeId> {
         if key == ID_KEY {
             return match value {
-                Value::Int(id) => self
-                    .id_index
-                    .get(&(label, *id))
-                    .copied()
-                    .into_iter()
-                    .collect(),
+                Value::Int(id) => self.id_index.get(label, *id).into_iter().collect(),
                 _ => Vec::new(),
             };
         }
@@ -284,25 +269,6 @@ impl Snapshot {
     }
 }
 
-/// The id index from `(label, id) -> node` pairs, refusing duplicates.
-fn build_id_index(
-    catalog: &Catalog,
-    keys: Vec<((LabelId, i64), NodeId)>,
-) -> Result<IdIndex, StorageError> {
-    let mut index = IdIndex::default();
-    for (key, node) in keys {
-        if let Some(other) = index.insert(key, node) {
-            if other != node {
-                return Err(StorageError::DuplicateId {
-                    label: catalog.label_name(key.0).to_owned(),
-                    id: key.1,
-                });
-            }
-        }
-    }
-    Ok(index)
-}
-
 /// A graph's parts built from raw lists.
 struct Built {
     nodes: Vec<Option<NodeRecord>>,
@@ -376,6 +342,8 @@ fn build_records(
         built.rel_count += 1;
     }
     built.adj = Adjacency::from_base(Csr::from_rels(node_bound, &built.rels)?);
+    built.node_cols.pack();
+    built.rel_cols.pack();
     Ok(built)
 }
 
@@ -429,37 +397,38 @@ pub(crate) fn external_id(record: &NodeData) -> Option<i64> {
     kith_core::lookup(&record.props, ID_KEY).and_then(Value::as_int)
 }
 
-/// Adds a record's `(label, id)` entries to the index, refusing duplicates.
+/// Adds a record's `(label, id)` entries to the index (in the version `version`
+/// builds), refusing duplicates.
 pub(crate) fn index_node(
     catalog: &Catalog,
     index: &mut IdIndex,
     node: NodeId,
     record: &NodeData,
+    version: u64,
 ) -> Result<(), StorageError> {
     let Some(id) = external_id(record) else {
         return Ok(());
     };
     for &label in record.labels.iter() {
-        match index.get(&(label, id)) {
-            Some(other) if *other != node => {
+        match index.get(label, id) {
+            Some(other) if other != node => {
                 return Err(StorageError::DuplicateId {
                     label: catalog.label_name(label).to_owned(),
                     id,
                 });
             }
-            _ => {
-                index.insert((label, id), node);
-            }
+            Some(_) => {}
+            None => index.insert(label, id, node, version),
         }
     }
     Ok(())
 }
 
-/// Removes a record's entries from the index.
-pub(crate) fn unindex_node(index: &mut IdIndex, record: &NodeData) {
+/// Removes a record's entries from the index (in the version `version` builds).
+pub(crate) fn unindex_node(index: &mut IdIndex, record: &NodeData, version: u64) {
     if let Some(id) = external_id(record) {
         for &label in record.labels.iter() {
-            index.remove(&(label, id));
+            index.remove(label, id, version);
         }
     }
 }
@@ -547,7 +516,7 @@ impl GraphView for Snapshot {
         self.rel_cols.get(key, rel.index())
     }
     fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId> {
-        self.id_index.get(&(label, id)).copied()
+        self.id_index.get(label, id)
     }
     #[inline]
     fn has_label(&self, node: NodeId, label: LabelId) -> bool {

@@ -63,7 +63,13 @@ impl Snapshot {
                     u32::try_from(self.nodes.len())
                         .map_err(|_| StorageError::CapacityExceeded("more than 2^32 nodes"))?,
                 );
-                index_node(&self.catalog, &mut self.id_index, id, &data)?;
+                index_node(
+                    &self.catalog,
+                    &mut self.id_index,
+                    id,
+                    &data,
+                    self.version + 1,
+                )?;
                 self.prop_indexes.insert(id, &data);
                 for &label in data.labels.iter() {
                     self.label_index.insert(label, id);
@@ -177,7 +183,7 @@ impl Snapshot {
                 for (key, _) in data.props.iter() {
                     self.node_cols.clear(*key, node.index());
                 }
-                unindex_node(&mut self.id_index, &data);
+                unindex_node(&mut self.id_index, &data, self.version + 1);
                 self.prop_indexes.remove(node, &data);
                 for &label in data.labels.iter() {
                     self.label_index.remove(label, node);
@@ -268,7 +274,7 @@ impl Snapshot {
             NodeRef::ById { label, id } => self
                 .catalog
                 .find_label(label)
-                .and_then(|l| self.id_index.get(&(l, *id)).copied())
+                .and_then(|l| self.id_index.get(l, *id))
                 .ok_or_else(|| StorageError::NoNodeWithId {
                     label: label.to_string(),
                     id: *id,
@@ -305,11 +311,17 @@ impl Snapshot {
         if identical_data(&after, &before) {
             return Ok(());
         }
-        unindex_node(&mut self.id_index, &before);
+        unindex_node(&mut self.id_index, &before, self.version + 1);
         self.prop_indexes.remove(node, &before);
         self.store_change(node, &before, &after)?;
         self.prop_indexes.insert(node, &after);
-        index_node(&self.catalog, &mut self.id_index, node, &after)
+        index_node(
+            &self.catalog,
+            &mut self.id_index,
+            node,
+            &after,
+            self.version + 1,
+        )
     }
 
     /// Writes what differs between `before` and `after` into the columns and the

@@ -225,6 +225,15 @@ fn check_invariants(g: &Snapshot) {
                 "node {n}, label {label}"
             );
         }
+        // The external-id index answers exactly the live (label, id) pairs: no
+        // entry outlives its node, label or id, through any number of folds.
+        for id in 0..30 {
+            let holder = scanned
+                .iter()
+                .copied()
+                .find(|&n| g.node_property(n, kith_storage::ID_KEY) == Some(Value::Int(id)));
+            assert_eq!(g.node_by_id(label, id), holder, "label {label}, id {id}");
+        }
         let listed: Vec<NodeId> = g.nodes_with_label(label).collect();
         assert_eq!(listed, scanned, "label {label}");
         assert_eq!(g.label_count(label), Some(scanned.len()));
@@ -264,6 +273,7 @@ proptest! {
             let mut folded = Snapshot::clone(&store.snapshot());
             folded.compact();
             prop_assert_eq!(folded.adjacency_delta_len(), 0);
+            prop_assert_eq!(folded.id_index_delta_len(), 0);
             prop_assert_eq!(digest(&folded), digest(&store.snapshot()));
             if i % 4 == 3 {
                 store = Store::new(folded);
@@ -414,6 +424,7 @@ fn the_store_folds_a_grown_delta_in_the_background_without_changing_answers() {
     store.apply(&big).expect("valid batch");
     let held = store.snapshot();
     assert_eq!(held.adjacency_delta_len(), 70_000);
+    assert_eq!(held.id_index_delta_len(), 70_000);
     let expected = digest(&held);
     // Writes go on while the fold runs; one of them picks its result up.
     let mut next = 35_000;
@@ -425,8 +436,17 @@ fn the_store_folds_a_grown_delta_in_the_background_without_changing_answers() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     let now = store.snapshot();
-    // Only the pairs written after the folded version are left in the delta.
+    // Only the pairs written after the folded version are left in the deltas (the
+    // external-id index folds with the adjacency).
     assert!(now.adjacency_delta_len() <= 2 * (next - 35_000) as usize);
+    assert!(now.id_index_delta_len() <= 2 * (next - 35_000) as usize);
+    for id in [0, 69_999, 2 * next - 1] {
+        let n = now.node_by_id(now.label_id("P").expect("label"), id);
+        assert_eq!(
+            n.and_then(|n| now.node_property(n, kith_storage::ID_KEY)),
+            Some(Value::Int(id))
+        );
+    }
     check_invariants(&now);
     let mut folded = Snapshot::clone(&now);
     folded.compact();

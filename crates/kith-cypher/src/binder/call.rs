@@ -7,6 +7,7 @@ use crate::ast::{Call, Clause, ExprKind, Show, Statement, Yield};
 use crate::error::{ErrorCode, Result};
 use crate::planner::{CallSpec, Op, SubquerySpec};
 use crate::value::Val;
+use kith_core::Str;
 
 /// A bound CALL: its operator, and the columns it answers when it stands alone.
 pub(crate) struct BoundCall {
@@ -298,16 +299,16 @@ impl Binder<'_> {
             .map(|sig| {
                 let mode = if sig.writes { "WRITE" } else { "READ" };
                 Val::Map(Arc::new(vec![
-                    (Arc::from("name"), Val::Str(Arc::from(sig.name.as_str()))),
+                    (Arc::from("name"), Val::Str(Str::from(sig.name.as_str()))),
                     (
                         Arc::from("signature"),
-                        Val::Str(Arc::from(sig.text().as_str())),
+                        Val::Str(Str::from(sig.text().as_str())),
                     ),
                     (
                         Arc::from("description"),
-                        Val::Str(Arc::from(sig.description.as_str())),
+                        Val::Str(Str::from(sig.description.as_str())),
                     ),
-                    (Arc::from("mode"), Val::Str(Arc::from(mode))),
+                    (Arc::from("mode"), Val::Str(Str::from(mode))),
                 ]))
             })
             .collect();

@@ -292,7 +292,7 @@ fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
         }
         (Val::Map(m), Val::Str(k)) => m
             .iter()
-            .find(|(key, _)| key == k)
+            .find(|(key, _)| **key == **k)
             .map_or(Val::Null, |(_, v)| v.clone()),
         (Val::Node(_) | Val::Rel(_), Val::Str(k)) => match cx.graph().prop_key_id(k) {
             Some(id) => match base {
@@ -732,7 +732,7 @@ fn on_deleted(f: Function, args: &[Val], cx: &Ctx<'_>) -> Result<Option<Val>> {
         return Ok(None);
     };
     match (f, first) {
-        (Function::Type, Val::Rel(r)) => Ok(cx.deleted_rel_type(*r).map(Val::Str)),
+        (Function::Type, Val::Rel(r)) => Ok(cx.deleted_rel_type(*r).map(|t| Val::str(&t))),
         (Function::Labels | Function::Keys | Function::Properties, Val::Node(_) | Val::Rel(_)) => {
             cx.check_not_deleted(first)?;
             Ok(None)

@@ -177,7 +177,7 @@ pub(crate) fn columns(what: Show) -> &'static [&'static str] {
 /// A row per index or per constraint of the graph, as a map of [`columns`].
 pub(crate) fn listing(what: Show, g: &dyn GraphView) -> Val {
     let schema = g.schema();
-    let s = |v: &str| Val::Str(Arc::from(v));
+    let s = Val::str;
     let one = |v: &str| Val::List(Arc::new(vec![s(v)]));
     let row = |values: Vec<Val>| {
         let names = columns(what).iter().map(|c| Arc::from(*c));

@@ -156,7 +156,7 @@ fn set_item(item: &SetOp, row: &[Val], cx: &Ctx<'_>, ops: &mut Vec<WriteOp>) -> 
             let key = match key {
                 PropKey::Name(k) => k.clone(),
                 PropKey::Dynamic(e) => match eval(e, row, cx)? {
-                    Val::Str(k) => k,
+                    Val::Str(k) => Arc::from(k),
                     other => {
                         return Err(CypherError::type_error(format!(
                             "a property key must be a String, got {}",

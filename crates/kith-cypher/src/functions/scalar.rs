@@ -265,7 +265,7 @@ fn props_fn(f: Function, a: &Val, graph: &dyn GraphView) -> Result<Val> {
     };
     if f == Function::Keys {
         return Ok(Val::list(
-            props.into_iter().map(|(k, _)| Val::Str(k)).collect(),
+            props.into_iter().map(|(k, _)| Val::str(&k)).collect(),
         ));
     }
     Ok(Val::Map(Arc::new(props)))

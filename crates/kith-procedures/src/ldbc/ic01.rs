@@ -1,8 +1,6 @@
 //! IC1: persons with a given first name within three KNOWS steps, nearest first, with
 //! their profile, universities and companies.
 
-use std::sync::Arc;
-
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashSet;
 
@@ -44,7 +42,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let mut seen: FxHashSet<NodeId> = FxHashSet::default();
     seen.insert(start);
     let mut frontier = vec![start];
-    let mut found: Vec<(u8, Arc<str>, i64, NodeId)> = Vec::new();
+    let mut found: Vec<(u8, kith_core::Str, i64, NodeId)> = Vec::new();
     for distance in 1..=3u8 {
         let mut next = Vec::new();
         for &n in &frontier {

@@ -1,7 +1,5 @@
 //! IC4: tags that appear on friends' posts for the first time in a window.
 
-use std::sync::Arc;
-
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -50,7 +48,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             }
         }
     }
-    let rows: Vec<(i64, Arc<str>)> = in_window
+    let rows: Vec<(i64, kith_core::Str)> = in_window
         .into_iter()
         .filter(|(t, _)| !before.contains(t))
         .map(|(t, n)| (n, s.text(t, s.name)))

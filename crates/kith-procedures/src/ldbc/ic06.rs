@@ -1,8 +1,6 @@
 //! IC6: the tags that co-occur with a given tag on posts of friends and friends of
 //! friends.
 
-use std::sync::Arc;
-
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashMap;
 
@@ -44,7 +42,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             }
         }
     }
-    let rows: Vec<(i64, Arc<str>)> = counts
+    let rows: Vec<(i64, kith_core::Str)> = counts
         .into_iter()
         .map(|(t, n)| (n, s.text(t, s.name)))
         .collect();

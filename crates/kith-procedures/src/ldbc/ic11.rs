@@ -1,8 +1,6 @@
 //! IC11: friends and friends of friends who started working in a country's company
 //! before a year.
 
-use std::sync::Arc;
-
 use kith_core::{GraphView, NodeId, Value};
 
 use super::schema::Ldbc;
@@ -37,7 +35,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let Some(country) = s.country_named(p.string("countryName")?) else {
         return Ok(out);
     };
-    let mut rows: Vec<(i64, i64, Arc<str>, NodeId)> = Vec::new();
+    let mut rows: Vec<(i64, i64, kith_core::Str, NodeId)> = Vec::new();
     for (other, _) in s.within_two(person) {
         for e in s.out(other, s.work_at) {
             let from = s.rel_int(e.rel, s.work_from);

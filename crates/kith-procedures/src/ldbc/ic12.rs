@@ -1,8 +1,6 @@
 //! IC12: expert search: friends' replies to posts about a tag class (or its
 //! subclasses).
 
-use std::sync::Arc;
-
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashSet;
 
@@ -50,10 +48,10 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         .iter()
         .flat_map(|c| s.inc(*c, s.has_type).iter().map(|e| e.node))
         .collect();
-    let mut rows: Vec<(i64, i64, NodeId, Vec<Arc<str>>)> = Vec::new();
+    let mut rows: Vec<(i64, i64, NodeId, Vec<kith_core::Str>)> = Vec::new();
     for friend in s.friends(person) {
         let mut count = 0i64;
-        let mut names: Vec<Arc<str>> = Vec::new();
+        let mut names: Vec<kith_core::Str> = Vec::new();
         for c in s.inc(friend.node, s.has_creator) {
             if !g.has_label(c.node, s.comment) {
                 continue;

@@ -1,8 +1,6 @@
 //! The LDBC schema's ids in one graph, resolved once per call, and the lookups every
 //! query shares.
 
-use std::sync::Arc;
-
 use kith_core::ldbc_schema::{key, label, rel};
 use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
 
@@ -162,10 +160,10 @@ impl<'g> Ldbc<'g> {
 
     /// A string property, `""` when absent.
     #[inline]
-    pub(crate) fn text(&self, node: NodeId, key: PropKeyId) -> Arc<str> {
+    pub(crate) fn text(&self, node: NodeId, key: PropKeyId) -> kith_core::Str {
         match self.g.node_property(node, key) {
             Some(Value::String(s)) => s,
-            _ => Arc::from(""),
+            _ => kith_core::Str::default(),
         }
     }
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use kith_core::Value;
+use kith_core::{Str, Value};
 use rmp::encode as mp;
 
 use super::{Node, DEPTH_MAX};
@@ -117,6 +117,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Value, ProtocolError> {
         bytes,
         pos: 0,
         strings: Vec::new(),
+        values: Vec::new(),
     };
     let value = d.value(0)?;
     if d.pos != bytes.len() {
@@ -141,7 +142,10 @@ const CACHED_VALUE_BYTES_MAX: usize = 24;
 struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// Map keys (`Arc<str>`, as maps hold them).
     strings: Vec<(&'a [u8], Arc<str>)>,
+    /// Short string values ([`Str`], as values hold them).
+    values: Vec<(&'a [u8], Str)>,
 }
 
 impl<'a> Decoder<'a> {
@@ -201,6 +205,18 @@ impl<'a> Decoder<'a> {
         Ok(s)
     }
 
+    /// The string value for `bytes`, shared with an earlier occurrence.
+    fn shared_value(&mut self, bytes: &'a [u8]) -> Result<Str, ProtocolError> {
+        if let Some((_, s)) = self.values.iter().find(|(k, _)| *k == bytes) {
+            return Ok(s.clone());
+        }
+        let s = Str::new(self.utf8(bytes)?);
+        if self.values.len() < STRING_CACHE_MAX {
+            self.values.push((bytes, s.clone()));
+        }
+        Ok(s)
+    }
+
     fn value(&mut self, depth: usize) -> Result<Value, ProtocolError> {
         if depth > DEPTH_MAX + 2 {
             return Err(self.err("nested too deeply"));
@@ -210,7 +226,7 @@ impl<'a> Decoder<'a> {
             0xa0..=0xbf | 0xd9..=0xdb => {
                 let bytes = self.str_bytes(marker)?.unwrap_or_default();
                 if bytes.len() <= CACHED_VALUE_BYTES_MAX {
-                    Value::String(self.shared(bytes)?)
+                    Value::String(self.shared_value(bytes)?)
                 } else {
                     Value::String(self.utf8(bytes)?.into())
                 }

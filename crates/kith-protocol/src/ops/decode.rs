@@ -45,7 +45,7 @@ impl Fields {
 
     fn string(&mut self, key: &str) -> Result<Name, String> {
         match self.required(key)? {
-            Value::String(s) => Ok(s),
+            Value::String(s) => Ok(Name::from(s.as_str())),
             other => Err(self.wrong(key, "a string", &other)),
         }
     }
@@ -162,7 +162,7 @@ fn convert(op: Value, out: &mut Vec<WriteOp>) -> Result<(), String> {
                 Some(Value::List(items)) => items
                     .into_iter()
                     .map(|v| match v {
-                        Value::String(s) => Ok(s),
+                        Value::String(s) => Ok(Name::from(s.as_str())),
                         other => Err(f.wrong("labels", "a list of strings", &other)),
                     })
                     .collect::<Result<_, _>>()?,
