@@ -79,7 +79,12 @@ impl StrBuf {
 
     /// Whether two buffers are the same allocation.
     pub fn ptr_eq(&self, other: &StrBuf) -> bool {
-        self.bytes.ptr() == other.bytes.ptr()
+        self.addr() == other.addr()
+    }
+
+    /// The allocation's address: equal for strings sharing this buffer.
+    pub fn addr(&self) -> usize {
+        self.bytes.ptr() as usize
     }
 }
 

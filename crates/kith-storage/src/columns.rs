@@ -260,15 +260,11 @@ fn start(ends: &[u32], slot: usize) -> u32 {
 /// Heap bytes of the buffers behind `strings`, each buffer counted once (an
 /// unpacked page's strings share the buffer it was packed into).
 fn buffers_bytes<'a>(strings: impl Iterator<Item = &'a Str>) -> usize {
-    let mut seen: Vec<&StrBuf> = Vec::new();
-    let mut bytes = 0;
-    for s in strings {
-        if !seen.iter().any(|b| b.ptr_eq(s.buffer())) {
-            seen.push(s.buffer());
-            bytes += s.buffer().heap_bytes();
-        }
-    }
-    bytes
+    let mut seen = rustc_hash::FxHashSet::default();
+    strings
+        .filter(|s| seen.insert(s.buffer().addr()))
+        .map(|s| s.buffer().heap_bytes())
+        .sum()
 }
 
 /// One key's values by id.

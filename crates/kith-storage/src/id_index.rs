@@ -82,6 +82,10 @@ impl Table {
         }
     }
 
+    fn len(&self) -> usize {
+        self.slots.iter().filter(|e| e[2] != EMPTY).count()
+    }
+
     fn entries(&self) -> impl Iterator<Item = (i64, NodeId)> + '_ {
         self.slots
             .iter()
@@ -90,12 +94,19 @@ impl Table {
     }
 }
 
+/// A label held by more label sets than this gets a table of its own: a lookup
+/// probes at most this many tables, and the cross-set duplicate check stays linear.
+const SETS_PER_LABEL_MAX: usize = 8;
+
 /// The packed part of the index.
 #[derive(Debug, Default)]
 pub(crate) struct IdBase {
     tables: Vec<Table>,
     /// Per label, the tables of the label sets that contain it.
     by_label: Vec<Vec<u32>>,
+    /// Per label held by more than `SETS_PER_LABEL_MAX` sets, its own table of all
+    /// its nodes (they are in their sets' tables too).
+    wide: Vec<Option<Table>>,
     len: usize,
 }
 
@@ -119,7 +130,10 @@ impl IdBase {
         let mut labels: Vec<&'a [LabelId]> = Vec::new();
         // A node without labels has no (label, id) key.
         let entries = || entries().filter(|(set, _, _)| !set.is_empty());
-        for (set, _, _) in entries() {
+        for (i, (set, _, _)) in entries().enumerate() {
+            if i % 65_536 == 0 && cancel.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
             debug_assert!(
                 set.windows(2).all(|w| w[0] < w[1]),
                 "labels sorted, distinct"
@@ -154,14 +168,43 @@ impl IdBase {
             }
             base.len += 1;
         }
+        base.build_wide()?;
         base.check_across_sets()?;
         Ok(Some(base))
     }
 
-    /// A label in several label sets (`Message` in `Message:Comment` and
-    /// `Message:Post`) must not have one id in two of them.
+    /// Tables of their own for labels in many label sets (refusing an id found in
+    /// two of its sets on the way).
+    fn build_wide(&mut self) -> Result<(), Duplicate> {
+        self.wide = Vec::with_capacity(self.by_label.len());
+        for (label, tables) in self.by_label.iter().enumerate() {
+            if tables.len() <= SETS_PER_LABEL_MAX {
+                self.wide.push(None);
+                continue;
+            }
+            let n = tables.iter().map(|&t| self.tables[t as usize].len()).sum();
+            let mut wide = Table::with_entries(n);
+            for &t in tables {
+                for (id, node) in self.tables[t as usize].entries() {
+                    if wide.insert(id, node).is_some() {
+                        let label = LabelId(label as u16);
+                        return Err(Duplicate { label, id });
+                    }
+                }
+            }
+            self.wide.push(Some(wide));
+        }
+        Ok(())
+    }
+
+    /// A label in a few label sets (`Message` in `Message:Comment` and
+    /// `Message:Post`) must not have one id in two of them (labels in many have
+    /// been checked by `build_wide`).
     fn check_across_sets(&self) -> Result<(), Duplicate> {
         for (label, tables) in self.by_label.iter().enumerate() {
+            if tables.len() > SETS_PER_LABEL_MAX {
+                continue;
+            }
             for (i, &t) in tables.iter().enumerate() {
                 for (id, _) in self.tables[t as usize].entries() {
                     if tables[i + 1..]
@@ -181,6 +224,9 @@ impl IdBase {
 
     #[inline]
     fn get(&self, label: LabelId, id: i64) -> Option<NodeId> {
+        if let Some(Some(wide)) = self.wide.get(label.index()) {
+            return wide.get(id);
+        }
         self.by_label
             .get(label.index())?
             .iter()
@@ -190,8 +236,10 @@ impl IdBase {
     fn bytes(&self) -> usize {
         self.tables
             .iter()
+            .chain(self.wide.iter().flatten())
             .map(|t| std::mem::size_of::<Table>() + std::mem::size_of_val(&*t.slots))
             .sum::<usize>()
+            + self.wide.capacity() * std::mem::size_of::<Option<Table>>()
             + self
                 .by_label
                 .iter()
@@ -246,16 +294,16 @@ impl IdIndex {
     }
 
     /// Records that no node has `(label, id)` any more.
+    ///
+    /// Always as a stamped entry, even where this base lacks the key: a fold in
+    /// flight may be building a base that has it (from the version that inserted
+    /// it), and only an entry stamped after that version survives the rebase.
     pub(crate) fn remove(&mut self, label: LabelId, id: i64, version: u64) {
-        if self.base.get(label, id).is_some() {
-            let change = Change {
-                node: None,
-                version,
-            };
-            self.delta.insert((label, id), change);
-        } else {
-            self.delta.remove(&(label, id));
-        }
+        let change = Change {
+            node: None,
+            version,
+        };
+        self.delta.insert((label, id), change);
     }
 
     /// Number of `(label, id)` keys changed since the base was built.
@@ -273,7 +321,11 @@ impl IdIndex {
     /// keeping the changes made after it.
     pub(crate) fn rebase(&mut self, base: Arc<IdBase>, merged: u64) {
         self.base = base;
-        self.delta.retain(|_, change| change.version > merged);
+        let base = &self.base;
+        // A removal the new base already agrees with says nothing: dropped.
+        self.delta.retain(|&(label, id), change| {
+            change.version > merged && (change.node.is_some() || base.get(label, id).is_some())
+        });
     }
 
     /// Heap bytes: the base's tables, and the delta estimated as a trie (entry plus
@@ -362,19 +414,57 @@ mod tests {
         assert_eq!(index.get(PERSON, 2), Some(NodeId(3)));
         assert_eq!(index.get(PERSON, 3), Some(NodeId(2)));
         assert_eq!(index.get(PERSON, 9), None);
-        assert_eq!(
-            index.delta_len(),
-            3,
-            "a key never in the base leaves no mark"
-        );
+        assert_eq!(index.delta_len(), 4);
         // A fold of version 1: what version 1 did is in the new base.
         let folded = build(&[(vec![PERSON], 2, NodeId(1)), (vec![PERSON], 3, NodeId(2))])
             .expect("no duplicates");
         index.rebase(Arc::new(folded), 1);
+        // Left: (2 -> node 3); the removal of 9, which the new base agrees with,
+        // is dropped.
         assert_eq!(index.delta_len(), 1);
         assert_eq!(index.get(PERSON, 1), None);
         assert_eq!(index.get(PERSON, 2), Some(NodeId(3)));
         assert_eq!(index.get(PERSON, 3), Some(NodeId(2)));
+    }
+
+    #[test]
+    fn a_removal_outlives_a_fold_of_the_version_that_inserted_the_key() {
+        let mut index = IdIndex::from_base(build(&[]).expect("empty"));
+        index.insert(PERSON, 5, NodeId(0), 1);
+        // A fold of version 1 starts; version 2 deletes the node.
+        index.remove(PERSON, 5, 2);
+        let folded = build(&[(vec![PERSON], 5, NodeId(0))]).expect("no duplicates");
+        index.rebase(Arc::new(folded), 1);
+        assert_eq!(index.get(PERSON, 5), None);
+    }
+
+    #[test]
+    fn a_label_in_many_label_sets_gets_a_table_of_its_own() {
+        let many: Vec<(Vec<LabelId>, i64, NodeId)> = (0..20u16)
+            .map(|k| {
+                (
+                    vec![MESSAGE, LabelId(10 + k)],
+                    i64::from(k),
+                    NodeId(u32::from(k)),
+                )
+            })
+            .collect();
+        let base = build(&many).expect("no duplicates");
+        assert!(base.wide[MESSAGE.index()].is_some());
+        for (labels, id, node) in &many {
+            assert_eq!(base.get(MESSAGE, *id), Some(*node));
+            assert_eq!(base.get(labels[1], *id), Some(*node));
+        }
+        assert_eq!(base.get(MESSAGE, 99), None);
+        let mut dup = many.clone();
+        dup.push((vec![MESSAGE, LabelId(50)], 3, NodeId(99)));
+        assert_eq!(
+            build(&dup).err(),
+            Some(Duplicate {
+                label: MESSAGE,
+                id: 3
+            })
+        );
     }
 
     #[test]

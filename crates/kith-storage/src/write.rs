@@ -7,7 +7,7 @@ use kith_core::{Direction, LabelId, NodeId, PropKeyId, RelId, Value};
 
 use crate::node::{edge_pair, normalise_properties, NodeData, NodeRecord, PackedShape, RelRecord};
 use crate::shapes::{insert_sorted, remove_sorted};
-use crate::snapshot::{check_value, index_node, node_data, unindex_node};
+use crate::snapshot::{check_value, external_id, index_node, node_data, unindex_node};
 use crate::{Snapshot, StorageError};
 
 /// An all-or-nothing list of operations.
@@ -59,10 +59,12 @@ impl Snapshot {
                     .map(|(k, v)| Ok((catalog.prop_key(k)?, v.clone())))
                     .collect::<Result<_, StorageError>>()?;
                 let data = node_data(&self.catalog, labels, props)?;
-                let id = NodeId(
-                    u32::try_from(self.nodes.len())
-                        .map_err(|_| StorageError::CapacityExceeded("more than 2^32 nodes"))?,
-                );
+                // u32::MAX itself marks a free slot in the id index's tables.
+                let id = u32::try_from(self.nodes.len())
+                    .ok()
+                    .filter(|&n| n != u32::MAX)
+                    .map(NodeId)
+                    .ok_or(StorageError::CapacityExceeded("more than 2^32 - 1 nodes"))?;
                 index_node(
                     &self.catalog,
                     &mut self.id_index,
@@ -311,17 +313,21 @@ impl Snapshot {
         if identical_data(&after, &before) {
             return Ok(());
         }
-        unindex_node(&mut self.id_index, &before, self.version + 1);
+        // Most changes touch neither the id nor the labels: leaving the id index
+        // alone keeps its delta (and so the folds it brings on) to real changes.
+        let keys_change =
+            external_id(&before) != external_id(&after) || before.labels != after.labels;
+        if keys_change {
+            unindex_node(&mut self.id_index, &before, self.version + 1);
+        }
         self.prop_indexes.remove(node, &before);
         self.store_change(node, &before, &after)?;
         self.prop_indexes.insert(node, &after);
-        index_node(
-            &self.catalog,
-            &mut self.id_index,
-            node,
-            &after,
-            self.version + 1,
-        )
+        if keys_change {
+            let version = self.version + 1;
+            index_node(&self.catalog, &mut self.id_index, node, &after, version)?;
+        }
+        Ok(())
     }
 
     /// Writes what differs between `before` and `after` into the columns and the
