@@ -119,10 +119,14 @@ impl Str {
 
     /// The text.
     #[inline]
+    #[expect(unsafe_code, reason = "string reads are on every hot path")]
     pub fn as_str(&self) -> &str {
         let start = self.start as usize;
-        // Ranges were checked against the buffer when this Str was made.
-        &self.buf.text()[start..start + self.len as usize]
+        let bytes = &self.buf.bytes.slice[start..start + self.len as usize];
+        // Safety: the buffer is valid UTF-8 (see `StrBuf`), and this range was
+        // checked to fall on its char boundaries when this Str was made (`Str::new`
+        // takes a whole buffer, `StrBuf::get` checks); neither changes afterwards.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 
     /// The buffer this string's bytes live in (shared with other strings when it

@@ -281,6 +281,9 @@ impl IdIndex {
     /// The node with `id` under `label`.
     #[inline]
     pub(crate) fn get(&self, label: LabelId, id: i64) -> Option<NodeId> {
+        if self.delta.is_empty() {
+            return self.base.get(label, id);
+        }
         match self.delta.get(&(label, id)) {
             Some(change) => change.node,
             None => self.base.get(label, id),
