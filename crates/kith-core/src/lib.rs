@@ -20,6 +20,6 @@ pub use graph_tx::{Applied, GraphTx, TxError, TxErrorKind};
 pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};
 pub use ids::{LabelId, NodeId, PropKeyId, RelId, RelTypeId};
 pub use schema::{IndexDef, LabelKey, Schema, SchemaOp};
-pub use str::{Str, StrBuf};
+pub use str::{PackedStrs, Str, StrBuf};
 pub use temporal::{Duration, Temporal, Tz, ZonedDateTime};
 pub use value::{format_epoch_millis, Value, ValueType};

@@ -94,6 +94,54 @@ impl fmt::Debug for StrBuf {
     }
 }
 
+/// Strings back to back in one buffer, read by position: a column page's strings.
+///
+/// The end offsets come from [`StrBuf::concat`] and never change, so each falls on a
+/// char boundary and a read needs no check beyond the slot's bounds.
+#[derive(Clone, Debug)]
+pub struct PackedStrs {
+    buf: StrBuf,
+    ends: Box<[u32]>,
+}
+
+impl PackedStrs {
+    /// `parts` packed; `None` when their total does not fit 32-bit offsets.
+    pub fn concat<'a>(parts: impl IntoIterator<Item = &'a str>) -> Option<PackedStrs> {
+        let (buf, ends) = StrBuf::concat(parts)?;
+        Some(PackedStrs {
+            buf,
+            ends: ends.into_boxed_slice(),
+        })
+    }
+
+    fn range(&self, i: usize) -> (u32, u32) {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        (start, self.ends[i])
+    }
+
+    /// String `i` (sharing the buffer).
+    #[inline]
+    pub fn get(&self, i: usize) -> Str {
+        let (start, end) = self.range(i);
+        Str {
+            buf: self.buf.clone(),
+            start,
+            len: end - start,
+        }
+    }
+
+    /// The byte length of string `i`.
+    pub fn len_of(&self, i: usize) -> usize {
+        let (start, end) = self.range(i);
+        (end - start) as usize
+    }
+
+    /// Heap bytes: the buffer and the offsets.
+    pub fn heap_bytes(&self) -> usize {
+        self.buf.heap_bytes() + self.ends.len() * std::mem::size_of::<u32>()
+    }
+}
+
 /// An immutable UTF-8 string, 16 bytes: a range of a shared [`StrBuf`].
 #[derive(Clone)]
 pub struct Str {
@@ -125,7 +173,8 @@ impl Str {
         let bytes = &self.buf.bytes.slice[start..start + self.len as usize];
         // Safety: the buffer is valid UTF-8 (see `StrBuf`), and this range was
         // checked to fall on its char boundaries when this Str was made (`Str::new`
-        // takes a whole buffer, `StrBuf::get` checks); neither changes afterwards.
+        // takes a whole buffer, `StrBuf::get` checks, `PackedStrs` ends come from
+        // `StrBuf::concat`); none of them changes afterwards.
         unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 
@@ -292,6 +341,12 @@ mod tests {
         assert_eq!(a, Str::new("héllo"));
         assert!(!a.buffer().ptr_eq(Str::new("héllo").buffer()));
         assert!(a < b);
+        let packed = PackedStrs::concat(["héllo", "", "wörld"]).expect("fits");
+        assert_eq!(
+            (packed.get(0), packed.get(1), packed.get(2)),
+            (a.clone(), empty, b.clone())
+        );
+        assert_eq!(packed.len_of(2), 6);
         let mut set = std::collections::HashSet::new();
         set.insert(b.clone());
         assert!(set.contains("wörld"));

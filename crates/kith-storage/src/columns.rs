@@ -27,7 +27,7 @@
 use std::mem::size_of;
 use std::sync::Arc;
 
-use kith_core::{PropKeyId, Str, StrBuf, Value};
+use kith_core::{PackedStrs, PropKeyId, Str, Value};
 
 use crate::paged::PagedVec;
 
@@ -77,12 +77,10 @@ enum Page {
     },
     /// Strings (`None`: absent).
     Str(Box<[Option<Str>]>),
-    /// Strings back to back in one buffer: slot `i` is `ends[i - 1]..ends[i]` (from 0
-    /// for the first), present where its bit is set.
+    /// Strings back to back in one buffer, present where their bit is set.
     Packed {
         present: [u64; WORDS],
-        buf: StrBuf,
-        ends: Box<[u32]>,
+        strs: PackedStrs,
     },
     /// Anything (`Null`: absent).
     Mixed(Box<[Value]>),
@@ -111,10 +109,11 @@ impl Page {
                 kind,
                 present,
                 bits,
-            } => (present[slot / 64] >> (slot % 64) & 1 == 1).then(|| kind.value(bits[slot])),
+            } => bit(present, slot).then(|| kind.value(bits[slot])),
             Page::Str(strings) => strings[slot].clone().map(Value::String),
-            Page::Packed { present, buf, ends } => (present[slot / 64] >> (slot % 64) & 1 == 1)
-                .then(|| Value::String(buf.get(start(ends, slot), ends[slot]))),
+            Page::Packed { present, strs } => {
+                bit(present, slot).then(|| Value::String(strs.get(slot)))
+            }
             Page::Mixed(values) => match &values[slot] {
                 Value::Null => None,
                 v => Some(v.clone()),
@@ -124,9 +123,8 @@ impl Page {
 
     fn has(&self, slot: usize) -> bool {
         match self {
-            Page::Fixed { present, .. } => present[slot / 64] >> (slot % 64) & 1 == 1,
+            Page::Fixed { present, .. } | Page::Packed { present, .. } => bit(present, slot),
             Page::Str(strings) => strings[slot].is_some(),
-            Page::Packed { present, .. } => present[slot / 64] >> (slot % 64) & 1 == 1,
             Page::Mixed(values) => values[slot] != Value::Null,
         }
     }
@@ -144,7 +142,7 @@ impl Page {
                 Some((k, raw)),
                 _,
             ) if *kind == k => {
-                present[slot / 64] |= 1 << (slot % 64);
+                set_bit(present, slot);
                 bits[slot] = raw;
             }
             (Page::Str(strings), _, Value::String(s)) => strings[slot] = Some(s),
@@ -162,10 +160,10 @@ impl Page {
 
     fn clear(&mut self, slot: usize) {
         match self {
-            Page::Fixed { present, .. } => present[slot / 64] &= !(1 << (slot % 64)),
+            Page::Fixed { present, .. } => clear_bit(present, slot),
             Page::Str(strings) => strings[slot] = None,
             // The text stays in the buffer, unreachable, until the page is packed again.
-            Page::Packed { present, .. } => present[slot / 64] &= !(1 << (slot % 64)),
+            Page::Packed { present, .. } => clear_bit(present, slot),
             Page::Mixed(values) => values[slot] = Value::Null,
         }
     }
@@ -191,17 +189,12 @@ impl Page {
         let mut present = [0u64; WORDS];
         for (slot, s) in strings.iter().enumerate() {
             if s.is_some() {
-                present[slot / 64] |= 1 << (slot % 64);
+                set_bit(&mut present, slot);
             }
         }
         let texts = strings.iter().map(|s| s.as_deref().unwrap_or(""));
-        if let Some((buf, ends)) = StrBuf::concat(texts) {
-            debug_assert_eq!(ends.len(), PAGE_SLOTS);
-            *self = Page::Packed {
-                present,
-                buf,
-                ends: ends.into_boxed_slice(),
-            };
+        if let Some(strs) = PackedStrs::concat(texts) {
+            *self = Page::Packed { present, strs };
         }
     }
 
@@ -222,7 +215,7 @@ impl Page {
                     strings.len() * size_of::<Option<Str>>()
                         + buffers_bytes(strings.iter().flatten())
                 }
-                Page::Packed { ends, buf, .. } => ends.len() * size_of::<u32>() + buf.heap_bytes(),
+                Page::Packed { strs, .. } => strs.heap_bytes(),
                 Page::Mixed(values) => {
                     values.len() * size_of::<Value>()
                         + values
@@ -238,23 +231,27 @@ impl Page {
         match self {
             Page::Fixed { .. } => 0,
             Page::Str(strings) => strings.iter().flatten().map(|s| s.len()).sum(),
-            Page::Packed { present, ends, .. } => (0..PAGE_SLOTS)
-                .filter(|&slot| present[slot / 64] >> (slot % 64) & 1 == 1)
-                .map(|slot| (ends[slot] - start(ends, slot)) as usize)
+            Page::Packed { present, strs } => (0..PAGE_SLOTS)
+                .filter(|&slot| bit(present, slot))
+                .map(|slot| strs.len_of(slot))
                 .sum(),
             Page::Mixed(values) => values.iter().map(crate::memory::value_string_bytes).sum(),
         }
     }
 }
 
-/// Where slot `slot`'s string starts in a packed page.
+/// Whether a page's presence bitmap has `slot`.
 #[inline]
-fn start(ends: &[u32], slot: usize) -> u32 {
-    if slot == 0 {
-        0
-    } else {
-        ends[slot - 1]
-    }
+fn bit(present: &[u64; WORDS], slot: usize) -> bool {
+    present[slot / 64] >> (slot % 64) & 1 == 1
+}
+
+fn set_bit(present: &mut [u64; WORDS], slot: usize) {
+    present[slot / 64] |= 1 << (slot % 64);
+}
+
+fn clear_bit(present: &mut [u64; WORDS], slot: usize) {
+    present[slot / 64] &= !(1 << (slot % 64));
 }
 
 /// Heap bytes of the buffers behind `strings`, each buffer counted once (an
