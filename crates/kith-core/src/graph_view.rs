@@ -1,5 +1,8 @@
 //! The read interface every query runs through.
 
+use std::cmp::Reverse;
+
+use crate::edge_order::{rank, EdgeOrder};
 use crate::{LabelId, NodeId, PropKeyId, RelId, RelTypeId, Schema, Value};
 
 /// Which end of a relationship a traversal follows.
@@ -14,7 +17,8 @@ pub enum Direction {
 /// One entry of an adjacency list: the node at the other end and the relationship.
 ///
 /// Lists are sorted by `(node, rel)`, so membership tests are binary searches and
-/// merges of two lists are linear.
+/// merges of two lists are linear, except the few a store keeps newest first
+/// ([`GraphView::edge_order`]); [`GraphView::edges_to`] finds a neighbour in either.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Edge {
     /// The neighbour.
@@ -76,7 +80,8 @@ pub trait GraphView: Send + Sync {
     fn node_properties(&self, node: NodeId) -> Vec<(PropKeyId, Value)>;
     /// One property of a node.
     fn node_property(&self, node: NodeId, key: PropKeyId) -> Option<Value>;
-    /// Relationships of one type in one direction, sorted by neighbour id.
+    /// Relationships of one type in one direction, in the list's
+    /// [`GraphView::edge_order`]: by neighbour id unless the store keeps it newest first.
     fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge];
     /// The relationship types present at a node in a direction.
     fn rel_types_at(&self, node: NodeId, direction: Direction) -> Vec<RelTypeId>;
@@ -89,6 +94,34 @@ pub trait GraphView: Send + Sync {
     /// The node of `label` whose `id` property is `id` (the external-id index).
     fn node_by_id(&self, label: LabelId, id: i64) -> Option<NodeId>;
 
+    /// How [`GraphView::neighbors`] orders the lists of `rel_type` in `direction`.
+    fn edge_order(&self, _rel_type: RelTypeId, _direction: Direction) -> EdgeOrder {
+        EdgeOrder::ByNode
+    }
+    /// The edges of `node`'s list leading to `target`: one run in either order (a
+    /// neighbour's relationships share its rank), found by binary search.
+    fn edges_to(
+        &self,
+        node: NodeId,
+        rel_type: RelTypeId,
+        direction: Direction,
+        target: NodeId,
+    ) -> &[Edge] {
+        let edges = self.neighbors(node, rel_type, direction);
+        let start = match self.edge_order(rel_type, direction) {
+            EdgeOrder::ByNode => edges.partition_point(|e| e.node < target),
+            EdgeOrder::NewestFirst(key) => {
+                let at = |n: NodeId| (Reverse(rank(self.node_property(n, key).as_ref())), n);
+                let want = at(target);
+                edges.partition_point(|e| at(e.node) < want)
+            }
+        };
+        let run = edges[start..]
+            .iter()
+            .take_while(|e| e.node == target)
+            .count();
+        &edges[start..start + run]
+    }
     /// Whether the node carries the label.
     fn has_label(&self, node: NodeId, label: LabelId) -> bool {
         self.node_labels(node).binary_search(&label).is_ok()

@@ -5,6 +5,7 @@
 //! graph. Nothing here does I/O or knows how a graph is stored, so an in-memory
 //! snapshot, a replica or a test oracle can all stand behind the same trait.
 
+pub mod edge_order;
 mod graph_tx;
 mod graph_view;
 mod ids;
@@ -16,6 +17,7 @@ pub mod temporal;
 mod value;
 pub mod write_op;
 
+pub use edge_order::{EdgeOrder, OrderRule, ORDER_RULES};
 pub use graph_tx::{Applied, GraphTx, TxError, TxErrorKind};
 pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};
 pub use ids::{LabelId, NodeId, PropKeyId, RelId, RelTypeId};

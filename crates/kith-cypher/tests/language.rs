@@ -823,3 +823,64 @@ fn an_index_is_no_constraint_and_default_names_never_collide() {
         vec![vec![s("constraint_E_k_2")], vec![s("index_C_k_2")]]
     );
 }
+
+#[test]
+fn patterns_with_both_ends_bound_find_edges_in_newest_first_lists() {
+    // A person's HAS_CREATOR list is kept newest first by the messages'
+    // creationDate (kith_core::ORDER_RULES), not by neighbour: a pattern binding
+    // both ends must still find every edge, before and after dates change.
+    let store = Store::new(Snapshot::default());
+    commit(
+        &store,
+        "CREATE (p:Person {id: 1}) WITH p UNWIND range(1, 40) AS i
+         CREATE (:Message {id: i, creationDate: (i * 7) % 11})-[:HAS_CREATOR]->(p)",
+    );
+    // One message with a second relationship to the person.
+    commit(
+        &store,
+        "MATCH (p:Person {id: 1}), (m:Message {id: 5}) CREATE (m)-[:HAS_CREATOR]->(p)",
+    );
+    let texts = [
+        "MATCH (p:Person {id: 1}), (m:Message) WHERE (p)<-[:HAS_CREATOR]-(m) RETURN count(m)",
+        "MATCH (m:Message), (p:Person {id: 1}) WHERE (m)-[:HAS_CREATOR]->(p) RETURN count(m)",
+        "MATCH (p:Person {id: 1}) MATCH (m:Message) MATCH (p)<-[r:HAS_CREATOR]-(m) RETURN count(r)",
+        "MATCH (m:Message) MATCH (p:Person {id: 1}) MATCH (p)-[r:HAS_CREATOR]-(m) RETURN count(r)",
+    ];
+    let counts =
+        |store: &Store| -> Vec<i64> { texts.iter().map(|t| ints(&run(store, t))[0]).collect() };
+    assert_eq!(counts(&store), [40, 40, 41, 41]);
+    commit(
+        &store,
+        "MATCH (m:Message) WHERE m.id % 3 = 0 SET m.creationDate = m.id * 100",
+    );
+    commit(
+        &store,
+        "MATCH (m:Message) WHERE m.id % 4 = 0 REMOVE m.creationDate",
+    );
+    assert_eq!(counts(&store), [40, 40, 41, 41]);
+    // The list itself reads newest first.
+    let dates = run(
+        &store,
+        "MATCH (p:Person {id: 1})<-[:HAS_CREATOR]-(m) WHERE m.id <= 12 RETURN m.creationDate",
+    );
+    let dates: Vec<Option<i64>> = dates.iter().map(|r| r[0].as_int()).collect();
+    assert_eq!(
+        dates,
+        // Ids 3, 6, 9 redated; 4, 8, 12 undated (last); message 5 twice.
+        [
+            Some(900),
+            Some(600),
+            Some(300),
+            Some(7),
+            Some(5),
+            Some(4),
+            Some(3),
+            Some(2),
+            Some(2),
+            Some(0),
+            None,
+            None,
+            None
+        ]
+    );
+}

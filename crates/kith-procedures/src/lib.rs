@@ -9,6 +9,7 @@
 mod error;
 pub mod graph;
 pub mod ldbc;
+mod newest;
 mod params;
 mod registry;
 mod result;

@@ -12,12 +12,20 @@
 //! store runs it on a published version in the background and rebases the writer's
 //! next version on the result ([`Adjacency::rebase`]), keeping only the delta
 //! entries written after the version it folded.
+//!
+//! A list an armed [`kith_core::ORDER_RULES`] rule governs is kept newest first
+//! instead (see [`ListOrder`]): at load, on every edit, and when a neighbour's
+//! ordering key changes (`Snapshot::set_node_property` moves its edges).
 
+use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use kith_core::{Direction, Edge, NodeId, RelId, RelTypeId};
+use kith_core::edge_order::rank;
+use kith_core::{Direction, Edge, EdgeOrder, NodeId, PropKeyId, RelId, RelTypeId};
 
+use crate::catalog::Catalog;
+use crate::columns::Columns;
 use crate::node::RelRecord;
 use crate::paged::PagedVec;
 use crate::StorageError;
@@ -35,12 +43,60 @@ const COMPACT_MIN_DELTA: usize = 65_536;
 /// packed base, so a larger delta is slower to read only by one indirection.
 const COMPACT_NODES_PER_ENTRY: usize = 4;
 
+/// How one list is ordered, with what it takes to compare two of its edges.
+#[derive(Clone, Copy)]
+pub(crate) enum ListOrder<'a> {
+    /// By `(node, rel)`.
+    ByNode,
+    /// By the neighbour's rank of `key` descending, then `(node, rel)`
+    /// ([`EdgeOrder::NewestFirst`]).
+    NewestFirst { key: PropKeyId, cols: &'a Columns },
+}
+
+impl<'a> ListOrder<'a> {
+    /// The order of the lists of `rel_type` in `direction`, ranks read from `cols`.
+    pub(crate) fn of(
+        catalog: &Catalog,
+        cols: &'a Columns,
+        rel_type: RelTypeId,
+        direction: Direction,
+    ) -> Self {
+        match catalog.edge_order(rel_type, direction) {
+            EdgeOrder::ByNode => ListOrder::ByNode,
+            EdgeOrder::NewestFirst(key) => ListOrder::NewestFirst { key, cols },
+        }
+    }
+
+    /// The key an edge sorts by: the neighbour's rank (descending), then the edge.
+    #[inline]
+    fn sort_key(&self, edge: Edge) -> (Reverse<i64>, Edge) {
+        match self {
+            ListOrder::ByNode => (Reverse(0), edge),
+            ListOrder::NewestFirst { key, cols } => (
+                Reverse(rank(cols.get(*key, edge.node.index()).as_ref())),
+                edge,
+            ),
+        }
+    }
+
+    /// Where `edge` is (`Ok`) or would go (`Err`) in a list in this order.
+    fn search(&self, list: &[Edge], edge: Edge) -> Result<usize, usize> {
+        match self {
+            ListOrder::ByNode => list.binary_search(&edge),
+            ListOrder::NewestFirst { .. } => {
+                let want = self.sort_key(edge);
+                list.binary_search_by(|e| self.sort_key(*e).cmp(&want))
+            }
+        }
+    }
+}
+
 /// The relationships of one type in one direction at a node (a delta entry's list).
 #[derive(Clone, Debug)]
 pub(crate) struct AdjList {
     pub(crate) rel_type: RelTypeId,
     pub(crate) direction: Direction,
-    /// Sorted by `(node, rel)`.
+    /// In the [`ListOrder`] of its type and direction.
     pub(crate) edges: Vec<Edge>,
 }
 
@@ -82,22 +138,41 @@ impl NodeAdj {
         &mut self.lists[pos].edges
     }
 
-    /// Inserts an edge keeping the list sorted.
-    pub(crate) fn add_edge(&mut self, rel_type: RelTypeId, direction: Direction, edge: Edge) {
+    /// Inserts an edge keeping the list in `order`.
+    pub(crate) fn add_edge(
+        &mut self,
+        rel_type: RelTypeId,
+        direction: Direction,
+        edge: Edge,
+        order: ListOrder<'_>,
+    ) {
         let list = self.list_mut(rel_type, direction);
-        let pos = list.partition_point(|e| *e < edge);
+        let (Ok(pos) | Err(pos)) = order.search(list, edge);
         list.insert(pos, edge);
     }
 
-    /// Removes an edge; drops the list when it empties.
-    pub(crate) fn remove_edge(&mut self, rel_type: RelTypeId, direction: Direction, edge: Edge) {
+    /// Removes an edge from a list in `order`; drops the list when it empties.
+    pub(crate) fn remove_edge(
+        &mut self,
+        rel_type: RelTypeId,
+        direction: Direction,
+        edge: Edge,
+        order: ListOrder<'_>,
+    ) {
         let found = self
             .lists
             .iter()
             .position(|a| a.rel_type == rel_type && a.direction == direction);
         if let Some(i) = found {
             let list = &mut self.lists[i].edges;
-            if let Ok(pos) = list.binary_search(&edge) {
+            let pos = order.search(list, edge).ok().or_else(|| {
+                // Only a list out of its order misses a present edge: find it anyway
+                // rather than leave a dangling edge behind.
+                let pos = list.iter().position(|e| *e == edge);
+                debug_assert!(pos.is_none(), "{edge:?} present but out of order");
+                pos
+            });
+            if let Some(pos) = pos {
                 list.remove(pos);
             }
             if list.is_empty() {
@@ -170,10 +245,12 @@ impl Default for Csr {
 
 impl Csr {
     /// Builds from relationship records (a load): counts each node's ends, places
-    /// them, sorts each node's run, then writes the groups out.
-    pub(crate) fn from_rels(
+    /// them, sorts each node's run, then writes the groups out, each in the order
+    /// `order` gives its type and direction.
+    pub(crate) fn from_rels<'a>(
         node_bound: usize,
         rels: &[Option<RelRecord>],
+        order: impl Fn(RelTypeId, Direction) -> ListOrder<'a>,
     ) -> Result<Csr, StorageError> {
         let mut starts = vec![0u64; node_bound + 1];
         for rel in rels.iter().flatten() {
@@ -223,8 +300,12 @@ impl Csr {
             let run = &mut ends[starts[node] as usize..starts[node + 1] as usize];
             run.sort_unstable();
             out.start_node();
-            for group in run.chunk_by(|a, b| a.0 == b.0) {
+            for group in run.chunk_by_mut(|a, b| a.0 == b.0) {
                 let (rel_type, direction) = read_group_key(group[0].0);
+                let order = order(rel_type, direction);
+                if let ListOrder::NewestFirst { .. } = order {
+                    group.sort_by_cached_key(|e| order.sort_key(e.1));
+                }
                 out.group(rel_type, direction, group.iter().map(|e| e.1), group.len());
             }
         }
@@ -548,6 +629,10 @@ impl Adjacency {
 mod tests {
     use super::*;
 
+    fn by_node(_: RelTypeId, _: Direction) -> ListOrder<'static> {
+        ListOrder::ByNode
+    }
+
     fn rel(t: u16, src: u32, dst: u32) -> Option<RelRecord> {
         Some(RelRecord {
             rel_type: RelTypeId(t),
@@ -574,7 +659,7 @@ mod tests {
     fn a_loaded_base_groups_and_sorts_each_nodes_edges() {
         // Relationship 2 is deleted; node 3 has none.
         let rels = [rel(1, 0, 1), rel(0, 0, 2), None, rel(1, 2, 0), rel(1, 0, 0)];
-        let adj = Adjacency::from_base(Csr::from_rels(4, &rels).expect("valid"));
+        let adj = Adjacency::from_base(Csr::from_rels(4, &rels, by_node).expect("valid"));
         assert_eq!(
             all(&adj, 0),
             vec![
@@ -591,7 +676,7 @@ mod tests {
         assert!(all(&adj, 99).is_empty());
         let bad = [rel(0, 0, 7)];
         assert!(matches!(
-            Csr::from_rels(2, &bad),
+            Csr::from_rels(2, &bad, by_node),
             Err(StorageError::NodeNotFound(NodeId(7)))
         ));
     }
@@ -600,16 +685,19 @@ mod tests {
     fn groups_keep_type_then_direction_order_through_loads_edits_and_folds() {
         // Type 1 out and in, type 0 in: a base orders them (0 in, 1 out, 1 in).
         let rels = [rel(1, 0, 1), rel(1, 1, 0), rel(0, 1, 0)];
-        let mut adj = Adjacency::from_base(Csr::from_rels(2, &rels).expect("valid"));
+        let mut adj = Adjacency::from_base(Csr::from_rels(2, &rels, by_node).expect("valid"));
         let order = |adj: &Adjacency| -> Vec<(u16, Direction)> {
             adj.groups(NodeId(0)).map(|g| (g.0 .0, g.1)).collect()
         };
         let want = vec![(0, Direction::In), (1, Direction::Out), (1, Direction::In)];
         assert_eq!(order(&adj), want);
         // An edit finds the existing group rather than adding a second one.
-        adj.edit(NodeId(0), 1)
-            .expect("edit")
-            .add_edge(RelTypeId(1), Direction::Out, e(1, 9));
+        adj.edit(NodeId(0), 1).expect("edit").add_edge(
+            RelTypeId(1),
+            Direction::Out,
+            e(1, 9),
+            ListOrder::ByNode,
+        );
         assert_eq!(order(&adj), want);
         assert_eq!(
             adj.edges(NodeId(0), RelTypeId(1), Direction::Out),
@@ -626,7 +714,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_fold_gives_nothing() {
-        let adj = Adjacency::from_base(Csr::from_rels(2, &[rel(0, 0, 1)]).expect("valid"));
+        let adj = Adjacency::from_base(Csr::from_rels(2, &[rel(0, 0, 1)], by_node).expect("valid"));
         assert!(adj.compact(2, &AtomicBool::new(true)).is_none());
         let folded = adj.compact(2, &AtomicBool::new(false)).expect("folds");
         assert_eq!(folded.node_bound(), 2);
@@ -635,18 +723,27 @@ mod tests {
     #[test]
     fn edits_go_to_the_delta_and_leave_older_versions_alone() {
         let rels = [rel(0, 0, 1), rel(0, 1, 2)];
-        let mut adj = Adjacency::from_base(Csr::from_rels(3, &rels).expect("valid"));
+        let mut adj = Adjacency::from_base(Csr::from_rels(3, &rels, by_node).expect("valid"));
         let old = adj.clone();
-        adj.edit(NodeId(1), 1)
-            .expect("edit")
-            .add_edge(RelTypeId(2), Direction::Out, e(0, 5));
-        adj.edit(NodeId(1), 1)
-            .expect("edit")
-            .remove_edge(RelTypeId(0), Direction::In, e(0, 0));
+        adj.edit(NodeId(1), 1).expect("edit").add_edge(
+            RelTypeId(2),
+            Direction::Out,
+            e(0, 5),
+            ListOrder::ByNode,
+        );
+        adj.edit(NodeId(1), 1).expect("edit").remove_edge(
+            RelTypeId(0),
+            Direction::In,
+            e(0, 0),
+            ListOrder::ByNode,
+        );
         // A node created after the base.
-        adj.edit(NodeId(4), 1)
-            .expect("edit")
-            .add_edge(RelTypeId(0), Direction::In, e(1, 6));
+        adj.edit(NodeId(4), 1).expect("edit").add_edge(
+            RelTypeId(0),
+            Direction::In,
+            e(1, 6),
+            ListOrder::ByNode,
+        );
         assert_eq!(
             all(&adj, 1),
             vec![
@@ -669,18 +766,27 @@ mod tests {
     #[test]
     fn a_rebase_keeps_only_what_was_written_after_the_compacted_version() {
         let rels = [rel(0, 0, 1)];
-        let mut adj = Adjacency::from_base(Csr::from_rels(2, &rels).expect("valid"));
-        adj.edit(NodeId(0), 1)
-            .expect("edit")
-            .add_edge(RelTypeId(1), Direction::Out, e(1, 1));
+        let mut adj = Adjacency::from_base(Csr::from_rels(2, &rels, by_node).expect("valid"));
+        adj.edit(NodeId(0), 1).expect("edit").add_edge(
+            RelTypeId(1),
+            Direction::Out,
+            e(1, 1),
+            ListOrder::ByNode,
+        );
         // Version 1 is compacted while version 2 is written.
         let compacted = adj.compact(3, &AtomicBool::new(false)).expect("compacts");
-        adj.edit(NodeId(2), 2)
-            .expect("edit")
-            .add_edge(RelTypeId(1), Direction::In, e(0, 2));
-        adj.edit(NodeId(0), 2)
-            .expect("edit")
-            .add_edge(RelTypeId(1), Direction::Out, e(2, 2));
+        adj.edit(NodeId(2), 2).expect("edit").add_edge(
+            RelTypeId(1),
+            Direction::In,
+            e(0, 2),
+            ListOrder::ByNode,
+        );
+        adj.edit(NodeId(0), 2).expect("edit").add_edge(
+            RelTypeId(1),
+            Direction::Out,
+            e(2, 2),
+            ListOrder::ByNode,
+        );
         let before: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
         adj.rebase(Arc::new(compacted), 1);
         let after: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use kith_core::{LabelId, PropKeyId, RelTypeId};
+use kith_core::{Direction, EdgeOrder, LabelId, PropKeyId, RelTypeId, ORDER_RULES};
 use rustc_hash::FxHashMap;
 
 use crate::StorageError;
@@ -62,6 +62,10 @@ pub struct Catalog {
     pub(crate) labels: Names,
     pub(crate) rel_types: Names,
     pub(crate) prop_keys: Names,
+    /// The [`ORDER_RULES`] whose type and key both exist, as ids. A rule is armed
+    /// the moment its second name is interned: until then no node had the key (or no
+    /// list had the type), so every list it governs was already in its order.
+    orders: Vec<(RelTypeId, Direction, PropKeyId)>,
 }
 
 impl Default for Catalog {
@@ -69,15 +73,57 @@ impl Default for Catalog {
         let mut prop_keys = Names::default();
         prop_keys.names.push("id".into());
         prop_keys.by_name.insert("id".into(), 0);
-        Catalog {
-            labels: Names::default(),
-            rel_types: Names::default(),
-            prop_keys,
-        }
+        Catalog::from_names(Names::default(), Names::default(), prop_keys)
     }
 }
 
 impl Catalog {
+    /// A catalog of these names, with the order rules they arm.
+    pub(crate) fn from_names(labels: Names, rel_types: Names, prop_keys: Names) -> Catalog {
+        let mut catalog = Catalog {
+            labels,
+            rel_types,
+            prop_keys,
+            orders: Vec::new(),
+        };
+        catalog.arm_orders();
+        catalog
+    }
+
+    /// Arms every rule whose names now both exist.
+    fn arm_orders(&mut self) {
+        for rule in ORDER_RULES {
+            let (Some(t), Some(k)) = (
+                self.find_rel_type(rule.rel_type),
+                self.find_prop_key(rule.key),
+            ) else {
+                continue;
+            };
+            let armed = (t, rule.direction, k);
+            if !self.orders.contains(&armed) {
+                self.orders.push(armed);
+            }
+        }
+    }
+
+    /// How the lists of `rel_type` in `direction` are ordered.
+    #[inline]
+    pub fn edge_order(&self, rel_type: RelTypeId, direction: Direction) -> EdgeOrder {
+        self.orders
+            .iter()
+            .find(|o| o.0 == rel_type && o.1 == direction)
+            .map_or(EdgeOrder::ByNode, |o| EdgeOrder::NewestFirst(o.2))
+    }
+
+    /// The armed rules ordered by `key`: `(type, direction)` of each.
+    pub(crate) fn orders_by(&self, key: PropKeyId) -> Vec<(RelTypeId, Direction)> {
+        self.orders
+            .iter()
+            .filter(|o| o.2 == key)
+            .map(|o| (o.0, o.1))
+            .collect()
+    }
+
     /// Interns a label name.
     pub fn label(&mut self, name: &str) -> Result<LabelId, StorageError> {
         self.labels
@@ -86,19 +132,27 @@ impl Catalog {
     }
     /// Interns a relationship type name.
     pub fn rel_type(&mut self, name: &str) -> Result<RelTypeId, StorageError> {
-        self.rel_types
-            .intern(
-                name,
-                "relationship type",
-                "more than 65,536 relationship types",
-            )
-            .map(RelTypeId)
+        let before = self.rel_types.names.len();
+        let id = self.rel_types.intern(
+            name,
+            "relationship type",
+            "more than 65,536 relationship types",
+        )?;
+        if self.rel_types.names.len() != before {
+            self.arm_orders();
+        }
+        Ok(RelTypeId(id))
     }
     /// Interns a property key name.
     pub fn prop_key(&mut self, name: &str) -> Result<PropKeyId, StorageError> {
-        self.prop_keys
-            .intern(name, "property key", "more than 65,536 property keys")
-            .map(PropKeyId)
+        let before = self.prop_keys.names.len();
+        let id = self
+            .prop_keys
+            .intern(name, "property key", "more than 65,536 property keys")?;
+        if self.prop_keys.names.len() != before {
+            self.arm_orders();
+        }
+        Ok(PropKeyId(id))
     }
     /// Looks up a label without interning it.
     pub fn find_label(&self, name: &str) -> Option<LabelId> {

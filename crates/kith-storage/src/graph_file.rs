@@ -220,11 +220,7 @@ fn decode(bytes: &[u8], path: &Path) -> Result<(RawGraph, GraphFileMeta), Storag
         pos: HEADER_BYTES,
         path,
     };
-    let catalog = Catalog {
-        labels: r.names()?,
-        rel_types: r.names()?,
-        prop_keys: r.names()?,
-    };
+    let catalog = Catalog::from_names(r.names()?, r.names()?, r.names()?);
     if catalog.prop_keys.all().first().map(|n| &**n) != Some("id") {
         return Err(corrupt("property key 0 must be `id`".into()));
     }

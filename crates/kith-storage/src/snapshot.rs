@@ -4,11 +4,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use kith_core::{
-    Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelId, RelTypeId, RelView, Schema,
-    Value,
+    Direction, Edge, EdgeOrder, GraphView, LabelId, NodeId, PropKeyId, RelId, RelTypeId, RelView,
+    Schema, Value,
 };
 
-use crate::adjacency::{Adjacency, Csr};
+use crate::adjacency::{Adjacency, Csr, ListOrder};
 use crate::catalog::ID_KEY;
 use crate::columns::Columns;
 use crate::id_index::{Duplicate, IdBase, IdIndex};
@@ -341,7 +341,10 @@ fn build_records(
         }));
         built.rel_count += 1;
     }
-    built.adj = Adjacency::from_base(Csr::from_rels(node_bound, &built.rels)?);
+    let base = Csr::from_rels(node_bound, &built.rels, |t, d| {
+        ListOrder::of(catalog, &built.node_cols, t, d)
+    })?;
+    built.adj = Adjacency::from_base(base);
     built.node_cols.pack();
     built.rel_cols.pack();
     Ok(built)
@@ -490,6 +493,10 @@ impl GraphView for Snapshot {
     #[inline]
     fn neighbors(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
         self.adj.edges(node, rel_type, direction)
+    }
+    #[inline]
+    fn edge_order(&self, rel_type: RelTypeId, direction: Direction) -> EdgeOrder {
+        self.catalog.edge_order(rel_type, direction)
     }
     fn rel_types_at(&self, node: NodeId, direction: Direction) -> Vec<RelTypeId> {
         self.adj

@@ -5,10 +5,14 @@ use std::sync::Arc;
 pub use kith_core::write_op::{Condition, Name, NodeRef, WriteOp};
 use kith_core::{Direction, LabelId, NodeId, PropKeyId, RelId, Value};
 
+use crate::adjacency::ListOrder;
 use crate::node::{edge_pair, normalise_properties, NodeData, NodeRecord, PackedShape, RelRecord};
 use crate::shapes::{insert_sorted, remove_sorted};
 use crate::snapshot::{check_value, external_id, index_node, node_data, unindex_node};
 use crate::{Snapshot, StorageError};
+
+/// An edge in a neighbour's ordered list: `(neighbour, type, direction, edge)`.
+type OrderedEdge = (NodeId, kith_core::RelTypeId, Direction, kith_core::Edge);
 
 /// An all-or-nothing list of operations.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -108,12 +112,14 @@ impl Snapshot {
                     })?);
                 let (out_edge, in_edge) = edge_pair(rel, src, dst);
                 let version = self.version + 1;
+                let out = ListOrder::of(&self.catalog, &self.node_cols, rel_type, Direction::Out);
+                let inc = ListOrder::of(&self.catalog, &self.node_cols, rel_type, Direction::In);
                 self.adj
                     .edit(src, version)?
-                    .add_edge(rel_type, Direction::Out, out_edge);
+                    .add_edge(rel_type, Direction::Out, out_edge, out);
                 self.adj
                     .edit(dst, version)?
-                    .add_edge(rel_type, Direction::In, in_edge);
+                    .add_edge(rel_type, Direction::In, in_edge, inc);
                 let props = normalise_properties(props);
                 let shape = self.shapes.intern_parts(&[], &props)?;
                 for (key, value) in props.into_vec() {
@@ -132,8 +138,7 @@ impl Snapshot {
                 let node = self.resolve(node, &created.nodes)?;
                 let key = Arc::make_mut(&mut self.catalog).prop_key(key)?;
                 check_value(&self.catalog, key, value)?;
-                let value = value.clone();
-                self.reindexing(node, |data| data.set(key, value))?;
+                self.set_node_property(node, key, value.clone())?;
                 self.check_unique(node)?;
             }
             WriteOp::SetRelProperty { rel, key, value } => {
@@ -260,12 +265,15 @@ impl Snapshot {
         }
         let (out_edge, in_edge) = edge_pair(rel, record.src, record.dst);
         let version = self.version + 1;
+        let t = record.rel_type;
+        let out = ListOrder::of(&self.catalog, &self.node_cols, t, Direction::Out);
+        let inc = ListOrder::of(&self.catalog, &self.node_cols, t, Direction::In);
         self.adj
             .edit(record.src, version)?
-            .remove_edge(record.rel_type, Direction::Out, out_edge);
+            .remove_edge(t, Direction::Out, out_edge, out);
         self.adj
             .edit(record.dst, version)?
-            .remove_edge(record.rel_type, Direction::In, in_edge);
+            .remove_edge(t, Direction::In, in_edge, inc);
         self.rel_count -= 1;
         Ok(())
     }
@@ -300,6 +308,53 @@ impl Snapshot {
     }
 
     /// Changes a node's labels or properties and keeps the indexes in step.
+    /// Sets (or, with `Null`, removes) one property. When the key orders some
+    /// neighbour's list newest first, the node's edges in those lists are taken out
+    /// under the old rank and put back under the new one.
+    fn set_node_property(
+        &mut self,
+        node: NodeId,
+        key: PropKeyId,
+        value: Value,
+    ) -> Result<(), StorageError> {
+        let moved = self.ordered_edges_of(node, key);
+        self.relink(&moved, false)?;
+        self.reindexing(node, |data| data.set(key, value))?;
+        self.relink(&moved, true)
+    }
+
+    /// `(neighbour, type, direction of its list, edge)` for every edge of `node` in a
+    /// neighbour's list that `key` orders.
+    fn ordered_edges_of(&self, node: NodeId, key: PropKeyId) -> Vec<OrderedEdge> {
+        let mut found = Vec::new();
+        for (rel_type, direction) in self.catalog.orders_by(key) {
+            let seen_from = match direction {
+                Direction::Out => Direction::In,
+                Direction::In => Direction::Out,
+            };
+            for e in self.adj.edges(node, rel_type, seen_from) {
+                let edge = kith_core::Edge { node, rel: e.rel };
+                found.push((e.node, rel_type, direction, edge));
+            }
+        }
+        found
+    }
+
+    /// Takes `edges` out of their lists (`add` false) or puts them back in order.
+    fn relink(&mut self, edges: &[OrderedEdge], add: bool) -> Result<(), StorageError> {
+        let version = self.version + 1;
+        for &(neighbour, rel_type, direction, edge) in edges {
+            let order = ListOrder::of(&self.catalog, &self.node_cols, rel_type, direction);
+            let list = self.adj.edit(neighbour, version)?;
+            if add {
+                list.add_edge(rel_type, direction, edge, order);
+            } else {
+                list.remove_edge(rel_type, direction, edge, order);
+            }
+        }
+        Ok(())
+    }
+
     fn reindexing(
         &mut self,
         node: NodeId,

@@ -1,10 +1,14 @@
 //! Property tests of the store's two promises: adjacency always mirrors the
 //! relationship list in both directions, and a reader's snapshot never changes while
-//! the writer applies batches.
+//! the writer applies batches. Type `HAS_CREATOR` seen inward is kept newest first
+//! by the neighbour's `creationDate` (kith_core::ORDER_RULES), which the generated
+//! writes set, change and remove: every list must be in its order after each batch.
 
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use kith_core::{Direction, Edge, GraphView, NodeId, RelId, Value};
+use kith_core::edge_order::rank;
+use kith_core::{Direction, Edge, EdgeOrder, GraphView, NodeId, RelId, Value};
 use kith_storage::{NodeRef, Snapshot, Store, WriteBatch, WriteOp};
 use proptest::prelude::*;
 
@@ -30,7 +34,7 @@ enum Action {
     },
     SetProperty {
         node: usize,
-        value: i64,
+        value: Option<i64>,
     },
     SetId {
         node: usize,
@@ -55,7 +59,9 @@ fn action() -> impl Strategy<Value = Action> {
         1 => any::<usize>().prop_map(|rel| Action::DeleteRel { rel }),
         1 => (any::<usize>(), any::<bool>())
             .prop_map(|(node, detach)| Action::DeleteNode { node, detach }),
-        1 => (any::<usize>(), any::<i64>()).prop_map(|(node, value)| Action::SetProperty { node, value }),
+        // Few distinct dates, so equal ranks (ordered by node) are common too.
+        2 => (any::<usize>(), proptest::option::weighted(0.8, -3i64..6))
+            .prop_map(|(node, value)| Action::SetProperty { node, value }),
         1 => (any::<usize>(), 0i64..30).prop_map(|(node, id)| Action::SetId { node, id }),
         1 => (any::<usize>(), 0u8..3).prop_map(|(node, label)| Action::AddLabel { node, label }),
         1 => (any::<usize>(), 0u8..3).prop_map(|(node, label)| Action::RemoveLabel { node, label }),
@@ -77,7 +83,7 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
                 .collect(),
         },
         Action::CreateRel { src, dst, rel_type } => WriteOp::CreateRel {
-            rel_type: format!("T{rel_type}").into(),
+            rel_type: ["T0", "HAS_CREATOR"][usize::from(rel_type)].into(),
             src: node(src)?,
             dst: node(dst)?,
             properties: vec![("w".into(), Value::Int(src as i64 % 7))],
@@ -91,8 +97,8 @@ fn to_op(graph: &Snapshot, action: &Action) -> Option<WriteOp> {
         },
         Action::SetProperty { node: n, value } => WriteOp::SetNodeProperty {
             node: node(n)?,
-            key: "p".into(),
-            value: Value::Int(value),
+            key: "creationDate".into(),
+            value: value.map_or(Value::Null, Value::DateTime),
         },
         Action::SetId { node: n, id } => WriteOp::SetNodeProperty {
             node: node(n)?,
@@ -159,8 +165,24 @@ fn digest(g: &Snapshot) -> Digest {
     Digest { nodes, rels }
 }
 
-/// Adjacency equals the relationship list seen from both ends, lists are sorted, and
-/// the external-id index holds exactly the live `(label, id)` pairs.
+/// The key `g` keeps `edge` by in a list of `rel_type` seen in `direction`.
+fn sort_key(
+    g: &Snapshot,
+    t: kith_core::RelTypeId,
+    d: Direction,
+    edge: Edge,
+) -> (Reverse<i64>, Edge) {
+    match g.edge_order(t, d) {
+        EdgeOrder::ByNode => (Reverse(0), edge),
+        EdgeOrder::NewestFirst(key) => (
+            Reverse(rank(g.node_property(edge.node, key).as_ref())),
+            edge,
+        ),
+    }
+}
+
+/// Adjacency equals the relationship list seen from both ends, each list in its
+/// order, and the external-id index holds exactly the live `(label, id)` pairs.
 fn check_invariants(g: &Snapshot) {
     let mut expected: BTreeMap<(NodeId, String, Direction), Vec<Edge>> = BTreeMap::new();
     let mut live_rels = 0;
@@ -198,9 +220,17 @@ fn check_invariants(g: &Snapshot) {
             for t in g.rel_types_at(n, direction) {
                 let edges = g.neighbors(n, t, direction).to_vec();
                 assert!(
-                    edges.windows(2).all(|w| w[0] < w[1]),
-                    "unsorted list at {n}"
+                    edges
+                        .windows(2)
+                        .all(|w| sort_key(g, t, direction, w[0]) < sort_key(g, t, direction, w[1])),
+                    "list out of order at {n}"
                 );
+                // Every neighbour is found where its edges are.
+                for e in &edges {
+                    let run = g.edges_to(n, t, direction, e.node);
+                    assert!(run.contains(e), "edges_to misses {e:?} at {n}");
+                    assert!(run.iter().all(|x| x.node == e.node));
+                }
                 assert!(!edges.is_empty(), "empty list kept at {n}");
                 actual.insert((n, g.rel_type_name(t).to_owned(), direction), edges);
             }
@@ -238,8 +268,9 @@ fn check_invariants(g: &Snapshot) {
         assert_eq!(listed, scanned, "label {label}");
         assert_eq!(g.label_count(label), Some(scanned.len()));
     }
-    for edges in expected.values_mut() {
-        edges.sort();
+    for ((_, t, d), edges) in expected.iter_mut() {
+        let t = g.rel_type_id(t).expect("a live type has an id");
+        edges.sort_by_key(|e| sort_key(g, t, *d, *e));
     }
     assert_eq!(actual, expected);
 }
@@ -323,15 +354,21 @@ fn bulk_load_and_writes_agree() {
     // indistinguishable through the view.
     let mut raw = kith_storage::RawGraph::default();
     let l = raw.catalog.label("P").expect("label");
+    // HAS_CREATOR is kept newest first inward: the loader sorts, writes insert.
     let types = [
         raw.catalog.rel_type("F").expect("type"),
-        raw.catalog.rel_type("G").expect("type"),
+        raw.catalog.rel_type("HAS_CREATOR").expect("type"),
     ];
+    let date_key = raw.catalog.prop_key("creationDate").expect("key");
+    let date = |i: i64| Value::DateTime((i * 37) % 11);
     let mut nodes = Vec::new();
     for i in 0..50 {
         nodes.push(
-            raw.add_node(vec![l], vec![(kith_storage::ID_KEY, Value::Int(i))])
-                .expect("node"),
+            raw.add_node(
+                vec![l],
+                vec![(kith_storage::ID_KEY, Value::Int(i)), (date_key, date(i))],
+            )
+            .expect("node"),
         );
     }
     let store = Store::new(Snapshot::empty());
@@ -339,16 +376,20 @@ fn bulk_load_and_writes_agree() {
     for i in 0..50 {
         batch.push(WriteOp::CreateNode {
             labels: vec!["P".into()],
-            properties: vec![("id".into(), Value::Int(i))],
+            properties: vec![
+                ("id".into(), Value::Int(i)),
+                ("creationDate".into(), date(i)),
+            ],
         });
     }
     for i in 0..200u32 {
-        let (a, b) = ((i * 7) % 50, (i * 13 + 5) % 50);
+        // `+ i / 50`: each target gets several sources, so ordered lists have work.
+        let (a, b) = ((i * 7 + i / 50) % 50, (i * 13 + 5) % 50);
         let t = i as usize % 2;
         raw.add_rel(types[t], nodes[a as usize], nodes[b as usize], vec![])
             .expect("rel");
         batch.push(WriteOp::CreateRel {
-            rel_type: ["F", "G"][t].into(),
+            rel_type: ["F", "HAS_CREATOR"][t].into(),
             src: NodeRef::ById {
                 label: "P".into(),
                 id: i64::from(a),
@@ -380,6 +421,22 @@ fn bulk_load_and_writes_agree() {
     }
     for rel in (0..200).step_by(7) {
         more.push(WriteOp::DeleteRel { rel: RelId(rel) });
+    }
+    // New dates move nodes within the ordered lists they are in; a removed one
+    // sends them last.
+    for n in (0..50u32).step_by(3) {
+        more.push(WriteOp::SetNodeProperty {
+            node: NodeRef::ById {
+                label: "P".into(),
+                id: i64::from(n),
+            },
+            key: "creationDate".into(),
+            value: if n % 2 == 0 {
+                Value::DateTime(i64::from(n) * 5 % 13)
+            } else {
+                Value::Null
+            },
+        });
     }
     bulk_store.apply(&more).expect("valid batch");
     store.apply(&more).expect("valid batch");

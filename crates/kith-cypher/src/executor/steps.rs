@@ -72,9 +72,8 @@ fn hop_exists(e: &Expand, row: &[Val], cx: &Ctx<'_>) -> Result<bool> {
     };
     cx.tick()?;
     let mut found = false;
-    for_each_list(e, *from, cx, |_, edges| {
-        let at = edges.partition_point(|x| x.node < *target);
-        found = edges.get(at).is_some_and(|x| x.node == *target);
+    for_each_run(e, *from, *target, cx, |_, edges| {
+        found = !edges.is_empty();
         Ok(!found)
     })?;
     Ok(found)
@@ -599,6 +598,35 @@ pub(crate) fn for_each_list_in(
     Ok(true)
 }
 
+/// Calls `f` with the run of each list of `node` the expand follows that leads to
+/// `target` (GraphView::edges_to), in type and direction order; `f` answers false
+/// to stop.
+fn for_each_run(
+    e: &Expand,
+    node: NodeId,
+    target: NodeId,
+    cx: &Ctx<'_>,
+    mut f: impl FnMut(Direction, &[Edge]) -> Result<bool>,
+) -> Result<bool> {
+    let g = cx.graph();
+    for &d in directions(e.dir) {
+        if e.types.is_empty() {
+            for t in g.rel_types_at(node, d) {
+                if !f(d, g.edges_to(node, t, d, target))? {
+                    return Ok(false);
+                }
+            }
+        } else {
+            for t in e.types.iter().filter_map(|t| cx.rel_type(*t)) {
+                if !f(d, g.edges_to(node, t, d, target))? {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
 /// Calls `f` with every edge of `node` the expand follows, in type and direction
 /// order (an undirected self-loop once). `f` answers false to stop.
 pub(crate) fn for_each_edge(
@@ -661,14 +689,13 @@ fn expand(
         let Val::Node(target) = row[e.to] else {
             return Ok(true);
         };
-        // Both ends bound: the lists are sorted by neighbour, so the relationships to
-        // `target` are one run found by binary search.
-        return for_each_list(e, from, cx, |d, edges| {
+        // Both ends bound: the relationships to `target` are one run found by
+        // binary search, whatever the list's order.
+        return for_each_run(e, from, target, cx, |d, edges| {
             if e.dir == Dir::Both && d == Direction::In && target == from {
                 return Ok(true);
             }
-            let start = edges.partition_point(|x| x.node < target);
-            for edge in edges[start..].iter().take_while(|x| x.node == target) {
+            for edge in edges {
                 cx.tick()?;
                 if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
                     continue;

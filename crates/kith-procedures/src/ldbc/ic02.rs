@@ -22,7 +22,9 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let person = s.person(p.int("personId")?)?;
     let max_date = p.int("maxDate")?;
     let friends = s.friends(person);
-    Ok(newest_messages(&s, friends.iter().map(|e| e.node), |d| {
-        d < max_date
-    }))
+    Ok(newest_messages(
+        &s,
+        friends.iter().map(|e| e.node),
+        max_date,
+    ))
 }

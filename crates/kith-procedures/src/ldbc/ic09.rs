@@ -23,7 +23,9 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let person = s.person(p.int("personId")?)?;
     let max_date = p.int("maxDate")?;
     let others = s.within_two(person);
-    Ok(newest_messages(&s, others.iter().map(|(n, _)| *n), |d| {
-        d < max_date
-    }))
+    Ok(newest_messages(
+        &s,
+        others.iter().map(|(n, _)| *n),
+        max_date,
+    ))
 }

@@ -1,9 +1,10 @@
 //! IS2: a person's 10 most recent messages, each with its thread's original post and
 //! that post's author.
 
-use kith_core::{GraphView, Value};
+use kith_core::{GraphView, NodeId, Value};
 
 use super::schema::Ldbc;
+use crate::newest::{self, Floor};
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
 const COLUMNS: &[&str] = &[
@@ -32,11 +33,20 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Ldbc::resolve(g)?;
     let person = s.person(p.int("personId")?)?;
     // (creationDate, id, node), newest first, ties by id descending.
-    let mut messages: Vec<(i64, i64, kith_core::NodeId)> = s
-        .inc(person, s.has_creator)
-        .iter()
-        .map(|e| (s.int(e.node, s.creation_date), s.ext_id(e.node), e.node))
-        .collect();
+    let mut messages: Vec<(i64, i64, NodeId)> = Vec::new();
+    let date = |m: NodeId| s.int(m, s.creation_date);
+    let list = s.inc(person, s.has_creator);
+    let newest_first = s.messages_newest_first();
+    newest::walk(
+        list,
+        newest_first,
+        i64::MAX,
+        &mut Floor::new(10),
+        date,
+        |e, d| {
+            messages.push((d, s.ext_id(e.node), e.node));
+        },
+    );
     let n = messages.len().min(10);
     if n > 0 {
         messages.select_nth_unstable_by(n - 1, |a, b| b.cmp(a));

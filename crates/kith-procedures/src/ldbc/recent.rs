@@ -3,6 +3,7 @@
 use kith_core::{NodeId, Value};
 
 use super::schema::Ldbc;
+use crate::newest::{self, Floor};
 use crate::ResultSet;
 
 pub(crate) const COLUMNS: &[&str] = &[
@@ -14,21 +15,22 @@ pub(crate) const COLUMNS: &[&str] = &[
     "messageCreationDate",
 ];
 
-/// The 20 newest messages created by `persons` whose creation date passes `keep`,
-/// newest first, ties by message id ascending.
+/// The 20 newest messages created by `persons` before `before`, newest first, ties
+/// by message id ascending.
 pub(crate) fn newest_messages(
     s: &Ldbc<'_>,
     persons: impl Iterator<Item = NodeId>,
-    keep: impl Fn(i64) -> bool,
+    before: i64,
 ) -> ResultSet {
     let mut candidates: Vec<(i64, i64, NodeId, NodeId)> = Vec::new();
+    let mut floor = Floor::new(20);
+    let newest_first = s.messages_newest_first();
+    let date = |m: NodeId| s.int(m, s.creation_date);
     for person in persons {
-        for e in s.inc(person, s.has_creator) {
-            let date = s.int(e.node, s.creation_date);
-            if keep(date) {
-                candidates.push((date, s.ext_id(e.node), e.node, person));
-            }
-        }
+        let list = s.inc(person, s.has_creator);
+        newest::walk(list, newest_first, before, &mut floor, date, |e, d| {
+            candidates.push((d, s.ext_id(e.node), e.node, person));
+        });
     }
     let top = super::top_k(candidates, 20, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut out = ResultSet::new(COLUMNS);

@@ -2,7 +2,9 @@
 //! query shares.
 
 use kith_core::ldbc_schema::{key, label, rel};
-use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
+use kith_core::{
+    Direction, Edge, EdgeOrder, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value,
+};
 
 use crate::error::need;
 use crate::ProcedureError;
@@ -238,6 +240,13 @@ impl<'g> Ldbc<'g> {
             }
         }
         seen.into_iter().filter(|(_, d)| *d > 0).collect()
+    }
+
+    /// Whether persons' message lists (HAS_CREATOR inward) are kept newest first by
+    /// creation date, so "the newest k" reads can stop early.
+    pub(crate) fn messages_newest_first(&self) -> bool {
+        self.g.edge_order(self.has_creator, Direction::In)
+            == EdgeOrder::NewestFirst(self.creation_date)
     }
 
     /// Whether two persons know each other.

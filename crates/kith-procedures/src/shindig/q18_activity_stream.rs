@@ -4,6 +4,7 @@ use kith_core::{Direction, GraphView, NodeId};
 
 use super::rows::ACTIVITY_COLUMNS;
 use super::schema::Shindig;
+use crate::newest::{self, Floor};
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
 pub(crate) const PROCEDURE: Procedure = Procedure {
@@ -24,13 +25,16 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Shindig::resolve(g)?;
     let person = s.person(p.int("person_id")?)?;
     let limit = p.limit("limit")?;
-    let mut stream: Vec<(i64, i64, NodeId, i64)> = Vec::new();
+    let mut stream: Vec<Candidate> = Vec::new();
+    let mut floor = Floor::new(limit);
+    let newest_first = s.activities_newest_first();
+    let time = |a: NodeId| s.time(a, s.posted_time);
     for friend in s.friends(person) {
         let friend_id = s.ext_id(friend.node);
-        for a in g.neighbors(friend.node, s.performed, Direction::Out) {
-            let p = s.props(a.node);
-            stream.push((p.time(s.posted_time), p.id(), a.node, friend_id));
-        }
+        let list = g.neighbors(friend.node, s.performed, Direction::Out);
+        newest::walk(list, newest_first, i64::MAX, &mut floor, time, |a, t| {
+            stream.push((t, s.ext_id(a.node), a.node, friend_id));
+        });
     }
     let newest = |x: &Candidate, y: &Candidate| (y.0, y.1).cmp(&(x.0, x.1));
     if limit < stream.len() {

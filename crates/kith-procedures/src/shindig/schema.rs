@@ -1,7 +1,10 @@
 //! The Shindig schema's ids in one graph, resolved once per call.
 
+use kith_core::edge_order::rank;
 use kith_core::shindig_schema::{key, label, rel};
-use kith_core::{Direction, Edge, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value};
+use kith_core::{
+    Direction, Edge, EdgeOrder, GraphView, LabelId, NodeId, PropKeyId, RelTypeId, Value,
+};
 
 use crate::error::need;
 use crate::ProcedureError;
@@ -149,14 +152,18 @@ impl<'g> Shindig<'g> {
         }
     }
 
-    /// A DateTime property as millis (`i64::MIN` if absent, so it sorts last).
+    /// A DateTime (or Int) property as millis (`i64::MIN` if absent, so it sorts
+    /// last): the rank a newest-first list orders by.
     #[inline]
     pub(crate) fn time(&self, node: NodeId, key: PropKeyId) -> i64 {
-        self.g
-            .node_property(node, key)
-            .as_ref()
-            .and_then(Value::as_datetime)
-            .unwrap_or(i64::MIN)
+        rank(self.g.node_property(node, key).as_ref())
+    }
+
+    /// Whether persons' activity lists (PERFORMED outward) are kept newest first by
+    /// postedTime, so "the newest k" reads can stop early.
+    pub(crate) fn activities_newest_first(&self) -> bool {
+        self.g.edge_order(self.performed, Direction::Out)
+            == EdgeOrder::NewestFirst(self.posted_time)
     }
 }
 
@@ -190,13 +197,10 @@ impl Props<'_> {
         }
     }
 
-    /// A DateTime as millis, `i64::MIN` if absent (sorts last when newest first).
+    /// A DateTime (or Int) as millis, `i64::MIN` if absent (sorts last when newest
+    /// first).
     #[inline]
     pub(crate) fn time(&self, key: PropKeyId) -> i64 {
-        self.g
-            .node_property(self.node, key)
-            .as_ref()
-            .and_then(Value::as_datetime)
-            .unwrap_or(i64::MIN)
+        rank(self.g.node_property(self.node, key).as_ref())
     }
 }
