@@ -5,6 +5,7 @@
 //! calls of the `ldbc.iu*` procedures. The queries themselves are procedures in
 //! `kith-procedures/src/ldbc/`. Contract: docs/ldbc.md.
 
+mod cluster;
 pub mod csv_file;
 pub mod load;
 pub mod update_stream;

@@ -401,6 +401,7 @@ pub fn load(src: &Path) -> Result<(RawGraph, LoadStats), LoadError> {
         let (files, records) = loader.rel_table(src, table)?;
         stats.tables.push((table.stem, files, records));
     }
+    crate::cluster::messages_by_creator(&mut loader.graph);
     stats.nodes = loader.graph.nodes.len();
     stats.rels = loader.graph.rels.len();
     stats.parse_seconds = started.elapsed().as_secs_f64();

@@ -86,6 +86,35 @@ impl RawGraph {
             .filter_map(|(i, n)| n.as_ref().map(|n| (NodeId(i as u32), n)))
     }
 
+    /// Moves every node to a new slot: old slot `i` becomes `new_slot[i]`, and
+    /// relationships follow their ends. A bulk loader uses it to place nodes read
+    /// together next to each other; ids are internal, so no answer changes.
+    ///
+    /// # Panics
+    /// If `new_slot` is not a permutation of the node slots.
+    pub fn renumber(&mut self, new_slot: &[u32]) {
+        assert_eq!(
+            new_slot.len(),
+            self.nodes.len(),
+            "one new slot per node slot"
+        );
+        let mut moved: Vec<Option<RawNode>> = vec![None; self.nodes.len()];
+        let mut taken = vec![false; self.nodes.len()];
+        for (old, node) in self.nodes.drain(..).enumerate() {
+            let to = new_slot[old] as usize;
+            assert!(
+                !std::mem::replace(&mut taken[to], true),
+                "slot {to} given twice"
+            );
+            moved[to] = node;
+        }
+        self.nodes = moved;
+        for rel in self.rels.iter_mut().flatten() {
+            rel.src = NodeId(new_slot[rel.src.index()]);
+            rel.dst = NodeId(new_slot[rel.dst.index()]);
+        }
+    }
+
     /// Live relationships with their ids.
     pub fn live_rels(&self) -> impl Iterator<Item = (RelId, &RawRel)> + '_ {
         self.rels
@@ -114,5 +143,43 @@ impl RawRel {
             .rev()
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_nodes_one_rel() -> RawGraph {
+        let mut g = RawGraph::default();
+        let t = g.catalog.rel_type("T").expect("type");
+        let a = g
+            .add_node(vec![], vec![(PropKeyId(0), Value::Int(1))])
+            .expect("node");
+        let b = g
+            .add_node(vec![], vec![(PropKeyId(0), Value::Int(2))])
+            .expect("node");
+        g.add_rel(t, a, b, vec![]).expect("rel");
+        g
+    }
+
+    #[test]
+    fn renumbering_moves_nodes_and_their_relationships() {
+        let mut g = two_nodes_one_rel();
+        g.renumber(&[1, 0]);
+        let id = |n: usize| {
+            g.nodes[n]
+                .as_ref()
+                .and_then(|n| n.property(PropKeyId(0)).cloned())
+        };
+        assert_eq!((id(0), id(1)), (Some(Value::Int(2)), Some(Value::Int(1))));
+        let rel = g.rels[0].as_ref().expect("live");
+        assert_eq!((rel.src, rel.dst), (NodeId(1), NodeId(0)));
+    }
+
+    #[test]
+    #[should_panic(expected = "given twice")]
+    fn a_renumbering_that_is_no_permutation_is_refused() {
+        two_nodes_one_rel().renumber(&[0, 0]);
     }
 }

@@ -93,6 +93,9 @@ pub struct LdbcArgs {
     /// Directory for ldbc.csv, ldbc.md and queries.json (the calls, for peers).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Only these queries, e.g. `is2,ic6` (default: all 21).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
 }
 
 /// `kith bench traverse`.
@@ -295,10 +298,25 @@ fn ldbc(args: LdbcArgs) -> Result<()> {
         cypher,
         neo4j,
         out,
+        only,
     } = args;
     let loaded = data_dir::load(&data)?;
     let mut queries = kith_bench::ldbc::queries(&loaded.snapshot, &params, sample)
         .map_err(|e| anyhow::anyhow!(e))?;
+    if !only.is_empty() {
+        let wanted = |q: &kith_bench::ldbc::Query| {
+            only.iter()
+                .any(|o| q.procedure.strip_prefix("ldbc.") == Some(o.as_str()))
+        };
+        if let Some(unknown) = only.iter().find(|o| {
+            !queries
+                .iter()
+                .any(|q| q.procedure.strip_prefix("ldbc.") == Some(o.as_str()))
+        }) {
+            anyhow::bail!("--only: no LDBC read named `{unknown}` (is1-is7, ic1-ic14)");
+        }
+        queries.retain(wanted);
+    }
     if let Some(dir) = &cypher {
         kith_bench::ldbc::attach_official_texts(&mut queries, dir)
             .map_err(|e| anyhow::anyhow!(e))?;
