@@ -45,25 +45,27 @@ impl Floor {
     }
 }
 
-/// Calls `f(edge, date)` for each entry of `list` dated before `before` that can
-/// still be among the floor's k newest, taking it into the floor. `newest_first`
-/// says the list is ordered by `date` descending, which lets the walk skip and stop.
+/// Calls `f(edge, date)` for each entry of `list` dated before `before` (if given)
+/// that can still be among the floor's k newest, taking it into the floor.
+/// `newest_first` says the list is ordered by `date` descending, which lets the walk
+/// skip and stop.
 pub(crate) fn walk(
     list: &[Edge],
     newest_first: bool,
-    before: i64,
+    before: Option<i64>,
     floor: &mut Floor,
     date: impl Fn(NodeId) -> i64,
     mut f: impl FnMut(Edge, i64),
 ) {
+    let too_new = |d: i64| before.is_some_and(|b| d >= b);
     let start = if newest_first {
-        list.partition_point(|e| date(e.node) >= before)
+        list.partition_point(|e| too_new(date(e.node)))
     } else {
         0
     };
     for &e in &list[start..] {
         let d = date(e.node);
-        if d >= before {
+        if too_new(d) {
             continue;
         }
         if !floor.admits(d) {
@@ -93,9 +95,14 @@ mod tests {
     }
 
     /// Node n's date is n's value in this table.
-    const DATES: [i64; 8] = [70, 60, 60, 50, 40, 30, 20, 10];
+    const DATES: [i64; 9] = [70, 60, 60, 50, 40, 30, 20, 10, i64::MAX];
 
-    fn collect(list: &[Edge], newest_first: bool, before: i64, k: usize) -> (Vec<u32>, usize) {
+    fn collect(
+        list: &[Edge],
+        newest_first: bool,
+        before: Option<i64>,
+        k: usize,
+    ) -> (Vec<u32>, usize) {
         let reads = std::cell::Cell::new(0);
         let date = |n: NodeId| {
             reads.set(reads.get() + 1);
@@ -117,14 +124,17 @@ mod tests {
     fn a_newest_first_list_is_skipped_into_and_left_early() {
         let list = edges(&[0, 1, 2, 3, 4, 5, 6, 7]);
         // Before 65: skip node 0; the 2 newest are 1 and 2 (tied), 3 is older.
-        let (got, reads) = collect(&list, true, 65, 2);
+        let (got, reads) = collect(&list, true, Some(65), 2);
         assert_eq!(got, [1, 2]);
         assert!(reads < 8, "read {reads} dates of 8");
         // A tie with the floor is taken: its tie-break decides later.
-        let (got, _) = collect(&list, true, i64::MAX, 2);
+        let (got, _) = collect(&list, true, None, 2);
         assert_eq!(got, [0, 1, 2]);
+        // No bound: even the largest date is in.
+        let (got, _) = collect(&edges(&[8, 0]), true, None, 1);
+        assert_eq!(got, [8]);
         // k = 0: everything before the bound.
-        let (got, _) = collect(&list, true, 35, 0);
+        let (got, _) = collect(&list, true, Some(35), 0);
         assert_eq!(got, [5, 6, 7]);
     }
 
@@ -132,7 +142,7 @@ mod tests {
     fn a_list_in_node_order_gives_the_same_candidates_by_reading_all() {
         // The same nodes shuffled: no early stop, but no newest one missed.
         let list = edges(&[6, 0, 3, 7, 2, 5, 1, 4]);
-        let (mut got, reads) = collect(&list, false, 65, 2);
+        let (mut got, reads) = collect(&list, false, Some(65), 2);
         got.sort_unstable();
         assert_eq!(reads, 8);
         // Node 6 (date 20) came first, before the floor rose; the two newest are in.

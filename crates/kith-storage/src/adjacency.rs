@@ -462,7 +462,7 @@ impl Adjacency {
         self.delta.get(slot as usize).map(|e| &**e)
     }
 
-    /// The edges of `node` of one type in one direction, sorted by (neighbour, rel).
+    /// The edges of `node` of one type in one direction, in the list's [`ListOrder`].
     #[inline]
     pub(crate) fn edges(&self, node: NodeId, rel_type: RelTypeId, direction: Direction) -> &[Edge] {
         match self.entry(node) {

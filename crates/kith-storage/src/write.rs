@@ -307,7 +307,6 @@ impl Snapshot {
             .ok_or(StorageError::NodeNotFound(node))
     }
 
-    /// Changes a node's labels or properties and keeps the indexes in step.
     /// Sets (or, with `Null`, removes) one property. When the key orders some
     /// neighbour's list newest first, the node's edges in those lists are taken out
     /// under the old rank and put back under the new one.
@@ -355,6 +354,7 @@ impl Snapshot {
         Ok(())
     }
 
+    /// Changes a node's labels or properties and keeps the indexes in step.
     fn reindexing(
         &mut self,
         node: NodeId,

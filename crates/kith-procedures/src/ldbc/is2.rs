@@ -40,7 +40,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     newest::walk(
         list,
         newest_first,
-        i64::MAX,
+        None,
         &mut Floor::new(10),
         date,
         |e, d| {

@@ -28,9 +28,16 @@ pub(crate) fn newest_messages(
     let date = |m: NodeId| s.int(m, s.creation_date);
     for person in persons {
         let list = s.inc(person, s.has_creator);
-        newest::walk(list, newest_first, before, &mut floor, date, |e, d| {
-            candidates.push((d, s.ext_id(e.node), e.node, person));
-        });
+        newest::walk(
+            list,
+            newest_first,
+            Some(before),
+            &mut floor,
+            date,
+            |e, d| {
+                candidates.push((d, s.ext_id(e.node), e.node, person));
+            },
+        );
     }
     let top = super::top_k(candidates, 20, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut out = ResultSet::new(COLUMNS);

@@ -32,7 +32,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     for friend in s.friends(person) {
         let friend_id = s.ext_id(friend.node);
         let list = g.neighbors(friend.node, s.performed, Direction::Out);
-        newest::walk(list, newest_first, i64::MAX, &mut floor, time, |a, t| {
+        newest::walk(list, newest_first, None, &mut floor, time, |a, t| {
             stream.push((t, s.ext_id(a.node), a.node, friend_id));
         });
     }
