@@ -1,8 +1,6 @@
 //! The read interface every query runs through.
 
-use std::cmp::Reverse;
-
-use crate::edge_order::{rank, EdgeOrder};
+use crate::edge_order::{sort_key, EdgeOrder};
 use crate::{LabelId, NodeId, PropKeyId, RelId, RelTypeId, Schema, Value};
 
 /// Which end of a relationship a traversal follows.
@@ -99,7 +97,7 @@ pub trait GraphView: Send + Sync {
         EdgeOrder::ByNode
     }
     /// The edges of `node`'s list leading to `target`: one run in either order (a
-    /// neighbour's relationships share its rank), found by binary search.
+    /// neighbour's relationships share its part and rank), found by binary search.
     fn edges_to(
         &self,
         node: NodeId,
@@ -110,10 +108,16 @@ pub trait GraphView: Send + Sync {
         let edges = self.neighbors(node, rel_type, direction);
         let start = match self.edge_order(rel_type, direction) {
             EdgeOrder::ByNode => edges.partition_point(|e| e.node < target),
-            EdgeOrder::NewestFirst(key) => {
-                let at = |n: NodeId| (Reverse(rank(self.node_property(n, key).as_ref())), n);
-                let want = at(target);
-                edges.partition_point(|e| at(e.node) < want)
+            EdgeOrder::NewestFirst { key, first } => {
+                let at = |e: Edge| {
+                    let in_first = first.is_some_and(|l| self.has_label(e.node, l));
+                    sort_key(in_first, self.node_property(e.node, key).as_ref(), e)
+                };
+                let want = at(Edge {
+                    node: target,
+                    rel: RelId(0),
+                });
+                edges.partition_point(|e| at(*e) < want)
             }
         };
         let run = edges[start..]

@@ -59,7 +59,20 @@ pub(crate) fn walk(
 ) {
     let too_new = |d: i64| before.is_some_and(|b| d >= b);
     let start = if newest_first {
-        list.partition_point(|e| too_new(date(e.node)))
+        // Most lists of a query's many persons lie wholly on one side of `before`
+        // or under the floor: two reads say so without a search.
+        let (Some(newest), Some(oldest)) = (list.first(), list.last()) else {
+            return;
+        };
+        let newest = date(newest.node);
+        if too_new(date(oldest.node)) || (!too_new(newest) && !floor.admits(newest)) {
+            return;
+        }
+        if too_new(newest) {
+            list.partition_point(|e| too_new(date(e.node)))
+        } else {
+            0
+        }
     } else {
         0
     };
@@ -124,9 +137,33 @@ mod tests {
     fn a_newest_first_list_is_skipped_into_and_left_early() {
         let list = edges(&[0, 1, 2, 3, 4, 5, 6, 7]);
         // Before 65: skip node 0; the 2 newest are 1 and 2 (tied), 3 is older.
-        let (got, reads) = collect(&list, true, Some(65), 2);
+        let (got, _) = collect(&list, true, Some(65), 2);
         assert_eq!(got, [1, 2]);
-        assert!(reads < 8, "read {reads} dates of 8");
+        // The newest only: two probes (newest, oldest), the first entry taken and
+        // the second found under the floor: 4 reads of 8.
+        let (got, reads) = collect(&list, true, None, 1);
+        assert_eq!((got, reads), (vec![0], 4));
+        // A list wholly under the floor or wholly too new is left after its probes.
+        let mut floor = Floor::new(1);
+        floor.take(100);
+        let mut any = false;
+        walk(
+            &list,
+            true,
+            None,
+            &mut floor,
+            |n| DATES[n.index()],
+            |_, _| any = true,
+        );
+        walk(
+            &list,
+            true,
+            Some(5),
+            &mut Floor::new(1),
+            |n| DATES[n.index()],
+            |_, _| any = true,
+        );
+        assert!(!any);
         // A tie with the floor is taken: its tie-break decides later.
         let (got, _) = collect(&list, true, None, 2);
         assert_eq!(got, [0, 1, 2]);

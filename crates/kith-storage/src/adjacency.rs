@@ -21,11 +21,12 @@ use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use kith_core::edge_order::rank;
-use kith_core::{Direction, Edge, EdgeOrder, NodeId, PropKeyId, RelId, RelTypeId};
+use kith_core::edge_order::{sort_key, SortKey};
+use kith_core::{Direction, Edge, EdgeOrder, LabelId, NodeId, PropKeyId, RelId, RelTypeId};
 
 use crate::catalog::Catalog;
 use crate::columns::Columns;
+use crate::label_index::LabelIndex;
 use crate::node::RelRecord;
 use crate::paged::PagedVec;
 use crate::StorageError;
@@ -48,34 +49,52 @@ const COMPACT_NODES_PER_ENTRY: usize = 4;
 pub(crate) enum ListOrder<'a> {
     /// By `(node, rel)`.
     ByNode,
-    /// By the neighbour's rank of `key` descending, then `(node, rel)`
-    /// ([`EdgeOrder::NewestFirst`]).
-    NewestFirst { key: PropKeyId, cols: &'a Columns },
+    /// Neighbours labelled `first` first, then by the neighbour's rank of `key`
+    /// descending, then `(node, rel)` ([`EdgeOrder::NewestFirst`]).
+    NewestFirst {
+        key: PropKeyId,
+        first: Option<LabelId>,
+        cols: &'a Columns,
+        labels: &'a LabelIndex,
+    },
 }
 
 impl<'a> ListOrder<'a> {
-    /// The order of the lists of `rel_type` in `direction`, ranks read from `cols`.
+    /// The order of the lists of `rel_type` in `direction`, ranks read from `cols`
+    /// and labels from `labels`.
     pub(crate) fn of(
         catalog: &Catalog,
         cols: &'a Columns,
+        labels: &'a LabelIndex,
         rel_type: RelTypeId,
         direction: Direction,
     ) -> Self {
         match catalog.edge_order(rel_type, direction) {
             EdgeOrder::ByNode => ListOrder::ByNode,
-            EdgeOrder::NewestFirst(key) => ListOrder::NewestFirst { key, cols },
+            EdgeOrder::NewestFirst { key, first } => ListOrder::NewestFirst {
+                key,
+                first,
+                cols,
+                labels,
+            },
         }
     }
 
-    /// The key an edge sorts by: the neighbour's rank (descending), then the edge.
+    /// The key an edge sorts by (kith_core::edge_order::sort_key; by node alone in
+    /// a list in node order).
     #[inline]
-    fn sort_key(&self, edge: Edge) -> (Reverse<i64>, Edge) {
+    fn sort_key(&self, edge: Edge) -> SortKey {
         match self {
-            ListOrder::ByNode => (Reverse(0), edge),
-            ListOrder::NewestFirst { key, cols } => (
-                Reverse(rank(cols.get(*key, edge.node.index()).as_ref())),
-                edge,
-            ),
+            ListOrder::ByNode => (false, Reverse(0), edge),
+            ListOrder::NewestFirst {
+                key,
+                first,
+                cols,
+                labels,
+            } => {
+                let in_first = first.is_some_and(|l| labels.contains(l, edge.node));
+                sort_key(in_first, cols.get(*key, edge.node.index()).as_ref(), edge)
+            }
         }
     }
 

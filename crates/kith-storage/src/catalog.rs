@@ -64,8 +64,10 @@ pub struct Catalog {
     pub(crate) prop_keys: Names,
     /// The [`ORDER_RULES`] whose type and key both exist, as ids. A rule is armed
     /// the moment its second name is interned: until then no node had the key (or no
-    /// list had the type), so every list it governs was already in its order.
-    orders: Vec<(RelTypeId, Direction, PropKeyId)>,
+    /// list had the type), so every list it governs was already in its order. Its
+    /// first-part label joins when that name is interned, for the same reason: no
+    /// node carried it before.
+    orders: Vec<ArmedRule>,
 }
 
 impl Default for Catalog {
@@ -77,6 +79,16 @@ impl Default for Catalog {
     }
 }
 
+/// An armed order rule: the lists of `rel_type` seen in `direction`, ordered by the
+/// neighbour's `key`, those labelled `first` first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ArmedRule {
+    pub(crate) rel_type: RelTypeId,
+    pub(crate) direction: Direction,
+    pub(crate) key: PropKeyId,
+    pub(crate) first: Option<LabelId>,
+}
+
 impl Catalog {
     /// A catalog of these names, with the order rules they arm.
     pub(crate) fn from_names(labels: Names, rel_types: Names, prop_keys: Names) -> Catalog {
@@ -86,24 +98,42 @@ impl Catalog {
             prop_keys,
             orders: Vec::new(),
         };
-        catalog.arm_orders();
+        catalog.arm_orders(None, true);
         catalog
     }
 
-    /// Arms every rule whose names now both exist.
-    fn arm_orders(&mut self) {
+    /// Arms every rule whose type and key now exist. A rule's first-part label
+    /// joins it only where no list it governs can have been built without it: when
+    /// every list is about to be built (`rebuild`: a load) or when the label is the
+    /// one just interned (`fresh`), which no node carries yet. A label that existed
+    /// before its rule armed joins at the next load.
+    fn arm_orders(&mut self, fresh: Option<LabelId>, rebuild: bool) {
         for rule in ORDER_RULES {
-            let (Some(t), Some(k)) = (
+            let (Some(rel_type), Some(key)) = (
                 self.find_rel_type(rule.rel_type),
                 self.find_prop_key(rule.key),
             ) else {
                 continue;
             };
-            let armed = (t, rule.direction, k);
-            if !self.orders.contains(&armed) {
-                self.orders.push(armed);
+            let label = rule.first.and_then(|l| self.find_label(l));
+            let joins = label.filter(|&l| rebuild || fresh == Some(l));
+            let same = |o: &ArmedRule| o.rel_type == rel_type && o.direction == rule.direction;
+            match self.orders.iter_mut().find(|o| same(o)) {
+                Some(armed) => armed.first = armed.first.or(joins),
+                None => self.orders.push(ArmedRule {
+                    rel_type,
+                    direction: rule.direction,
+                    key,
+                    first: joins,
+                }),
             }
         }
+    }
+
+    /// Arms every rule whole, first-part labels included: for a graph whose lists
+    /// are all about to be built from its relationships.
+    pub(crate) fn arm_for_build(&mut self) {
+        self.arm_orders(None, true);
     }
 
     /// How the lists of `rel_type` in `direction` are ordered.
@@ -111,24 +141,36 @@ impl Catalog {
     pub fn edge_order(&self, rel_type: RelTypeId, direction: Direction) -> EdgeOrder {
         self.orders
             .iter()
-            .find(|o| o.0 == rel_type && o.1 == direction)
-            .map_or(EdgeOrder::ByNode, |o| EdgeOrder::NewestFirst(o.2))
+            .find(|o| o.rel_type == rel_type && o.direction == direction)
+            .map_or(EdgeOrder::ByNode, |o| EdgeOrder::NewestFirst {
+                key: o.key,
+                first: o.first,
+            })
     }
 
-    /// The armed rules ordered by `key`: `(type, direction)` of each.
-    pub(crate) fn orders_by(&self, key: PropKeyId) -> Vec<(RelTypeId, Direction)> {
+    /// The armed rules a change of `key` (a property) or of `label` moves edges in.
+    pub(crate) fn orders_moved_by(
+        &self,
+        key: Option<PropKeyId>,
+        label: Option<LabelId>,
+    ) -> Vec<ArmedRule> {
         self.orders
             .iter()
-            .filter(|o| o.2 == key)
-            .map(|o| (o.0, o.1))
+            .filter(|o| key == Some(o.key) || (label.is_some() && o.first == label))
+            .copied()
             .collect()
     }
 
     /// Interns a label name.
     pub fn label(&mut self, name: &str) -> Result<LabelId, StorageError> {
-        self.labels
-            .intern(name, "label", "more than 65,536 labels")
-            .map(LabelId)
+        let before = self.labels.names.len();
+        let id = self
+            .labels
+            .intern(name, "label", "more than 65,536 labels")?;
+        if self.labels.names.len() != before {
+            self.arm_orders(Some(LabelId(id)), false);
+        }
+        Ok(LabelId(id))
     }
     /// Interns a relationship type name.
     pub fn rel_type(&mut self, name: &str) -> Result<RelTypeId, StorageError> {
@@ -139,7 +181,7 @@ impl Catalog {
             "more than 65,536 relationship types",
         )?;
         if self.rel_types.names.len() != before {
-            self.arm_orders();
+            self.arm_orders(None, false);
         }
         Ok(RelTypeId(id))
     }
@@ -150,7 +192,7 @@ impl Catalog {
             .prop_keys
             .intern(name, "property key", "more than 65,536 property keys")?;
         if self.prop_keys.names.len() != before {
-            self.arm_orders();
+            self.arm_orders(None, false);
         }
         Ok(PropKeyId(id))
     }

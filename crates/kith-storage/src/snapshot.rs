@@ -81,10 +81,12 @@ impl Snapshot {
     /// node and sorted once, instead of one sorted insert per relationship.
     pub fn from_raw(raw: RawGraph) -> Result<Snapshot, StorageError> {
         let RawGraph {
-            catalog,
+            mut catalog,
             nodes,
             rels,
         } = raw;
+        // Every list is built here: any rule can take its whole form.
+        catalog.arm_for_build();
         let built = build_records(&catalog, nodes, rels)?;
         let mut snapshot = Snapshot {
             catalog: Arc::new(catalog),
@@ -342,7 +344,7 @@ fn build_records(
         built.rel_count += 1;
     }
     let base = Csr::from_rels(node_bound, &built.rels, |t, d| {
-        ListOrder::of(catalog, &built.node_cols, t, d)
+        ListOrder::of(catalog, &built.node_cols, &built.label_index, t, d)
     })?;
     built.adj = Adjacency::from_base(base);
     built.node_cols.pack();

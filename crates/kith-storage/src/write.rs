@@ -112,8 +112,20 @@ impl Snapshot {
                     })?);
                 let (out_edge, in_edge) = edge_pair(rel, src, dst);
                 let version = self.version + 1;
-                let out = ListOrder::of(&self.catalog, &self.node_cols, rel_type, Direction::Out);
-                let inc = ListOrder::of(&self.catalog, &self.node_cols, rel_type, Direction::In);
+                let out = ListOrder::of(
+                    &self.catalog,
+                    &self.node_cols,
+                    &self.label_index,
+                    rel_type,
+                    Direction::Out,
+                );
+                let inc = ListOrder::of(
+                    &self.catalog,
+                    &self.node_cols,
+                    &self.label_index,
+                    rel_type,
+                    Direction::In,
+                );
                 self.adj
                     .edit(src, version)?
                     .add_edge(rel_type, Direction::Out, out_edge, out);
@@ -149,19 +161,25 @@ impl Snapshot {
             WriteOp::AddLabel { node, label } => {
                 let node = self.resolve(node, &created.nodes)?;
                 let label = Arc::make_mut(&mut self.catalog).label(label)?;
+                let moved = self.ordered_edges_of(node, None, Some(label));
+                self.relink(&moved, false)?;
                 self.reindexing(node, |data| {
                     insert_sorted(&mut data.labels, label);
                 })?;
                 self.label_index.insert(label, node);
+                self.relink(&moved, true)?;
                 self.check_unique(node)?;
             }
             WriteOp::RemoveLabel { node, label } => {
                 let node = self.resolve(node, &created.nodes)?;
                 if let Some(label) = self.catalog.find_label(label) {
+                    let moved = self.ordered_edges_of(node, None, Some(label));
+                    self.relink(&moved, false)?;
                     self.reindexing(node, |data| {
                         remove_sorted(&mut data.labels, label);
                     })?;
                     self.label_index.remove(label, node);
+                    self.relink(&moved, true)?;
                 }
             }
             WriteOp::DeleteNode { node, detach } => {
@@ -266,8 +284,20 @@ impl Snapshot {
         let (out_edge, in_edge) = edge_pair(rel, record.src, record.dst);
         let version = self.version + 1;
         let t = record.rel_type;
-        let out = ListOrder::of(&self.catalog, &self.node_cols, t, Direction::Out);
-        let inc = ListOrder::of(&self.catalog, &self.node_cols, t, Direction::In);
+        let out = ListOrder::of(
+            &self.catalog,
+            &self.node_cols,
+            &self.label_index,
+            t,
+            Direction::Out,
+        );
+        let inc = ListOrder::of(
+            &self.catalog,
+            &self.node_cols,
+            &self.label_index,
+            t,
+            Direction::In,
+        );
         self.adj
             .edit(record.src, version)?
             .remove_edge(t, Direction::Out, out_edge, out);
@@ -309,31 +339,37 @@ impl Snapshot {
 
     /// Sets (or, with `Null`, removes) one property. When the key orders some
     /// neighbour's list newest first, the node's edges in those lists are taken out
-    /// under the old rank and put back under the new one.
+    /// under the old rank and put back under the new one (labels that split such a
+    /// list into parts move edges the same way: `AddLabel`, `RemoveLabel`).
     fn set_node_property(
         &mut self,
         node: NodeId,
         key: PropKeyId,
         value: Value,
     ) -> Result<(), StorageError> {
-        let moved = self.ordered_edges_of(node, key);
+        let moved = self.ordered_edges_of(node, Some(key), None);
         self.relink(&moved, false)?;
         self.reindexing(node, |data| data.set(key, value))?;
         self.relink(&moved, true)
     }
 
     /// `(neighbour, type, direction of its list, edge)` for every edge of `node` in a
-    /// neighbour's list that `key` orders.
-    fn ordered_edges_of(&self, node: NodeId, key: PropKeyId) -> Vec<OrderedEdge> {
+    /// neighbour's list whose order `key` (a property) or `label` decides.
+    fn ordered_edges_of(
+        &self,
+        node: NodeId,
+        key: Option<PropKeyId>,
+        label: Option<LabelId>,
+    ) -> Vec<OrderedEdge> {
         let mut found = Vec::new();
-        for (rel_type, direction) in self.catalog.orders_by(key) {
-            let seen_from = match direction {
+        for rule in self.catalog.orders_moved_by(key, label) {
+            let seen_from = match rule.direction {
                 Direction::Out => Direction::In,
                 Direction::In => Direction::Out,
             };
-            for e in self.adj.edges(node, rel_type, seen_from) {
+            for e in self.adj.edges(node, rule.rel_type, seen_from) {
                 let edge = kith_core::Edge { node, rel: e.rel };
-                found.push((e.node, rel_type, direction, edge));
+                found.push((e.node, rule.rel_type, rule.direction, edge));
             }
         }
         found
@@ -343,7 +379,13 @@ impl Snapshot {
     fn relink(&mut self, edges: &[OrderedEdge], add: bool) -> Result<(), StorageError> {
         let version = self.version + 1;
         for &(neighbour, rel_type, direction, edge) in edges {
-            let order = ListOrder::of(&self.catalog, &self.node_cols, rel_type, direction);
+            let order = ListOrder::of(
+                &self.catalog,
+                &self.node_cols,
+                &self.label_index,
+                rel_type,
+                direction,
+            );
             let list = self.adj.edit(neighbour, version)?;
             if add {
                 list.add_edge(rel_type, direction, edge, order);

@@ -33,7 +33,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let mut in_window: FxHashMap<NodeId, i64> = FxHashMap::default();
     let mut before: FxHashSet<NodeId> = FxHashSet::default();
     for friend in s.friends(person) {
-        for e in s.inc(friend.node, s.has_creator) {
+        for e in s.posts_among(friend.node) {
             if !g.has_label(e.node, s.post) {
                 continue;
             }

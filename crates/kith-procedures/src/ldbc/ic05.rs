@@ -40,7 +40,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         if joined.is_empty() {
             continue;
         }
-        for e in s.inc(other, s.has_creator) {
+        for e in s.posts_among(other) {
             if !g.has_label(e.node, s.post) {
                 continue;
             }

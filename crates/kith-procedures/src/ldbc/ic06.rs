@@ -29,7 +29,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     };
     let mut counts: FxHashMap<NodeId, i64> = FxHashMap::default();
     for (other, _) in s.within_two(person) {
-        for e in s.inc(other, s.has_creator) {
+        for e in s.posts_among(other) {
             if !g.has_label(e.node, s.post) {
                 continue;
             }

@@ -61,7 +61,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             continue;
         }
         let mut score = 0i64;
-        for e in s.inc(other, s.has_creator) {
+        for e in s.posts_among(other) {
             if !g.has_label(e.node, s.post) {
                 continue;
             }

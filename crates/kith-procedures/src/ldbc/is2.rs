@@ -35,18 +35,13 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     // (creationDate, id, node), newest first, ties by id descending.
     let mut messages: Vec<(i64, i64, NodeId)> = Vec::new();
     let date = |m: NodeId| s.int(m, s.creation_date);
-    let list = s.inc(person, s.has_creator);
-    let newest_first = s.messages_newest_first();
-    newest::walk(
-        list,
-        newest_first,
-        None,
-        &mut Floor::new(10),
-        date,
-        |e, d| {
+    let (newest_first, runs) = s.message_runs(person);
+    let mut floor = Floor::new(10);
+    for run in runs {
+        newest::walk(run, newest_first, None, &mut floor, date, |e, d| {
             messages.push((d, s.ext_id(e.node), e.node));
-        },
-    );
+        });
+    }
     let n = messages.len().min(10);
     if n > 0 {
         messages.select_nth_unstable_by(n - 1, |a, b| b.cmp(a));

@@ -24,20 +24,14 @@ pub(crate) fn newest_messages(
 ) -> ResultSet {
     let mut candidates: Vec<(i64, i64, NodeId, NodeId)> = Vec::new();
     let mut floor = Floor::new(20);
-    let newest_first = s.messages_newest_first();
     let date = |m: NodeId| s.int(m, s.creation_date);
     for person in persons {
-        let list = s.inc(person, s.has_creator);
-        newest::walk(
-            list,
-            newest_first,
-            Some(before),
-            &mut floor,
-            date,
-            |e, d| {
+        let (newest_first, runs) = s.message_runs(person);
+        for run in runs {
+            newest::walk(run, newest_first, Some(before), &mut floor, date, |e, d| {
                 candidates.push((d, s.ext_id(e.node), e.node, person));
-            },
-        );
+            });
+        }
     }
     let top = super::top_k(candidates, 20, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut out = ResultSet::new(COLUMNS);

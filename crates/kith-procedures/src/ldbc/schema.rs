@@ -242,11 +242,59 @@ impl<'g> Ldbc<'g> {
         seen.into_iter().filter(|(_, d)| *d > 0).collect()
     }
 
-    /// Whether persons' message lists (HAS_CREATOR inward) are kept newest first by
-    /// creation date, so "the newest k" reads can stop early.
-    pub(crate) fn messages_newest_first(&self) -> bool {
-        self.g.edge_order(self.has_creator, Direction::In)
-            == EdgeOrder::NewestFirst(self.creation_date)
+    /// A person's messages (HAS_CREATOR inward) as two runs, and whether each run
+    /// is newest first by creation date (so "the newest k" reads can stop early):
+    /// the posts and the comments where the store keeps posts first, else the whole
+    /// list and nothing.
+    pub(crate) fn message_runs(&self, person: NodeId) -> (bool, [&'g [Edge]; 2]) {
+        let list = self.inc(person, self.has_creator);
+        match self.g.edge_order(self.has_creator, Direction::In) {
+            EdgeOrder::NewestFirst { key, first } if key == self.creation_date => match first {
+                None => (true, [list, &[]]),
+                Some(l) if l == self.post => {
+                    let (posts, comments) = list.split_at(self.post_split(list));
+                    (true, [posts, comments])
+                }
+                Some(_) => (false, [list, &[]]),
+            },
+            _ => (false, [list, &[]]),
+        }
+    }
+
+    /// The part of a person's message list that holds its posts: their run where
+    /// the store keeps posts first, else all of it. Callers still test the label, so
+    /// the answer holds in any order.
+    pub(crate) fn posts_among(&self, person: NodeId) -> &'g [Edge] {
+        let list = self.inc(person, self.has_creator);
+        if self.posts_first() {
+            &list[..self.post_split(list)]
+        } else {
+            list
+        }
+    }
+
+    /// The part of a person's message list that holds its comments (see
+    /// [`Ldbc::posts_among`]).
+    pub(crate) fn comments_among(&self, person: NodeId) -> &'g [Edge] {
+        let list = self.inc(person, self.has_creator);
+        if self.posts_first() {
+            &list[self.post_split(list)..]
+        } else {
+            list
+        }
+    }
+
+    /// Whether the store keeps a person's posts before its comments.
+    fn posts_first(&self) -> bool {
+        matches!(
+            self.g.edge_order(self.has_creator, Direction::In),
+            EdgeOrder::NewestFirst { first: Some(l), .. } if l == self.post
+        )
+    }
+
+    /// Where a posts-first message list's comments start.
+    fn post_split(&self, list: &[Edge]) -> usize {
+        list.partition_point(|e| self.g.has_label(e.node, self.post))
     }
 
     /// Whether two persons know each other.

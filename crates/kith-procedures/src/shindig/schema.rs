@@ -163,7 +163,10 @@ impl<'g> Shindig<'g> {
     /// postedTime, so "the newest k" reads can stop early.
     pub(crate) fn activities_newest_first(&self) -> bool {
         self.g.edge_order(self.performed, Direction::Out)
-            == EdgeOrder::NewestFirst(self.posted_time)
+            == EdgeOrder::NewestFirst {
+                key: self.posted_time,
+                first: None,
+            }
     }
 }
 
