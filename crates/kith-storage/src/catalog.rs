@@ -89,6 +89,14 @@ pub(crate) struct ArmedRule {
     pub(crate) first: Option<LabelId>,
 }
 
+/// The name an interning call just added, for [`Catalog::arm_orders`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fresh {
+    Nothing,
+    Label(LabelId),
+    Type(RelTypeId),
+}
+
 impl Catalog {
     /// A catalog of these names, with the order rules they arm.
     pub(crate) fn from_names(labels: Names, rel_types: Names, prop_keys: Names) -> Catalog {
@@ -98,16 +106,17 @@ impl Catalog {
             prop_keys,
             orders: Vec::new(),
         };
-        catalog.arm_orders(None, true);
+        catalog.arm_orders(Fresh::Nothing, true);
         catalog
     }
 
     /// Arms every rule whose type and key now exist. A rule's first-part label
     /// joins it only where no list it governs can have been built without it: when
-    /// every list is about to be built (`rebuild`: a load) or when the label is the
-    /// one just interned (`fresh`), which no node carries yet. A label that existed
-    /// before its rule armed joins at the next load.
-    fn arm_orders(&mut self, fresh: Option<LabelId>, rebuild: bool) {
+    /// every list is about to be built (`rebuild`: a load), when the label is the one
+    /// just interned (no node carries it yet), or when the rule's type is (no list of
+    /// it exists yet). A label that existed before its rule armed otherwise joins at
+    /// the next load.
+    fn arm_orders(&mut self, fresh: Fresh, rebuild: bool) {
         for rule in ORDER_RULES {
             let (Some(rel_type), Some(key)) = (
                 self.find_rel_type(rule.rel_type),
@@ -116,7 +125,8 @@ impl Catalog {
                 continue;
             };
             let label = rule.first.and_then(|l| self.find_label(l));
-            let joins = label.filter(|&l| rebuild || fresh == Some(l));
+            let joins = label
+                .filter(|&l| rebuild || fresh == Fresh::Label(l) || fresh == Fresh::Type(rel_type));
             let same = |o: &ArmedRule| o.rel_type == rel_type && o.direction == rule.direction;
             match self.orders.iter_mut().find(|o| same(o)) {
                 Some(armed) => armed.first = armed.first.or(joins),
@@ -133,7 +143,7 @@ impl Catalog {
     /// Arms every rule whole, first-part labels included: for a graph whose lists
     /// are all about to be built from its relationships.
     pub(crate) fn arm_for_build(&mut self) {
-        self.arm_orders(None, true);
+        self.arm_orders(Fresh::Nothing, true);
     }
 
     /// How the lists of `rel_type` in `direction` are ordered.
@@ -168,7 +178,7 @@ impl Catalog {
             .labels
             .intern(name, "label", "more than 65,536 labels")?;
         if self.labels.names.len() != before {
-            self.arm_orders(Some(LabelId(id)), false);
+            self.arm_orders(Fresh::Label(LabelId(id)), false);
         }
         Ok(LabelId(id))
     }
@@ -181,7 +191,7 @@ impl Catalog {
             "more than 65,536 relationship types",
         )?;
         if self.rel_types.names.len() != before {
-            self.arm_orders(None, false);
+            self.arm_orders(Fresh::Type(RelTypeId(id)), false);
         }
         Ok(RelTypeId(id))
     }
@@ -192,7 +202,7 @@ impl Catalog {
             .prop_keys
             .intern(name, "property key", "more than 65,536 property keys")?;
         if self.prop_keys.names.len() != before {
-            self.arm_orders(None, false);
+            self.arm_orders(Fresh::Nothing, false);
         }
         Ok(PropKeyId(id))
     }

@@ -657,3 +657,46 @@ fn a_label_older_than_its_rule_splits_the_lists_from_the_next_load_on() {
     check_invariants(&loaded.snapshot());
     assert_eq!(nodes(&loaded.snapshot()), [2, 1, 3]);
 }
+
+#[test]
+fn a_rule_whose_type_comes_last_takes_its_label_at_once() {
+    // The key and `Post` exist before the first HAS_CREATOR: no list of the type
+    // existed when the rule armed, so the label joins it then, not at a load.
+    let store = Store::new(Snapshot::empty());
+    let mut batch = WriteBatch::new();
+    batch.push(WriteOp::CreateNode {
+        labels: vec!["Person".into()],
+        properties: vec![],
+    });
+    for (label, date) in [("Post", 1), ("Comment", 3), ("Post", 2)] {
+        batch.push(WriteOp::CreateNode {
+            labels: vec![label.into()],
+            properties: vec![("creationDate".into(), Value::DateTime(date))],
+        });
+    }
+    store.apply(&batch).expect("valid batch");
+    let mut rels = WriteBatch::new();
+    for message in 1..=3 {
+        rels.push(WriteOp::CreateRel {
+            rel_type: "HAS_CREATOR".into(),
+            src: NodeRef::Node(NodeId(message)),
+            dst: NodeRef::Node(NodeId(0)),
+            properties: vec![],
+        });
+    }
+    store.apply(&rels).expect("valid batch");
+    let g = store.snapshot();
+    check_invariants(&g);
+    let t = g.rel_type_id("HAS_CREATOR").expect("type");
+    assert!(matches!(
+        g.edge_order(t, Direction::In),
+        EdgeOrder::NewestFirst { first: Some(_), .. }
+    ));
+    let order: Vec<u32> = g
+        .neighbors(NodeId(0), t, Direction::In)
+        .iter()
+        .map(|e| e.node.0)
+        .collect();
+    // Posts newest first (3: date 2, 1: date 1), then the comment.
+    assert_eq!(order, [3, 1, 2]);
+}

@@ -52,7 +52,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     for friend in s.friends(person) {
         let mut count = 0i64;
         let mut names: Vec<kith_core::Str> = Vec::new();
-        for c in s.comments_among(friend.node) {
+        for c in s.inc(friend.node, s.has_creator) {
             if !g.has_label(c.node, s.comment) {
                 continue;
             }

@@ -273,17 +273,6 @@ impl<'g> Ldbc<'g> {
         }
     }
 
-    /// The part of a person's message list that holds its comments (see
-    /// [`Ldbc::posts_among`]).
-    pub(crate) fn comments_among(&self, person: NodeId) -> &'g [Edge] {
-        let list = self.inc(person, self.has_creator);
-        if self.posts_first() {
-            &list[self.post_split(list)..]
-        } else {
-            list
-        }
-    }
-
     /// Whether the store keeps a person's posts before its comments.
     fn posts_first(&self) -> bool {
         matches!(
