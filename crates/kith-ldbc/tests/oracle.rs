@@ -323,3 +323,52 @@ fn answers_equal_the_oracle_after_updates_on_sf01() {
     let (cases, rows) = check_dataset("sf0.1-after-updates", &graph);
     eprintln!("SF0.1 after {limit:?} update events: {cases} cases, {rows} rows equal the oracle's");
 }
+
+#[test]
+fn a_person_who_knows_itself_is_not_its_own_friend_of_friend() {
+    // A KNOWS from a person to itself (the store allows one) must not bring the
+    // person into its own two-step circle: its newest post would then top IC9.
+    use kith_storage::{NodeRef, Store, WriteBatch, WriteOp};
+    let person = 4398046511333;
+    let me = || NodeRef::ById {
+        label: "Person".into(),
+        id: person,
+    };
+    let store = Store::new(test_graph().clone());
+    let mut batch = WriteBatch::new();
+    batch.push(WriteOp::CreateNode {
+        labels: vec!["Message".into(), "Post".into()],
+        properties: vec![
+            ("id".into(), Value::Int(999_999_999_999)),
+            ("creationDate".into(), Value::Int(4_000_000_000_000)),
+        ],
+    });
+    batch.push(WriteOp::CreateRel {
+        rel_type: "HAS_CREATOR".into(),
+        src: NodeRef::Created(0),
+        dst: me(),
+        properties: vec![],
+    });
+    batch.push(WriteOp::CreateRel {
+        rel_type: "KNOWS".into(),
+        src: me(),
+        dst: me(),
+        properties: vec![("creationDate".into(), Value::Int(1))],
+    });
+    store.apply(&batch).expect("valid batch");
+    let params = [
+        ("personId".to_string(), Value::Int(person)),
+        ("maxDate".to_string(), Value::Int(i64::MAX)),
+    ];
+    let rows = Registry::with_builtins()
+        .call(&*store.snapshot(), "ldbc.ic9", &params)
+        .expect("runs");
+    assert!(!rows.is_empty(), "the person has friends with messages");
+    for row in rows.rows() {
+        assert_ne!(
+            row[0],
+            Value::Int(person),
+            "the person is in its own circle"
+        );
+    }
+}

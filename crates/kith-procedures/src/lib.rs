@@ -15,6 +15,7 @@ mod registry;
 mod result;
 pub mod shindig;
 pub mod traverse;
+mod visited;
 
 pub use error::ProcedureError;
 pub use params::{parse_cli_value, DefaultValue, ParamSpec, ParamType, Params, LIST_PARAM_LEN_MAX};

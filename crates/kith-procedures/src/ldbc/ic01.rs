@@ -1,11 +1,10 @@
 //! IC1: persons with a given first name within three KNOWS steps, nearest first, with
 //! their profile, universities and companies.
 
-use kith_core::{GraphView, NodeId, Value};
-use rustc_hash::FxHashSet;
-
 use super::schema::Ldbc;
+use crate::visited::Visited;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
+use kith_core::{GraphView, NodeId, Value};
 
 const COLUMNS: &[&str] = &[
     "friendId",
@@ -38,15 +37,17 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Ldbc::resolve(g)?;
     let start = s.person(p.int("personId")?)?;
     let first_name = p.string("firstName")?;
-    // Breadth-first, level by level, so each match has its shortest distance.
-    let mut seen: FxHashSet<NodeId> = FxHashSet::default();
+    // Breadth-first, level by level, so each match has its shortest distance. A bit
+    // per node marks what was reached (a 43 kB clear on SF0.1 costs less than
+    // hashing the ~1,500 persons three steps reach).
+    let mut seen = Visited::new(g.node_id_bound());
     seen.insert(start);
     let mut frontier = vec![start];
     let mut found: Vec<(u8, kith_core::Str, i64, NodeId)> = Vec::new();
     for distance in 1..=3u8 {
         let mut next = Vec::new();
         for &n in &frontier {
-            for e in s.friends(n) {
+            for e in s.friend_lists(n).into_iter().flatten() {
                 if seen.insert(e.node) {
                     next.push(e.node);
                     if *s.text(e.node, s.first_name) == *first_name {

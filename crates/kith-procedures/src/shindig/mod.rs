@@ -6,7 +6,6 @@
 
 mod rows;
 mod schema;
-mod visited;
 
 mod q01_group_members;
 mod q02_person_groups;

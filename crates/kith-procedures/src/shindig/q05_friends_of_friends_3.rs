@@ -4,7 +4,7 @@
 use kith_core::{GraphView, NodeId, Value};
 
 use super::schema::Shindig;
-use super::visited::Visited;
+use crate::visited::Visited;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
 const COLUMNS: &[&str] = &["id", "displayName", "distance"];

@@ -4,7 +4,7 @@ use kith_core::{GraphView, NodeId};
 
 use super::rows::PERSON_COLUMNS;
 use super::schema::Shindig;
-use super::visited::Visited;
+use crate::visited::Visited;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
 pub(crate) const PROCEDURE: Procedure = Procedure {
