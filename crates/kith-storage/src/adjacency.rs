@@ -652,6 +652,18 @@ mod tests {
         ListOrder::ByNode
     }
 
+    /// Adds `edge` to `node`'s list of type `t` in `d`, written at `version`.
+    fn add(adj: &mut Adjacency, node: u32, version: u64, t: u16, d: Direction, edge: Edge) {
+        let entry = adj.edit(NodeId(node), version).expect("edit");
+        entry.add_edge(RelTypeId(t), d, edge, ListOrder::ByNode);
+    }
+
+    /// Removes `edge` from `node`'s list of type `t` in `d`, written at `version`.
+    fn remove(adj: &mut Adjacency, node: u32, version: u64, t: u16, d: Direction, edge: Edge) {
+        let entry = adj.edit(NodeId(node), version).expect("edit");
+        entry.remove_edge(RelTypeId(t), d, edge, ListOrder::ByNode);
+    }
+
     fn rel(t: u16, src: u32, dst: u32) -> Option<RelRecord> {
         Some(RelRecord {
             rel_type: RelTypeId(t),
@@ -711,12 +723,7 @@ mod tests {
         let want = vec![(0, Direction::In), (1, Direction::Out), (1, Direction::In)];
         assert_eq!(order(&adj), want);
         // An edit finds the existing group rather than adding a second one.
-        adj.edit(NodeId(0), 1).expect("edit").add_edge(
-            RelTypeId(1),
-            Direction::Out,
-            e(1, 9),
-            ListOrder::ByNode,
-        );
+        add(&mut adj, 0, 1, 1, Direction::Out, e(1, 9));
         assert_eq!(order(&adj), want);
         assert_eq!(
             adj.edges(NodeId(0), RelTypeId(1), Direction::Out),
@@ -744,25 +751,10 @@ mod tests {
         let rels = [rel(0, 0, 1), rel(0, 1, 2)];
         let mut adj = Adjacency::from_base(Csr::from_rels(3, &rels, by_node).expect("valid"));
         let old = adj.clone();
-        adj.edit(NodeId(1), 1).expect("edit").add_edge(
-            RelTypeId(2),
-            Direction::Out,
-            e(0, 5),
-            ListOrder::ByNode,
-        );
-        adj.edit(NodeId(1), 1).expect("edit").remove_edge(
-            RelTypeId(0),
-            Direction::In,
-            e(0, 0),
-            ListOrder::ByNode,
-        );
+        add(&mut adj, 1, 1, 2, Direction::Out, e(0, 5));
+        remove(&mut adj, 1, 1, 0, Direction::In, e(0, 0));
         // A node created after the base.
-        adj.edit(NodeId(4), 1).expect("edit").add_edge(
-            RelTypeId(0),
-            Direction::In,
-            e(1, 6),
-            ListOrder::ByNode,
-        );
+        add(&mut adj, 4, 1, 0, Direction::In, e(1, 6));
         assert_eq!(
             all(&adj, 1),
             vec![
@@ -786,26 +778,11 @@ mod tests {
     fn a_rebase_keeps_only_what_was_written_after_the_compacted_version() {
         let rels = [rel(0, 0, 1)];
         let mut adj = Adjacency::from_base(Csr::from_rels(2, &rels, by_node).expect("valid"));
-        adj.edit(NodeId(0), 1).expect("edit").add_edge(
-            RelTypeId(1),
-            Direction::Out,
-            e(1, 1),
-            ListOrder::ByNode,
-        );
+        add(&mut adj, 0, 1, 1, Direction::Out, e(1, 1));
         // Version 1 is compacted while version 2 is written.
         let compacted = adj.compact(3, &AtomicBool::new(false)).expect("compacts");
-        adj.edit(NodeId(2), 2).expect("edit").add_edge(
-            RelTypeId(1),
-            Direction::In,
-            e(0, 2),
-            ListOrder::ByNode,
-        );
-        adj.edit(NodeId(0), 2).expect("edit").add_edge(
-            RelTypeId(1),
-            Direction::Out,
-            e(2, 2),
-            ListOrder::ByNode,
-        );
+        add(&mut adj, 2, 2, 1, Direction::In, e(0, 2));
+        add(&mut adj, 0, 2, 1, Direction::Out, e(2, 2));
         let before: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();
         adj.rebase(Arc::new(compacted), 1);
         let after: Vec<_> = (0..4).map(|n| all(&adj, n)).collect();

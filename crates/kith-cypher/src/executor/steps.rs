@@ -4,7 +4,7 @@
 //! still in cache. `next` answers whether to go on (false once a LIMIT or an EXISTS
 //! has what it needs).
 
-use kith_core::{Direction, Edge, NodeId, RelId, Value};
+use kith_core::{Direction, Edge, NodeId, RelId, RelTypeId, Value};
 
 use super::eval::{eval, property, truth};
 use super::{paths, Ctx};
@@ -580,22 +580,7 @@ pub(crate) fn for_each_list_in(
     mut f: impl FnMut(Direction, &[Edge]) -> Result<bool>,
 ) -> Result<bool> {
     let g = cx.graph();
-    for &d in directions(dir) {
-        if e.types.is_empty() {
-            for t in g.rel_types_at(node, d) {
-                if !f(d, g.neighbors(node, t, d))? {
-                    return Ok(false);
-                }
-            }
-        } else {
-            for t in e.types.iter().filter_map(|t| cx.rel_type(*t)) {
-                if !f(d, g.neighbors(node, t, d))? {
-                    return Ok(false);
-                }
-            }
-        }
-    }
-    Ok(true)
+    for_each_type(e, dir, node, cx, |d, t| f(d, g.neighbors(node, t, d)))
 }
 
 /// Calls `f` with the run of each list of `node` the expand follows that leads to
@@ -609,16 +594,31 @@ fn for_each_run(
     mut f: impl FnMut(Direction, &[Edge]) -> Result<bool>,
 ) -> Result<bool> {
     let g = cx.graph();
-    for &d in directions(e.dir) {
+    for_each_type(e, e.dir, node, cx, |d, t| {
+        f(d, g.edges_to(node, t, d, target))
+    })
+}
+
+/// Calls `f` with each (direction, type) of `node`'s lists the expand follows in
+/// direction `dir`: its types, or every type present when it names none.
+fn for_each_type(
+    e: &Expand,
+    dir: Dir,
+    node: NodeId,
+    cx: &Ctx<'_>,
+    mut f: impl FnMut(Direction, RelTypeId) -> Result<bool>,
+) -> Result<bool> {
+    let g = cx.graph();
+    for &d in directions(dir) {
         if e.types.is_empty() {
             for t in g.rel_types_at(node, d) {
-                if !f(d, g.edges_to(node, t, d, target))? {
+                if !f(d, t)? {
                     return Ok(false);
                 }
             }
         } else {
             for t in e.types.iter().filter_map(|t| cx.rel_type(*t)) {
-                if !f(d, g.edges_to(node, t, d, target))? {
+                if !f(d, t)? {
                     return Ok(false);
                 }
             }
