@@ -80,6 +80,19 @@ impl<'a> ListOrder<'a> {
         }
     }
 
+    /// The orders of `rel_type`'s lists out and in: a relationship's two ends.
+    pub(crate) fn both(
+        catalog: &Catalog,
+        cols: &'a Columns,
+        labels: &'a LabelIndex,
+        rel_type: RelTypeId,
+    ) -> (Self, Self) {
+        (
+            Self::of(catalog, cols, labels, rel_type, Direction::Out),
+            Self::of(catalog, cols, labels, rel_type, Direction::In),
+        )
+    }
+
     /// The key an edge sorts by (kith_core::edge_order::sort_key; by node alone in
     /// a list in node order).
     #[inline]

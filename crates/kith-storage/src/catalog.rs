@@ -64,9 +64,8 @@ pub struct Catalog {
     pub(crate) prop_keys: Names,
     /// The [`ORDER_RULES`] whose type and key both exist, as ids. A rule is armed
     /// the moment its second name is interned: until then no node had the key (or no
-    /// list had the type), so every list it governs was already in its order. Its
-    /// first-part label joins when that name is interned, for the same reason: no
-    /// node carried it before.
+    /// list had the type), so every list it governs was already in its order. When
+    /// its first-part label may join is [`Catalog::arm_orders`]'s to say.
     orders: Vec<ArmedRule>,
 }
 

@@ -112,20 +112,8 @@ impl Snapshot {
                     })?);
                 let (out_edge, in_edge) = edge_pair(rel, src, dst);
                 let version = self.version + 1;
-                let out = ListOrder::of(
-                    &self.catalog,
-                    &self.node_cols,
-                    &self.label_index,
-                    rel_type,
-                    Direction::Out,
-                );
-                let inc = ListOrder::of(
-                    &self.catalog,
-                    &self.node_cols,
-                    &self.label_index,
-                    rel_type,
-                    Direction::In,
-                );
+                let (out, inc) =
+                    ListOrder::both(&self.catalog, &self.node_cols, &self.label_index, rel_type);
                 self.adj
                     .edit(src, version)?
                     .add_edge(rel_type, Direction::Out, out_edge, out);
@@ -284,20 +272,7 @@ impl Snapshot {
         let (out_edge, in_edge) = edge_pair(rel, record.src, record.dst);
         let version = self.version + 1;
         let t = record.rel_type;
-        let out = ListOrder::of(
-            &self.catalog,
-            &self.node_cols,
-            &self.label_index,
-            t,
-            Direction::Out,
-        );
-        let inc = ListOrder::of(
-            &self.catalog,
-            &self.node_cols,
-            &self.label_index,
-            t,
-            Direction::In,
-        );
+        let (out, inc) = ListOrder::both(&self.catalog, &self.node_cols, &self.label_index, t);
         self.adj
             .edit(record.src, version)?
             .remove_edge(t, Direction::Out, out_edge, out);

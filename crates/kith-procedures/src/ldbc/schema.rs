@@ -52,6 +52,19 @@ pub(crate) struct Ldbc<'g> {
     pub(crate) join_date: PropKeyId,
     pub(crate) class_year: PropKeyId,
     pub(crate) work_from: PropKeyId,
+    /// How the view orders a person's message list (HAS_CREATOR inward).
+    messages: MessageOrder,
+}
+
+/// How a person's message list is ordered, read once per call from the view.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MessageOrder {
+    /// In an order the "newest k" reads cannot stop early in.
+    Unordered,
+    /// Newest first by creation date.
+    Dated,
+    /// Posts newest first, then comments newest first.
+    PostsFirst,
 }
 
 impl<'g> Ldbc<'g> {
@@ -59,17 +72,32 @@ impl<'g> Ldbc<'g> {
         let l = |n| need("ldbc", g.label_id(n), "label", n);
         let t = |n| need("ldbc", g.rel_type_id(n), "relationship type", n);
         let k = |n| need("ldbc", g.prop_key_id(n), "property key", n);
+        let (has_creator, creation_date, post) = (
+            t(rel::HAS_CREATOR)?,
+            k(key::CREATION_DATE)?,
+            l(label::POST)?,
+        );
+        let messages = match g.edge_order(has_creator, Direction::In) {
+            EdgeOrder::NewestFirst { key, first: None } if key == creation_date => {
+                MessageOrder::Dated
+            }
+            EdgeOrder::NewestFirst {
+                key,
+                first: Some(l),
+            } if key == creation_date && l == post => MessageOrder::PostsFirst,
+            _ => MessageOrder::Unordered,
+        };
         Ok(Ldbc {
             g,
             person: l(label::PERSON)?,
             message: l(label::MESSAGE)?,
-            post: l(label::POST)?,
+            post,
             comment: l(label::COMMENT)?,
             tag: l(label::TAG)?,
             tag_class: l(label::TAG_CLASS)?,
             country: l(label::COUNTRY)?,
             knows: t(rel::KNOWS)?,
-            has_creator: t(rel::HAS_CREATOR)?,
+            has_creator,
             reply_of: t(rel::REPLY_OF)?,
             container_of: t(rel::CONTAINER_OF)?,
             has_member: t(rel::HAS_MEMBER)?,
@@ -88,7 +116,7 @@ impl<'g> Ldbc<'g> {
             last_name: k(key::LAST_NAME)?,
             gender: k(key::GENDER)?,
             birthday: k(key::BIRTHDAY)?,
-            creation_date: k(key::CREATION_DATE)?,
+            creation_date,
             location_ip: k(key::LOCATION_IP)?,
             browser_used: k(key::BROWSER_USED)?,
             email: k(key::EMAIL)?,
@@ -100,6 +128,7 @@ impl<'g> Ldbc<'g> {
             join_date: k(key::JOIN_DATE)?,
             class_year: k(key::CLASS_YEAR)?,
             work_from: k(key::WORK_FROM)?,
+            messages,
         })
     }
 
@@ -262,16 +291,13 @@ impl<'g> Ldbc<'g> {
     /// list and nothing.
     pub(crate) fn message_runs(&self, person: NodeId) -> (bool, [&'g [Edge]; 2]) {
         let list = self.inc(person, self.has_creator);
-        match self.g.edge_order(self.has_creator, Direction::In) {
-            EdgeOrder::NewestFirst { key, first } if key == self.creation_date => match first {
-                None => (true, [list, &[]]),
-                Some(l) if l == self.post => {
-                    let (posts, comments) = list.split_at(self.post_split(list));
-                    (true, [posts, comments])
-                }
-                Some(_) => (false, [list, &[]]),
-            },
-            _ => (false, [list, &[]]),
+        match self.messages {
+            MessageOrder::Unordered => (false, [list, &[]]),
+            MessageOrder::Dated => (true, [list, &[]]),
+            MessageOrder::PostsFirst => {
+                let (posts, comments) = list.split_at(self.post_split(list));
+                (true, [posts, comments])
+            }
         }
     }
 
@@ -280,19 +306,10 @@ impl<'g> Ldbc<'g> {
     /// the answer holds in any order.
     pub(crate) fn posts_among(&self, person: NodeId) -> &'g [Edge] {
         let list = self.inc(person, self.has_creator);
-        if self.posts_first() {
-            &list[..self.post_split(list)]
-        } else {
-            list
+        match self.messages {
+            MessageOrder::PostsFirst => &list[..self.post_split(list)],
+            MessageOrder::Unordered | MessageOrder::Dated => list,
         }
-    }
-
-    /// Whether the store keeps a person's posts before its comments.
-    fn posts_first(&self) -> bool {
-        matches!(
-            self.g.edge_order(self.has_creator, Direction::In),
-            EdgeOrder::NewestFirst { first: Some(l), .. } if l == self.post
-        )
     }
 
     /// Where a posts-first message list's comments start.
