@@ -373,7 +373,7 @@ async fn time_ws(
 }
 
 /// The median (the mean of the middle two for an even count; 0 for none).
-fn median(mut v: Vec<f64>) -> f64 {
+pub(crate) fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     match v.len() {
         0 => 0.0,

@@ -11,6 +11,7 @@
 mod http_client;
 pub mod ldbc;
 mod local_server;
+pub mod recovery;
 pub mod report;
 pub mod shindig;
 pub mod shindig_cypher;

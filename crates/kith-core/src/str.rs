@@ -114,6 +114,39 @@ impl PackedStrs {
         })
     }
 
+    /// Strings `text[ends[i-1]..ends[i]]` (the first from 0) in one buffer: what a
+    /// graph file stores of a page, built with one copy of the text. Refused with the
+    /// reason when an end decreases, passes the text or splits a character.
+    pub fn from_text(text: &str, ends: Box<[u32]>) -> Result<PackedStrs, &'static str> {
+        let mut start = 0;
+        for &end in ends.iter() {
+            if end < start {
+                return Err("string ends decrease");
+            }
+            if !text.is_char_boundary(end as usize) {
+                return Err("a string end passes the text or splits a character");
+            }
+            start = end;
+        }
+        if start as usize != text.len() {
+            return Err("text continues past the last string");
+        }
+        Ok(PackedStrs {
+            buf: StrBuf::from_str(text),
+            ends,
+        })
+    }
+
+    /// Every string's end offset in [`PackedStrs::text`].
+    pub fn ends(&self) -> &[u32] {
+        &self.ends
+    }
+
+    /// The strings back to back.
+    pub fn text(&self) -> &str {
+        self.buf.text()
+    }
+
     fn range(&self, i: usize) -> (u32, u32) {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
         (start, self.ends[i])
@@ -324,6 +357,25 @@ mod tests {
     fn a_str_is_sixteen_bytes_and_an_option_of_it_too() {
         assert_eq!(std::mem::size_of::<Str>(), 16);
         assert_eq!(std::mem::size_of::<Option<Str>>(), 16);
+    }
+
+    #[test]
+    fn packed_strings_from_text_check_every_end() {
+        let strs = PackedStrs::from_text("héllowörld", vec![6, 6, 12].into()).expect("valid");
+        assert_eq!(strs.get(0).as_str(), "héllo");
+        assert_eq!(strs.get(1).as_str(), "");
+        assert_eq!(strs.get(2).as_str(), "wörld");
+        assert_eq!((strs.text(), strs.ends()), ("héllowörld", &[6, 6, 12][..]));
+        for (ends, why) in [
+            (vec![6, 5, 12], "decrease"),
+            (vec![2, 6, 12], "splits"),
+            (vec![6, 6, 13], "passes"),
+            (vec![6, 6, 8], "splits"),
+            (vec![6, 6, 11], "continues"),
+        ] {
+            let err = PackedStrs::from_text("héllowörld", ends.into()).expect_err("refused");
+            assert!(err.contains(why), "{err}");
+        }
     }
 
     #[test]

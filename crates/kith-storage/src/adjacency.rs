@@ -217,7 +217,7 @@ impl NodeAdj {
 /// A group header packed into an edge slot: the type and direction in the node
 /// field, the number of edges that follow in the relationship field. The node field
 /// orders as `(type, direction)` does, the order groups keep everywhere.
-fn header(rel_type: RelTypeId, direction: Direction, count: usize) -> Edge {
+pub(crate) fn header(rel_type: RelTypeId, direction: Direction, count: usize) -> Edge {
     // A group holds at most one edge per relationship id, so its count fits.
     let count = u32::try_from(count).expect("a group's count fits a relationship id");
     Edge {
@@ -344,8 +344,43 @@ impl Csr {
         Ok(out.finish())
     }
 
+    /// A base from its two arrays as a graph file holds them, checked so that no
+    /// read can leave them: rows ascend from 0 to the end of `words`, each row is
+    /// whole groups in ascending (type, direction) order with a type below
+    /// `type_count`, and every edge names a node below the row count and a
+    /// relationship below `rel_bound`. Refused with the reason otherwise; with the
+    /// number of edges (not headers) otherwise.
+    pub(crate) fn from_parts(
+        offsets: Box<[u64]>,
+        words: Box<[Edge]>,
+        type_count: usize,
+        rel_bound: usize,
+    ) -> Result<(Csr, usize), String> {
+        let node_bound = offsets.len().checked_sub(1).ok_or("no row offsets")?;
+        if offsets[0] != 0 || offsets[node_bound] != words.len() as u64 {
+            return Err(format!(
+                "rows span {}..{}, not the {} words",
+                offsets[0],
+                offsets[node_bound],
+                words.len()
+            ));
+        }
+        let mut edges = 0;
+        for (node, w) in offsets.windows(2).enumerate() {
+            if w[1] < w[0] || w[1] > words.len() as u64 {
+                return Err(format!(
+                    "row {node} ends before it starts or past the words"
+                ));
+            }
+            let row = &words[w[0] as usize..w[1] as usize];
+            edges += check_row(row, type_count, node_bound, rel_bound)
+                .map_err(|reason| format!("row {node}: {reason}"))?;
+        }
+        Ok((Csr { offsets, words }, edges))
+    }
+
     /// Slots (headers and edges) of a node's row; 0 beyond the base.
-    fn row_len(&self, node: usize) -> usize {
+    pub(crate) fn row_len(&self, node: usize) -> usize {
         match (self.offsets.get(node), self.offsets.get(node + 1)) {
             (Some(&start), Some(&end)) => (end - start) as usize,
             _ => 0,
@@ -353,7 +388,7 @@ impl Csr {
     }
 
     /// A node's groups; none for a node beyond the base.
-    fn groups(&self, node: usize) -> Groups<'_> {
+    pub(crate) fn groups(&self, node: usize) -> Groups<'_> {
         let words = match (self.offsets.get(node), self.offsets.get(node + 1)) {
             (Some(&start), Some(&end)) => &self.words[start as usize..end as usize],
             _ => &[],
@@ -426,6 +461,40 @@ impl CsrWriter {
             words: self.words.into_boxed_slice(),
         }
     }
+}
+
+/// Checks one stored row (see [`Csr::from_parts`]); its number of edges.
+fn check_row(
+    mut row: &[Edge],
+    type_count: usize,
+    node_bound: usize,
+    rel_bound: usize,
+) -> Result<usize, String> {
+    let (mut last_key, mut edge_count) = (None, 0);
+    while let Some((&head, rest)) = row.split_first() {
+        let key = head.node.0;
+        if key as usize >= 2 * type_count || last_key.is_some_and(|k| k >= key) {
+            return Err(format!("group key {key} out of range or order"));
+        }
+        last_key = Some(key);
+        let count = head.rel.0 as usize;
+        if count == 0 || count > rest.len() {
+            return Err(format!("a group of {count} edges in {} words", rest.len()));
+        }
+        let (edges, tail) = rest.split_at(count);
+        if let Some(e) = edges
+            .iter()
+            .find(|e| e.node.index() >= node_bound || e.rel.index() >= rel_bound)
+        {
+            return Err(format!(
+                "edge to node {} by relationship {} out of range",
+                e.node, e.rel
+            ));
+        }
+        edge_count += count;
+        row = tail;
+    }
+    Ok(edge_count)
 }
 
 /// A node's groups in a base: `(type, direction, edges)`.

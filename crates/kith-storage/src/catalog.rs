@@ -109,6 +109,12 @@ impl Catalog {
         catalog
     }
 
+    /// The armed order rules, in [`ORDER_RULES`] order: the orders the lists of a
+    /// graph with this catalog are kept in.
+    pub(crate) fn armed_orders(&self) -> &[ArmedRule] {
+        &self.orders
+    }
+
     /// Arms every rule whose type and key now exist. A rule's first-part label
     /// joins it only where no list it governs can have been built without it: when
     /// every list is about to be built (`rebuild`: a load), when the label is the one

@@ -32,12 +32,14 @@ use kith_core::{PackedStrs, PropKeyId, Str, Value};
 use crate::paged::PagedVec;
 
 const PAGE_BITS: usize = 8;
-const PAGE_SLOTS: usize = 1 << PAGE_BITS;
-const WORDS: usize = PAGE_SLOTS / 64;
+/// Ids a page covers.
+pub(crate) const PAGE_SLOTS: usize = 1 << PAGE_BITS;
+/// Words of a page's presence bitmap.
+pub(crate) const WORDS: usize = PAGE_SLOTS / 64;
 
 /// The fixed-width kinds, stored as 8 raw bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fixed {
+pub(crate) enum Fixed {
     Int,
     Float,
     Bool,
@@ -68,7 +70,7 @@ impl Fixed {
 
 /// One key's values for `PAGE_SLOTS` consecutive ids.
 #[derive(Clone, Debug)]
-enum Page {
+pub(crate) enum Page {
     /// Values of one fixed-width kind.
     Fixed {
         kind: Fixed,
@@ -102,8 +104,19 @@ impl Page {
         }
     }
 
+    /// How many slots hold a value.
+    pub(crate) fn present_count(&self) -> usize {
+        match self {
+            Page::Fixed { present, .. } | Page::Packed { present, .. } => {
+                present.iter().map(|w| w.count_ones() as usize).sum()
+            }
+            Page::Str(strings) => strings.iter().filter(|s| s.is_some()).count(),
+            Page::Mixed(values) => values.iter().filter(|v| **v != Value::Null).count(),
+        }
+    }
+
     #[inline]
-    fn get(&self, slot: usize) -> Option<Value> {
+    pub(crate) fn get(&self, slot: usize) -> Option<Value> {
         match self {
             Page::Fixed {
                 kind,
@@ -121,7 +134,7 @@ impl Page {
         }
     }
 
-    fn has(&self, slot: usize) -> bool {
+    pub(crate) fn has(&self, slot: usize) -> bool {
         match self {
             Page::Fixed { present, .. } | Page::Packed { present, .. } => bit(present, slot),
             Page::Str(strings) => strings[slot].is_some(),
@@ -336,6 +349,45 @@ pub(crate) struct Columns {
 }
 
 impl Columns {
+    /// Columns from each key's pages as `(page number, page)`, numbers ascending
+    /// (what a graph file holds).
+    pub(crate) fn from_pages(keys: Vec<Vec<(usize, Page)>>) -> Columns {
+        let cols = keys
+            .into_iter()
+            .map(|pages| {
+                let mut table = Vec::new();
+                for (number, page) in pages {
+                    debug_assert!(number >= table.len(), "page numbers ascend");
+                    table.resize(number, None);
+                    table.push(Some(Arc::new(page)));
+                }
+                Arc::new(Column {
+                    pages: PagedVec::from_vec(table),
+                })
+            })
+            .collect();
+        Columns {
+            cols: Arc::new(cols),
+        }
+    }
+
+    /// Page `number` of `key`'s column, if it has one.
+    pub(crate) fn page(&self, key: PropKeyId, number: usize) -> Option<&Page> {
+        self.cols.get(key.index())?.pages.get(number)?.as_deref()
+    }
+
+    /// Per key, its pages as `(page number, page)`, numbers ascending.
+    pub(crate) fn key_pages(
+        &self,
+    ) -> impl ExactSizeIterator<Item = impl Iterator<Item = (usize, &Page)> + '_> + '_ {
+        self.cols.iter().map(|col| {
+            col.pages
+                .iter()
+                .enumerate()
+                .filter_map(|(n, p)| Some((n, p.as_deref()?)))
+        })
+    }
+
     /// The value of `key` at `id`, if set.
     #[inline]
     pub(crate) fn get(&self, key: PropKeyId, id: usize) -> Option<Value> {

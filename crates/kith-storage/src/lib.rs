@@ -44,8 +44,8 @@ pub use database::{
 };
 pub use error::StorageError;
 pub use graph_file::{
-    load_snapshot, read_graph_file, read_graph_file_with_meta, write_graph_file, GraphFileMeta,
-    GRAPH_FILE_VERSION,
+    load_snapshot, read_graph_file, read_graph_file_with_meta, write_graph_file,
+    write_graph_file_version, GraphFileMeta, GRAPH_FILE_VERSION,
 };
 pub use memory::MemoryReport;
 pub use raw::{RawGraph, RawNode, RawRel};

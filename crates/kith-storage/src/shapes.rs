@@ -106,9 +106,13 @@ impl Shapes {
     }
 
     /// How many shapes there are.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// Every shape, by number.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Shape> + '_ {
+        self.list.iter().map(|s| &**s)
     }
 
     /// Heap bytes (estimated for the trie like the id index: entry plus a third).

@@ -88,6 +88,49 @@ impl Snapshot {
         // Every list is built here: any rule can take its whole form.
         catalog.arm_for_build();
         let built = build_records(&catalog, nodes, rels)?;
+        Snapshot::assemble(catalog, built, None)
+    }
+
+    /// The graph as record lists (the inverse of [`Snapshot::from_raw`], slot for
+    /// slot).
+    pub fn to_raw(&self) -> RawGraph {
+        let nodes = (0..self.nodes.len())
+            .map(|n| {
+                let data = self.node_data(NodeId(n as u32))?;
+                Some(crate::RawNode {
+                    labels: data.labels.into_vec(),
+                    properties: data.props.into_vec(),
+                })
+            })
+            .collect();
+        let rels = self
+            .rels
+            .iter()
+            .enumerate()
+            .map(|(slot, rel)| {
+                let rel = rel.as_ref()?;
+                Some(crate::RawRel {
+                    rel_type: rel.rel_type,
+                    src: rel.src,
+                    dst: rel.dst,
+                    properties: self.gather(&self.rel_cols, rel.shape.get(), slot),
+                })
+            })
+            .collect();
+        RawGraph {
+            catalog: (*self.catalog).clone(),
+            nodes,
+            rels,
+        }
+    }
+
+    /// A snapshot of built parts, with the external-id index's base (built over them
+    /// here when `None`).
+    pub(crate) fn assemble(
+        catalog: Catalog,
+        built: Built,
+        id_base: Option<IdBase>,
+    ) -> Result<Snapshot, StorageError> {
         let mut snapshot = Snapshot {
             catalog: Arc::new(catalog),
             nodes: PagedVec::from_vec(built.nodes),
@@ -105,13 +148,13 @@ impl Snapshot {
             schema: Arc::default(),
             unique_ids: Arc::default(),
         };
-        let base = snapshot
-            .build_id_base(&AtomicBool::new(false))
-            .map_err(|d| StorageError::DuplicateId {
-                label: snapshot.catalog.label_name(d.label).to_owned(),
-                id: d.id,
-            })?
-            .expect("an uncancelled build finishes");
+        let base = match id_base {
+            Some(base) => base,
+            None => snapshot
+                .build_id_base(&AtomicBool::new(false))
+                .map_err(|d| duplicate_error(&snapshot.catalog, d))?
+                .expect("an uncancelled build finishes"),
+        };
         snapshot.id_index = IdIndex::from_base(base);
         Ok(snapshot)
     }
@@ -119,15 +162,14 @@ impl Snapshot {
     /// The external-id index's base over this version's nodes: what a load builds,
     /// and what a fold rebuilds. `None` if `cancel` was set.
     pub(crate) fn build_id_base(&self, cancel: &AtomicBool) -> Result<Option<IdBase>, Duplicate> {
-        let entries = || {
-            Box::new((0..self.nodes.len()).filter_map(|n| {
-                let record = (*self.nodes.get(n)?)?;
-                let id = self.node_cols.get(ID_KEY, n)?.as_int()?;
-                let labels = &self.shapes.get(record.shape()).labels;
-                Some((&labels[..], id, NodeId(n as u32)))
-            })) as Box<dyn Iterator<Item = _>>
-        };
-        IdBase::build(entries, cancel)
+        let node = |n: usize| self.nodes.get(n).copied().flatten();
+        id_base_over(
+            self.nodes.len(),
+            node,
+            &self.shapes,
+            &self.node_cols,
+            cancel,
+        )
     }
 
     /// The nodes of `label` whose `key` equals `value`, in id order, at most `limit`.
@@ -271,17 +313,60 @@ impl Snapshot {
     }
 }
 
-/// A graph's parts built from raw lists.
-struct Built {
-    nodes: Vec<Option<NodeRecord>>,
-    adj: Adjacency,
-    rels: Vec<Option<RelRecord>>,
-    shapes: Shapes,
-    node_cols: Columns,
-    rel_cols: Columns,
-    label_index: LabelIndex,
-    node_count: usize,
-    rel_count: usize,
+/// The external-id index's base over the nodes below `node_bound` (`node` gives
+/// each slot's record), their labels from `shapes` and ids from `cols`. `None` if
+/// `cancel` was set.
+pub(crate) fn id_base_over<'a>(
+    node_bound: usize,
+    node: impl Fn(usize) -> Option<NodeRecord> + Copy + 'a,
+    shapes: &'a Shapes,
+    cols: &'a Columns,
+    cancel: &AtomicBool,
+) -> Result<Option<IdBase>, Duplicate> {
+    let entries = || {
+        Box::new((0..node_bound).filter_map(move |n| {
+            let record = node(n)?;
+            let id = cols.get(ID_KEY, n)?.as_int()?;
+            let labels = &shapes.get(record.shape()).labels;
+            Some((&labels[..], id, NodeId(n as u32)))
+        })) as Box<dyn Iterator<Item = _>>
+    };
+    IdBase::build(entries, cancel)
+}
+
+/// The error for two nodes with one `(label, id)`.
+pub(crate) fn duplicate_error(catalog: &Catalog, d: Duplicate) -> StorageError {
+    StorageError::DuplicateId {
+        label: catalog.label_name(d.label).to_owned(),
+        id: d.id,
+    }
+}
+
+/// A graph's parts, built from raw lists or read from a graph file.
+pub(crate) struct Built {
+    pub(crate) nodes: Vec<Option<NodeRecord>>,
+    pub(crate) adj: Adjacency,
+    pub(crate) rels: Vec<Option<RelRecord>>,
+    pub(crate) shapes: Shapes,
+    pub(crate) node_cols: Columns,
+    pub(crate) rel_cols: Columns,
+    pub(crate) label_index: LabelIndex,
+    pub(crate) node_count: usize,
+    pub(crate) rel_count: usize,
+}
+
+/// The packed adjacency of `rels`, each list in the order `catalog` arms for it
+/// (ranks read from `node_cols`, first-part labels from `labels`).
+pub(crate) fn build_adjacency(
+    catalog: &Catalog,
+    node_bound: usize,
+    rels: &[Option<RelRecord>],
+    node_cols: &Columns,
+    labels: &LabelIndex,
+) -> Result<Csr, StorageError> {
+    Csr::from_rels(node_bound, rels, |t, d| {
+        ListOrder::of(catalog, node_cols, labels, t, d)
+    })
 }
 
 /// Node records, relationship records, adjacency and the columns of both, from raw
@@ -343,9 +428,13 @@ fn build_records(
         }));
         built.rel_count += 1;
     }
-    let base = Csr::from_rels(node_bound, &built.rels, |t, d| {
-        ListOrder::of(catalog, &built.node_cols, &built.label_index, t, d)
-    })?;
+    let base = build_adjacency(
+        catalog,
+        node_bound,
+        &built.rels,
+        &built.node_cols,
+        &built.label_index,
+    )?;
     built.adj = Adjacency::from_base(base);
     built.node_cols.pack();
     built.rel_cols.pack();

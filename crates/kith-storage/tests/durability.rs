@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use kith_core::{GraphView, Value};
 use kith_storage::{
-    write_graph_file, Condition, Database, DatabaseOptions, NodeRef, Snapshot, StorageError,
-    WriteBatch, WriteOp,
+    write_graph_file_version, Condition, Database, DatabaseOptions, NodeRef, Snapshot,
+    StorageError, WriteBatch, WriteOp,
 };
 use proptest::prelude::*;
 
@@ -36,10 +36,11 @@ fn by_id(id: i64) -> NodeRef {
     }
 }
 
-/// The whole state of a version as bytes: two versions are equal iff these are.
+/// The whole state of a version as bytes: two versions are equal iff these are
+/// (graph file version 3 depends on the content alone, not on the layout).
 fn image(snapshot: &Snapshot, scratch: &Path) -> Vec<u8> {
     let path = scratch.join("image.kith");
-    write_graph_file(snapshot, &path).expect("writes");
+    write_graph_file_version(snapshot, &path, 3).expect("writes");
     fs::read(path).expect("reads")
 }
 
@@ -533,4 +534,40 @@ fn names_with_nul_or_empty_are_refused() {
         assert!(error.to_string().contains("cannot be a name"), "{error}");
     }
     assert_eq!(db.store().snapshot().node_count(), 0);
+}
+
+/// A data directory whose checkpoint is in the record format (version 3, written by
+/// builds before Storage v2) opens with the same graph, replays its log on top, and
+/// its next checkpoint is in the current format.
+#[test]
+fn a_version_3_checkpoint_opens_and_the_next_checkpoint_is_current() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let checkpoint = dir.path().join("graph.kith");
+    let expected;
+    {
+        let (db, _) = open(dir.path());
+        for i in 0..6 {
+            db.commit_one(&batch(vec![person(i, "x")]))
+                .expect("commits");
+        }
+        db.checkpoint().expect("checkpoint");
+        write_graph_file_version(&db.store().snapshot(), &checkpoint, 3).expect("writes v3");
+        db.commit_one(&batch(vec![person(6, "after")]))
+            .expect("commits");
+        expected = image(&db.store().snapshot(), scratch.path());
+    }
+    let version_of = |path: &Path| fs::read(path).expect("reads")[8];
+    assert_eq!(version_of(&checkpoint), 3);
+    let (db, report) = open(dir.path());
+    assert_eq!(report.replayed_transactions, 1);
+    assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
+    db.checkpoint().expect("checkpoint");
+    assert_eq!(
+        u32::from(version_of(&checkpoint)),
+        kith_storage::GRAPH_FILE_VERSION
+    );
+    drop(db);
+    let (db, _) = open(dir.path());
+    assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
 }

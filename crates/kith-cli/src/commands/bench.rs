@@ -25,6 +25,10 @@ pub enum Bench {
     /// breadth first, with and without node uniqueness, and the same in Cypher;
     /// in-process, sequential, time and bytes allocated per traversal.
     Traverse(TraverseArgs),
+    /// Recovery: the data directory's graph written as a graph file in the current
+    /// format (4, the in-memory layout) and the record format it replaced (3), each
+    /// loaded in turn; file size, write time and load time per format.
+    Recovery(RecoveryArgs),
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
     Shindig(ShindigArgs),
@@ -114,6 +118,24 @@ pub struct TraverseArgs {
     #[arg(long)]
     pub no_cypher: bool,
     /// Directory for the summary (traverse.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench recovery`.
+#[derive(clap::Args)]
+pub struct RecoveryArgs {
+    /// Data directory (default ./kith-data, generated at scale 1 if absent).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Measured loads per format (after one unmeasured load each).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Where the two graph files go [default: the temp directory]; they are removed
+    /// afterwards.
+    #[arg(long)]
+    pub scratch: Option<PathBuf>,
+    /// Directory for the summary (recovery.md).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -235,6 +257,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Transport(args) => transport(args),
         Bench::Ldbc(args) => ldbc(args),
         Bench::Traverse(args) => traverse(args),
+        Bench::Recovery(args) => recovery(args),
         Bench::Shindig(args) => shindig(args),
         Bench::Throughput(args) => throughput(args),
         Bench::Writes(args) => writes(args),
@@ -398,6 +421,24 @@ fn traverse(args: TraverseArgs) -> Result<()> {
     print!("{summary}");
     if let Some(dir) = out {
         write_run_files(&dir, &[("traverse.md", &summary)])?;
+    }
+    Ok(())
+}
+
+fn recovery(args: RecoveryArgs) -> Result<()> {
+    let RecoveryArgs {
+        data,
+        runs,
+        scratch,
+        out,
+    } = args;
+    let loaded = data_dir::load_or_default(data)?;
+    let formats = kith_bench::recovery::run(&loaded.snapshot, scratch.as_deref(), runs.max(1))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let summary = kith_bench::recovery::markdown(&loaded.snapshot, &formats);
+    print!("{summary}");
+    if let Some(dir) = out {
+        write_run_files(&dir, &[("recovery.md", &summary)])?;
     }
     Ok(())
 }

@@ -1,0 +1,924 @@
+//! The graph file: a whole graph in one checksummed, versioned binary file.
+//!
+//! Version 4 (written since Storage v2) is an image of the in-memory layout, so
+//! that loading is a run of sequential reads into the arrays the store keeps:
+//!
+//! ```text
+//! header    magic "KITHGRPH" (8) | format version u32 | flags u32 (0)
+//! catalog   3 name tables (labels, rel types, prop keys)
+//! meta      commit version u64 | declared property indexes
+//! schema    index names, uniqueness constraints, stored procedures
+//! orders    the armed adjacency order rules the stored lists follow
+//! shapes    the distinct (labels, keys) combinations
+//! nodes     one u32 per slot: shape + 1, 0 for a deleted slot
+//! columns   the node property columns, page by page (256 ids)
+//! rels      14 bytes per slot: shape + 1 u32 (0 deleted), type u16, src u32, dst u32
+//! columns   the relationship property columns
+//! adjacency the packed rows: row offsets u64, then (node u32, rel u32) words
+//! trailer   CRC-32 (IEEE) of every byte before it u32 | magic "KITHEND." (8)
+//! ```
+//!
+//! Versions 1 to 3 held one record per element (labels and a `(key, value)` list)
+//! and are still read ([`records`]); version 3 is still written on request, since its
+//! bytes depend on the graph's content alone (tests compare graphs by them).
+//! `docs/storage-format.md` has every byte. Readers check magic, version, length and
+//! checksum before decoding a byte, so a truncated or damaged file is refused with
+//! its name, never half-loaded.
+
+mod image;
+mod records;
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use kith_core::{IndexDef, LabelId, LabelKey, PropKeyId, Schema, Value};
+
+use crate::catalog::Names;
+use crate::{Catalog, RawGraph, Snapshot, StorageError};
+
+/// The format version this build writes. Versions 1 (no meta section: commit
+/// version 0, no property indexes), 2 (no schema section: indexes get their
+/// default names) and 3 (one record per element) are still read.
+pub const GRAPH_FILE_VERSION: u32 = 4;
+
+/// The record format ([`records`]), still written by [`write_graph_file_version`].
+const RECORDS_VERSION: u32 = 3;
+
+/// What a graph file records besides the records: the commit version it holds (a
+/// checkpoint covers every log record up to it) and the declared property indexes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GraphFileMeta {
+    /// The commit version of the snapshot written.
+    pub version: u64,
+    /// Declared property indexes.
+    pub indexes: Vec<(LabelId, PropKeyId)>,
+    /// Index names, constraints and stored procedures (`None` before version 3).
+    pub schema: Option<Schema>,
+}
+
+const MAGIC: &[u8; 8] = b"KITHGRPH";
+const END_MAGIC: &[u8; 8] = b"KITHEND.";
+const HEADER_BYTES: usize = 16;
+const TRAILER_BYTES: usize = 12;
+/// Bytes a writer gathers before handing them to the file and the checksum.
+const SPILL_BYTES: usize = 1 << 20;
+
+const TAG_NULL: u8 = 0;
+const TAG_BOOL: u8 = 1;
+const TAG_INT: u8 = 2;
+const TAG_FLOAT: u8 = 3;
+const TAG_STRING: u8 = 4;
+const TAG_DATETIME: u8 = 5;
+const TAG_LIST: u8 = 6;
+const TAG_TEMPORAL: u8 = 7;
+
+/// Writes a snapshot to `path` in the current format, atomically: a temporary file
+/// is written, synced and renamed over the target, so a crash leaves either the old
+/// file or the new one.
+pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageError> {
+    write_graph_file_version(snapshot, path, GRAPH_FILE_VERSION)
+}
+
+/// Writes a snapshot in format `version`: 4 (the current one) or 3. Version 3's bytes
+/// depend only on the graph's content, not on how this version happens to lay it
+/// out (shape numbers, page kinds), so two graphs are equal iff their version 3
+/// files are.
+pub fn write_graph_file_version(
+    snapshot: &Snapshot,
+    path: &Path,
+    version: u32,
+) -> Result<(), StorageError> {
+    if version != RECORDS_VERSION && version != GRAPH_FILE_VERSION {
+        return Err(StorageError::UnsupportedVersion {
+            path: path.into(),
+            found: version,
+            supported: GRAPH_FILE_VERSION,
+        });
+    }
+    write_atomically(path, |sink| {
+        sink.out.extend_from_slice(MAGIC);
+        put_u32(&mut sink.out, version);
+        put_u32(&mut sink.out, 0);
+        put_head(&mut sink.out, snapshot);
+        if version == RECORDS_VERSION {
+            records::put(sink, snapshot)
+        } else {
+            image::put(sink, snapshot)
+        }
+    })
+}
+
+/// Reads a graph file into record lists (see [`Snapshot::from_raw`]).
+pub fn read_graph_file(path: &Path) -> Result<RawGraph, StorageError> {
+    read_graph_file_with_meta(path).map(|(raw, _)| raw)
+}
+
+/// Reads a graph file into record lists and its metadata.
+pub fn read_graph_file_with_meta(path: &Path) -> Result<(RawGraph, GraphFileMeta), StorageError> {
+    let bytes = read_bytes(path)?;
+    let (version, mut r) = open(&bytes, path)?;
+    let (catalog, meta) = read_head(&mut r, version)?;
+    if version <= RECORDS_VERSION {
+        return Ok((records::read(&mut r, catalog)?, meta));
+    }
+    Ok((image::read(&mut r, catalog)?.to_raw(), meta))
+}
+
+/// Loads a graph file as a ready snapshot: records, commit version and indexes.
+pub fn load_snapshot(path: &Path) -> Result<Snapshot, StorageError> {
+    decode(&read_bytes(path)?, path)
+}
+
+/// A graph file's bytes as a ready snapshot (`path` names it in errors).
+fn decode(bytes: &[u8], path: &Path) -> Result<Snapshot, StorageError> {
+    let (version, mut r) = open(bytes, path)?;
+    let (catalog, meta) = read_head(&mut r, version)?;
+    let mut snapshot = if version <= RECORDS_VERSION {
+        Snapshot::from_raw(records::read(&mut r, catalog)?)?
+    } else {
+        image::read(&mut r, catalog)?
+    };
+    snapshot.restore_meta(meta.version, &meta.indexes, meta.schema);
+    Ok(snapshot)
+}
+
+/// A graph file's bytes: mapped, so that they are read from the page cache in place
+/// rather than copied into a buffer as large as the file (which would be fresh memory
+/// the kernel zeroes first: at a gigabyte that was a third of a load's time).
+enum FileBytes {
+    Mapped(memmap2::Mmap),
+    /// An empty file (which cannot be mapped).
+    Empty,
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Empty => &[],
+        }
+    }
+}
+
+fn read_bytes(path: &Path) -> Result<FileBytes, StorageError> {
+    let io = |source| StorageError::Io {
+        path: path.into(),
+        source,
+    };
+    let file = File::open(path).map_err(io)?;
+    if file.metadata().map_err(io)?.len() == 0 {
+        return Ok(FileBytes::Empty);
+    }
+    map(&file).map(FileBytes::Mapped).map_err(io)
+}
+
+#[expect(
+    unsafe_code,
+    reason = "maps a graph file instead of copying it into memory"
+)]
+fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
+    // Safety: the mapping is read-only and lives only while the file is decoded (the
+    // graph keeps no reference into it). kith never changes a graph file in place:
+    // a checkpoint writes a new file and renames it over the old one, which leaves the
+    // mapped file intact, and the data directory's lock keeps other kith processes
+    // out. Checksum and section checks still run over the mapped bytes.
+    let map = unsafe { memmap2::MmapOptions::new().populate().map(file) }?;
+    #[cfg(unix)]
+    map.advise(memmap2::Advice::Sequential)?;
+    Ok(map)
+}
+
+/// Checks length, magics, version and checksum; returns the version and a reader
+/// at the first byte after the header, ending before the trailer.
+fn open<'a>(bytes: &'a [u8], path: &'a Path) -> Result<(u32, Reader<'a>), StorageError> {
+    let corrupt = |reason: String| StorageError::Corrupt {
+        path: path.into(),
+        reason,
+    };
+    if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
+        return Err(corrupt(format!(
+            "{} bytes is shorter than the smallest graph file ({} bytes); truncated?",
+            bytes.len(),
+            HEADER_BYTES + TRAILER_BYTES
+        )));
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(corrupt("not a kith graph file (bad magic)".into()));
+    }
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if !(1..=GRAPH_FILE_VERSION).contains(&version) {
+        return Err(StorageError::UnsupportedVersion {
+            path: path.into(),
+            found: version,
+            supported: GRAPH_FILE_VERSION,
+        });
+    }
+    let body_end = bytes.len() - TRAILER_BYTES;
+    if &bytes[body_end + 4..] != END_MAGIC {
+        return Err(corrupt("end marker missing; the file is truncated".into()));
+    }
+    let stored_crc = u32::from_le_bytes([
+        bytes[body_end],
+        bytes[body_end + 1],
+        bytes[body_end + 2],
+        bytes[body_end + 3],
+    ]);
+    let crc = crc32fast::hash(&bytes[..body_end]);
+    if crc != stored_crc {
+        return Err(corrupt(format!(
+            "checksum mismatch (stored {stored_crc:#010x}, computed {crc:#010x})"
+        )));
+    }
+    let reader = Reader {
+        bytes: &bytes[..body_end],
+        pos: HEADER_BYTES,
+        path,
+    };
+    Ok((version, reader))
+}
+
+/// The name tables, the commit version and indexes (version 2 on) and the schema
+/// (version 3 on): what every version holds before its elements.
+fn put_head(out: &mut Vec<u8>, snapshot: &Snapshot) {
+    let catalog = &snapshot.catalog;
+    for names in [&catalog.labels, &catalog.rel_types, &catalog.prop_keys] {
+        put_len(out, names.all().len());
+        for name in names.all() {
+            put_string(out, name);
+        }
+    }
+    out.extend_from_slice(&snapshot.version.to_le_bytes());
+    let indexes = snapshot.prop_indexes.definitions();
+    put_len(out, indexes.len());
+    for (label, key) in indexes {
+        put_u16(out, label.0);
+        put_u16(out, key.0);
+    }
+    put_schema(out, &snapshot.schema);
+}
+
+fn read_head(r: &mut Reader<'_>, version: u32) -> Result<(Catalog, GraphFileMeta), StorageError> {
+    let catalog = Catalog::from_names(r.names()?, r.names()?, r.names()?);
+    if catalog.prop_keys.all().first().map(|n| &**n) != Some("id") {
+        return Err(r.corrupt("property key 0 must be `id`".into()));
+    }
+    let mut meta = GraphFileMeta::default();
+    if version >= 2 {
+        meta.version = r.i64()? as u64;
+        let count = r.u32()?;
+        for _ in 0..count {
+            let (label, key) = (r.u16()?, r.u16()?);
+            if usize::from(label) >= catalog.label_count()
+                || usize::from(key) >= catalog.prop_keys.all().len()
+            {
+                return Err(r.corrupt(format!("index ({label}, {key}) names an unknown id")));
+            }
+            meta.indexes.push((LabelId(label), PropKeyId(key)));
+        }
+    }
+    if version >= 3 {
+        meta.schema = Some(r.schema()?);
+    }
+    Ok((catalog, meta))
+}
+
+/// A file being written: bytes gather in `out` and go to the file and the checksum
+/// a megabyte at a time, so a writer never holds a whole graph's bytes.
+pub(crate) struct Sink {
+    pub(crate) out: Vec<u8>,
+    crc: crc32fast::Hasher,
+    file: File,
+    path: PathBuf,
+}
+
+impl Sink {
+    /// Hands the gathered bytes on once there are enough of them.
+    pub(crate) fn spill(&mut self) -> Result<(), StorageError> {
+        if self.out.len() >= SPILL_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), StorageError> {
+        self.crc.update(&self.out);
+        self.file
+            .write_all(&self.out)
+            .map_err(|source| StorageError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        self.out.clear();
+        Ok(())
+    }
+
+    /// Writes the trailer and syncs the file.
+    fn finish(mut self) -> Result<(), StorageError> {
+        self.flush()?;
+        let crc = self.crc.clone().finalize();
+        put_u32(&mut self.out, crc);
+        self.out.extend_from_slice(END_MAGIC);
+        self.file
+            .write_all(&self.out)
+            .and_then(|()| self.file.sync_all())
+            .map_err(|source| StorageError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// Writes `path` through a synced temporary file renamed over it.
+fn write_atomically(
+    path: &Path,
+    body: impl FnOnce(&mut Sink) -> Result<(), StorageError>,
+) -> Result<(), StorageError> {
+    let tmp = path.with_extension("tmp");
+    let file = File::create(&tmp).map_err(|source| StorageError::Io {
+        path: tmp.clone(),
+        source,
+    })?;
+    let mut sink = Sink {
+        out: Vec::with_capacity(SPILL_BYTES + (1 << 16)),
+        crc: crc32fast::Hasher::new(),
+        file,
+        path: tmp.clone(),
+    };
+    body(&mut sink)?;
+    sink.finish()?;
+    fs::rename(&tmp, path).map_err(|source| StorageError::Io {
+        path: path.into(),
+        source,
+    })?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        // Make the rename itself durable.
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|source| StorageError::Io {
+                path: dir.into(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) path: &'a Path,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn corrupt(&self, reason: String) -> StorageError {
+        StorageError::Corrupt {
+            path: PathBuf::from(self.path),
+            reason: format!("{reason} at byte {}", self.pos),
+        }
+    }
+
+    pub(crate) fn remaining(&self) -> usize {
+        self.bytes.len() - self.pos
+    }
+
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], StorageError> {
+        if self.remaining() < n {
+            return Err(self.corrupt(format!("needs {n} more bytes, {} left", self.remaining())));
+        }
+        let bytes: &'a [u8] = self.bytes;
+        let slice = &bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(slice)
+    }
+
+    /// Refuses bytes left after the last section.
+    fn finish(&self) -> Result<(), StorageError> {
+        match self.remaining() {
+            0 => Ok(()),
+            n => Err(self.corrupt(format!("{n} unexpected bytes after the data"))),
+        }
+    }
+
+    /// `count` items of `width` bytes each.
+    fn array(&mut self, count: usize, width: usize) -> Result<&'a [u8], StorageError> {
+        let n = count
+            .checked_mul(width)
+            .ok_or_else(|| self.corrupt(format!("{count} items of {width} bytes overflow")))?;
+        self.take(n)
+    }
+
+    pub(crate) fn u8(&mut self) -> Result<u8, StorageError> {
+        Ok(self.take(1)?[0])
+    }
+    pub(crate) fn u16(&mut self) -> Result<u16, StorageError> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    pub(crate) fn u32(&mut self) -> Result<u32, StorageError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    pub(crate) fn i64(&mut self) -> Result<i64, StorageError> {
+        let b = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(i64::from_le_bytes(a))
+    }
+
+    pub(crate) fn string(&mut self) -> Result<&'a str, StorageError> {
+        let len = self.u32()? as usize;
+        let start = self.pos;
+        let bytes = self.take(len)?;
+        let path = self.path;
+        std::str::from_utf8(bytes).map_err(|_| StorageError::Corrupt {
+            path: PathBuf::from(path),
+            reason: format!("string at byte {start} is not UTF-8"),
+        })
+    }
+
+    fn owned(&mut self) -> Result<String, StorageError> {
+        self.string().map(str::to_owned)
+    }
+
+    fn label_key(&mut self) -> Result<LabelKey, StorageError> {
+        Ok(LabelKey {
+            label: self.owned()?,
+            key: self.owned()?,
+        })
+    }
+
+    fn schema(&mut self) -> Result<Schema, StorageError> {
+        let mut schema = Schema::default();
+        for _ in 0..self.u32()? {
+            let name = self.owned()?;
+            let on = self.label_key()?;
+            let owner = match self.u8()? {
+                0 => None,
+                _ => Some(self.owned()?),
+            };
+            schema.indexes.insert(name, IndexDef { on, owner });
+        }
+        for _ in 0..self.u32()? {
+            let name = self.owned()?;
+            schema.unique.insert(name, self.label_key()?);
+        }
+        for _ in 0..self.u32()? {
+            let name = self.owned()?;
+            schema.procedures.insert(name, self.owned()?);
+        }
+        Ok(schema)
+    }
+
+    fn names(&mut self) -> Result<Names, StorageError> {
+        let count = self.u32()?;
+        if count > u32::from(u16::MAX) + 1 {
+            return Err(self.corrupt(format!("{count} names exceed the 65,536 limit")));
+        }
+        let mut names = Names::default();
+        for _ in 0..count {
+            let name = self.string()?.to_owned();
+            names.push_unchecked(name.into());
+        }
+        if !names.rebuild_lookup() {
+            return Err(self.corrupt("a name table repeats a name".into()));
+        }
+        Ok(names)
+    }
+
+    fn properties(&mut self, key_count: usize) -> Result<Vec<(PropKeyId, Value)>, StorageError> {
+        let n = self.u16()?;
+        let mut props = Vec::with_capacity(usize::from(n));
+        for _ in 0..n {
+            let key = self.u16()?;
+            if usize::from(key) >= key_count {
+                return Err(self.corrupt(format!("property key id {key} out of range")));
+            }
+            props.push((PropKeyId(key), self.value(0)?));
+        }
+        Ok(props)
+    }
+
+    pub(crate) fn value(&mut self, depth: u8) -> Result<Value, StorageError> {
+        let at = self.pos;
+        Ok(match self.u8()? {
+            TAG_NULL => Value::Null,
+            TAG_BOOL => Value::Bool(self.u8()? != 0),
+            TAG_INT => Value::Int(self.i64()?),
+            TAG_FLOAT => Value::Float(f64::from_bits(self.i64()? as u64)),
+            TAG_STRING => Value::String(self.string()?.into()),
+            TAG_DATETIME => Value::DateTime(self.i64()?),
+            TAG_TEMPORAL => Value::temporal(crate::temporal_codec::read(self)?),
+            TAG_LIST if depth == 0 => {
+                let n = self.u32()? as usize;
+                let mut items = Vec::with_capacity(n.min(self.remaining()));
+                for _ in 0..n {
+                    items.push(self.value(depth + 1)?);
+                }
+                Value::List(items)
+            }
+            tag => {
+                self.pos = at;
+                return Err(self.corrupt(format!("unknown or nested value tag {tag}")));
+            }
+        })
+    }
+}
+
+pub(crate) fn put_string(out: &mut Vec<u8>, s: &str) {
+    put_len(out, s.len());
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn put_schema(out: &mut Vec<u8>, schema: &Schema) {
+    put_len(out, schema.indexes.len());
+    for (name, def) in &schema.indexes {
+        for s in [name, &def.on.label, &def.on.key] {
+            put_string(out, s);
+        }
+        match &def.owner {
+            None => out.push(0),
+            Some(owner) => {
+                out.push(1);
+                put_string(out, owner);
+            }
+        }
+    }
+    put_len(out, schema.unique.len());
+    for (name, on) in &schema.unique {
+        for s in [name, &on.label, &on.key] {
+            put_string(out, s);
+        }
+    }
+    put_len(out, schema.procedures.len());
+    for (name, text) in &schema.procedures {
+        put_string(out, name);
+        put_string(out, text);
+    }
+}
+
+pub(crate) fn put_u16(out: &mut Vec<u8>, v: u16) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+pub(crate) fn put_len(out: &mut Vec<u8>, n: usize) {
+    // Every count is bounded by u32 slot ids or u16 names; strings by 4 GiB.
+    debug_assert!(u32::try_from(n).is_ok());
+    put_u32(out, n as u32);
+}
+
+pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Null => out.push(TAG_NULL),
+        Value::Bool(b) => {
+            out.push(TAG_BOOL);
+            out.push(u8::from(*b));
+        }
+        Value::Int(i) => {
+            out.push(TAG_INT);
+            out.extend_from_slice(&i.to_le_bytes());
+        }
+        Value::Float(x) => {
+            out.push(TAG_FLOAT);
+            out.extend_from_slice(&x.to_bits().to_le_bytes());
+        }
+        Value::String(s) => {
+            out.push(TAG_STRING);
+            put_len(out, s.len());
+            out.extend_from_slice(s.as_bytes());
+        }
+        Value::DateTime(t) => {
+            out.push(TAG_DATETIME);
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+        Value::Temporal(t) => {
+            out.push(TAG_TEMPORAL);
+            crate::temporal_codec::put(out, t);
+        }
+        Value::List(items) => {
+            out.push(TAG_LIST);
+            put_len(out, items.len());
+            for item in items {
+                put_value(out, item);
+            }
+        }
+        // The store refuses maps as property values (`check_value`).
+        Value::Map(_) => unreachable!("maps are never stored"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kith_core::GraphView;
+
+    fn sample() -> Snapshot {
+        let mut raw = RawGraph::default();
+        let person = raw.catalog.label("Person").expect("label");
+        let knows = raw.catalog.rel_type("KNOWS").expect("type");
+        let name = raw.catalog.prop_key("name").expect("key");
+        let tags = raw.catalog.prop_key("tags").expect("key");
+        let since = raw.catalog.prop_key("since").expect("key");
+        let a = raw
+            .add_node(
+                vec![person],
+                vec![
+                    (crate::ID_KEY, Value::Int(1)),
+                    (name, Value::string("Ann")),
+                    (
+                        tags,
+                        Value::List(vec![Value::Int(1), Value::Float(2.5), Value::Bool(true)]),
+                    ),
+                ],
+            )
+            .expect("node");
+        let b = raw
+            .add_node(vec![person], vec![(crate::ID_KEY, Value::Int(2))])
+            .expect("node");
+        raw.add_rel(
+            knows,
+            a,
+            b,
+            vec![
+                (since, Value::DateTime(1_262_304_000_000)),
+                (tags, Value::List(temporal_samples())),
+            ],
+        )
+        .expect("rel");
+        Snapshot::from_raw(raw).expect("valid")
+    }
+
+    /// One value of every temporal kind, a named zone among them.
+    fn temporal_samples() -> Vec<Value> {
+        use kith_core::{Duration, Temporal, ZonedDateTime};
+        let local = chrono::NaiveDate::from_ymd_opt(1984, 10, 11)
+            .and_then(|d| d.and_hms_nano_opt(12, 31, 14, 645_876_123))
+            .expect("a datetime");
+        let tz = "Europe/Stockholm".parse().expect("a zone");
+        [
+            Temporal::Date(local.date()),
+            Temporal::LocalTime(local.time()),
+            Temporal::Time(local.time(), -3600),
+            Temporal::LocalDateTime(local),
+            Temporal::DateTime(ZonedDateTime::in_zone(local, tz, None)),
+            Temporal::DateTime(ZonedDateTime {
+                local,
+                offset: 19_800,
+                zone: None,
+            }),
+            Temporal::Duration(Duration::new(14, -3, 70, 1)),
+        ]
+        .into_iter()
+        .map(Value::temporal)
+        .collect()
+    }
+
+    /// The sample after writes that leave deleted slots, a node beyond the packed
+    /// base, edited lists in the delta, a widened page and a schema.
+    fn edited() -> Snapshot {
+        use crate::WriteOp;
+        use kith_core::{NodeId, SchemaOp};
+        let store = crate::Store::new(sample());
+        let node = |id| crate::NodeRef::Node(NodeId(id));
+        let ops = vec![
+            WriteOp::CreateNode {
+                labels: vec!["Person".into(), "Admin".into()],
+                properties: vec![("id".into(), Value::Int(3)), ("name".into(), Value::Int(7))],
+            },
+            WriteOp::CreateNode {
+                labels: vec!["Person".into()],
+                properties: vec![("id".into(), Value::Int(4))],
+            },
+            WriteOp::CreateRel {
+                rel_type: "KNOWS".into(),
+                src: node(0),
+                dst: crate::NodeRef::Created(0),
+                properties: vec![],
+            },
+            WriteOp::DeleteNode {
+                node: crate::NodeRef::Created(1),
+                detach: true,
+            },
+            WriteOp::DeleteRel {
+                rel: kith_core::RelId(0),
+            },
+            WriteOp::CreateIndex {
+                label: "Person".into(),
+                key: "name".into(),
+            },
+            WriteOp::Schema(SchemaOp::CreateUnique {
+                name: "one_id".into(),
+                label: "Admin".into(),
+                key: "id".into(),
+            }),
+        ];
+        store
+            .apply(&crate::WriteBatch { ops })
+            .expect("the edits apply");
+        (*store.snapshot()).clone()
+    }
+
+    fn encode_version(snapshot: &Snapshot, version: u32) -> (tempdir::Dir, Vec<u8>) {
+        let dir = tempdir::Dir::new();
+        let path = dir.path().join("graph.kith");
+        write_graph_file_version(snapshot, &path, version).expect("write");
+        let bytes = fs::read(&path).expect("read back");
+        (dir, bytes)
+    }
+
+    fn encode(snapshot: &Snapshot) -> (tempdir::Dir, Vec<u8>) {
+        encode_version(snapshot, GRAPH_FILE_VERSION)
+    }
+
+    /// The graph's content: its version 3 bytes.
+    fn content(snapshot: &Snapshot) -> Vec<u8> {
+        encode_version(snapshot, RECORDS_VERSION).1
+    }
+
+    #[test]
+    fn round_trips() {
+        let snapshot = sample();
+        let (dir, _) = encode(&snapshot);
+        let raw = read_graph_file(&dir.path().join("graph.kith")).expect("readable");
+        let loaded = Snapshot::from_raw(raw).expect("valid");
+        assert_eq!(loaded.node_count(), 2);
+        assert_eq!(loaded.rel_count(), 1);
+        let person = loaded.label_id("Person").expect("label");
+        let a = loaded.node_by_id(person, 1).expect("indexed");
+        assert_eq!(loaded.node_properties(a), snapshot.node_properties(a));
+        let knows = loaded.rel_type_id("KNOWS").expect("type");
+        assert_eq!(
+            loaded.neighbors(a, knows, kith_core::Direction::Out).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn both_versions_load_what_was_written() {
+        for snapshot in [sample(), edited()] {
+            for version in [RECORDS_VERSION, GRAPH_FILE_VERSION] {
+                let (_dir, bytes) = encode_version(&snapshot, version);
+                let loaded = decode(&bytes, Path::new("g.kith")).expect("loads");
+                assert_eq!(content(&loaded), content(&snapshot), "version {version}");
+                assert_eq!(loaded.version(), snapshot.version());
+                assert_eq!(loaded.index_definitions(), snapshot.index_definitions());
+                let person = loaded.label_id("Person").expect("label");
+                for id in 1..=4 {
+                    assert_eq!(
+                        loaded.node_by_id(person, id),
+                        snapshot.node_by_id(person, id),
+                        "node {id}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_version_4_file_is_an_image_of_the_layout() {
+        let snapshot = edited();
+        let (_dir, bytes) = encode(&snapshot);
+        let loaded = decode(&bytes, Path::new("g.kith")).expect("loads");
+        // Written again, the loaded graph gives the same bytes: shapes, pages and
+        // rows were taken as stored.
+        assert_eq!(encode(&loaded).1, bytes);
+        let (_dir, raw_bytes) = encode_version(&snapshot, RECORDS_VERSION);
+        assert_eq!(version_of(&raw_bytes), 3);
+        assert_eq!(version_of(&bytes), 4);
+    }
+
+    fn version_of(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]])
+    }
+
+    #[test]
+    fn lists_stored_under_other_orders_are_built_again() {
+        let snapshot = edited();
+        let (_dir, mut bytes) = encode(&snapshot);
+        // Claim one more armed rule than this build arms: the stored rows no longer
+        // follow the armed orders, so the load rebuilds them from the records.
+        let (_, mut r) = open(&bytes, Path::new("g.kith")).expect("opens");
+        read_head(&mut r, GRAPH_FILE_VERSION).expect("head");
+        let at = r.pos;
+        let count = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        assert_eq!(count, 0, "the sample arms no rule");
+        let mut patched = bytes[..at].to_vec();
+        put_u32(&mut patched, 1);
+        patched.extend_from_slice(&[0, 0, 0, 1, 0, 0]); // KNOWS out by `id`, no label
+        patched.extend_from_slice(&bytes[at + 4..bytes.len() - TRAILER_BYTES]);
+        let crc = crc32fast::hash(&patched);
+        put_u32(&mut patched, crc);
+        patched.extend_from_slice(END_MAGIC);
+        bytes = patched;
+        let loaded = decode(&bytes, Path::new("g.kith")).expect("loads");
+        assert_eq!(content(&loaded), content(&snapshot));
+    }
+
+    #[test]
+    fn every_truncation_is_refused() {
+        for version in [RECORDS_VERSION, GRAPH_FILE_VERSION] {
+            let (_dir, bytes) = encode_version(&edited(), version);
+            for len in 0..bytes.len() {
+                let Err(err) = decode(&bytes[..len], Path::new("g.kith")) else {
+                    panic!("version {version} truncated to {len}: accepted");
+                };
+                assert!(
+                    matches!(err, StorageError::Corrupt { .. }),
+                    "truncated to {len}: unexpected error {err}"
+                );
+                assert!(
+                    err.to_string().contains("g.kith"),
+                    "error names the file: {err}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_flipped_byte_is_refused() {
+        for version in [RECORDS_VERSION, GRAPH_FILE_VERSION] {
+            let (_dir, bytes) = encode_version(&edited(), version);
+            for i in 0..bytes.len() {
+                let mut damaged = bytes.clone();
+                damaged[i] ^= 0x5a;
+                assert!(
+                    decode(&damaged, Path::new("g.kith")).is_err(),
+                    "version {version}: flip at {i} accepted"
+                );
+            }
+        }
+    }
+
+    /// Damage behind a valid checksum (a writer's bug, not the disk's) is refused by
+    /// the section checks, naming what is wrong.
+    #[test]
+    fn inconsistent_sections_are_refused_by_name() {
+        let snapshot = edited();
+        let (_dir, bytes) = encode(&snapshot);
+        let reseal = |mut body: Vec<u8>| {
+            body.truncate(body.len() - TRAILER_BYTES);
+            let crc = crc32fast::hash(&body);
+            put_u32(&mut body, crc);
+            body.extend_from_slice(END_MAGIC);
+            body
+        };
+        let mut refused = 0;
+        for i in HEADER_BYTES..bytes.len() - TRAILER_BYTES {
+            let mut damaged = bytes.clone();
+            damaged[i] ^= 0x5a;
+            match decode(&reseal(damaged), Path::new("g.kith")) {
+                Err(StorageError::Corrupt { reason, .. }) => {
+                    assert!(reason.contains("at byte"), "{reason}");
+                    refused += 1;
+                }
+                Err(_) => refused += 1,
+                // A flip in a value (a name's letter, an integer) is still a graph.
+                Ok(loaded) => drop(loaded),
+            }
+        }
+        assert!(refused > 0);
+    }
+
+    #[test]
+    fn newer_versions_are_refused_by_name() {
+        let (_dir, mut bytes) = encode(&sample());
+        bytes[8] = 9;
+        let Err(err) = decode(&bytes, Path::new("g.kith")) else {
+            panic!("version 9 accepted");
+        };
+        assert!(
+            matches!(err, StorageError::UnsupportedVersion { found: 9, .. }),
+            "{err}"
+        );
+    }
+
+    /// A scratch directory removed on drop (no dependency needed for one test helper).
+    mod tempdir {
+        use std::path::{Path, PathBuf};
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        pub struct Dir(PathBuf);
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+        impl Dir {
+            pub fn new() -> Dir {
+                let n = NEXT.fetch_add(1, Ordering::Relaxed);
+                let path = std::env::temp_dir()
+                    .join(format!("kith-storage-test-{}-{n}", std::process::id()));
+                std::fs::create_dir_all(&path).expect("scratch dir");
+                Dir(path)
+            }
+            pub fn path(&self) -> &Path {
+                &self.0
+            }
+        }
+        impl Drop for Dir {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+    }
+}
