@@ -109,7 +109,7 @@ impl Catalog {
         catalog
     }
 
-    /// The armed order rules, in [`ORDER_RULES`] order: the orders the lists of a
+    /// The armed order rules (in the order they armed): the orders the lists of a
     /// graph with this catalog are kept in.
     pub(crate) fn armed_orders(&self) -> &[ArmedRule] {
         &self.orders

@@ -24,6 +24,7 @@ mod graph_file;
 mod id_index;
 mod label_index;
 mod memory;
+mod narrow;
 mod node;
 mod paged;
 mod prop_index;

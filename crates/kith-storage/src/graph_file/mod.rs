@@ -180,14 +180,18 @@ fn read_bytes(path: &Path) -> Result<FileBytes, StorageError> {
     reason = "maps a graph file instead of copying it into memory"
 )]
 fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
-    // Safety: the mapping is read-only and lives only while the file is decoded (the
-    // graph keeps no reference into it). kith never changes a graph file in place:
-    // a checkpoint writes a new file and renames it over the old one, which leaves the
-    // mapped file intact, and the data directory's lock keeps other kith processes
-    // out. Checksum and section checks still run over the mapped bytes.
+    // Safety: the mapping is read-only and lives only while the file is decoded;
+    // decoding copies every name, string and array out of it, so the graph keeps no
+    // reference into it. kith never changes a graph file in place: a checkpoint
+    // writes a new file and renames it over the old one, which leaves a mapped file
+    // intact, even while a server holds the directory and a tool (`kith stats`) reads
+    // its last checkpoint. Someone else truncating the file meanwhile would stop the
+    // process with SIGBUS, not make it read wrong data: checksum and section checks
+    // run over the mapped bytes.
     let map = unsafe { memmap2::MmapOptions::new().populate().map(file) }?;
+    // Only a hint: the load is correct without it.
     #[cfg(unix)]
-    map.advise(memmap2::Advice::Sequential)?;
+    let _ = map.advise(memmap2::Advice::Sequential);
     Ok(map)
 }
 
@@ -512,7 +516,8 @@ impl<'a> Reader<'a> {
             TAG_TEMPORAL => Value::temporal(crate::temporal_codec::read(self)?),
             TAG_LIST if depth == 0 => {
                 let n = self.u32()? as usize;
-                let mut items = Vec::with_capacity(n.min(self.remaining()));
+                // A count is not trusted for an allocation: the list grows as read.
+                let mut items = Vec::with_capacity(n.min(64));
                 for _ in 0..n {
                     items.push(self.value(depth + 1)?);
                 }
@@ -880,6 +885,87 @@ mod tests {
             }
         }
         assert!(refused > 0);
+    }
+
+    fn refusal(snapshot: &Snapshot) -> String {
+        let (_dir, bytes) = encode(snapshot);
+        match decode(&bytes, Path::new("g.kith")) {
+            Err(StorageError::Corrupt { reason, .. }) => reason,
+            Err(other) => panic!("refused as {other}"),
+            Ok(_) => panic!("accepted"),
+        }
+    }
+
+    #[test]
+    fn rows_naming_the_wrong_relationship_are_refused() {
+        use crate::adjacency::{Adjacency, Csr, ListOrder};
+        let store = crate::Store::new(sample());
+        let back = crate::WriteOp::CreateRel {
+            rel_type: "KNOWS".into(),
+            src: crate::NodeRef::Node(kith_core::NodeId(1)),
+            dst: crate::NodeRef::Node(kith_core::NodeId(0)),
+            properties: vec![],
+        };
+        let ops = vec![back];
+        store.apply(&crate::WriteBatch { ops }).expect("creates");
+        let mut snapshot = (*store.snapshot()).clone();
+        // The rows of a graph whose two relationships were given each other's ids.
+        let mut rels: Vec<_> = snapshot.rels.iter().cloned().collect();
+        let live: Vec<usize> = (0..rels.len()).filter(|&i| rels[i].is_some()).collect();
+        assert_eq!(live.len(), 2, "two live relationships to swap");
+        rels.swap(live[0], live[1]);
+        let csr =
+            Csr::from_rels(snapshot.nodes.len(), &rels, |_, _| ListOrder::ByNode).expect("builds");
+        snapshot.adj = Adjacency::from_base(csr);
+        let reason = refusal(&snapshot);
+        assert!(
+            reason.contains("exactly the relationships' ends"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn values_at_other_slots_than_the_shapes_list_are_refused() {
+        let mut snapshot = sample();
+        let name = snapshot.catalog.find_prop_key("name").expect("key");
+        // Node 0's shape lists `name`, node 1's does not: move the value across.
+        let value = snapshot.node_cols.get(name, 0).expect("a name");
+        snapshot.node_cols.clear(name, 0);
+        snapshot.node_cols.set(name, 1, value);
+        let reason = refusal(&snapshot);
+        assert!(
+            reason.contains("other slots than the shapes list"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn ids_that_are_not_integers_are_refused() {
+        let mut snapshot = sample();
+        snapshot
+            .node_cols
+            .set(crate::ID_KEY, 1, Value::string("two"));
+        let reason = refusal(&snapshot);
+        assert!(reason.contains("not integers"), "{reason}");
+    }
+
+    #[test]
+    fn removed_values_do_not_reach_the_file() {
+        use crate::WriteOp;
+        let store = crate::Store::new(sample());
+        let ops = vec![WriteOp::SetNodeProperty {
+            node: crate::NodeRef::Node(kith_core::NodeId(0)),
+            key: "name".into(),
+            value: Value::Null,
+        }];
+        store.apply(&crate::WriteBatch { ops }).expect("removes");
+        let (_dir, bytes) = encode(&store.snapshot());
+        assert!(
+            !bytes.windows(3).any(|w| w == b"Ann"),
+            "a removed name was written"
+        );
+        let (_dir, before) = encode(&sample());
+        assert!(before.windows(3).any(|w| w == b"Ann"));
     }
 
     #[test]
