@@ -3,7 +3,8 @@
 //! A node record used to carry its own `(key, value)` list: 40 bytes a property plus
 //! a boxed slice per record. A column holds one key's values for 256 consecutive ids
 //! per page, typed by what the page holds: a page of integers, floats, booleans or
-//! epoch-millisecond dates is 8 bytes a slot and a presence bit; a page of strings
+//! epoch-millisecond dates is 8 bytes a slot and a presence bit (1, 2 or 4 once
+//! narrowed at load, see [`crate::narrow`]); a page of strings
 //! is one shared pointer a slot; anything else (lists, temporal values, a page whose
 //! values disagree in type) falls back to whole values. Ids are handed out in load
 //! order, which groups a label's nodes, so a key's pages are dense where the label

@@ -83,8 +83,9 @@ pub(crate) fn narrow(
 /// A raw value's place in its kind's order (`None`: the kind is not narrowed).
 fn order(kind: Fixed, raw: u64) -> Option<i64> {
     match kind {
-        Fixed::Int | Fixed::DateTime => Some(raw as i64),
-        Fixed::Bool => Some(i64::from(raw != 0)),
+        // A boolean's raw bits are 0 or 1: ordered as they are, so that an offset
+        // is always the raw difference it stores.
+        Fixed::Int | Fixed::DateTime | Fixed::Bool => Some(raw as i64),
         Fixed::Float => None,
     }
 }

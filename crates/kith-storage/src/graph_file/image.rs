@@ -142,7 +142,9 @@ fn read_rel_side(
 /// Whether two lists of armed rules are the same set (a writer arms rules in the
 /// order their names appeared, a load in `ORDER_RULES` order).
 fn same_rules(a: &[ArmedRule], b: &[ArmedRule]) -> bool {
-    a.len() == b.len() && a.iter().all(|rule| b.contains(rule))
+    a.len() == b.len()
+        && a.iter().all(|rule| b.contains(rule))
+        && b.iter().all(|rule| a.contains(rule))
 }
 
 fn put_orders(out: &mut Vec<u8>, orders: &[ArmedRule]) {
@@ -185,6 +187,10 @@ fn read_orders(r: &mut Reader<'_>, catalog: &Catalog) -> Result<Vec<ArmedRule>, 
             return Err(r.corrupt(format!(
                 "order rule ({rel_type}, {key}) names an unknown id"
             )));
+        }
+        let same_list = |o: &ArmedRule| o.rel_type.0 == rel_type && o.direction == direction;
+        if orders.iter().any(same_list) {
+            return Err(r.corrupt(format!("two order rules for type {rel_type} one way")));
         }
         orders.push(ArmedRule {
             rel_type: RelTypeId(rel_type),
@@ -520,6 +526,10 @@ fn read_page(r: &mut Reader<'_>) -> Result<Page, StorageError> {
             let kind = fixed_kind(r, code)?;
             let present = read_present(r)?;
             let base = read_words(r, 1)?[0];
+            // A writer narrows integers, dates and booleans (base 0 or 1) only.
+            if kind == Fixed::Float || (kind == Fixed::Bool && base > 1) {
+                return Err(r.corrupt(format!("a narrow {kind:?} page with base {base}")));
+            }
             Page::Narrow {
                 kind,
                 present,
