@@ -166,16 +166,20 @@ impl Page {
     /// the reads of 8-byte pages (the most read: dates, message ids) up to 9 %.
     #[inline(never)]
     fn narrow_get(&self, slot: usize) -> Option<Value> {
-        let Page::Narrow {
-            kind,
-            present,
-            base,
-            deltas,
-        } = self
-        else {
+        let Page::Narrow { kind, present, .. } = self else {
             return None;
         };
-        bit(present, slot).then(|| kind.value(base.wrapping_add(deltas.get(slot))))
+        bit(present, slot).then(|| kind.value(self.raw(slot).unwrap_or_default()))
+    }
+
+    /// The raw bits at `slot` of a fixed-width page, plain or narrow (whether or not
+    /// the slot is present); `None` for other pages.
+    pub(crate) fn raw(&self, slot: usize) -> Option<u64> {
+        match self {
+            Page::Fixed { bits, .. } => Some(bits[slot]),
+            Page::Narrow { base, deltas, .. } => Some(base.wrapping_add(deltas.get(slot))),
+            _ => None,
+        }
     }
 
     pub(crate) fn has(&self, slot: usize) -> bool {
@@ -296,17 +300,11 @@ impl Page {
     /// Turns a narrow page back into 8 bytes a slot, so that any value of its kind
     /// can be written.
     fn unnarrow(&mut self) {
-        if let Page::Narrow {
-            kind,
-            present,
-            base,
-            deltas,
-        } = self
-        {
-            let bits = (0..PAGE_SLOTS).map(|s| base.wrapping_add(deltas.get(s)));
+        if let Page::Narrow { kind, present, .. } = *self {
+            let bits = (0..PAGE_SLOTS).map(|s| self.raw(s).unwrap_or_default());
             *self = Page::Fixed {
-                kind: *kind,
-                present: *present,
+                kind,
+                present,
                 bits: bits.collect(),
             };
         }
@@ -357,11 +355,11 @@ impl Page {
 
 /// Whether a page's presence bitmap has `slot`.
 #[inline]
-fn bit(present: &[u64; WORDS], slot: usize) -> bool {
+pub(crate) fn bit(present: &[u64; WORDS], slot: usize) -> bool {
     present[slot / 64] >> (slot % 64) & 1 == 1
 }
 
-fn set_bit(present: &mut [u64; WORDS], slot: usize) {
+pub(crate) fn set_bit(present: &mut [u64; WORDS], slot: usize) {
     present[slot / 64] |= 1 << (slot % 64);
 }
 

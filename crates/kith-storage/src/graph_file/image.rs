@@ -7,10 +7,10 @@ use std::sync::atomic::AtomicBool;
 
 use kith_core::{Direction, Edge, LabelId, NodeId, PackedStrs, PropKeyId, RelId, RelTypeId, Value};
 
-use super::{put_len, put_u16, put_u32, put_value, Reader, Sink};
+use super::{put_len, put_u16, put_u32, put_u64, put_value, Reader, Sink};
 use crate::adjacency::{header, Adjacency, Csr};
 use crate::catalog::ArmedRule;
-use crate::columns::{Columns, Fixed, Page, PAGE_SLOTS, WORDS};
+use crate::columns::{bit, set_bit, Columns, Fixed, Page, PAGE_SLOTS, WORDS};
 use crate::id_index::{Duplicate, IdBase};
 use crate::label_index::LabelIndex;
 use crate::narrow::Deltas;
@@ -284,7 +284,7 @@ fn read_nodes(
     let bytes = r.array(count, 4)?;
     bytes
         .chunks_exact(4)
-        .map(|b| match u32::from_le_bytes([b[0], b[1], b[2], b[3]]) {
+        .map(|b| match le_u32(b, 0) {
             0 => Ok(None),
             v => Ok(Some(NodeRecord::new(shape_of(r, shapes, v)?))),
         })
@@ -311,7 +311,6 @@ fn read_rels(
 ) -> Result<Vec<Option<RelRecord>>, StorageError> {
     let count = r.u32()? as usize;
     let bytes = r.array(count, REL_BYTES)?;
-    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
     let live = |n: u32| matches!(nodes.get(n as usize), Some(Some(_)));
     // Per shape, whether a relationship may have it (no labels): one array lookup a
     // relationship instead of a shape-table walk.
@@ -320,11 +319,11 @@ fn read_rels(
         .chunks_exact(REL_BYTES)
         .enumerate()
         .map(|(slot, b)| {
-            let shape = u32_at(b, 0);
+            let shape = le_u32(b, 0);
             let (rel_type, src, dst) = (
                 u16::from_le_bytes([b[4], b[5]]),
-                u32_at(b, 6),
-                u32_at(b, 10),
+                le_u32(b, 6),
+                le_u32(b, 10),
             );
             if shape == 0 {
                 return match b.iter().all(|&x| x == 0) {
@@ -375,7 +374,6 @@ fn put_columns(sink: &mut Sink, cols: &Columns) -> Result<(), StorageError> {
 /// whatever the page still holds there (a cleared slot keeps its old bits or text in
 /// memory until the page is rebuilt; a checkpoint must not carry deleted data on).
 fn put_page(out: &mut Vec<u8>, page: &Page) {
-    let set = |present: &[u64; WORDS], slot: usize| present[slot / 64] >> (slot % 64) & 1 == 1;
     match page {
         Page::Fixed {
             kind,
@@ -385,7 +383,7 @@ fn put_page(out: &mut Vec<u8>, page: &Page) {
             out.push(fixed_code(*kind));
             put_words(out, present);
             for slot in 0..PAGE_SLOTS {
-                put_u64(out, if set(present, slot) { bits[slot] } else { 0 });
+                put_u64(out, if bit(present, slot) { bits[slot] } else { 0 });
             }
         }
         Page::Narrow {
@@ -400,7 +398,7 @@ fn put_page(out: &mut Vec<u8>, page: &Page) {
             put_u64(out, *base);
             out.push(deltas.width() as u8);
             for slot in 0..PAGE_SLOTS {
-                let delta = if set(present, slot) {
+                let delta = if bit(present, slot) {
                     deltas.get(slot)
                 } else {
                     0
@@ -418,7 +416,7 @@ fn put_page(out: &mut Vec<u8>, page: &Page) {
                 }
             };
             put_strings(out, |slot| {
-                set(present, slot).then(|| &text[start(slot)..ends[slot] as usize])
+                bit(present, slot).then(|| &text[start(slot)..ends[slot] as usize])
             });
         }
         Page::Str(strings) => put_strings(out, |slot| strings[slot].as_deref()),
@@ -432,11 +430,13 @@ fn put_strings<'a>(out: &mut Vec<u8>, text: impl Fn(usize) -> Option<&'a str>) {
     let mut present = [0u64; WORDS];
     let mut ends = [0u64; PAGE_SLOTS];
     let mut end = 0u64;
-    for slot in 0..PAGE_SLOTS {
+    for (slot, slot_end) in ends.iter_mut().enumerate() {
         let s = text(slot);
-        present[slot / 64] |= u64::from(s.is_some()) << (slot % 64);
+        if s.is_some() {
+            set_bit(&mut present, slot);
+        }
         end += s.map_or(0, |s| s.len() as u64);
-        ends[slot] = end;
+        *slot_end = end;
     }
     if end > u64::from(u32::MAX) {
         let value = |slot| text(slot).map_or(Value::Null, Value::string);
@@ -477,7 +477,7 @@ fn fixed_code(kind: Fixed) -> u8 {
 
 fn put_words(out: &mut Vec<u8>, words: &[u64]) {
     for w in words {
-        out.extend_from_slice(&w.to_le_bytes());
+        put_u64(out, *w);
     }
 }
 
@@ -543,23 +543,11 @@ fn read_page(r: &mut Reader<'_>) -> Result<Page, StorageError> {
             bits: read_words(r, PAGE_SLOTS)?.into_boxed_slice(),
         },
     };
-    let (kind, present, raw): (_, _, &dyn Fn(usize) -> u64) = match &page {
-        Page::Fixed {
-            kind,
-            present,
-            bits,
-        } => (*kind, present, &|slot| bits[slot]),
-        Page::Narrow {
-            kind,
-            present,
-            base,
-            deltas,
-        } => (*kind, present, &|slot| base.wrapping_add(deltas.get(slot))),
-        _ => return Ok(page),
-    };
-    let set = |slot: usize| present[slot / 64] >> (slot % 64) & 1 == 1;
-    if kind == Fixed::Bool && (0..PAGE_SLOTS).any(|slot| set(slot) && raw(slot) > 1) {
-        return Err(r.corrupt("a boolean is neither 0 nor 1".into()));
+    if let Page::Fixed { kind, present, .. } | Page::Narrow { kind, present, .. } = &page {
+        let raw = |slot| page.raw(slot).unwrap_or_default();
+        if *kind == Fixed::Bool && (0..PAGE_SLOTS).any(|slot| bit(present, slot) && raw(slot) > 1) {
+            return Err(r.corrupt("a boolean is neither 0 nor 1".into()));
+        }
     }
     Ok(page)
 }
@@ -609,7 +597,7 @@ fn read_strings(r: &mut Reader<'_>) -> Result<Page, StorageError> {
     let ends: Box<[u32]> = r
         .array(PAGE_SLOTS, 4)?
         .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .map(|b| le_u32(b, 0))
         .collect();
     let at = r.pos;
     let text = r.take(ends[PAGE_SLOTS - 1] as usize)?;
@@ -743,10 +731,6 @@ fn put_adjacency(sink: &mut Sink, adj: &Adjacency, node_bound: usize) -> Result<
     Ok(())
 }
 
-fn put_u64(out: &mut Vec<u8>, v: u64) {
-    out.extend_from_slice(&v.to_le_bytes());
-}
-
 fn put_edge(out: &mut Vec<u8>, edge: Edge) {
     put_u32(out, edge.node.0);
     put_u32(out, edge.rel.0);
@@ -768,8 +752,8 @@ fn read_adjacency(
         .array(count, 8)?
         .chunks_exact(8)
         .map(|b| Edge {
-            node: NodeId(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            rel: RelId(u32::from_le_bytes([b[4], b[5], b[6], b[7]])),
+            node: NodeId(le_u32(b, 0)),
+            rel: RelId(le_u32(b, 4)),
         })
         .collect();
     let (csr, ends) = Csr::from_parts(offsets, words, catalog.rel_type_count(), rels.len())
@@ -827,4 +811,9 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
+}
+
+/// The little-endian u32 at `at` of `bytes` (a slice of a checked array section).
+fn le_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }

@@ -254,7 +254,7 @@ fn put_head(out: &mut Vec<u8>, snapshot: &Snapshot) {
             put_string(out, name);
         }
     }
-    out.extend_from_slice(&snapshot.version.to_le_bytes());
+    put_u64(out, snapshot.version);
     let indexes = snapshot.prop_indexes.definitions();
     put_len(out, indexes.len());
     for (label, key) in indexes {
@@ -567,6 +567,9 @@ pub(crate) fn put_u16(out: &mut Vec<u8>, v: u16) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+pub(crate) fn put_u64(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 pub(crate) fn put_len(out: &mut Vec<u8>, n: usize) {
