@@ -486,6 +486,7 @@ fn fresh_database(options: &Options) -> Result<(tempfile::TempDir, Database), St
         durability: options.durability,
         checkpoint_wal_bytes: u64::MAX,
         checkpoint_interval: Duration::from_secs(24 * 3600),
+        log_consumed: None,
     };
     let (database, _) = Database::open(scratch.path(), db_options).map_err(|e| e.to_string())?;
     Ok((scratch, database))

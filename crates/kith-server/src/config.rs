@@ -183,6 +183,7 @@ impl ServerConfig {
             durability: self.durability_mode()?,
             checkpoint_wal_bytes: self.checkpoint_wal_bytes,
             checkpoint_interval: std::time::Duration::from_secs(self.checkpoint_interval_s),
+            log_consumed: None,
         })
     }
 }

@@ -14,6 +14,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,10 @@ pub struct DatabaseOptions {
     pub checkpoint_wal_bytes: u64,
     /// Time after which a checkpoint is due if anything was written since the last.
     pub checkpoint_interval: Duration,
+    /// The highest version a consumer of the log (replication to Kafka) has taken;
+    /// checkpoints keep the log segments holding anything above it, so what was not
+    /// yet published can be sent again after a restart. `None`: nobody reads the log.
+    pub log_consumed: Option<Arc<AtomicU64>>,
 }
 
 impl Default for DatabaseOptions {
@@ -44,6 +49,7 @@ impl Default for DatabaseOptions {
             durability: Durability::Fsync,
             checkpoint_wal_bytes: 256 * 1024 * 1024,
             checkpoint_interval: Duration::from_secs(15 * 60),
+            log_consumed: None,
         }
     }
 }
@@ -67,6 +73,25 @@ pub struct RecoveryReport {
     pub load_time: Duration,
     /// Time to replay the log.
     pub replay_time: Duration,
+}
+
+/// One commit group as the log holds it: the payload of its record
+/// (docs/storage-format.md 2), which is also what replication publishes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogRecord {
+    /// The version of its first transaction.
+    pub first_version: u64,
+    /// Transactions in the group (versions `first_version ..`).
+    pub transactions: u32,
+    /// The record's payload: first version, count, then each transaction.
+    pub payload: Vec<u8>,
+}
+
+impl LogRecord {
+    /// The version of its last transaction.
+    pub fn last_version(&self) -> u64 {
+        self.first_version + u64::from(self.transactions) - 1
+    }
 }
 
 /// What one checkpoint did.
@@ -269,14 +294,87 @@ impl Database {
     /// `Durability::Fsync`) one fsync. Each transaction succeeds or fails on its own;
     /// the outer error means the log could not be written and nothing was committed.
     pub fn commit(&self, batches: &[&WriteBatch]) -> Result<GroupResults, StorageError> {
+        self.commit_inner(batches, false)
+            .map(|(results, _)| results)
+    }
+
+    /// Like [`Database::commit`], and also hands back a copy of the log record the
+    /// group was written as (`None` when no transaction of it applied), in commit
+    /// order, for replication.
+    pub fn commit_logged(
+        &self,
+        batches: &[&WriteBatch],
+    ) -> Result<(GroupResults, Option<LogRecord>), StorageError> {
+        self.commit_inner(batches, true)
+    }
+
+    fn commit_inner(
+        &self,
+        batches: &[&WriteBatch],
+        keep_record: bool,
+    ) -> Result<(GroupResults, Option<LogRecord>), StorageError> {
         let mut log = lock(&self.log);
         let log = &mut *log;
-        self.store.apply_group(batches, |first_version, applied| {
+        let mut record = None;
+        let results = self.store.apply_group(batches, |first_version, applied| {
             let bytes = log.writer.append(first_version, applied)?;
             log.bytes_since_checkpoint += bytes;
             log.groups += 1;
+            if keep_record {
+                record = Some(LogRecord {
+                    first_version,
+                    transactions: applied.len() as u32,
+                    payload: log.writer.last_payload().to_vec(),
+                });
+            }
             Ok(())
-        })
+        })?;
+        Ok((results, record))
+    }
+
+    /// Hands `visit` every log record holding a version above `after` and starting at
+    /// or below `through` (at most the current version), in order, from the segments
+    /// on disk. The
+    /// answer is the first version the log still holds: when it is above `after + 1`,
+    /// the versions between are gone (a checkpoint covered them). A caller that
+    /// reads while the server writes sets `log_consumed` to at most `after` first, so
+    /// no checkpoint removes a segment it is about to read.
+    pub fn log_records_after(
+        &self,
+        after: u64,
+        through: u64,
+        mut visit: impl FnMut(LogRecord) -> Result<(), StorageError>,
+    ) -> Result<u64, StorageError> {
+        let wal_dir = self.dir.join(WAL_DIR);
+        // Holding the log lock while listing keeps a checkpoint from removing a
+        // segment between the listing and its reading; the reading itself runs
+        // unlocked: the records it wants are synced and no longer change.
+        let (segments, through) = {
+            let _log = lock(&self.log);
+            let current = self.store.snapshot().version;
+            (wal::list_segments(&wal_dir)?, through.min(current))
+        };
+        let oldest = segments.first().map_or(through + 1, |s| s.first_version);
+        for (i, segment) in segments.iter().enumerate() {
+            let skip = segments
+                .get(i + 1)
+                .is_some_and(|next| next.first_version <= after + 1);
+            if skip || segment.first_version > through {
+                continue;
+            }
+            wal::scan_segment_raw(segment, |raw| {
+                let record = LogRecord {
+                    first_version: raw.first_version,
+                    transactions: raw.transactions,
+                    payload: raw.payload.to_vec(),
+                };
+                if record.last_version() > after && record.first_version <= through {
+                    visit(record)?;
+                }
+                Ok(())
+            })?;
+        }
+        Ok(oldest)
     }
 
     /// Commits one transaction.
@@ -324,7 +422,11 @@ impl Database {
         let removed_segments = {
             let mut log = lock(&self.log);
             log.checkpointed = Some(snapshot.version);
-            wal::remove_segments_before(&self.dir.join(WAL_DIR), snapshot.version + 1)?
+            let consumed = self.options.log_consumed.as_ref();
+            let covered = consumed.map_or(snapshot.version, |c| {
+                snapshot.version.min(c.load(Ordering::Acquire))
+            });
+            wal::remove_segments_covered(&self.dir.join(WAL_DIR), covered)?
         };
         Ok(CheckpointReport {
             version: snapshot.version,

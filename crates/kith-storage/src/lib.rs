@@ -41,7 +41,8 @@ mod write;
 pub use catalog::{Catalog, ID_KEY};
 pub use conflict::{History, ReadCheck, WriteSet};
 pub use database::{
-    create_data_dir, CheckpointReport, Database, DatabaseOptions, RecoveryReport, CHECKPOINT_FILE,
+    create_data_dir, CheckpointReport, Database, DatabaseOptions, LogRecord, RecoveryReport,
+    CHECKPOINT_FILE,
 };
 pub use error::StorageError;
 pub use graph_file::{
@@ -53,5 +54,5 @@ pub use raw::{RawGraph, RawNode, RawRel};
 pub use snapshot::Snapshot;
 pub use store::{CommitInfo, GroupResults, Store};
 pub use tx::Tx;
-pub use wal::{Durability, WAL_FORMAT_VERSION};
+pub use wal::{decode_payload, Durability, WAL_FORMAT_VERSION};
 pub use write::{Condition, Name, NodeRef, WriteBatch, WriteOp};

@@ -571,3 +571,89 @@ fn a_version_3_checkpoint_opens_and_the_next_checkpoint_is_current() {
     let (db, _) = open(dir.path());
     assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
 }
+
+/// Replication reads the log: the record a commit hands back is the record the log
+/// holds, its payload decodes to the group's transactions, and segments above the
+/// consumed version outlive a checkpoint until it is consumed.
+#[test]
+fn log_records_are_read_back_and_kept_until_consumed() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let consumed = Arc::new(AtomicU64::new(0));
+    let options = DatabaseOptions {
+        log_consumed: Some(consumed.clone()),
+        ..DatabaseOptions::default()
+    };
+    let (db, _) = Database::open(dir.path(), options).expect("opens");
+    let mut handed = Vec::new();
+    for i in 0..3 {
+        let (b1, b2) = (
+            batch(vec![person(2 * i, "a")]),
+            batch(vec![person(2 * i + 1, "b")]),
+        );
+        let (results, record) = db.commit_logged(&[&b1, &b2]).expect("commits");
+        assert!(results.iter().all(Result::is_ok));
+        let record = record.expect("a record");
+        let (first, batches) =
+            kith_storage::decode_payload(&record.payload, dir.path()).expect("decodes");
+        assert_eq!((first, batches), (record.first_version, vec![b1, b2]));
+        handed.push(record);
+        db.checkpoint().expect("checkpoint");
+    }
+    assert_eq!(handed[2].last_version(), 6);
+    // Nothing consumed: the checkpoints kept every record.
+    let mut read = Vec::new();
+    let oldest = db
+        .log_records_after(0, u64::MAX, |r| {
+            read.push(r);
+            Ok(())
+        })
+        .expect("reads");
+    assert_eq!((oldest, &read), (1, &handed));
+    let mut after_two = Vec::new();
+    db.log_records_after(2, 4, |r| {
+        after_two.push(r);
+        Ok(())
+    })
+    .expect("reads");
+    assert_eq!(after_two, handed[1..2]);
+    // Consumed through 4: the next checkpoint removes the segments wholly at or below.
+    consumed.store(4, Ordering::Release);
+    db.checkpoint().expect("checkpoint");
+    let mut rest = Vec::new();
+    let oldest = db
+        .log_records_after(0, u64::MAX, |r| {
+            rest.push(r);
+            Ok(())
+        })
+        .expect("reads");
+    assert_eq!((oldest, &rest), (5, &handed[2..].to_vec()));
+    // A group none of whose transactions applied writes no record.
+    let dup = batch(vec![person(0, "again")]);
+    let (results, record) = db.commit_logged(&[&dup]).expect("commits");
+    assert!(results[0].is_err() && record.is_none());
+    drop(db);
+    let (db, report) = open(dir.path());
+    assert_eq!(report.version, 6);
+    assert!(node_with_id(&db, 5));
+}
+
+#[test]
+fn a_damaged_payload_is_refused_by_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (db, _) = open(dir.path());
+    let b = batch(vec![person(1, "a")]);
+    let (_, record) = db.commit_logged(&[&b]).expect("commits");
+    let mut payload = record.expect("record").payload;
+    payload.push(0);
+    let source = Path::new("kafka topic t");
+    let err = kith_storage::decode_payload(&payload, source).expect_err("refused");
+    assert!(err.to_string().contains("kafka topic t"), "{err}");
+    assert!(
+        err.to_string().contains("after the record's last batch"),
+        "{err}"
+    );
+    payload.truncate(10);
+    assert!(kith_storage::decode_payload(&payload, source).is_err());
+}

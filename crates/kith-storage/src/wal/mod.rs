@@ -138,6 +138,26 @@ pub(crate) fn scan_segment(
     segment: &Segment,
     mut apply: impl FnMut(u64, Vec<WriteBatch>) -> Result<(), StorageError>,
 ) -> Result<SegmentScan, StorageError> {
+    scan_segment_raw(segment, |record| {
+        let (first_version, batches) = decode_payload(record.payload, &segment.path)?;
+        apply(first_version, batches)
+    })
+}
+
+/// One valid record of a segment, not yet decoded.
+pub(crate) struct RawRecord<'a> {
+    pub(crate) first_version: u64,
+    pub(crate) transactions: u32,
+    /// The payload as logged (first version, count, batches): what replication sends.
+    pub(crate) payload: &'a [u8],
+}
+
+/// Reads every valid record of a segment in order, checking its frame, checksum and
+/// version sequence, and hands each payload to `visit` undecoded.
+pub(crate) fn scan_segment_raw(
+    segment: &Segment,
+    mut visit: impl FnMut(RawRecord<'_>) -> Result<(), StorageError>,
+) -> Result<SegmentScan, StorageError> {
     let path = &segment.path;
     let bytes = fs::read(path).map_err(io_error(path))?;
     let corrupt = |reason: String| StorageError::Corrupt {
@@ -198,36 +218,60 @@ pub(crate) fn scan_segment(
             ));
         }
         // The checksum matched: from here on, anything wrong is not a torn write.
-        let mut r = Reader {
-            bytes: payload,
-            pos: 0,
-            path,
-        };
-        let first_version = r.i64()? as u64;
+        let (first_version, transactions) = payload_head(payload);
         if first_version != expected {
             return Err(corrupt(format!(
                 "the record at byte {pos} starts at version {first_version}, expected {expected}"
             )));
         }
-        let count = r.u32()? as usize;
-        let mut batches = Vec::with_capacity(count.min(len));
-        for _ in 0..count {
-            batches.push(codec::read_batch(&mut r)?);
-        }
-        if r.pos != payload.len() {
-            return Err(corrupt(format!(
-                "the record at byte {pos} has {} bytes after its last batch",
-                payload.len() - r.pos
-            )));
-        }
-        expected += count as u64;
-        apply(first_version, batches)?;
+        expected += u64::from(transactions);
+        visit(RawRecord {
+            first_version,
+            transactions,
+            payload,
+        })?;
         pos += RECORD_HEADER_BYTES + len;
     }
     Ok(SegmentScan {
         valid_len: pos as u64,
         damage: None,
     })
+}
+
+/// The first version and transaction count at the head of a payload of at least 12
+/// bytes.
+fn payload_head(payload: &[u8]) -> (u64, u32) {
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&payload[..8]);
+    let mut count = [0u8; 4];
+    count.copy_from_slice(&payload[8..12]);
+    (u64::from_le_bytes(first), u32::from_le_bytes(count))
+}
+
+/// Decodes a record's payload into its first version and transactions. `source`
+/// names where the bytes came from in errors (a segment, or a replication topic).
+pub fn decode_payload(
+    payload: &[u8],
+    source: &Path,
+) -> Result<(u64, Vec<WriteBatch>), StorageError> {
+    let mut r = Reader {
+        bytes: payload,
+        pos: 0,
+        path: source,
+    };
+    let first_version = r.i64()? as u64;
+    let count = r.u32()? as usize;
+    let mut batches = Vec::with_capacity(count.min(payload.len()));
+    for _ in 0..count {
+        batches.push(codec::read_batch(&mut r)?);
+    }
+    if r.pos != payload.len() {
+        return Err(r.corrupt(format!(
+            "{} bytes after the record's last batch",
+            payload.len() - r.pos
+        )));
+    }
+    Ok((first_version, batches))
 }
 
 fn damaged(pos: usize, what: String) -> SegmentScan {
@@ -341,6 +385,11 @@ impl WalWriter {
         Ok(self.buf.len() as u64)
     }
 
+    /// The payload of the record [`WalWriter::append`] wrote last.
+    pub(crate) fn last_payload(&self) -> &[u8] {
+        &self.buf[RECORD_HEADER_BYTES..]
+    }
+
     fn failure(&self, reason: String) -> StorageError {
         StorageError::Io {
             path: self.path.clone(),
@@ -369,13 +418,16 @@ impl WalWriter {
     }
 }
 
-/// Removes every segment older than the one starting at `keep_from`: a checkpoint at
-/// version `keep_from - 1` covers them.
-pub(crate) fn remove_segments_before(dir: &Path, keep_from: u64) -> Result<usize, StorageError> {
+/// Removes every segment whose versions all lie at or below `covered`: one followed by
+/// a segment starting at or before `covered + 1`. A checkpoint at version `c` rotates
+/// the log to `c + 1`, so with `covered = c` every older segment goes; a lower
+/// `covered` (versions not yet replicated) keeps the segments holding what is above it.
+pub(crate) fn remove_segments_covered(dir: &Path, covered: u64) -> Result<usize, StorageError> {
+    let segments = list_segments(dir)?;
     let mut removed = 0;
-    for segment in list_segments(dir)? {
-        if segment.first_version < keep_from {
-            fs::remove_file(&segment.path).map_err(io_error(&segment.path))?;
+    for pair in segments.windows(2) {
+        if pair[1].first_version <= covered + 1 {
+            fs::remove_file(&pair[0].path).map_err(io_error(&pair[0].path))?;
             removed += 1;
         }
     }

@@ -1,0 +1,69 @@
+//! Reading the log back from the topic, record by record (replicas, tests, tools).
+
+use std::time::{Duration, Instant};
+
+use kith_storage::LogRecord;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::{Message, Offset, TopicPartitionList};
+
+use crate::error::kafka;
+use crate::frame::{self, Reassembly};
+use crate::topic::{self, PARTITION};
+use crate::{KafkaUrl, ReplicationError};
+
+/// Reads whole log records from partition 0, from a given offset on.
+pub struct LogReader {
+    url: KafkaUrl,
+    consumer: BaseConsumer,
+    reassembly: Reassembly,
+    /// The offset of the next message to read.
+    next_offset: i64,
+}
+
+impl LogReader {
+    /// Starts reading at `offset` (0: the topic's beginning).
+    pub fn open(url: &KafkaUrl, offset: i64) -> Result<LogReader, ReplicationError> {
+        let consumer = topic::consumer(url)?;
+        let mut assignment = TopicPartitionList::new();
+        assignment
+            .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
+            .map_err(kafka("assigning partition 0"))?;
+        consumer
+            .assign(&assignment)
+            .map_err(kafka(format!("reading topic {}", url.topic)))?;
+        Ok(LogReader {
+            url: url.clone(),
+            consumer,
+            reassembly: Reassembly::default(),
+            next_offset: offset,
+        })
+    }
+
+    /// The next whole record, or `None` if none arrived within `wait`. The offset
+    /// answered is the one after the record's last part (where to resume reading).
+    pub fn next(&mut self, wait: Duration) -> Result<Option<(i64, LogRecord)>, ReplicationError> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Some(message) = self.consumer.poll(left) else {
+                return Ok(None);
+            };
+            let message = message.map_err(kafka(format!("reading topic {}", self.url.topic)))?;
+            let offset = message.offset();
+            let at = || format!("topic {} offset {offset}", self.url.topic);
+            let part = frame::parse(message.payload().unwrap_or_default())
+                .map_err(|reason| ReplicationError::BadRecord { at: at(), reason })?;
+            self.next_offset = offset + 1;
+            let record = self
+                .reassembly
+                .push(&part)
+                .map_err(|reason| ReplicationError::BadRecord { at: at(), reason })?;
+            if let Some(record) = record {
+                return Ok(Some((self.next_offset, record)));
+            }
+            if Instant::now() >= deadline {
+                return Ok(None);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The topic itself: creating it, and reading where its log ends.
+
+use std::time::Duration;
+
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::RDKafkaErrorCode;
+use rdkafka::{Message, Offset, TopicPartitionList};
+
+use crate::error::kafka;
+use crate::{frame, KafkaUrl, ReplicationError};
+
+/// kith's log lives in partition 0 (one partition keeps commit order).
+pub(crate) const PARTITION: i32 = 0;
+
+/// How long one request to the cluster may take before it is tried again.
+pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A client configuration for `url`'s cluster.
+pub(crate) fn config(url: &KafkaUrl) -> ClientConfig {
+    let mut config = ClientConfig::new();
+    config
+        .set("bootstrap.servers", &url.brokers)
+        // A request is one write here; Nagle would hold small ones back.
+        .set("socket.nagle.disable", "true")
+        .set("reconnect.backoff.max.ms", "2000");
+    config
+}
+
+/// Creates the topic with one partition (the cluster's default replication) unless
+/// it exists.
+pub(crate) fn ensure(url: &KafkaUrl) -> Result<(), ReplicationError> {
+    let admin: AdminClient<DefaultClientContext> = config(url)
+        .create()
+        .map_err(kafka("creating a Kafka admin client"))?;
+    let topic = NewTopic::new(&url.topic, 1, TopicReplication::Fixed(-1));
+    let options = AdminOptions::new().request_timeout(Some(REQUEST_TIMEOUT));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(|source| ReplicationError::Io {
+            doing: "starting the Kafka admin client's runtime".into(),
+            source,
+        })?;
+    let results = runtime
+        .block_on(admin.create_topics([&topic], &options))
+        .map_err(kafka(format!("creating topic {}", url.topic)))?;
+    for result in results {
+        match result {
+            Ok(_) | Err((_, RDKafkaErrorCode::TopicAlreadyExists)) => {}
+            Err((name, code)) => {
+                return Err(ReplicationError::Kafka {
+                    doing: format!("creating topic {name}"),
+                    source: rdkafka::error::KafkaError::AdminOp(code),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A consumer that reads partition 0 where it is told to (kith keeps offsets
+/// itself; nothing is committed to the cluster).
+pub(crate) fn consumer(url: &KafkaUrl) -> Result<BaseConsumer, ReplicationError> {
+    config(url)
+        .set("group.id", "kith")
+        .set("enable.auto.commit", "false")
+        .set("enable.auto.offset.store", "false")
+        .set("enable.partition.eof", "false")
+        .set("fetch.wait.max.ms", "100")
+        .create()
+        .map_err(kafka("creating a Kafka consumer"))
+}
+
+/// Where the topic's log ends: the last version whose record is wholly in the
+/// topic. `Some(0)`: the topic was never written. `None`: retention removed every
+/// record, so the end is unknown.
+pub(crate) fn last_version(url: &KafkaUrl) -> Result<Option<u64>, ReplicationError> {
+    let consumer = consumer(url)?;
+    let (low, high) = consumer
+        .fetch_watermarks(&url.topic, PARTITION, REQUEST_TIMEOUT)
+        .map_err(kafka(format!("reading the offsets of topic {}", url.topic)))?;
+    if high == 0 {
+        return Ok(Some(0));
+    }
+    if low >= high {
+        return Ok(None);
+    }
+    let offset = high - 1;
+    let mut assignment = TopicPartitionList::new();
+    assignment
+        .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
+        .map_err(kafka("assigning partition 0"))?;
+    consumer
+        .assign(&assignment)
+        .map_err(kafka("assigning partition 0"))?;
+    let deadline = std::time::Instant::now() + REQUEST_TIMEOUT * 2;
+    while std::time::Instant::now() < deadline {
+        let Some(message) = consumer.poll(Duration::from_millis(200)) else {
+            continue;
+        };
+        let message = message.map_err(kafka(format!("reading topic {}", url.topic)))?;
+        if message.offset() != offset {
+            continue;
+        }
+        let at = format!("topic {} offset {offset}", url.topic);
+        let part = frame::parse(message.payload().unwrap_or_default())
+            .map_err(|reason| ReplicationError::BadRecord { at, reason })?;
+        // An unfinished record is sent again whole.
+        return Ok(Some(match part.is_last() {
+            true => part.last_version(),
+            false => part.first_version - 1,
+        }));
+    }
+    Err(ReplicationError::Kafka {
+        doing: format!(
+            "reading the last record of topic {} (offset {offset})",
+            url.topic
+        ),
+        source: rdkafka::error::KafkaError::MessageConsumption(RDKafkaErrorCode::RequestTimedOut),
+    })
+}
