@@ -203,6 +203,7 @@ def test_anything_else_is_a_bad_response(columns, rows):
         ("invalid_write", kith.WriteError),
         ("read_only", kith.WriteError),
         ("storage_failure", kith.WriteError),
+        ("replication_failed", kith.WriteError),
     ],
 )
 def test_write_error_codes_map_to_classes(code, cls):

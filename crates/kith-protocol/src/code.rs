@@ -84,6 +84,9 @@ codes! {
     Forbidden = "forbidden",
     /// The disk or the data directory failed.
     StorageFailure = "storage_failure",
+    /// Publishing the log to Kafka failed or was not acknowledged in time; the
+    /// message says whether the write was committed on the primary.
+    ReplicationFailed = "replication_failed",
     /// A server bug.
     Internal = "internal",
 }

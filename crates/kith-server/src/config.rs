@@ -71,6 +71,18 @@ pub struct ServerConfig {
     pub tls_cert: Option<PathBuf>,
     /// PEM private key of `tls_cert` (PKCS#8, PKCS#1 or SEC1).
     pub tls_key: Option<PathBuf>,
+    /// `kafka://HOST:PORT[,HOST:PORT]/TOPIC`: publish every commit group's log record
+    /// there (docs/replication.md).
+    pub publish: Option<String>,
+    /// `async` (a write is answered once on the local disk; Kafka follows) or `sync`
+    /// (once Kafka acknowledged it too).
+    pub replication: String,
+    /// Log record bytes waiting for Kafka's acknowledgement before writes are answered
+    /// `busy` (what a broker outage may hold in memory).
+    pub replication_buffer_bytes_max: u64,
+    /// How long a `sync` write waits for Kafka before it is answered
+    /// `replication_failed` (it stays committed on the primary).
+    pub replication_ack_timeout_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -103,6 +115,10 @@ impl Default for ServerConfig {
             auth: crate::auth::AuthMode::Users,
             tls_cert: None,
             tls_key: None,
+            publish: None,
+            replication: "async".into(),
+            replication_buffer_bytes_max: 64 << 20,
+            replication_ack_timeout_ms: 10_000,
         }
     }
 }
@@ -162,6 +178,7 @@ impl ServerConfig {
         if self.tls_cert.is_some() != self.tls_key.is_some() {
             return Err("`tls_cert` and `tls_key` go together: give both or neither".into());
         }
+        self.publish_options()?;
         if self.checkpoint_wal_bytes == 0 || self.checkpoint_interval_s == 0 {
             return Err(
                 "`checkpoint_wal_bytes` and `checkpoint_interval_s` must be at least 1".into(),
@@ -175,6 +192,39 @@ impl ServerConfig {
         self.durability
             .parse()
             .map_err(|e| format!("`durability`: {e}"))
+    }
+
+    /// Whether writes wait for Kafka (`replication = "sync"`).
+    pub fn replication_sync(&self) -> Result<bool, String> {
+        match self.replication.as_str() {
+            "async" => Ok(false),
+            "sync" => Ok(true),
+            other => Err(format!(
+                "`replication` = `{other}`: expected `async` or `sync`"
+            )),
+        }
+    }
+
+    /// Where and how to publish the log, if `publish` is set.
+    pub fn publish_options(&self) -> Result<Option<kith_replication::PublishOptions>, String> {
+        self.replication_sync()?;
+        if self.replication_buffer_bytes_max == 0 || self.replication_ack_timeout_ms == 0 {
+            return Err(
+                "`replication_buffer_bytes_max` and `replication_ack_timeout_ms` must be at least 1"
+                    .into(),
+            );
+        }
+        let Some(url) = &self.publish else {
+            return Ok(None);
+        };
+        let url = url
+            .parse::<kith_replication::KafkaUrl>()
+            .map_err(|e| format!("`publish`: {e}"))?;
+        Ok(Some(kith_replication::PublishOptions {
+            url,
+            buffer_bytes_max: self.replication_buffer_bytes_max,
+            ack_timeout: std::time::Duration::from_millis(self.replication_ack_timeout_ms),
+        }))
     }
 
     /// The database options these settings ask for.
@@ -204,6 +254,27 @@ mod tests {
         assert!(err.contains("wrokers"), "{err}");
         let err = ServerConfig::from_toml("workers = 0").expect_err("zero");
         assert!(err.contains("workers"), "{err}");
+    }
+
+    #[test]
+    fn publishing_is_checked_by_name() {
+        let c = ServerConfig::from_toml(
+            "publish = \"kafka://127.0.0.1:9092/log\"\nreplication = \"sync\"\n",
+        )
+        .expect("valid");
+        let options = c.publish_options().expect("valid").expect("publishing");
+        assert_eq!(options.url.topic, "log");
+        assert_eq!(c.replication_sync(), Ok(true));
+        let err =
+            ServerConfig::from_toml("publish = \"127.0.0.1:9092/log\"").expect_err("no scheme");
+        assert!(
+            err.contains("`publish`") && err.contains("kafka://"),
+            "{err}"
+        );
+        let err = ServerConfig::from_toml("replication = \"eventually\"").expect_err("bad mode");
+        assert!(err.contains("eventually"), "{err}");
+        let err = ServerConfig::from_toml("replication_buffer_bytes_max = 0").expect_err("zero");
+        assert!(err.contains("replication_buffer_bytes_max"), "{err}");
     }
 
     #[test]

@@ -25,7 +25,7 @@ fn status_of(code: Code) -> StatusCode {
         Code::UnknownProcedure | Code::NotFound => StatusCode::NOT_FOUND,
         Code::FrameTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Code::ResultTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
-        Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Busy | Code::ReplicationFailed => StatusCode::SERVICE_UNAVAILABLE,
         Code::ConditionFailed | Code::DuplicateId | Code::Conflict => StatusCode::CONFLICT,
         Code::ReadOnly => StatusCode::METHOD_NOT_ALLOWED,
         Code::Unauthorized => StatusCode::UNAUTHORIZED,
@@ -141,7 +141,7 @@ fn bad_request(e: impl std::fmt::Display) -> ExecError {
 /// `GET /health`.
 pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
     let snapshot = state.store.snapshot();
-    let body = serde_json::json!({
+    let mut body = serde_json::json!({
         "status": "ok",
         "nodes": snapshot.node_count(),
         "relationships": snapshot.rel_count(),
@@ -149,6 +149,15 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
         "writable": state.writes.is_some(),
         "durability": state.config.durability,
     });
+    if let Some(p) = state.writes.as_ref().and_then(|w| w.publishing()) {
+        body["replication"] = serde_json::json!({
+            "role": "primary",
+            "publish": state.config.publish,
+            "mode": if p.sync { "sync" } else { "async" },
+            "acknowledged_version": p.publisher.acknowledged(),
+            "backlog_bytes": p.publisher.backlog_bytes(),
+        });
+    }
     json(StatusCode::OK, body.to_string().into_bytes())
 }
 
@@ -174,6 +183,16 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>, headers: HeaderM
             writes.queued(),
             state.store.snapshot().version()
         ));
+        if let Some(p) = writes.publishing() {
+            text.push_str(&format!(
+                "# HELP kith_replication_acknowledged_version The last version Kafka acknowledged.\n\
+                 # TYPE kith_replication_acknowledged_version gauge\nkith_replication_acknowledged_version {}\n\
+                 # HELP kith_replication_backlog_bytes Log record bytes waiting for Kafka.\n\
+                 # TYPE kith_replication_backlog_bytes gauge\nkith_replication_backlog_bytes {}\n",
+                p.publisher.acknowledged(),
+                p.publisher.backlog_bytes()
+            ));
+        }
     }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }

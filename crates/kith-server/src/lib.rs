@@ -43,3 +43,4 @@ mod ws;
 
 pub use config::ServerConfig;
 pub use router::{serve, Server};
+pub use write_queue::Publishing;

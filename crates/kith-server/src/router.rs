@@ -15,7 +15,7 @@ use crate::metrics::Metrics;
 use crate::pool::WorkerPool;
 use crate::state::AppState;
 use crate::tls::{Tls, TlsListener};
-use crate::write_queue::{GroupLimits, WriteQueue};
+use crate::write_queue::{GroupLimits, Publishing, WriteQueue};
 use crate::ServerConfig;
 
 /// A bound, not yet running server (binding first lets callers learn the port when
@@ -41,6 +41,16 @@ impl Server {
         config: ServerConfig,
         database: Arc<Database>,
     ) -> std::io::Result<Server> {
+        Server::bind_publishing(config, database, None).await
+    }
+
+    /// Like [`Server::bind_database`], and hands every commit group's log record to
+    /// `publishing`'s publisher (a primary replicating through Kafka).
+    pub async fn bind_publishing(
+        config: ServerConfig,
+        database: Arc<Database>,
+        publishing: Option<Publishing>,
+    ) -> std::io::Result<Server> {
         let invalid = |e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
         config.validate().map_err(invalid)?;
         let limits = GroupLimits {
@@ -49,7 +59,7 @@ impl Server {
             linger: std::time::Duration::from_micros(config.write_group_linger_us),
         };
         let store = database.store().clone();
-        let writes = WriteQueue::start(database, config.write_queue_max, limits)?;
+        let writes = WriteQueue::start(database, config.write_queue_max, limits, publishing)?;
         Server::bind_with(config, store, Some(writes)).await
     }
 

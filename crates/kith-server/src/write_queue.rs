@@ -10,6 +10,12 @@
 //!
 //! A second thread checkpoints when the log has grown past its threshold or the
 //! checkpoint interval has passed, without stopping the writer.
+//!
+//! A primary that publishes its log to Kafka (docs/replication.md) hands each
+//! group's log record to its `Publisher` after the fsync, in commit order. The
+//! publisher's backlog is checked before a group is committed (too far behind:
+//! `busy`; failed for good: `replication_failed`), and with `--replication sync` a
+//! transaction is answered only once Kafka acknowledged its group.
 
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -17,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use kith_protocol::ErrorCode as Code;
+use kith_replication::{Ack, Publisher, Refusal};
 use kith_storage::{
     CommitInfo, Database, History, ReadCheck, Snapshot, StorageError, WriteBatch, WriteSet,
 };
@@ -60,12 +67,21 @@ struct Threads {
     stop_checkpointer: Sender<()>,
 }
 
+/// Where the log is published, and whether answers wait for it.
+pub struct Publishing {
+    /// The publisher, started on the database before the writer.
+    pub publisher: Publisher,
+    /// Whether a write is answered only once Kafka acknowledged it.
+    pub sync: bool,
+}
+
 /// The queue, its writer thread and its checkpointer.
 pub(crate) struct WriteQueue {
     sender: Mutex<Option<Sender<WriteJob>>>,
     capacity: usize,
     database: Arc<Database>,
     threads: Mutex<Option<Threads>>,
+    publishing: Option<Arc<Publishing>>,
 }
 
 impl WriteQueue {
@@ -73,12 +89,15 @@ impl WriteQueue {
         database: Arc<Database>,
         capacity: usize,
         limits: GroupLimits,
+        publishing: Option<Publishing>,
     ) -> std::io::Result<WriteQueue> {
         let (sender, receiver) = bounded::<WriteJob>(capacity);
         let db = database.clone();
+        let publishing = publishing.map(Arc::new);
+        let publish = publishing.clone();
         let writer = std::thread::Builder::new()
             .name("kith-writer".into())
-            .spawn(move || run_writer(&db, &receiver, limits))?;
+            .spawn(move || run_writer(&db, &receiver, limits, publish.as_deref()))?;
         let (stop_checkpointer, stop) = bounded::<()>(1);
         let db = database.clone();
         let checkpointer = std::thread::Builder::new()
@@ -93,7 +112,13 @@ impl WriteQueue {
                 checkpointer,
                 stop_checkpointer,
             })),
+            publishing,
         })
+    }
+
+    /// The publisher, when the log is published to Kafka.
+    pub(crate) fn publishing(&self) -> Option<&Publishing> {
+        self.publishing.as_deref()
     }
 
     /// Queues a transaction, or hands it back with a `busy` error when the queue is
@@ -157,6 +182,9 @@ impl WriteQueue {
                 tracing::error!(error = %e, "the final checkpoint failed; the log still holds every write")
             }
         }
+        if let Some(publishing) = &self.publishing {
+            publishing.publisher.close();
+        }
     }
 }
 
@@ -203,20 +231,34 @@ const HISTORY_COMMITS_MAX: usize = 100_000;
 /// so bulk writes cannot grow the history past a few hundred megabytes.
 const HISTORY_ENTITIES_MAX: usize = 4_000_000;
 
-fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupLimits) {
+fn run_writer(
+    database: &Database,
+    receiver: &Receiver<WriteJob>,
+    limits: GroupLimits,
+    publishing: Option<&Publishing>,
+) {
     let version = database.store().snapshot().version();
     let mut history = History::new(version, HISTORY_COMMITS_MAX, HISTORY_ENTITIES_MAX);
     while let Some(group) = next_group(receiver, limits) {
         let started = Instant::now();
+        if let Some(refusal) = publishing.and_then(|p| p.publisher.admit().err()) {
+            refuse_all(group, &refusal, started);
+            continue;
+        }
         let (group, sets) = checked(group, &history, &database.store().snapshot(), started);
         if group.is_empty() {
             continue;
         }
         let batches: Vec<&WriteBatch> = group.iter().map(|job| &job.batch).collect();
-        let outcome = database.commit(&batches);
+        let outcome = match publishing {
+            Some(_) => database.commit_logged(&batches),
+            None => database.commit(&batches).map(|results| (results, None)),
+        };
         let commit = started.elapsed();
         match outcome {
-            Ok(results) => {
+            Ok((results, record)) => {
+                let wait = publishing.is_some_and(|p| p.sync);
+                let mut acks: Vec<Ack> = Vec::new();
                 for ((job, result), (set, was_checked)) in group.into_iter().zip(results).zip(sets)
                 {
                     if let Ok(info) = &result {
@@ -226,7 +268,13 @@ fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupL
                         queued: started.duration_since(job.arrived),
                         commit,
                     };
-                    (job.reply)(result.map_err(|e| refused(&e, was_checked)), timing);
+                    match result {
+                        Ok(info) if wait => acks.push(after_ack(job.reply, info, timing)),
+                        result => (job.reply)(result.map_err(|e| refused(&e, was_checked)), timing),
+                    }
+                }
+                if let (Some(p), Some(record)) = (publishing, record) {
+                    p.publisher.publish(record, acks);
                 }
             }
             Err(error) => {
@@ -242,6 +290,31 @@ fn run_writer(database: &Database, receiver: &Receiver<WriteJob>, limits: GroupL
             }
         }
     }
+}
+
+/// Answers a group the publisher refused before anything of it was committed.
+fn refuse_all(group: Vec<WriteJob>, refusal: &Refusal, started: Instant) {
+    let code = match refusal {
+        Refusal::Behind { .. } => Code::Busy,
+        Refusal::Failed(_) => Code::ReplicationFailed,
+    };
+    for job in group {
+        let timing = WriteTiming {
+            queued: started.duration_since(job.arrived),
+            commit: Duration::ZERO,
+        };
+        (job.reply)(Err(ExecError::new(code, refusal.to_string())), timing);
+    }
+}
+
+/// A committed transaction's answer, sent once Kafka acknowledged its group.
+fn after_ack(reply: Reply, info: CommitInfo, timing: WriteTiming) -> Ack {
+    Box::new(move |acked| {
+        let result = acked
+            .map(|()| info)
+            .map_err(|e| ExecError::new(Code::ReplicationFailed, e.to_string()));
+        reply(result, timing);
+    })
 }
 
 /// The jobs of a group that may commit, with what each changes: a transaction whose

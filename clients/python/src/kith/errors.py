@@ -116,7 +116,9 @@ class WriteError(KithError):
     ``invalid_write`` (e.g. a non-Int ``id``, deleting a node that has
     relationships without ``detach``), ``read_only`` (the server has no data
     directory), ``storage_failure`` (its log could not be written; it takes no more
-    writes until restarted), and the two subclasses below. Malformed operations are
+    writes until restarted), ``replication_failed`` (publishing to Kafka failed or
+    was not acknowledged in time; the message says whether the primary committed
+    the write), and the two subclasses below. Malformed operations are
     ``bad_request`` (:class:`ProtocolError`) and missing references ``not_found``
     (:class:`NotFound`), as for calls."""
 
@@ -161,6 +163,7 @@ _BY_CODE: dict[str, type[KithError]] = {
     "invalid_write": WriteError,
     "read_only": WriteError,
     "storage_failure": WriteError,
+    "replication_failed": WriteError,
     "cypher_error": CypherError,
 }
 

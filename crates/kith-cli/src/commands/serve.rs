@@ -2,11 +2,13 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use kith_core::GraphView;
+use kith_replication::Publisher;
 use kith_server::ServerConfig;
 use kith_storage::Database;
 
@@ -98,6 +100,20 @@ pub struct ServeArgs {
     /// Seconds after which a checkpoint is written if anything changed.
     #[arg(long)]
     checkpoint_interval_s: Option<u64>,
+    /// Publish every commit group's log record to a Kafka topic, in commit order,
+    /// after its fsync: kafka://HOST:PORT[,HOST:PORT]/TOPIC (docs/replication.md).
+    #[arg(long, value_name = "KAFKA_URL")]
+    publish: Option<String>,
+    /// With --publish: `async` (answer a write once it is on the local disk) or `sync`
+    /// (once Kafka acknowledged it too) [default: async].
+    #[arg(long)]
+    replication: Option<String>,
+    /// Log bytes waiting for Kafka before writes are answered `busy`.
+    #[arg(long)]
+    replication_buffer_bytes_max: Option<u64>,
+    /// How long a `sync` write waits for Kafka, in ms.
+    #[arg(long)]
+    replication_ack_timeout_ms: Option<u64>,
 }
 
 impl ServeArgs {
@@ -141,6 +157,14 @@ impl ServeArgs {
             write_group_linger_us
         );
         set!(checkpoint_wal_bytes, checkpoint_interval_s);
+        set!(
+            replication,
+            replication_buffer_bytes_max,
+            replication_ack_timeout_ms
+        );
+        if self.publish.is_some() {
+            c.publish = self.publish;
+        }
         if self.data.is_some() {
             c.data = self.data;
         }
@@ -194,9 +218,15 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let dir = data_dir::resolve(config.data.clone())?;
     // The server reads its users from the data directory, the default one included.
     config.data = Some(dir.clone());
-    let options = config
+    let mut options = config
         .database_options()
         .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+    let publish = config
+        .publish_options()
+        .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+    // What Kafka acknowledged: the log keeps every segment above it.
+    let consumed = publish.as_ref().map(|_| Arc::new(AtomicU64::new(0)));
+    options.log_consumed = consumed.clone();
     if options.durability == kith_storage::Durability::None {
         tracing::warn!("durability = none: writes are acknowledged before they reach the disk; a power loss can lose them");
     }
@@ -219,13 +249,24 @@ pub fn run(args: ServeArgs) -> Result<()> {
     }
     drop(snapshot);
     let database = Arc::new(database);
+    let publishing = match (publish, consumed) {
+        (Some(options), Some(consumed)) => {
+            let url = options.url.clone();
+            let publisher = Publisher::start(options, database.clone(), consumed)
+                .with_context(|| format!("publishing to {url}"))?;
+            let sync = config.replication_sync().map_err(|e| anyhow::anyhow!(e))?;
+            tracing::info!(%url, replication = %config.replication, "publishing the log to Kafka");
+            Some(kith_server::Publishing { publisher, sync })
+        }
+        _ => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("kith-io")
         .build()
         .context("starting the I/O runtime")?;
     runtime.block_on(async move {
-        let server = kith_server::Server::bind_database(config.clone(), database)
+        let server = kith_server::Server::bind_publishing(config.clone(), database, publishing)
             .await
             .with_context(|| format!("starting the server on {}", config.listen))?;
         let (ws, http, bolt) = match server.tls() {

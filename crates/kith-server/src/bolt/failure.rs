@@ -37,7 +37,11 @@ pub(crate) fn neo4j_code(error: &ExecError) -> &str {
         Code::ReadOnly => "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase",
         Code::Unauthorized => "Neo.ClientError.Security.Unauthorized",
         Code::Forbidden => "Neo.ClientError.Security.Forbidden",
-        Code::StorageFailure | Code::Internal => "Neo.DatabaseError.General.UnknownError",
+        // Not transient: a managed transaction would run again a write that may be
+        // committed already.
+        Code::StorageFailure | Code::Internal | Code::ReplicationFailed => {
+            "Neo.DatabaseError.General.UnknownError"
+        }
     }
 }
 
