@@ -38,6 +38,46 @@ pub enum ReplicationError {
         /// The version of the data directory.
         local: u64,
     },
+    /// Fetching the primary's checkpoint failed.
+    Bootstrap {
+        /// The primary's address.
+        primary: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The topic misses records a replica needs (retention removed them, or the
+    /// primary's log lost them): it must start again from a checkpoint.
+    Gap {
+        /// The version the replica needs next.
+        expected: u64,
+        /// The first version the topic offers (`None`: it offers none).
+        found: Option<u64>,
+    },
+    /// Applying a record did not give the primary's versions: the replica's data no
+    /// longer matches its primary.
+    Diverged {
+        /// The version where it happened.
+        version: u64,
+        /// What happened.
+        reason: String,
+    },
+    /// Versions Kafka never acknowledged are gone from the primary's local log (it was
+    /// checkpointed without keeping them): publishing on would leave a hole.
+    LogGap {
+        /// The topic.
+        topic: String,
+        /// The first missing version.
+        from: u64,
+        /// The last missing version.
+        to: u64,
+    },
+    /// A replica's state file that cannot be used.
+    BadState {
+        /// The file (or the checkpoint it goes with).
+        path: std::path::PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// The local store or log failed.
     Storage(StorageError),
     /// The operating system refused something (a thread, a runtime).
@@ -69,6 +109,33 @@ impl fmt::Display for ReplicationError {
                  directory ends at version {local}: the topic belongs to another primary \
                  (or the directory is an older copy); publish to a new topic"
             ),
+            ReplicationError::Bootstrap { primary, reason } => {
+                write!(f, "fetching the checkpoint of {primary} failed: {reason}")
+            }
+            ReplicationError::Gap { expected, found } => write!(
+                f,
+                "the topic no longer holds version {expected} ({}): the replica must start \
+                 again from a checkpoint (--bootstrap)",
+                match found {
+                    Some(v) => format!("its next record starts at version {v}"),
+                    None => "retention removed every record".into(),
+                }
+            ),
+            ReplicationError::Diverged { version, reason } => write!(
+                f,
+                "the replica diverged from its primary at version {version}: {reason}; \
+                 remove its data directory and start it again with --bootstrap"
+            ),
+            ReplicationError::LogGap { topic, from, to } => write!(
+                f,
+                "versions {from} to {to} never reached topic {topic} and are no longer in the \
+                 local log (it was checkpointed without keeping them, e.g. with its \
+                 log-consumed file removed); publish to a new topic and start the replicas \
+                 again from a checkpoint"
+            ),
+            ReplicationError::BadState { path, reason } => {
+                write!(f, "{}: {reason}", path.display())
+            }
             ReplicationError::Storage(e) => e.fmt(f),
             ReplicationError::Io { doing, source } => write!(f, "{doing}: {source}"),
         }

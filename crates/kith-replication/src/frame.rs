@@ -22,6 +22,9 @@ pub(crate) const HEADER_BYTES: usize = 36;
 /// `message.max.bytes` (1,048,588) and librdkafka's (1,000,000).
 pub(crate) const PART_BYTES_MAX: usize = 900 * 1024;
 
+/// The largest record: the log's own limit on one record.
+const RECORD_BYTES_MAX: u64 = 1 << 31;
+
 /// One message's header and bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part<'a> {
@@ -99,6 +102,20 @@ pub fn parse(message: &[u8]) -> Result<Part<'_>, String> {
     if part.first_version == 0 || part.transactions == 0 {
         return Err("it holds no version".into());
     }
+    if part
+        .first_version
+        .checked_add(u64::from(part.transactions))
+        .is_none()
+    {
+        return Err(format!("version {} is out of range", part.first_version));
+    }
+    if part.record_len > RECORD_BYTES_MAX || part.bytes.len() as u64 > part.record_len {
+        return Err(format!(
+            "a record of {} bytes (at most {RECORD_BYTES_MAX}) with a part of {}",
+            part.record_len,
+            part.bytes.len()
+        ));
+    }
     if part.part >= part.parts {
         return Err(format!("part {} of {}", part.part, part.parts));
     }
@@ -136,7 +153,10 @@ impl Reassembly {
     /// does not match, is an error.
     pub fn push(&mut self, part: &Part<'_>) -> Result<Option<LogRecord>, String> {
         if part.part == 0 {
-            let capacity = usize::try_from(part.record_len).unwrap_or(0).min(1 << 30);
+            // A header is not trusted with memory: grow as parts arrive.
+            let capacity = usize::try_from(part.record_len)
+                .unwrap_or(0)
+                .min(PART_BYTES_MAX);
             self.pending = Some(Pending {
                 head: head(part),
                 next_part: 0,
@@ -226,6 +246,12 @@ mod tests {
 
     #[test]
     fn damage_and_gaps_are_named() {
+        let mut huge = split(&record(10), 100).remove(0);
+        huge[24..32].copy_from_slice(&(1u64 << 40).to_le_bytes());
+        assert!(parse(&huge).expect_err("refused").contains("at most"));
+        let mut wrap = split(&record(10), 100).remove(0);
+        wrap[4..12].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(parse(&wrap).expect_err("refused").contains("out of range"));
         assert!(parse(b"short")
             .expect_err("refused")
             .contains("shorter than a header"));

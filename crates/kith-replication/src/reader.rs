@@ -18,6 +18,9 @@ pub struct LogReader {
     reassembly: Reassembly,
     /// The offset of the next message to read.
     next_offset: i64,
+    /// No part 0 read yet: opened at an offset that may fall inside a record (the
+    /// first offset retention left), whose leading parts are skipped.
+    at_start: bool,
 }
 
 impl LogReader {
@@ -36,7 +39,13 @@ impl LogReader {
             consumer,
             reassembly: Reassembly::default(),
             next_offset: offset,
+            at_start: true,
         })
+    }
+
+    /// The consumer (for the topic's watermarks).
+    pub(crate) fn consumer(&self) -> &BaseConsumer {
+        &self.consumer
     }
 
     /// The next whole record, or `None` if none arrived within `wait`. The offset
@@ -54,6 +63,10 @@ impl LogReader {
             let part = frame::parse(message.payload().unwrap_or_default())
                 .map_err(|reason| ReplicationError::BadRecord { at: at(), reason })?;
             self.next_offset = offset + 1;
+            if self.at_start && part.part != 0 {
+                continue;
+            }
+            self.at_start = false;
             let record = self
                 .reassembly
                 .push(&part)

@@ -69,26 +69,55 @@ pub(crate) fn consumer(url: &KafkaUrl) -> Result<BaseConsumer, ReplicationError>
         .set("enable.auto.commit", "false")
         .set("enable.auto.offset.store", "false")
         .set("enable.partition.eof", "false")
+        // An offset retention removed is an error kith handles (a replica starts
+        // again from a checkpoint), never a silent jump to the end.
+        .set("auto.offset.reset", "error")
         .set("fetch.wait.max.ms", "100")
         .create()
         .map_err(kafka("creating a Kafka consumer"))
 }
 
-/// Where the topic's log ends: the last version whose record is wholly in the
-/// topic. `Some(0)`: the topic was never written. `None`: retention removed every
-/// record, so the end is unknown.
-pub(crate) fn last_version(url: &KafkaUrl) -> Result<Option<u64>, ReplicationError> {
-    let consumer = consumer(url)?;
-    let (low, high) = consumer
+/// Where the topic's log ends.
+pub(crate) struct TopicEnd {
+    /// The last version whose record is wholly in the topic. `Some(0)`: the topic
+    /// was never written. `None`: retention removed every record, so it is unknown.
+    pub(crate) version: Option<u64>,
+    /// The offset the next message gets.
+    pub(crate) next_offset: i64,
+}
+
+/// The first and next offsets of partition 0.
+pub(crate) fn watermarks(
+    consumer: &BaseConsumer,
+    url: &KafkaUrl,
+) -> Result<(i64, i64), ReplicationError> {
+    consumer
         .fetch_watermarks(&url.topic, PARTITION, REQUEST_TIMEOUT)
-        .map_err(kafka(format!("reading the offsets of topic {}", url.topic)))?;
-    if high == 0 {
-        return Ok(Some(0));
-    }
-    if low >= high {
-        return Ok(None);
-    }
-    let offset = high - 1;
+        .map_err(kafka(format!("reading the offsets of topic {}", url.topic)))
+}
+
+/// Reads where the topic's log ends.
+pub(crate) fn end(url: &KafkaUrl) -> Result<TopicEnd, ReplicationError> {
+    let consumer = consumer(url)?;
+    let (low, high) = watermarks(&consumer, url)?;
+    let version = match (low, high) {
+        (_, 0) => Some(0),
+        (low, high) if low >= high => None,
+        _ => Some(last_version(&consumer, url, high - 1)?),
+    };
+    Ok(TopicEnd {
+        version,
+        next_offset: high,
+    })
+}
+
+/// The last version whose record is wholly in the topic up to `offset`, its last
+/// message.
+fn last_version(
+    consumer: &BaseConsumer,
+    url: &KafkaUrl,
+    offset: i64,
+) -> Result<u64, ReplicationError> {
     let mut assignment = TopicPartitionList::new();
     assignment
         .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
@@ -109,10 +138,10 @@ pub(crate) fn last_version(url: &KafkaUrl) -> Result<Option<u64>, ReplicationErr
         let part = frame::parse(message.payload().unwrap_or_default())
             .map_err(|reason| ReplicationError::BadRecord { at, reason })?;
         // An unfinished record is sent again whole.
-        return Ok(Some(match part.is_last() {
+        return Ok(match part.is_last() {
             true => part.last_version(),
             false => part.first_version - 1,
-        }));
+        });
     }
     Err(ReplicationError::Kafka {
         doing: format!(

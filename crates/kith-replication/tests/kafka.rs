@@ -191,3 +191,77 @@ fn a_topic_ahead_of_the_data_directory_is_refused_by_name() {
         "{reason}"
     );
 }
+
+/// The whole state of a version as bytes (graph file version 3 depends on the content
+/// alone).
+fn image(db: &Database, scratch: &Path) -> Vec<u8> {
+    let path = scratch.join("image.kith");
+    kith_storage::write_graph_file_version(&db.store().snapshot(), &path, 3).expect("writes");
+    std::fs::read(path).expect("reads")
+}
+
+fn wait_for_version(db: &Database, version: u64) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while db.store().snapshot().version() < version {
+        assert!(
+            Instant::now() < deadline,
+            "the replica stayed at version {}",
+            db.store().snapshot().version()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/kafka/test"]
+fn a_follower_applies_the_topic_and_resumes_where_it_stopped() {
+    use kith_replication::{Follower, ReplicaState};
+    let url = fresh_topic("follow");
+    let primary_dir = tempfile::tempdir().expect("tempdir");
+    let replica_dir = tempfile::tempdir().expect("tempdir");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let (db, consumed) = open(primary_dir.path());
+    let publisher = Publisher::start(options(&url), db.clone(), consumed).expect("starts");
+    let start = ReplicaState {
+        topic: url.topic.clone(),
+        offset: 0,
+    };
+    let open_replica = || {
+        let (replica, _) =
+            Database::open(replica_dir.path(), DatabaseOptions::default()).expect("opens");
+        Arc::new(replica)
+    };
+    let replica = open_replica();
+    let follower = Follower::start(replica.clone(), url.clone(), None, start).expect("follows");
+    for i in 0..30 {
+        let bytes = if i == 11 { 2 << 20 } else { 20 };
+        commit(&db, Some(&publisher), &[person(i, bytes)]);
+    }
+    wait_for_version(&replica, 30);
+    assert_eq!(image(&replica, scratch.path()), image(&db, scratch.path()));
+    assert_eq!(follower.state(), kith_replication::FollowState::Following);
+    follower.close();
+    drop(follower);
+    drop(replica);
+    for i in 30..40 {
+        commit(&db, Some(&publisher), &[person(i, 20)]);
+    }
+    // Started again from what it saved: the offset may lag behind its log, and what
+    // it reads again is skipped.
+    let state = ReplicaState::read(replica_dir.path())
+        .expect("reads")
+        .expect("saved");
+    assert_eq!(state.topic, url.topic);
+    let replica = open_replica();
+    assert_eq!(replica.store().snapshot().version(), 30);
+    let from_zero = ReplicaState {
+        topic: url.topic.clone(),
+        offset: 0,
+    };
+    let follower = Follower::start(replica.clone(), url.clone(), None, from_zero).expect("follows");
+    wait_for_version(&replica, 40);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(replica.store().snapshot().version(), 40);
+    assert_eq!(image(&replica, scratch.path()), image(&db, scratch.path()));
+    follower.close();
+}

@@ -83,6 +83,13 @@ pub struct ServerConfig {
     /// How long a `sync` write waits for Kafka before it is answered
     /// `replication_failed` (it stays committed on the primary).
     pub replication_ack_timeout_ms: u64,
+    /// `kafka://HOST:PORT[,HOST:PORT]/TOPIC`: serve as a read replica applying the log
+    /// its primary publishes there.
+    pub replica_of: Option<String>,
+    /// The primary's HTTP address (`http://[user:password@]host:port`), from which a
+    /// replica fetches a checkpoint when its directory is empty or fell behind the
+    /// topic's retention.
+    pub bootstrap: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -119,6 +126,8 @@ impl Default for ServerConfig {
             replication: "async".into(),
             replication_buffer_bytes_max: 64 << 20,
             replication_ack_timeout_ms: 10_000,
+            replica_of: None,
+            bootstrap: None,
         }
     }
 }
@@ -179,6 +188,7 @@ impl ServerConfig {
             return Err("`tls_cert` and `tls_key` go together: give both or neither".into());
         }
         self.publish_options()?;
+        self.replica_url()?;
         if self.checkpoint_wal_bytes == 0 || self.checkpoint_interval_s == 0 {
             return Err(
                 "`checkpoint_wal_bytes` and `checkpoint_interval_s` must be at least 1".into(),
@@ -205,6 +215,31 @@ impl ServerConfig {
         }
     }
 
+    /// The topic a replica follows, if `replica_of` is set.
+    pub fn replica_url(&self) -> Result<Option<kith_replication::KafkaUrl>, String> {
+        let Some(url) = &self.replica_of else {
+            if self.bootstrap.is_some() {
+                return Err("`bootstrap` is for a replica: give `replica_of` too".into());
+            }
+            return Ok(None);
+        };
+        if self.publish.is_some() {
+            return Err(
+                "a replica does not publish: give `replica_of` or `publish`, not both".into(),
+            );
+        }
+        if let Some(primary) = &self.bootstrap {
+            if !(primary.starts_with("http://") || primary.starts_with("https://")) {
+                return Err(format!(
+                    "`bootstrap` = `{primary}`: expected the primary's http:// or https:// address"
+                ));
+            }
+        }
+        url.parse()
+            .map(Some)
+            .map_err(|e| format!("`replica_of`: {e}"))
+    }
+
     /// Where and how to publish the log, if `publish` is set.
     pub fn publish_options(&self) -> Result<Option<kith_replication::PublishOptions>, String> {
         self.replication_sync()?;
@@ -215,8 +250,21 @@ impl ServerConfig {
             );
         }
         let Some(url) = &self.publish else {
+            if self.replication_sync()? {
+                return Err(
+                    "`replication` = `sync` needs `publish` (where to replicate to)".into(),
+                );
+            }
             return Ok(None);
         };
+        if self.durability_mode()? == kith_storage::Durability::None {
+            return Err(
+                "`publish` needs `durability` = `fsync`: a record must be on the local \
+                        disk before it is published, or a power loss leaves the topic ahead of \
+                        the directory"
+                    .into(),
+            );
+        }
         let url = url
             .parse::<kith_replication::KafkaUrl>()
             .map_err(|e| format!("`publish`: {e}"))?;
@@ -271,10 +319,23 @@ mod tests {
             err.contains("`publish`") && err.contains("kafka://"),
             "{err}"
         );
+        let err = ServerConfig::from_toml("replication = \"sync\"").expect_err("sync alone");
+        assert!(err.contains("needs `publish`"), "{err}");
+        let none = "publish = \"kafka://h:1/a\"\ndurability = \"none\"\n";
+        let err = ServerConfig::from_toml(none).expect_err("no fsync");
+        assert!(err.contains("`durability` = `fsync`"), "{err}");
         let err = ServerConfig::from_toml("replication = \"eventually\"").expect_err("bad mode");
         assert!(err.contains("eventually"), "{err}");
         let err = ServerConfig::from_toml("replication_buffer_bytes_max = 0").expect_err("zero");
         assert!(err.contains("replication_buffer_bytes_max"), "{err}");
+        let both = "publish = \"kafka://h:1/a\"\nreplica_of = \"kafka://h:1/a\"\n";
+        let err = ServerConfig::from_toml(both).expect_err("both");
+        assert!(err.contains("not both"), "{err}");
+        let err = ServerConfig::from_toml("bootstrap = \"http://h:1\"").expect_err("no replica_of");
+        assert!(err.contains("`replica_of`"), "{err}");
+        let bad = "replica_of = \"kafka://h:1/a\"\nbootstrap = \"h:1\"\n";
+        let err = ServerConfig::from_toml(bad).expect_err("no scheme");
+        assert!(err.contains("http://"), "{err}");
     }
 
     #[test]

@@ -102,8 +102,7 @@ pub(crate) fn run<T>(
     if prepared.writes() && state.writes.is_none() {
         return Err(ExecError::new(
             Code::ReadOnly,
-            "this server is read-only (started without a data directory to write to); \
-             the query writes",
+            format!("{}; the query writes", state.read_only_reason()),
         ));
     }
     let limits = Limits {

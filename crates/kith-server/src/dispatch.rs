@@ -421,8 +421,7 @@ fn submit_commit<R: Reply>(
     answer: impl FnOnce(R, CommitInfo, WriteTiming) + Send + 'static,
 ) {
     let Some(writes) = state.writes.as_ref() else {
-        let message = "this server is read-only (started without a data directory to write to)";
-        return reply.refuse(&ExecError::new(Code::ReadOnly, message));
+        return reply.refuse(&ExecError::new(Code::ReadOnly, state.read_only_reason()));
     };
     let arrived = reply.arrived();
     let retry = checked.retry;

@@ -25,12 +25,15 @@ fn status_of(code: Code) -> StatusCode {
         Code::UnknownProcedure | Code::NotFound => StatusCode::NOT_FOUND,
         Code::FrameTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Code::ResultTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
-        Code::Busy | Code::ReplicationFailed => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
         Code::ConditionFailed | Code::DuplicateId | Code::Conflict => StatusCode::CONFLICT,
         Code::ReadOnly => StatusCode::METHOD_NOT_ALLOWED,
         Code::Unauthorized => StatusCode::UNAUTHORIZED,
         Code::Forbidden => StatusCode::FORBIDDEN,
-        Code::StorageFailure | Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        // Not 503: a generic client retries that, and the write may be committed.
+        Code::StorageFailure | Code::Internal | Code::ReplicationFailed => {
+            StatusCode::INTERNAL_SERVER_ERROR
+        }
         Code::Timeout => StatusCode::GATEWAY_TIMEOUT,
         Code::BadFrame
         | Code::BadRequest
@@ -65,7 +68,7 @@ fn error(state: &AppState, code: Code, message: &str) -> Response {
 
 /// The error answer for a failed request, with a Cypher error's detail. A 401 says
 /// how to authenticate (RFC 9110 11.6.1).
-fn fail(state: &AppState, error: &ExecError) -> Response {
+pub(crate) fn fail(state: &AppState, error: &ExecError) -> Response {
     state.metrics.error(Transport::Http, error.code);
     let mut response = json(status(error), error.body().encode(Encoding::Json));
     if error.code == Code::Unauthorized {
@@ -156,6 +159,22 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
             "mode": if p.sync { "sync" } else { "async" },
             "acknowledged_version": p.publisher.acknowledged(),
             "backlog_bytes": p.publisher.backlog_bytes(),
+        });
+    }
+    if let Some(replica) = &state.replica {
+        let (following, failure) = match replica.state() {
+            kith_replication::FollowState::Following => ("following", None),
+            kith_replication::FollowState::Bootstrapping => ("bootstrapping", None),
+            kith_replication::FollowState::Failed(why) => ("failed", Some(why)),
+        };
+        body["replication"] = serde_json::json!({
+            "role": "replica",
+            "replica_of": replica.url().to_string(),
+            "primary": replica.primary(),
+            "state": following,
+            "failure": failure,
+            "applied_version": snapshot.version(),
+            "offset": replica.offset(),
         });
     }
     json(StatusCode::OK, body.to_string().into_bytes())

@@ -16,6 +16,7 @@
 //! - `cypher`: Cypher requests on the shared engine, their limits and errors;
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
+//! - `export`: `GET /v1/checkpoint`, a primary's current version for a replica;
 //! - `bolt`: Neo4j's Bolt protocol on its own port (`docs/bolt.md`);
 //! - [`tls`]: the certificate and key, and TLS for every transport's connections;
 //! - `write_queue`: the writer thread that commits transactions in durable groups,
@@ -30,6 +31,7 @@ mod cypher;
 mod dispatch;
 mod error;
 mod exec;
+mod export;
 mod http;
 pub mod metrics;
 mod pool;

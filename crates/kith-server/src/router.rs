@@ -32,7 +32,19 @@ impl Server {
     /// Binds `config.listen` and starts the worker pool, serving `store` read-only
     /// (write requests are answered `read_only`).
     pub async fn bind(config: ServerConfig, store: Arc<Store>) -> std::io::Result<Server> {
-        Server::bind_with(config, store, None).await
+        Server::bind_with(config, store, None, None).await
+    }
+
+    /// Binds a read replica: serves `database`'s store, which `follower` keeps
+    /// applying its primary's log to; writes are answered `read_only`, naming the
+    /// primary. Shutdown stops the follower and checkpoints.
+    pub async fn bind_replica(
+        config: ServerConfig,
+        database: Arc<Database>,
+        follower: kith_replication::Follower,
+    ) -> std::io::Result<Server> {
+        let store = database.store().clone();
+        Server::bind_with(config, store, None, Some(Arc::new(follower))).await
     }
 
     /// Binds and serves a durable database: reads from its store, writes through the
@@ -60,13 +72,14 @@ impl Server {
         };
         let store = database.store().clone();
         let writes = WriteQueue::start(database, config.write_queue_max, limits, publishing)?;
-        Server::bind_with(config, store, Some(writes)).await
+        Server::bind_with(config, store, Some(writes), None).await
     }
 
     async fn bind_with(
         config: ServerConfig,
         store: Arc<Store>,
         writes: Option<WriteQueue>,
+        replica: Option<Arc<kith_replication::Follower>>,
     ) -> std::io::Result<Server> {
         config
             .validate()
@@ -106,6 +119,7 @@ impl Server {
             writes,
             auth,
             transactions: crate::transactions::Transactions::new(config_transactions_max),
+            replica,
         });
         Ok(Server {
             listener,
@@ -158,6 +172,7 @@ impl Server {
             .route("/v1/tx/{id}/commit", post(crate::http::commit))
             .route("/v1/tx/{id}/rollback", post(crate::http::rollback))
             .route("/v1/auth/token", post(crate::http::token))
+            .route("/v1/checkpoint", get(crate::export::checkpoint))
             .route("/health", get(crate::http::health))
             .route("/metrics", get(crate::http::metrics))
             .with_state(state.clone());
@@ -176,6 +191,9 @@ impl Server {
         let _ = tokio::task::spawn_blocking(move || {
             if let Some(writes) = &finishing.writes {
                 writes.shutdown();
+            }
+            if let Some(replica) = &finishing.replica {
+                replica.close();
             }
         })
         .await;

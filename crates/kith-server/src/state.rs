@@ -32,6 +32,27 @@ pub(crate) struct AppState {
     pub(crate) auth: crate::auth::Auth,
     /// Open WebSocket and HTTP transactions.
     pub(crate) transactions: crate::transactions::Transactions,
+    /// For a read replica: what applies its primary's log.
+    pub(crate) replica: Option<Arc<kith_replication::Follower>>,
+}
+
+impl AppState {
+    /// Why this server takes no writes (`read_only`), naming the primary of a replica.
+    pub(crate) fn read_only_reason(&self) -> String {
+        match &self.replica {
+            Some(replica) => format!(
+                "this server is a read replica of {}; send writes to its primary{}",
+                replica.url(),
+                replica
+                    .primary()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default()
+            ),
+            None => {
+                "this server is read-only (started without a data directory to write to)".into()
+            }
+        }
+    }
 }
 
 /// One of the `connections_max` slots (WebSocket and Bolt connections together),

@@ -27,6 +27,9 @@ use crate::{Snapshot, StorageError, Store, WriteBatch};
 pub const CHECKPOINT_FILE: &str = "graph.kith";
 const WAL_DIR: &str = "wal";
 const LOCK_FILE: &str = "LOCK";
+/// The version a consumer of the log (replication) has taken; checkpoints keep the
+/// segments above it, whoever opens the directory.
+pub const LOG_CONSUMED_FILE: &str = "log-consumed";
 
 /// How a database commits and when it checkpoints.
 #[derive(Clone, Debug)]
@@ -39,7 +42,9 @@ pub struct DatabaseOptions {
     pub checkpoint_interval: Duration,
     /// The highest version a consumer of the log (replication to Kafka) has taken;
     /// checkpoints keep the log segments holding anything above it, so what was not
-    /// yet published can be sent again after a restart. `None`: nobody reads the log.
+    /// yet published can be sent again after a restart. `None`: nobody reads the log
+    /// now, but a directory whose log was consumed before (it has a `log-consumed`
+    /// file) still keeps what its file says was not taken.
     pub log_consumed: Option<Arc<AtomicU64>>,
 }
 
@@ -171,6 +176,7 @@ impl Database {
             fs::remove_file(&leftover).map_err(io_error(&leftover))?;
         }
 
+        let options = with_log_floor(dir, options)?;
         let mut report = RecoveryReport::default();
         let started = Instant::now();
         let checkpoint = dir.join(CHECKPOINT_FILE);
@@ -355,6 +361,8 @@ impl Database {
             (wal::list_segments(&wal_dir)?, through.min(current))
         };
         let oldest = segments.first().map_or(through + 1, |s| s.first_version);
+        // The next version a handed record must start at (none handed yet: any).
+        let mut next: Option<u64> = None;
         for (i, segment) in segments.iter().enumerate() {
             let skip = segments
                 .get(i + 1)
@@ -362,17 +370,50 @@ impl Database {
             if skip || segment.first_version > through {
                 continue;
             }
-            wal::scan_segment_raw(segment, |raw| {
+            let scan = wal::scan_segment_raw(segment, |raw| {
                 let record = LogRecord {
                     first_version: raw.first_version,
                     transactions: raw.transactions,
                     payload: raw.payload.to_vec(),
                 };
-                if record.last_version() > after && record.first_version <= through {
-                    visit(record)?;
+                if record.last_version() <= after || record.first_version > through {
+                    return Ok(());
                 }
-                Ok(())
+                if next.is_some_and(|n| record.first_version != n) {
+                    return Err(StorageError::Corrupt {
+                        path: segment.path.clone(),
+                        reason: format!(
+                            "the log skips from version {} to {}",
+                            next.unwrap_or(0),
+                            record.first_version
+                        ),
+                    });
+                }
+                next = Some(record.last_version() + 1);
+                visit(record)
             })?;
+            // Damage is the live tail only in the newest segment, past `through`.
+            if let Some(damage) = scan.damage {
+                if i + 1 < segments.len() {
+                    return Err(StorageError::Corrupt {
+                        path: segment.path.clone(),
+                        reason: damage,
+                    });
+                }
+            }
+        }
+        // Nothing handed because everything after `after` is gone: the caller sees
+        // it in the answer.
+        let gone = oldest > after + 1;
+        let reached = next.unwrap_or(if gone { through + 1 } else { after + 1 });
+        if through > after && reached <= through {
+            return Err(StorageError::Corrupt {
+                path: wal_dir,
+                reason: format!(
+                    "the log ends at version {}, before version {through}",
+                    reached - 1
+                ),
+            });
         }
         Ok(oldest)
     }
@@ -426,6 +467,9 @@ impl Database {
             let covered = consumed.map_or(snapshot.version, |c| {
                 snapshot.version.min(c.load(Ordering::Acquire))
             });
+            if consumed.is_some() {
+                write_log_floor(&self.dir, covered)?;
+            }
             wal::remove_segments_covered(&self.dir.join(WAL_DIR), covered)?
         };
         Ok(CheckpointReport {
@@ -434,6 +478,39 @@ impl Database {
             removed_segments,
             elapsed: started.elapsed(),
         })
+    }
+
+    /// Makes the graph file at `file` (in this directory's file system) the
+    /// directory's checkpoint and serves it: a replica that fell too far behind its
+    /// log starts again from a newer checkpoint of its primary. The file must hold a
+    /// version above the current one. The log starts afresh after it; a crash in
+    /// between leaves either the old state or the new checkpoint with old segments
+    /// that it covers (recovery skips them).
+    pub fn reset_to(&self, file: &Path) -> Result<u64, StorageError> {
+        let _one_at_a_time = lock(&self.checkpointing);
+        let snapshot = load_snapshot(file)?;
+        let version = snapshot.version;
+        let mut log = lock(&self.log);
+        let current = self.store.snapshot().version;
+        if version <= current {
+            return Err(StorageError::Corrupt {
+                path: file.to_path_buf(),
+                reason: format!(
+                    "the checkpoint holds version {version}, not newer than the served {current}"
+                ),
+            });
+        }
+        let path = self.dir.join(CHECKPOINT_FILE);
+        fs::rename(file, &path).map_err(io_error(&path))?;
+        wal::sync_dir(&self.dir)?;
+        let wal_dir = self.dir.join(WAL_DIR);
+        log.writer = WalWriter::create(&wal_dir, version + 1, self.options.durability)?;
+        wal::remove_segments_covered(&wal_dir, version)?;
+        log.bytes_since_checkpoint = 0;
+        log.last_checkpoint = Instant::now();
+        log.checkpointed = Some(version);
+        self.store.replace(snapshot);
+        Ok(version)
     }
 
     /// A clean shutdown: syncs the log and writes a final checkpoint if anything was
@@ -449,6 +526,51 @@ impl Database {
         }
         Ok(None)
     }
+}
+
+/// The options with the directory's log floor: a consumer's (created at 0, "keep
+/// everything", the first time), or the one its `log-consumed` file keeps.
+fn with_log_floor(
+    dir: &Path,
+    mut options: DatabaseOptions,
+) -> Result<DatabaseOptions, StorageError> {
+    let path = dir.join(LOG_CONSUMED_FILE);
+    let kept = match fs::read_to_string(&path) {
+        Ok(text) => Some(
+            text.trim()
+                .parse::<u64>()
+                .map_err(|e| StorageError::Corrupt {
+                    path: path.clone(),
+                    reason: format!("not a version number ({e})"),
+                })?,
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_error(&path)(e)),
+    };
+    match (&options.log_consumed, kept) {
+        (Some(_), None) => write_log_floor(dir, 0)?,
+        (None, Some(version)) => {
+            tracing::info!(
+                version,
+                "the log is kept above version {version} for replication ({})",
+                path.display()
+            );
+            options.log_consumed = Some(Arc::new(AtomicU64::new(version)));
+        }
+        _ => {}
+    }
+    Ok(options)
+}
+
+/// Writes the log floor atomically (before any segment above it is removed).
+fn write_log_floor(dir: &Path, version: u64) -> Result<(), StorageError> {
+    let path = dir.join(LOG_CONSUMED_FILE);
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, format!("{version}\n"))
+        .and_then(|()| File::open(&tmp)?.sync_all())
+        .map_err(io_error(&tmp))?;
+    fs::rename(&tmp, &path).map_err(io_error(&path))?;
+    wal::sync_dir(dir)
 }
 
 /// Creates a data directory holding `snapshot` as its first checkpoint (how

@@ -42,7 +42,7 @@ pub use catalog::{Catalog, ID_KEY};
 pub use conflict::{History, ReadCheck, WriteSet};
 pub use database::{
     create_data_dir, CheckpointReport, Database, DatabaseOptions, LogRecord, RecoveryReport,
-    CHECKPOINT_FILE,
+    CHECKPOINT_FILE, LOG_CONSUMED_FILE,
 };
 pub use error::StorageError;
 pub use graph_file::{

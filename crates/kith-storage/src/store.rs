@@ -48,6 +48,20 @@ impl Store {
         self.current.load_full()
     }
 
+    /// Serves `snapshot` in place of the current version (a replica that started
+    /// again from a newer checkpoint). A fold in progress is dropped (it folds the
+    /// old graph). Nothing is logged; [`Database::reset_to`] is the durable path.
+    ///
+    /// [`Database::reset_to`]: crate::Database::reset_to
+    pub fn replace(&self, snapshot: Snapshot) {
+        let mut compactor = self
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *compactor = Compactor::default();
+        self.current.store(Arc::new(snapshot));
+    }
+
     /// Applies a batch atomically: all of it becomes visible at once, or none of it.
     /// Nothing is logged; [`crate::Database`] is the durable path.
     pub fn apply(&self, batch: &WriteBatch) -> Result<CommitInfo, StorageError> {

@@ -634,9 +634,22 @@ fn log_records_are_read_back_and_kept_until_consumed() {
     let (results, record) = db.commit_logged(&[&dup]).expect("commits");
     assert!(results[0].is_err() && record.is_none());
     drop(db);
+    // Opened without a consumer, the directory still keeps what its log-consumed
+    // file says was not taken, across checkpoints.
     let (db, report) = open(dir.path());
     assert_eq!(report.version, 6);
     assert!(node_with_id(&db, 5));
+    db.commit_one(&batch(vec![person(50, "c")]))
+        .expect("commits");
+    db.checkpoint().expect("checkpoint");
+    let mut kept = Vec::new();
+    let oldest = db
+        .log_records_after(0, u64::MAX, |r| {
+            kept.push(r.first_version);
+            Ok(())
+        })
+        .expect("reads");
+    assert_eq!((oldest, kept), (5, vec![5, 7]));
 }
 
 #[test]

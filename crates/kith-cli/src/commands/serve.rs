@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 use kith_core::GraphView;
-use kith_replication::Publisher;
+use kith_replication::{Follower, KafkaUrl, Publisher};
 use kith_server::ServerConfig;
 use kith_storage::Database;
 
@@ -114,6 +114,14 @@ pub struct ServeArgs {
     /// How long a `sync` write waits for Kafka, in ms.
     #[arg(long)]
     replication_ack_timeout_ms: Option<u64>,
+    /// Serve as a read replica of the log published to kafka://HOST:PORT/TOPIC
+    /// (needs --data; writes are answered `read_only`).
+    #[arg(long, value_name = "KAFKA_URL", conflicts_with = "publish")]
+    replica_of: Option<String>,
+    /// With --replica-of: the primary's HTTP address, to fetch a checkpoint from
+    /// when --data is empty or the topic no longer holds what the replica needs.
+    #[arg(long, value_name = "URL", requires = "replica_of")]
+    bootstrap: Option<String>,
 }
 
 impl ServeArgs {
@@ -165,6 +173,9 @@ impl ServeArgs {
         if self.publish.is_some() {
             c.publish = self.publish;
         }
+        if self.replica_of.is_some() {
+            (c.replica_of, c.bootstrap) = (self.replica_of, self.bootstrap);
+        }
         if self.data.is_some() {
             c.data = self.data;
         }
@@ -214,7 +225,18 @@ pub fn run(args: ServeArgs) -> Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .init();
-    let mut config = args.config()?;
+    let config = args.config()?;
+    let replica = config
+        .replica_url()
+        .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+    match replica {
+        Some(url) => run_replica(config, url),
+        None => run_primary(config),
+    }
+}
+
+/// A server that takes writes (and publishes its log with `--publish`).
+fn run_primary(mut config: ServerConfig) -> Result<()> {
     let dir = data_dir::resolve(config.data.clone())?;
     // The server reads its users from the data directory, the default one included.
     config.data = Some(dir.clone());
@@ -230,7 +252,50 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if options.durability == kith_storage::Durability::None {
         tracing::warn!("durability = none: writes are acknowledged before they reach the disk; a power loss can lose them");
     }
-    let (database, report) = Database::open(&dir, options)
+    let database = open(&dir, options)?;
+    let publishing = match (publish, consumed) {
+        (Some(options), Some(consumed)) => {
+            let url = options.url.clone();
+            let publisher = Publisher::start(options, database.clone(), consumed)
+                .with_context(|| format!("publishing to {url}"))?;
+            let sync = config.replication_sync().map_err(|e| anyhow::anyhow!(e))?;
+            tracing::info!(%url, replication = %config.replication, "publishing the log to Kafka");
+            Some(kith_server::Publishing { publisher, sync })
+        }
+        _ => None,
+    };
+    serve(config.clone(), move || {
+        kith_server::Server::bind_publishing(config, database, publishing)
+    })
+}
+
+/// A read replica: its own data directory, kept up to date from the topic.
+fn run_replica(config: ServerConfig, url: KafkaUrl) -> Result<()> {
+    let Some(dir) = config.data.clone() else {
+        anyhow::bail!("a replica keeps its own copy of the graph: give --data DIR (empty for a first start with --bootstrap)");
+    };
+    let options = config
+        .database_options()
+        .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+    let state = kith_replication::prepare(&dir, &url, config.bootstrap.as_deref())
+        .with_context(|| format!("preparing {} as a replica of {url}", dir.display()))?;
+    let database = open(&dir, options)?;
+    let follower = Follower::start(
+        database.clone(),
+        url.clone(),
+        config.bootstrap.clone(),
+        state,
+    )
+    .with_context(|| format!("following {url}"))?;
+    tracing::info!(%url, primary = ?config.bootstrap, "serving as a read replica");
+    serve(config.clone(), move || {
+        kith_server::Server::bind_replica(config, database, follower)
+    })
+}
+
+/// Opens (recovers) a data directory and says what it found.
+fn open(dir: &std::path::Path, options: kith_storage::DatabaseOptions) -> Result<Arc<Database>> {
+    let (database, report) = Database::open(dir, options)
         .with_context(|| format!("opening the data directory {}", dir.display()))?;
     let snapshot = database.store().snapshot();
     tracing::info!(
@@ -247,26 +312,21 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if let Some(cut) = &report.cut_tail {
         tracing::warn!("{cut}");
     }
-    drop(snapshot);
-    let database = Arc::new(database);
-    let publishing = match (publish, consumed) {
-        (Some(options), Some(consumed)) => {
-            let url = options.url.clone();
-            let publisher = Publisher::start(options, database.clone(), consumed)
-                .with_context(|| format!("publishing to {url}"))?;
-            let sync = config.replication_sync().map_err(|e| anyhow::anyhow!(e))?;
-            tracing::info!(%url, replication = %config.replication, "publishing the log to Kafka");
-            Some(kith_server::Publishing { publisher, sync })
-        }
-        _ => None,
-    };
+    Ok(Arc::new(database))
+}
+
+/// Binds (with `bind`, on the I/O runtime) and serves until SIGINT or SIGTERM.
+fn serve<F>(config: ServerConfig, bind: impl FnOnce() -> F) -> Result<()>
+where
+    F: std::future::Future<Output = std::io::Result<kith_server::Server>>,
+{
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("kith-io")
         .build()
         .context("starting the I/O runtime")?;
     runtime.block_on(async move {
-        let server = kith_server::Server::bind_publishing(config.clone(), database, publishing)
+        let server = bind()
             .await
             .with_context(|| format!("starting the server on {}", config.listen))?;
         let (ws, http, bolt) = match server.tls() {

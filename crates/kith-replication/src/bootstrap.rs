@@ -1,0 +1,172 @@
+//! A replica's first state: the primary's checkpoint, fetched over HTTP.
+//!
+//! `GET /v1/checkpoint` on the primary answers a graph file of its current version,
+//! streamed, with the version, the topic, the Kafka offset from which every later
+//! record can be read, and the file's CRC-32 in headers (docs/replication.md).
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use base64::Engine;
+
+use crate::ReplicationError;
+
+/// The headers of a checkpoint answer.
+pub mod header {
+    /// The version the graph file holds.
+    pub const VERSION: &str = "kith-version";
+    /// The topic the primary publishes to.
+    pub const TOPIC: &str = "kith-log-topic";
+    /// Reading the topic from this offset yields every record after the version.
+    pub const OFFSET: &str = "kith-log-offset";
+    /// CRC-32 of the body, 8 hex digits.
+    pub const CRC32: &str = "kith-crc32";
+}
+
+/// What a fetched checkpoint holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Its version.
+    pub version: u64,
+    /// The topic its primary publishes to.
+    pub topic: String,
+    /// Where in the topic the records after it start.
+    pub offset: i64,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+fn failed(primary: &str, why: impl std::fmt::Display) -> ReplicationError {
+    ReplicationError::Bootstrap {
+        primary: primary.to_owned(),
+        reason: why.to_string(),
+    }
+}
+
+/// Splits `http://user:password@host:port` into the address without credentials and
+/// an `Authorization` header value.
+fn credentials(primary: &str) -> (String, Option<String>) {
+    let Some((scheme, rest)) = primary.split_once("://") else {
+        return (primary.to_owned(), None);
+    };
+    let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
+    let Some((userinfo, host)) = authority.rsplit_once('@') else {
+        return (primary.to_owned(), None);
+    };
+    let token = base64::engine::general_purpose::STANDARD.encode(userinfo);
+    let bare = match path {
+        "" => format!("{scheme}://{host}"),
+        path => format!("{scheme}://{host}/{path}"),
+    };
+    (bare, Some(format!("Basic {token}")))
+}
+
+/// Fetches the checkpoint of the primary at `primary` (its HTTP base address) into
+/// `dest`, checking its CRC-32 as it streams. `dest` is synced before this returns.
+pub fn fetch(primary: &str, dest: &Path) -> Result<Checkpoint, ReplicationError> {
+    let (base, authorization) = credentials(primary);
+    let agent = ureq::Agent::config_builder()
+        .timeout_connect(Some(Duration::from_secs(10)))
+        .http_status_as_error(false)
+        .build()
+        .new_agent();
+    let mut request = agent.get(format!("{}/v1/checkpoint", base.trim_end_matches('/')));
+    if let Some(value) = &authorization {
+        request = request.header("authorization", value);
+    }
+    let response = request.call().map_err(|e| failed(&base, e))?;
+    let status = response.status();
+    if !status.is_success() {
+        let mut body = String::new();
+        let _ = response
+            .into_body()
+            .into_with_config()
+            .limit(64 * 1024)
+            .reader()
+            .read_to_string(&mut body);
+        return Err(failed(&base, format!("HTTP {status}: {}", body.trim())));
+    }
+    let headers = response.headers();
+    let text = |name: &str| -> Result<String, ReplicationError> {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+            .ok_or_else(|| failed(&base, format!("the answer has no {name} header (is it a kith primary started with --publish?)")))
+    };
+    let number = |name: &str| -> Result<i64, ReplicationError> {
+        text(name)?
+            .parse::<i64>()
+            .map_err(|e| failed(&base, format!("header {name}: {e}")))
+    };
+    let version = number(header::VERSION)?;
+    let offset = number(header::OFFSET)?;
+    let topic = text(header::TOPIC)?;
+    let crc = u32::from_str_radix(&text(header::CRC32)?, 16)
+        .map_err(|e| failed(&base, format!("header {}: {e}", header::CRC32)))?;
+    let mut body = response
+        .into_body()
+        .into_with_config()
+        .limit(u64::MAX)
+        .reader();
+    let file = File::create(dest).map_err(|source| ReplicationError::Io {
+        doing: format!("creating {}", dest.display()),
+        source,
+    })?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut bytes = 0u64;
+    loop {
+        let n = body
+            .read(&mut buf)
+            .map_err(|e| failed(&base, format!("reading the checkpoint: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        out.write_all(&buf[..n])
+            .map_err(|source| ReplicationError::Io {
+                doing: format!("writing {}", dest.display()),
+                source,
+            })?;
+        bytes += n as u64;
+    }
+    let file = out.into_inner().map_err(|e| ReplicationError::Io {
+        doing: format!("writing {}", dest.display()),
+        source: e.into_error(),
+    })?;
+    file.sync_all().map_err(|source| ReplicationError::Io {
+        doing: format!("syncing {}", dest.display()),
+        source,
+    })?;
+    let got = hasher.finalize();
+    if got != crc {
+        return Err(failed(
+            &base,
+            format!("the checkpoint's CRC-32 is {got:08x}, the primary announced {crc:08x} (damaged in transit)"),
+        ));
+    }
+    Ok(Checkpoint {
+        version: version as u64,
+        topic,
+        offset,
+        bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_move_from_the_address_to_a_header() {
+        let (bare, auth) = credentials("http://ann:secret@127.0.0.1:7600");
+        assert_eq!(bare, "http://127.0.0.1:7600");
+        assert_eq!(auth.as_deref(), Some("Basic YW5uOnNlY3JldA=="));
+        assert_eq!(credentials("http://h:1/x").0, "http://h:1/x");
+        assert_eq!(credentials("http://h:1").1, None);
+    }
+}

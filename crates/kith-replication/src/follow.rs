@@ -1,0 +1,499 @@
+//! A read replica's side: apply the topic's records to a local database, in order,
+//! each version once.
+//!
+//! The replica's data directory is a database like the primary's: each batch of
+//! records read is committed through its own log (one fsync), so a killed replica
+//! recovers its checkpoint and log and reads on. `replica.state` beside them keeps
+//! the topic and the offset to read from; it is written after the records before it
+//! are committed, so it is never ahead of the log, and a record at or below the
+//! applied version is skipped, so reading some records again is harmless. A record
+//! starting above the next version (retention removed what the replica needed)
+//! makes the replica fetch a newer checkpoint from its primary and start again from
+//! there.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use kith_storage::{Database, LogRecord, WriteBatch};
+
+use crate::{bootstrap, topic, KafkaUrl, LogReader, ReplicationError};
+
+/// The file beside the checkpoint that says which topic a replica follows and where.
+pub const STATE_FILE: &str = "replica.state";
+const STATE_MAGIC: &str = "kith replica 1";
+
+/// Where a replica reads from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplicaState {
+    /// The topic's name.
+    pub topic: String,
+    /// The offset of the next message to read.
+    pub offset: i64,
+}
+
+impl ReplicaState {
+    /// Reads `dir`'s state file; `None` when there is none.
+    pub fn read(dir: &Path) -> Result<Option<ReplicaState>, ReplicationError> {
+        let path = dir.join(STATE_FILE);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(ReplicationError::Io {
+                    doing: format!("reading {}", path.display()),
+                    source,
+                })
+            }
+        };
+        let bad = |why: &str| ReplicationError::BadState {
+            path: path.clone(),
+            reason: why.to_owned(),
+        };
+        let mut lines = text.lines();
+        if lines.next() != Some(STATE_MAGIC) {
+            return Err(bad("it does not start with `kith replica 1`"));
+        }
+        let mut field = |name: &str| {
+            lines
+                .next()
+                .and_then(|l| l.strip_prefix(name))
+                .and_then(|v| v.strip_prefix(' '))
+                .map(str::to_owned)
+                .ok_or_else(|| bad(&format!("no `{name}` line")))
+        };
+        let topic = field("topic")?;
+        let offset = field("offset")?
+            .parse::<i64>()
+            .map_err(|e| bad(&format!("offset: {e}")))?;
+        Ok(Some(ReplicaState { topic, offset }))
+    }
+
+    /// Writes it to `dir` atomically (a temporary file, synced, renamed).
+    pub fn write(&self, dir: &Path) -> Result<(), ReplicationError> {
+        let path = dir.join(STATE_FILE);
+        let tmp = path.with_extension("tmp");
+        let text = format!(
+            "{STATE_MAGIC}\ntopic {}\noffset {}\n",
+            self.topic, self.offset
+        );
+        let io = |doing: &str| {
+            let doing = format!("{doing} {}", path.display());
+            move |source| ReplicationError::Io { doing, source }
+        };
+        fs::write(&tmp, text).map_err(io("writing"))?;
+        fs::File::open(&tmp)
+            .and_then(|f| f.sync_all())
+            .map_err(io("syncing"))?;
+        fs::rename(&tmp, &path).map_err(io("renaming"))?;
+        fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io("syncing the directory of"))?;
+        Ok(())
+    }
+}
+
+/// Makes `dir` ready to follow `url`: a directory without a checkpoint gets the
+/// primary's (`primary`, its HTTP address); one with a checkpoint must follow the
+/// same topic. Answers where to read from.
+pub fn prepare(
+    dir: &Path,
+    url: &KafkaUrl,
+    primary: Option<&str>,
+) -> Result<ReplicaState, ReplicationError> {
+    let checkpoint = dir.join(kith_storage::CHECKPOINT_FILE);
+    if checkpoint.exists() {
+        return match ReplicaState::read(dir)? {
+            Some(state) if state.topic == url.topic => Ok(state),
+            Some(state) => Err(ReplicationError::BadState {
+                path: dir.join(STATE_FILE),
+                reason: format!(
+                    "this directory follows topic {}, not {}",
+                    state.topic, url.topic
+                ),
+            }),
+            // A graph made elsewhere (a copy of the primary's directory): read the
+            // topic from its start; what the graph holds is skipped.
+            None => Ok(ReplicaState {
+                topic: url.topic.clone(),
+                offset: 0,
+            }),
+        };
+    }
+    let Some(primary) = primary else {
+        return Err(ReplicationError::BadState {
+            path: checkpoint,
+            reason: "a replica starts from a checkpoint: give --bootstrap with the primary's \
+                     HTTP address, or copy a primary's data directory here"
+                .into(),
+        });
+    };
+    fs::create_dir_all(dir).map_err(|source| ReplicationError::Io {
+        doing: format!("creating {}", dir.display()),
+        source,
+    })?;
+    let fetched = dir.join("graph.kith.fetch");
+    let got = bootstrap::fetch(primary, &fetched)?;
+    check_topic(primary, url, &got)?;
+    fs::rename(&fetched, &checkpoint).map_err(|source| ReplicationError::Io {
+        doing: format!("renaming {}", fetched.display()),
+        source,
+    })?;
+    let state = ReplicaState {
+        topic: url.topic.clone(),
+        offset: got.offset,
+    };
+    state.write(dir)?;
+    tracing::info!(
+        primary,
+        version = got.version,
+        bytes = got.bytes,
+        offset = got.offset,
+        "fetched the primary's checkpoint"
+    );
+    Ok(state)
+}
+
+fn check_topic(
+    primary: &str,
+    url: &KafkaUrl,
+    got: &bootstrap::Checkpoint,
+) -> Result<(), ReplicationError> {
+    if got.topic == url.topic {
+        return Ok(());
+    }
+    Err(ReplicationError::Bootstrap {
+        primary: primary.to_owned(),
+        reason: format!("it publishes to topic {}, not {}", got.topic, url.topic),
+    })
+}
+
+/// What a replica is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FollowState {
+    /// Reading and applying.
+    Following,
+    /// Fetching a newer checkpoint from its primary.
+    Bootstrapping,
+    /// Stopped for good; the reason says why and what to do.
+    Failed(String),
+}
+
+struct Shared {
+    stop: AtomicBool,
+    state: Mutex<FollowState>,
+    offset: AtomicI64,
+}
+
+/// A running replica: a thread that applies the topic to a database.
+pub struct Follower {
+    shared: Arc<Shared>,
+    url: KafkaUrl,
+    primary: Option<String>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+    checkpointer: Mutex<Option<JoinHandle<()>>>,
+    database: Arc<Database>,
+}
+
+impl Follower {
+    /// Starts applying `url`'s records to `database` from `state` on. `primary` (the
+    /// primary's HTTP address) lets it fetch a newer checkpoint when the topic no
+    /// longer holds what it needs.
+    pub fn start(
+        database: Arc<Database>,
+        url: KafkaUrl,
+        primary: Option<String>,
+        state: ReplicaState,
+    ) -> Result<Follower, ReplicationError> {
+        let shared = Arc::new(Shared {
+            stop: AtomicBool::new(false),
+            state: Mutex::new(FollowState::Following),
+            offset: AtomicI64::new(state.offset),
+        });
+        let applier = Applier {
+            shared: shared.clone(),
+            url: url.clone(),
+            primary: primary.clone(),
+            database: database.clone(),
+            dir: database.dir().to_path_buf(),
+            saved: state.offset,
+            saved_at: Instant::now(),
+        };
+        let thread = crate::threads::spawn("kith-follower", move || applier.run())?;
+        let (db, stop) = (database.clone(), shared.clone());
+        let checkpointer =
+            crate::threads::spawn("kith-checkpointer", move || checkpoints(&db, &stop))?;
+        Ok(Follower {
+            shared,
+            url,
+            primary,
+            thread: Mutex::new(Some(thread)),
+            checkpointer: Mutex::new(Some(checkpointer)),
+            database,
+        })
+    }
+
+    /// What it is doing.
+    pub fn state(&self) -> FollowState {
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The version applied (and served).
+    pub fn applied_version(&self) -> u64 {
+        self.database.store().snapshot().version()
+    }
+
+    /// The offset of the next message it reads.
+    pub fn offset(&self) -> i64 {
+        self.shared.offset.load(Ordering::Acquire)
+    }
+
+    /// The topic it follows.
+    pub fn url(&self) -> &KafkaUrl {
+        &self.url
+    }
+
+    /// The primary's HTTP address, if it was given.
+    pub fn primary(&self) -> Option<&str> {
+        self.primary.as_deref()
+    }
+
+    /// Stops applying, saves where it stopped and writes a final checkpoint.
+    /// Idempotent.
+    pub fn close(&self) {
+        self.shared.stop.store(true, Ordering::Release);
+        for slot in [&self.thread, &self.checkpointer] {
+            let thread = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let Some(thread) = thread {
+                let _ = thread.join();
+            }
+        }
+        if let Err(e) = self.database.close() {
+            tracing::error!(error = %e, "the replica's final checkpoint failed; its log keeps every record");
+        }
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+fn checkpoints(database: &Database, shared: &Shared) {
+    while !shared.stop.load(Ordering::Acquire) {
+        std::thread::sleep(Duration::from_millis(200));
+        if database.checkpoint_due() {
+            if let Err(e) = database.checkpoint() {
+                tracing::error!(error = %e, "checkpoint failed; the log is kept");
+            }
+        }
+    }
+}
+
+/// Records applied in one commit (one fsync) at most.
+const RECORDS_PER_COMMIT_MAX: usize = 1_000;
+/// Record bytes applied in one commit at most.
+const BYTES_PER_COMMIT_MAX: usize = 64 << 20;
+/// How often the offset is saved while records flow.
+const SAVE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The follower's thread.
+struct Applier {
+    shared: Arc<Shared>,
+    url: KafkaUrl,
+    primary: Option<String>,
+    database: Arc<Database>,
+    dir: PathBuf,
+    saved: i64,
+    saved_at: Instant,
+}
+
+impl Applier {
+    fn run(mut self) {
+        while !self.stopped() {
+            let outcome = self.follow();
+            let error = match outcome {
+                Ok(()) => break,
+                Err(e) => e,
+            };
+            let recoverable = matches!(error, ReplicationError::Kafka { .. });
+            let fresh_start = matches!(error, ReplicationError::Gap { .. });
+            if fresh_start && self.primary.is_some() {
+                if let Err(e) = self.bootstrap() {
+                    tracing::warn!(
+                        "starting again from the primary's checkpoint failed: {e}; retrying"
+                    );
+                    std::thread::sleep(Duration::from_secs(2));
+                }
+                continue;
+            }
+            if recoverable {
+                tracing::warn!("reading the log: {error}; retrying");
+                std::thread::sleep(Duration::from_secs(1));
+                continue;
+            }
+            tracing::error!("the replica stopped applying the log: {error}");
+            self.set_state(FollowState::Failed(error.to_string()));
+            return;
+        }
+        self.save(true);
+    }
+
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Acquire)
+    }
+
+    fn set_state(&self, state: FollowState) {
+        *self.shared.state.lock().unwrap_or_else(|p| p.into_inner()) = state;
+    }
+
+    /// Reads and applies until stopped (`Ok`) or something goes wrong.
+    fn follow(&mut self) -> Result<(), ReplicationError> {
+        let offset = self.shared.offset.load(Ordering::Acquire);
+        let mut reader = LogReader::open(&self.url, offset)?;
+        let (low, high) = topic::watermarks(reader.consumer(), &self.url)?;
+        if offset < low {
+            // Retention removed messages the replica has not read: whether it needed
+            // them shows in the first record it can read (`apply` finds a gap); with
+            // none left to read, it cannot tell, so it starts again from a checkpoint.
+            let applied = self.database.store().snapshot().version();
+            if low >= high {
+                return Err(ReplicationError::Gap {
+                    expected: applied + 1,
+                    found: None,
+                });
+            }
+            reader = LogReader::open(&self.url, low)?;
+        }
+        self.set_state(FollowState::Following);
+        while !self.stopped() {
+            let Some((next, first)) = reader.next(Duration::from_millis(200))? else {
+                self.save(false);
+                continue;
+            };
+            let mut records = vec![first];
+            let mut bytes = records[0].payload.len();
+            let mut next_offset = next;
+            while records.len() < RECORDS_PER_COMMIT_MAX && bytes < BYTES_PER_COMMIT_MAX {
+                let Some((next, record)) = reader.next(Duration::ZERO)? else {
+                    break;
+                };
+                bytes += record.payload.len();
+                records.push(record);
+                next_offset = next;
+            }
+            self.apply(&records)?;
+            self.shared.offset.store(next_offset, Ordering::Release);
+            self.save(false);
+        }
+        Ok(())
+    }
+
+    /// Commits the records' transactions above the applied version, as one group.
+    fn apply(&self, records: &[LogRecord]) -> Result<(), ReplicationError> {
+        let applied = self.database.store().snapshot().version();
+        let mut next = applied + 1;
+        let mut batches: Vec<WriteBatch> = Vec::new();
+        for record in records {
+            if record.last_version() < next {
+                continue; // applied already (read again after a restart)
+            }
+            if record.first_version > next {
+                return Err(ReplicationError::Gap {
+                    expected: next,
+                    found: Some(record.first_version),
+                });
+            }
+            let source = format!(
+                "topic {} record at version {}",
+                self.url.topic, record.first_version
+            );
+            let (_, decoded) = kith_storage::decode_payload(&record.payload, Path::new(&source))?;
+            let skip = (next - record.first_version) as usize;
+            batches.extend(decoded.into_iter().skip(skip));
+            next = record.last_version() + 1;
+        }
+        if batches.is_empty() {
+            return Ok(());
+        }
+        let refs: Vec<&WriteBatch> = batches.iter().collect();
+        let results = self.database.commit(&refs)?;
+        for (i, result) in results.iter().enumerate() {
+            let version = applied + 1 + i as u64;
+            match result {
+                Ok(info) if info.version == version => {}
+                Ok(info) => {
+                    return Err(ReplicationError::Diverged {
+                        version,
+                        reason: format!("it was committed as version {}", info.version),
+                    })
+                }
+                Err(e) => {
+                    return Err(ReplicationError::Diverged {
+                        version,
+                        reason: format!("the replica refused it: {e}"),
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Saves the offset when it moved and (unless `now`) a second has passed.
+    fn save(&mut self, now: bool) {
+        let offset = self.shared.offset.load(Ordering::Acquire);
+        if offset == self.saved || (!now && self.saved_at.elapsed() < SAVE_INTERVAL) {
+            return;
+        }
+        let state = ReplicaState {
+            topic: self.url.topic.clone(),
+            offset,
+        };
+        match state.write(&self.dir) {
+            Ok(()) => {
+                self.saved = offset;
+                self.saved_at = Instant::now();
+            }
+            Err(e) => tracing::warn!("saving the replica's offset: {e}"),
+        }
+    }
+
+    /// Starts again from a newer checkpoint of the primary.
+    fn bootstrap(&mut self) -> Result<(), ReplicationError> {
+        let primary = self.primary.clone().unwrap_or_default();
+        self.set_state(FollowState::Bootstrapping);
+        tracing::warn!(
+            primary,
+            "the topic no longer holds the records this replica needs; fetching a newer checkpoint"
+        );
+        let fetched = self.dir.join("graph.kith.fetch");
+        let got = bootstrap::fetch(&primary, &fetched)?;
+        check_topic(&primary, &self.url, &got)?;
+        let applied = self.database.store().snapshot().version();
+        if got.version <= applied {
+            // Nothing newer to load: every record after the checkpoint's version
+            // (so after the applied one) is readable from its offset.
+            let _ = fs::remove_file(&fetched);
+            self.shared.offset.store(got.offset, Ordering::Release);
+            self.save(true);
+            return Ok(());
+        }
+        let version = self.database.reset_to(&fetched)?;
+        self.shared.offset.store(got.offset, Ordering::Release);
+        self.save(true);
+        tracing::info!(
+            version,
+            offset = got.offset,
+            "started again from the primary's checkpoint"
+        );
+        Ok(())
+    }
+}
