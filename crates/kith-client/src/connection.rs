@@ -334,7 +334,7 @@ impl Connection {
     }
 
     /// Sends a request and waits for its whole answer.
-    pub(crate) async fn call(&self, request: Request) -> Answer {
+    pub(crate) async fn call(&self, request: Request, min_version: Option<u64>) -> Answer {
         let live = self.live().await?;
         let id = live.next_id.fetch_add(1, Ordering::Relaxed);
         let (done, answer) = oneshot::channel();
@@ -347,7 +347,7 @@ impl Connection {
         );
         let _guard = PendingGuard { live: &live, id };
         let started = std::time::Instant::now();
-        let frame = live.wire.request(id, &request);
+        let frame = live.wire.request_at(id, &request, min_version);
         let encode_us = started.elapsed().as_micros() as u64;
         if let Err(e) = live
             .sink

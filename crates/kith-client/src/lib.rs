@@ -7,6 +7,7 @@
 //! [`ClientError::ConnectionClosed`] and is re-established on next use, with
 //! exponential backoff between attempts.
 
+mod cluster;
 mod connection;
 mod error;
 mod tls;
@@ -14,6 +15,7 @@ mod tls;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+pub use cluster::{Cluster, Session};
 pub use error::ClientError;
 use kith_core::Value;
 pub use kith_protocol::{ops, Commit, Compression, Encoding, Subprotocol, Timing};
@@ -208,7 +210,7 @@ pub struct WriteResult {
 }
 
 impl WriteResult {
-    fn from_result(result: QueryResult) -> Result<WriteResult, ClientError> {
+    pub(crate) fn from_result(result: QueryResult) -> Result<WriteResult, ClientError> {
         let bad = || ClientError::Protocol("a write answer is not [version, nodes, rels]".into());
         let [Value::Int(version), Value::List(nodes), Value::List(rels)] =
             result.rows.first().map(Vec::as_slice).ok_or_else(bad)?
@@ -398,9 +400,19 @@ impl Client {
     }
 
     async fn send(&self, request: kith_protocol::Request) -> Result<QueryResult, ClientError> {
+        self.send_at(request, None).await
+    }
+
+    /// Sends a request that the server runs only once it has applied `min_version`
+    /// (read-your-writes; docs/protocol.md 1.3.4), on the next connection in turn.
+    pub async fn send_at(
+        &self,
+        request: kith_protocol::Request,
+        min_version: Option<u64>,
+    ) -> Result<QueryResult, ClientError> {
         let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
         let deadline = tokio::time::Instant::now() + self.config.request_timeout;
-        tokio::time::timeout_at(deadline, self.connections[i].call(request))
+        tokio::time::timeout_at(deadline, self.connections[i].call(request, min_version))
             .await
             .map_err(|_| ClientError::Timeout(self.config.request_timeout))?
     }

@@ -160,11 +160,19 @@ struct RequestKeys {
     tx: Option<String>,
     params: Vec<(String, Value)>,
     timing: bool,
+    min_version: Option<u64>,
 }
 
 impl Request {
     /// Encodes the request document.
     pub fn encode(&self, encoding: Encoding) -> Vec<u8> {
+        self.encode_at(encoding, None)
+    }
+
+    /// Encodes the request document with the version the server must have applied
+    /// before it runs the request (`min_version`, docs/protocol.md 1.3.4: a replica
+    /// waits for it, so a session reads its own writes).
+    pub fn encode_at(&self, encoding: Encoding, min_version: Option<u64>) -> Vec<u8> {
         let (mut doc, timing) = match self {
             Request::Call {
                 procedure,
@@ -206,11 +214,23 @@ impl Request {
         if timing {
             doc.push(("timing", Node::Bool(true)));
         }
+        if let Some(version) = min_version {
+            doc.push(("min_version", Node::UInt(version)));
+        }
         codec::encode(encoding, &Node::Map(doc))
     }
 
-    /// Decodes a request document.
+    /// Decodes a request document (its `min_version`, if any, is checked and
+    /// dropped: [`Request::decode_at`] keeps it).
     pub fn decode(encoding: Encoding, payload: &[u8]) -> Result<Request, ProtocolError> {
+        Request::decode_at(encoding, payload).map(|(request, _)| request)
+    }
+
+    /// Decodes a request document and the version it must see, if it names one.
+    pub fn decode_at(
+        encoding: Encoding,
+        payload: &[u8],
+    ) -> Result<(Request, Option<u64>), ProtocolError> {
         let bad = |reason: String| ProtocolError::payload(encoding.name(), reason);
         let Value::Map(entries) = codec::decode(encoding, payload)? else {
             return Err(bad("the request is not a map".into()));
@@ -219,7 +239,8 @@ impl Request {
         for (key, value) in entries {
             keys.read(&key, value).map_err(bad)?;
         }
-        keys.request().map_err(bad)
+        let min_version = keys.min_version;
+        keys.request().map(|r| (r, min_version)).map_err(bad)
     }
 }
 
@@ -254,6 +275,7 @@ impl RequestKeys {
             tx,
             params,
             timing,
+            min_version: _,
         } = self;
         let given = [
             procedure.is_some(),
@@ -336,6 +358,8 @@ impl RequestKeys {
             ("commit", other) => return wrong("a string (the transaction id)", &other),
             ("rollback", Value::String(id)) => self.rollback = Some(id.to_string()),
             ("rollback", other) => return wrong("a string (the transaction id)", &other),
+            ("min_version", Value::Int(v)) if v >= 0 => self.min_version = Some(v as u64),
+            ("min_version", other) => return wrong("a version (an integer from 0)", &other),
             ("tx", Value::String(id)) => self.tx = Some(id.to_string()),
             ("tx", other) => return wrong("a string (the transaction id)", &other),
             (other, _) => return Err(format!("unknown request key `{other}`")),
@@ -641,6 +665,34 @@ mod tests {
                 Ok(cypher_error)
             );
         }
+    }
+
+    #[test]
+    fn a_minimum_version_travels_with_any_request_or_is_refused_by_name() {
+        for encoding in Encoding::ALL {
+            let request = Request::Cypher {
+                query: "MATCH (n) RETURN n".into(),
+                params: Vec::new(),
+                timing: false,
+                tx: None,
+            };
+            let bytes = request.encode_at(encoding, Some(42));
+            assert_eq!(
+                Request::decode_at(encoding, &bytes),
+                Ok((request.clone(), Some(42)))
+            );
+            assert_eq!(Request::decode(encoding, &bytes), Ok(request.clone()));
+            assert_eq!(
+                Request::decode_at(encoding, &request.encode(encoding)),
+                Ok((request, None))
+            );
+        }
+        let bad = br#"{"call": "x", "min_version": -1}"#;
+        let err = Request::decode_at(Encoding::Json, bad).expect_err("negative");
+        assert!(
+            err.to_string().contains("`min_version` must be a version"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -56,11 +56,21 @@ impl Wire {
 
     /// A request frame.
     pub fn request(&self, request_id: u64, request: &Request) -> Vec<u8> {
+        self.request_at(request_id, request, None)
+    }
+
+    /// A request frame that the server runs only once it has applied `min_version`.
+    pub fn request_at(
+        &self,
+        request_id: u64,
+        request: &Request,
+        min_version: Option<u64>,
+    ) -> Vec<u8> {
         self.frame(
             Kind::Request,
             0,
             request_id,
-            request.encode(self.subprotocol.encoding),
+            request.encode_at(self.subprotocol.encoding, min_version),
         )
     }
 
@@ -158,6 +168,14 @@ impl Wire {
     /// Decodes a request payload.
     pub fn decode_request(&self, payload: &[u8]) -> Result<Request, ProtocolError> {
         Request::decode(self.subprotocol.encoding, payload)
+    }
+
+    /// Decodes a request payload and the version it must see (`min_version`).
+    pub fn decode_request_at(
+        &self,
+        payload: &[u8],
+    ) -> Result<(Request, Option<u64>), ProtocolError> {
+        Request::decode_at(self.subprotocol.encoding, payload)
     }
 
     /// Decodes a result chunk payload.

@@ -45,6 +45,12 @@ fn failed(primary: &str, why: impl std::fmt::Display) -> ReplicationError {
     }
 }
 
+/// `http://user:password@host:port` without its credentials: what may be shown
+/// (in logs, `/health`, error messages).
+pub fn without_credentials(primary: &str) -> String {
+    credentials(primary).0
+}
+
 /// Splits `http://user:password@host:port` into the address without credentials and
 /// an `Authorization` header value.
 fn credentials(primary: &str) -> (String, Option<String>) {
@@ -69,6 +75,8 @@ pub fn fetch(primary: &str, dest: &Path) -> Result<Checkpoint, ReplicationError>
     let (base, authorization) = credentials(primary);
     let agent = ureq::Agent::config_builder()
         .timeout_connect(Some(Duration::from_secs(10)))
+        // The primary writes the whole file before it answers.
+        .timeout_recv_response(Some(Duration::from_secs(600)))
         .http_status_as_error(false)
         .build()
         .new_agent();

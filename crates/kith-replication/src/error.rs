@@ -71,6 +71,13 @@ pub enum ReplicationError {
         /// The last missing version.
         to: u64,
     },
+    /// The offset a replica reads from is no longer in the topic.
+    OffsetGone {
+        /// The topic.
+        topic: String,
+        /// The offset.
+        offset: i64,
+    },
     /// A replica's state file that cannot be used.
     BadState {
         /// The file (or the checkpoint it goes with).
@@ -133,6 +140,9 @@ impl fmt::Display for ReplicationError {
                  log-consumed file removed); publish to a new topic and start the replicas \
                  again from a checkpoint"
             ),
+            ReplicationError::OffsetGone { topic, offset } => {
+                write!(f, "offset {offset} is no longer in topic {topic}")
+            }
             ReplicationError::BadState { path, reason } => {
                 write!(f, "{}: {reason}", path.display())
             }

@@ -105,6 +105,15 @@ pub fn prepare(
     primary: Option<&str>,
 ) -> Result<ReplicaState, ReplicationError> {
     let checkpoint = dir.join(kith_storage::CHECKPOINT_FILE);
+    // A copy of a primary's directory carries its publishing floor; a replica's log
+    // is nobody's to keep.
+    let floor = dir.join(kith_storage::LOG_CONSUMED_FILE);
+    if floor.exists() {
+        fs::remove_file(&floor).map_err(|source| ReplicationError::Io {
+            doing: format!("removing {}", floor.display()),
+            source,
+        })?;
+    }
     if checkpoint.exists() {
         return match ReplicaState::read(dir)? {
             Some(state) if state.topic == url.topic => Ok(state),
@@ -136,8 +145,9 @@ pub fn prepare(
         source,
     })?;
     let fetched = dir.join("graph.kith.fetch");
-    let got = bootstrap::fetch(primary, &fetched)?;
-    check_topic(primary, url, &got)?;
+    let got = fetch_retrying(primary, &fetched)?;
+    let shown = bootstrap::without_credentials(primary);
+    check_topic(&shown, url, &got)?;
     fs::rename(&fetched, &checkpoint).map_err(|source| ReplicationError::Io {
         doing: format!("renaming {}", fetched.display()),
         source,
@@ -148,13 +158,33 @@ pub fn prepare(
     };
     state.write(dir)?;
     tracing::info!(
-        primary,
+        primary = %shown,
         version = got.version,
         bytes = got.bytes,
         offset = got.offset,
         "fetched the primary's checkpoint"
     );
     Ok(state)
+}
+
+/// Fetches a checkpoint, waiting (up to a minute) while the primary answers that it
+/// has not reached Kafka yet; a failed fetch leaves no partial file behind.
+fn fetch_retrying(primary: &str, dest: &Path) -> Result<bootstrap::Checkpoint, ReplicationError> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let outcome = bootstrap::fetch(primary, dest);
+        if outcome.is_err() {
+            let _ = fs::remove_file(dest);
+        }
+        match outcome {
+            Err(ReplicationError::Bootstrap { reason, .. })
+                if reason.contains("\"busy\"") && Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            other => return other,
+        }
+    }
 }
 
 fn check_topic(
@@ -222,14 +252,14 @@ impl Follower {
             saved: state.offset,
             saved_at: Instant::now(),
         };
-        let thread = crate::threads::spawn("kith-follower", move || applier.run())?;
+        let thread = crate::threads::spawn("kith-follower", move || applier.run_guarded())?;
         let (db, stop) = (database.clone(), shared.clone());
         let checkpointer =
             crate::threads::spawn("kith-checkpointer", move || checkpoints(&db, &stop))?;
         Ok(Follower {
             shared,
             url,
-            primary,
+            primary: primary.as_deref().map(bootstrap::without_credentials),
             thread: Mutex::new(Some(thread)),
             checkpointer: Mutex::new(Some(checkpointer)),
             database,
@@ -260,7 +290,7 @@ impl Follower {
         &self.url
     }
 
-    /// The primary's HTTP address, if it was given.
+    /// The primary's HTTP address (without credentials), if it was given.
     pub fn primary(&self) -> Option<&str> {
         self.primary.as_deref()
     }
@@ -317,6 +347,16 @@ struct Applier {
 }
 
 impl Applier {
+    /// Runs; a panic (a bug) stops applying visibly instead of silently.
+    fn run_guarded(self) {
+        let shared = self.shared.clone();
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run())).is_err() {
+            tracing::error!("the replica's follower thread panicked; it stopped applying the log");
+            *shared.state.lock().unwrap_or_else(|p| p.into_inner()) =
+                FollowState::Failed("the follower thread panicked".into());
+        }
+    }
+
     fn run(mut self) {
         while !self.stopped() {
             let outcome = self.follow();
@@ -324,14 +364,28 @@ impl Applier {
                 Ok(()) => break,
                 Err(e) => e,
             };
-            let recoverable = matches!(error, ReplicationError::Kafka { .. });
+            // The offset being gone is retried: `follow` then reads the watermarks
+            // and decides whether the replica must start again from a checkpoint.
+            let recoverable = matches!(
+                error,
+                ReplicationError::Kafka { .. } | ReplicationError::OffsetGone { .. }
+            );
             let fresh_start = matches!(error, ReplicationError::Gap { .. });
             if fresh_start && self.primary.is_some() {
-                if let Err(e) = self.bootstrap() {
-                    tracing::warn!(
-                        "starting again from the primary's checkpoint failed: {e}; retrying"
-                    );
-                    std::thread::sleep(Duration::from_secs(2));
+                match self.bootstrap() {
+                    // The local store or log failed mid-way: not something to retry.
+                    Err(e @ ReplicationError::Storage(_)) => {
+                        tracing::error!("starting again from the primary's checkpoint failed: {e}");
+                        self.set_state(FollowState::Failed(e.to_string()));
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!(
+                            "starting again from the primary's checkpoint failed: {e}; retrying"
+                        );
+                        std::thread::sleep(Duration::from_secs(2));
+                    }
+                    Ok(()) => {}
                 }
                 continue;
             }
@@ -360,6 +414,14 @@ impl Applier {
         let offset = self.shared.offset.load(Ordering::Acquire);
         let mut reader = LogReader::open(&self.url, offset)?;
         let (low, high) = topic::watermarks(reader.consumer(), &self.url)?;
+        if offset > high {
+            // The topic was made again (or truncated): what this replica read is
+            // not there any more.
+            return Err(ReplicationError::Gap {
+                expected: self.database.store().snapshot().version() + 1,
+                found: None,
+            });
+        }
         if offset < low {
             // Retention removed messages the replica has not read: whether it needed
             // them shows in the first record it can read (`apply` finds a gap); with
@@ -416,7 +478,20 @@ impl Applier {
                 "topic {} record at version {}",
                 self.url.topic, record.first_version
             );
-            let (_, decoded) = kith_storage::decode_payload(&record.payload, Path::new(&source))?;
+            let (first, decoded) =
+                kith_storage::decode_payload(&record.payload, Path::new(&source))?;
+            // The frame's header is outside the record's checksum: both must agree.
+            if first != record.first_version || decoded.len() != record.transactions as usize {
+                return Err(ReplicationError::BadRecord {
+                    at: source,
+                    reason: format!(
+                        "its header says versions {} (+{}), its record {first} (+{})",
+                        record.first_version,
+                        record.transactions,
+                        decoded.len()
+                    ),
+                });
+            }
             let skip = (next - record.first_version) as usize;
             batches.extend(decoded.into_iter().skip(skip));
             next = record.last_version() + 1;
@@ -469,21 +544,28 @@ impl Applier {
     /// Starts again from a newer checkpoint of the primary.
     fn bootstrap(&mut self) -> Result<(), ReplicationError> {
         let primary = self.primary.clone().unwrap_or_default();
+        let shown = bootstrap::without_credentials(&primary);
         self.set_state(FollowState::Bootstrapping);
         tracing::warn!(
-            primary,
+            primary = %shown,
             "the topic no longer holds the records this replica needs; fetching a newer checkpoint"
         );
         let fetched = self.dir.join("graph.kith.fetch");
-        let got = bootstrap::fetch(&primary, &fetched)?;
-        check_topic(&primary, &self.url, &got)?;
+        let got = fetch_retrying(&primary, &fetched)?;
+        if let Err(e) = check_topic(&shown, &self.url, &got) {
+            let _ = fs::remove_file(&fetched);
+            return Err(e);
+        }
         let applied = self.database.store().snapshot().version();
         if got.version <= applied {
             // Nothing newer to load: every record after the checkpoint's version
-            // (so after the applied one) is readable from its offset.
+            // (so after the applied one) is readable from its offset. Not at once
+            // again if that offset is gone too (the primary's resume point lags
+            // behind what retention removed).
             let _ = fs::remove_file(&fetched);
             self.shared.offset.store(got.offset, Ordering::Release);
             self.save(true);
+            std::thread::sleep(Duration::from_secs(2));
             return Ok(());
         }
         let version = self.database.reset_to(&fetched)?;

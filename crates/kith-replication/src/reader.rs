@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use kith_storage::LogRecord;
 use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::{Message, Offset, TopicPartitionList};
 
 use crate::error::kafka;
@@ -57,7 +58,26 @@ impl LogReader {
             let Some(message) = self.consumer.poll(left) else {
                 return Ok(None);
             };
-            let message = message.map_err(kafka(format!("reading topic {}", self.url.topic)))?;
+            let message = match message {
+                Ok(message) => message,
+                Err(KafkaError::MessageConsumption(
+                    RDKafkaErrorCode::AutoOffsetReset | RDKafkaErrorCode::OffsetOutOfRange,
+                )) => {
+                    // The offset is gone (retention) or ahead of the topic: the
+                    // caller decides from the watermarks and its version.
+                    return Err(ReplicationError::OffsetGone {
+                        topic: self.url.topic.clone(),
+                        offset: self.next_offset,
+                    });
+                }
+                // A broker going away and coming back: librdkafka reconnects by
+                // itself, and the partition's position is kept.
+                Err(KafkaError::MessageConsumption(code)) => {
+                    tracing::debug!(topic = %self.url.topic, "Kafka: {code}");
+                    continue;
+                }
+                Err(e) => return Err(kafka(format!("reading topic {}", self.url.topic))(e)),
+            };
             let offset = message.offset();
             let at = || format!("topic {} offset {offset}", self.url.topic);
             let part = frame::parse(message.payload().unwrap_or_default())

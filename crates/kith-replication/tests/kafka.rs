@@ -265,3 +265,26 @@ fn a_follower_applies_the_topic_and_resumes_where_it_stopped() {
     assert_eq!(image(&replica, scratch.path()), image(&db, scratch.path()));
     follower.close();
 }
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/kafka/test"]
+fn a_checkpointed_directory_publishes_to_a_new_topic_from_where_its_log_starts() {
+    let url = fresh_topic("fresh");
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        // Written without publishing, then checkpointed: the log no longer holds
+        // versions 1-3 (a loader's or a plain server's directory).
+        let (db, _) = Database::open(dir.path(), DatabaseOptions::default()).expect("opens");
+        for i in 0..3 {
+            db.commit_one(&person(i, 10)).expect("commits");
+        }
+        db.checkpoint().expect("checkpoint");
+    }
+    let (db, consumed) = open(dir.path());
+    let publisher = Publisher::start(options(&url), db.clone(), consumed).expect("starts");
+    let (record, ack) = commit(&db, Some(&publisher), &[person(10, 10)]);
+    assert_eq!(ack.recv_timeout(Duration::from_secs(30)), Ok(Ok(())));
+    assert_eq!(publisher.acknowledged(), 4);
+    assert!(publisher.admit().is_ok());
+    assert_eq!(read_all(&url, 1), vec![record]);
+}

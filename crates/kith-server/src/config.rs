@@ -83,6 +83,14 @@ pub struct ServerConfig {
     /// How long a `sync` write waits for Kafka before it is answered
     /// `replication_failed` (it stays committed on the primary).
     pub replication_ack_timeout_ms: u64,
+    /// The primary's Bolt address (`host:port`) in a cluster: Bolt's ROUTE names it
+    /// WRITE (docs/replication.md).
+    pub route_write: Option<String>,
+    /// The replicas' Bolt addresses in a cluster: Bolt's ROUTE names them READ.
+    pub route_read: Vec<String>,
+    /// How long a request naming a version (`min_version`, a Bolt bookmark) waits for
+    /// this server to apply it before it is answered `timeout`.
+    pub min_version_wait_ms: u64,
     /// `kafka://HOST:PORT[,HOST:PORT]/TOPIC`: serve as a read replica applying the log
     /// its primary publishes there.
     pub replica_of: Option<String>,
@@ -128,6 +136,9 @@ impl Default for ServerConfig {
             replication_ack_timeout_ms: 10_000,
             replica_of: None,
             bootstrap: None,
+            min_version_wait_ms: 5_000,
+            route_write: None,
+            route_read: Vec::new(),
         }
     }
 }
@@ -175,6 +186,7 @@ impl ServerConfig {
             ));
         }
         if self.query_timeout_ms == 0
+            || self.min_version_wait_ms == 0
             || self.write_stall_timeout_ms == 0
             || self.transaction_timeout_ms == 0
         {
@@ -189,6 +201,16 @@ impl ServerConfig {
         }
         self.publish_options()?;
         self.replica_url()?;
+        for address in self.route_write.iter().chain(&self.route_read) {
+            let port = address
+                .rsplit_once(':')
+                .map(|(host, port)| (host, port.parse::<u16>()));
+            if !matches!(port, Some((host, Ok(p))) if !host.is_empty() && p > 0) {
+                return Err(format!(
+                    "`{address}` in route_write/route_read is not a Bolt address (HOST:PORT)"
+                ));
+            }
+        }
         if self.checkpoint_wal_bytes == 0 || self.checkpoint_interval_s == 0 {
             return Err(
                 "`checkpoint_wal_bytes` and `checkpoint_interval_s` must be at least 1".into(),

@@ -215,6 +215,29 @@ impl Job {
 
 /// Runs `job` and answers through `reply`. `cancel` stops a Cypher query once its
 /// client is gone.
+/// Like [`dispatch`], once the store has applied `min_version` (read-your-writes):
+/// at once when it has, else from a task that waits for it (bounded by
+/// `min_version_wait_ms`, then answered `timeout`).
+pub(crate) fn dispatch_at<R: Reply>(
+    state: &Arc<AppState>,
+    min_version: Option<u64>,
+    job: Job,
+    reply: R,
+    cancel: Arc<AtomicBool>,
+) {
+    if crate::consistency::reached(state, min_version) {
+        return dispatch(state, job, reply, cancel);
+    }
+    let state = state.clone();
+    let version = min_version.unwrap_or(0);
+    tokio::spawn(async move {
+        match crate::consistency::reach(&state, version).await {
+            Ok(()) => dispatch(&state, job, reply, cancel),
+            Err(e) => reply.refuse(&e),
+        }
+    });
+}
+
 pub(crate) fn dispatch<R: Reply>(
     state: &Arc<AppState>,
     job: Job,

@@ -8,6 +8,7 @@
 //! start, and the body's CRC-32.
 
 use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -20,6 +21,30 @@ use kith_replication::bootstrap::header as names;
 use crate::error::ExecError;
 use crate::http::fail;
 use crate::state::AppState;
+
+/// Exports at once: each writes a whole graph file and keeps a snapshot alive.
+const EXPORTS_MAX: usize = 2;
+static EXPORTS: AtomicUsize = AtomicUsize::new(0);
+
+/// One of the `EXPORTS_MAX` slots, given back when the answer is sent (or dropped).
+struct Slot;
+
+impl Slot {
+    fn take() -> Option<Slot> {
+        EXPORTS
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < EXPORTS_MAX).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        EXPORTS.fetch_sub(1, Ordering::AcqRel);
+    }
+}
 
 /// Chunks of the file in flight to one replica.
 const CHUNKS_IN_FLIGHT: usize = 4;
@@ -41,16 +66,22 @@ pub(crate) async fn checkpoint(State(state): State<Arc<AppState>>, headers: Head
         let message = "the primary has not reached Kafka yet; retry in a moment";
         return fail(&state, &ExecError::new(Code::Busy, message));
     };
+    let Some(slot) = Slot::take() else {
+        let message = format!("{EXPORTS_MAX} checkpoints are being sent already; retry later");
+        return fail(&state, &ExecError::new(Code::Busy, message));
+    };
     let topic = publishing.publisher.url().topic.clone();
     let snapshot = state.store.snapshot();
     let version = snapshot.version();
-    let written = tokio::task::spawn_blocking(move || write_file(&snapshot)).await;
+    // In the data directory's file system, not /tmp (which may be memory).
+    let dir = state.config.data.clone().unwrap_or_else(std::env::temp_dir);
+    let written = tokio::task::spawn_blocking(move || write_file(&snapshot, &dir)).await;
     let (file, crc, len) = match written {
         Ok(Ok(done)) => done,
         Ok(Err(e)) => return fail(&state, &ExecError::new(Code::StorageFailure, e)),
         Err(e) => return fail(&state, &ExecError::new(Code::Internal, e.to_string())),
     };
-    let mut response = Body::from_stream(stream(file)).into_response();
+    let mut response = Body::from_stream(stream(file, slot)).into_response();
     *response.status_mut() = StatusCode::OK;
     let set = |response: &mut Response, name: &'static str, value: String| {
         if let Ok(value) = HeaderValue::from_str(&value) {
@@ -69,12 +100,27 @@ pub(crate) async fn checkpoint(State(state): State<Arc<AppState>>, headers: Head
     response
 }
 
+/// Removes exports a crashed server left in its data directory.
+pub(crate) fn remove_leftovers(data: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(data) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(".export-") {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// Writes `snapshot` to a temporary file (removed once the answer is sent) and
 /// answers it with its CRC-32 and length.
-fn write_file(snapshot: &kith_storage::Snapshot) -> Result<(Export, u32, u64), String> {
+fn write_file(
+    snapshot: &kith_storage::Snapshot,
+    under: &std::path::Path,
+) -> Result<(Export, u32, u64), String> {
     let dir = tempfile::Builder::new()
-        .prefix("kith-checkpoint-")
-        .tempdir()
+        .prefix(".export-")
+        .tempdir_in(under)
         .map_err(|e| format!("creating a temporary directory: {e}"))?;
     let file = Export(dir);
     kith_storage::write_graph_file(snapshot, &file.path()).map_err(|e| e.to_string())?;
@@ -107,9 +153,13 @@ impl Export {
 }
 
 /// The file's bytes, read on a blocking thread into a bounded channel.
-fn stream(file: Export) -> impl futures_util::Stream<Item = Result<Vec<u8>, std::io::Error>> {
+fn stream(
+    file: Export,
+    slot: Slot,
+) -> impl futures_util::Stream<Item = Result<Vec<u8>, std::io::Error>> {
     let (sender, receiver) = tokio::sync::mpsc::channel(CHUNKS_IN_FLIGHT);
     tokio::task::spawn_blocking(move || {
+        let _slot = slot;
         let mut reader = match file.open() {
             Ok(reader) => reader,
             Err(e) => {

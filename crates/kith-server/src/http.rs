@@ -131,10 +131,39 @@ async fn serve(
         return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
-    match decode(&body).and_then(|request| Job::of(&state, request, who.role)) {
-        Ok(job) => run(state, job, arrived).await,
-        Err(e) => fail(&state, &e),
+    let job = min_version(headers)
+        .and_then(|version| Ok((version, decode(&body)?)))
+        .and_then(|(version, request)| Ok((version, Job::of(&state, request, who.role)?)));
+    let (version, job) = match job {
+        Ok(ready) => ready,
+        Err(e) => return fail(&state, &e),
+    };
+    if let Some(version) = version {
+        if let Err(e) = crate::consistency::reach(&state, version).await {
+            return fail(&state, &e);
+        }
     }
+    run(state, job, arrived).await
+}
+
+/// The header naming the version a request must see (read-your-writes).
+pub(crate) const MIN_VERSION_HEADER: &str = "kith-min-version";
+
+/// The request's `Kith-Min-Version`, if it has one.
+fn min_version(headers: &HeaderMap) -> Result<Option<u64>, ExecError> {
+    let Some(value) = headers.get(MIN_VERSION_HEADER) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            bad_request(format!(
+                "the {MIN_VERSION_HEADER} header must be a version (an integer from 0), got {value:?}"
+            ))
+        })
 }
 
 fn bad_request(e: impl std::fmt::Display) -> ExecError {

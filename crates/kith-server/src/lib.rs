@@ -10,6 +10,7 @@
 //! - [`pool`]: the worker threads and their bounded queue;
 //! - `state`: what every handler shares (`AppState`, the shutdown signal);
 //! - `error` and `codes`: a failed request, and the wire code of every lower layer's error;
+//! - `consistency`: read-your-writes, a request waiting for the version it names;
 //! - `dispatch`: the one request path every transport calls (job, worker or writer,
 //!   limits, the transport's reply);
 //! - [`exec`]: one request's work, shared by both transports;
@@ -27,6 +28,7 @@ pub mod auth;
 mod bolt;
 mod codes;
 pub mod config;
+mod consistency;
 mod cypher;
 mod dispatch;
 mod error;

@@ -71,6 +71,7 @@ impl Server {
             linger: std::time::Duration::from_micros(config.write_group_linger_us),
         };
         let store = database.store().clone();
+        crate::export::remove_leftovers(database.dir());
         let writes = WriteQueue::start(database, config.write_queue_max, limits, publishing)?;
         Server::bind_with(config, store, Some(writes), None).await
     }

@@ -20,7 +20,7 @@ use kith_protocol::{ErrorCode as Code, FrameHeader, Kind, Subprotocol, Trailer, 
 use tokio::sync::mpsc;
 
 use crate::auth::{Credentials, Role};
-use crate::dispatch::{dispatch, Job, Reply};
+use crate::dispatch::{dispatch_at, Job, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
 use crate::state::{AppState, ConnectionSlot};
@@ -402,7 +402,7 @@ fn handle_frame(
             "clients send only REQUEST frames (kind 1)",
         );
     }
-    let request = match wire.decode_request(&payload) {
+    let (request, min_version) = match wire.decode_request_at(&payload) {
         Ok(r) => r,
         Err(e) => return send_error(state, out, wire, request_id, e.code(), &e.to_string()),
     };
@@ -440,7 +440,7 @@ fn handle_frame(
         inflight: inflight.clone(),
         out: out.clone(),
     };
-    dispatch(state, job, responder, gone.clone());
+    dispatch_at(state, min_version, job, responder, gone.clone());
 }
 
 /// Everything needed to answer one request from whichever thread finishes it (a

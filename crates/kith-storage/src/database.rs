@@ -203,6 +203,8 @@ impl Database {
                 });
             }
         }
+        // The version after the newest segment's last record.
+        let mut newest_next = 0;
         for (i, segment) in segments.iter().enumerate() {
             let newest = i + 1 == segments.len();
             // A segment whose successor starts at or before the checkpoint's next
@@ -213,8 +215,14 @@ impl Database {
             {
                 continue;
             }
+            if newest {
+                newest_next = segment.first_version;
+            }
             let scan = wal::scan_segment(segment, |first_version, batches| {
                 report.replayed_groups += 1;
+                if newest {
+                    newest_next = first_version + batches.len() as u64;
+                }
                 for (j, batch) in batches.iter().enumerate() {
                     let version = first_version + j as u64;
                     if version <= snapshot.version {
@@ -259,9 +267,14 @@ impl Database {
         report.replay_time = started.elapsed();
         report.version = snapshot.version;
 
+        // The newest segment is appended to only if it ends where the graph does: a
+        // checkpoint newer than the whole log (a replica's reset, interrupted before
+        // its new segment was made) starts a segment of its own.
         let writer = match segments.last() {
-            Some(last) => WalWriter::append_to(&wal_dir, last.clone(), options.durability)?,
-            None => WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?,
+            Some(last) if newest_next == snapshot.version + 1 => {
+                WalWriter::append_to(&wal_dir, last.clone(), options.durability)?
+            }
+            _ => WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?,
         };
         let database = Database {
             dir: dir.to_path_buf(),
@@ -336,6 +349,17 @@ impl Database {
             Ok(())
         })?;
         Ok((results, record))
+    }
+
+    /// The first version the log holds (the current version + 1 when it holds none):
+    /// the versions before it are only in the checkpoint.
+    pub fn log_first_version(&self) -> Result<u64, StorageError> {
+        let _log = lock(&self.log);
+        let segments = wal::list_segments(&self.dir.join(WAL_DIR))?;
+        let current = self.store.snapshot().version;
+        Ok(segments
+            .first()
+            .map_or(current + 1, |s| s.first_version.min(current + 1)))
     }
 
     /// Hands `visit` every log record holding a version above `after` and starting at

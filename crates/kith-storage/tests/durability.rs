@@ -670,3 +670,40 @@ fn a_damaged_payload_is_refused_by_name() {
     payload.truncate(10);
     assert!(kith_storage::decode_payload(&payload, source).is_err());
 }
+
+/// A replica's reset interrupted after its new checkpoint was renamed into place and
+/// before its new log segment was made: the old segments end below the checkpoint,
+/// and the next commit must not be appended to them.
+#[test]
+fn a_checkpoint_newer_than_the_whole_log_starts_a_segment_of_its_own() {
+    let newer = tempfile::tempdir().expect("tempdir");
+    let (db, _) = open(newer.path());
+    for i in 0..10 {
+        db.commit_one(&batch(vec![person(i, "n")]))
+            .expect("commits");
+    }
+    db.checkpoint().expect("checkpoint");
+    drop(db);
+    let replica = tempfile::tempdir().expect("tempdir");
+    let (db, _) = open(replica.path());
+    for i in 0..4 {
+        db.commit_one(&batch(vec![person(i, "n")]))
+            .expect("commits");
+    }
+    drop(db);
+    fs::copy(
+        newer.path().join("graph.kith"),
+        replica.path().join("graph.kith"),
+    )
+    .expect("copies");
+    let (db, report) = open(replica.path());
+    assert_eq!(report.version, 10);
+    let info = db
+        .commit_one(&batch(vec![person(100, "after")]))
+        .expect("commits");
+    assert_eq!(info.version, 11);
+    drop(db);
+    let (db, report) = open(replica.path());
+    assert_eq!(report.version, 11);
+    assert!(node_with_id(&db, 100));
+}

@@ -21,6 +21,7 @@ The wire protocol is docs/protocol.md of the kith repository (version 1).
 from . import ops
 from .aio import AsyncClient, connect_async
 from .client import Client, Transaction, connect
+from .cluster import Cluster, Session, connect_cluster
 from .errors import (
     Busy,
     ConditionFailed,
@@ -48,6 +49,9 @@ from ._compress import COMPRESSIONS
 __version__ = "0.1.0"
 
 __all__ = [
+    "Cluster",
+    "Session",
+    "connect_cluster",
     "connect",
     "connect_async",
     "Client",

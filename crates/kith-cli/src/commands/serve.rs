@@ -118,6 +118,18 @@ pub struct ServeArgs {
     /// (needs --data; writes are answered `read_only`).
     #[arg(long, value_name = "KAFKA_URL", conflicts_with = "publish")]
     replica_of: Option<String>,
+    /// In a cluster: the primary's Bolt address (HOST:PORT), which Bolt's ROUTE names
+    /// as WRITE for the Neo4j drivers' neo4j:// routing.
+    #[arg(long, value_name = "HOST:PORT")]
+    route_write: Option<String>,
+    /// In a cluster: the replicas' Bolt addresses, which ROUTE names as READ
+    /// (comma-separated).
+    #[arg(long, value_name = "HOST:PORT,...", value_delimiter = ',')]
+    route_read: Option<Vec<String>>,
+    /// How long a read naming a version (min_version, a Bolt bookmark) waits for this
+    /// server to apply it, in ms.
+    #[arg(long)]
+    min_version_wait_ms: Option<u64>,
     /// With --replica-of: the primary's HTTP address, to fetch a checkpoint from
     /// when --data is empty or the topic no longer holds what the replica needs.
     #[arg(long, value_name = "URL", requires = "replica_of")]
@@ -175,6 +187,15 @@ impl ServeArgs {
         }
         if self.replica_of.is_some() {
             (c.replica_of, c.bootstrap) = (self.replica_of, self.bootstrap);
+        }
+        if self.route_write.is_some() {
+            c.route_write = self.route_write;
+        }
+        if let Some(read) = self.route_read {
+            c.route_read = read;
+        }
+        if let Some(ms) = self.min_version_wait_ms {
+            c.min_version_wait_ms = ms;
         }
         if self.data.is_some() {
             c.data = self.data;
@@ -287,7 +308,7 @@ fn run_replica(config: ServerConfig, url: KafkaUrl) -> Result<()> {
         state,
     )
     .with_context(|| format!("following {url}"))?;
-    tracing::info!(%url, primary = ?config.bootstrap, "serving as a read replica");
+    tracing::info!(%url, primary = ?follower.primary(), "serving as a read replica");
     serve(config.clone(), move || {
         kith_server::Server::bind_replica(config, database, follower)
     })

@@ -106,9 +106,9 @@ impl Runner {
     /// Finds where the topic ends (waiting for the broker) and sends the local log
     /// from there up to `local`. `false`: closed before the broker answered.
     fn catch_up(&self) -> Result<bool, ReplicationError> {
-        let published = loop {
+        let (published, next_offset) = loop {
             match self.where_topic_ends() {
-                Ok(version) => break version,
+                Ok(end) => break end,
                 Err(
                     e @ (ReplicationError::TopicAhead { .. } | ReplicationError::BadRecord { .. }),
                 ) => return Err(e),
@@ -121,19 +121,29 @@ impl Runner {
                 }
             }
         };
-        // Unknown (retention emptied the topic): send all the local log holds, and
-        // count Kafka as having everything before it.
-        let known = published.is_some();
-        let published = published.unwrap_or(0);
-        self.shared.acked.fetch_max(published, Ordering::AcqRel);
-        let mut sent = 0u64;
-        let oldest = self
-            .database
-            .log_records_after(published, self.local, |record| {
-                if !known && sent == 0 {
-                    let before = record.first_version - 1;
-                    self.shared.acked.fetch_max(before, Ordering::AcqRel);
+        let oldest = self.database.log_first_version()?;
+        let published = match published {
+            // The topic continues this log: the local log must hold what it lacks.
+            Some(published) if published > 0 => {
+                if oldest > published + 1 && self.local > published {
+                    return Err(ReplicationError::LogGap {
+                        topic: self.url.topic.clone(),
+                        from: published + 1,
+                        to: oldest - 1,
+                    });
                 }
+                published
+            }
+            // A new topic (or one retention emptied): it starts where the local log
+            // does; what came before is in the checkpoint replicas start from.
+            _ => (oldest - 1).min(self.local),
+        };
+        self.shared.acked.fetch_max(published, Ordering::AcqRel);
+        *self.shared.resume.lock().unwrap_or_else(|p| p.into_inner()) = (published, next_offset);
+        self.shared.started.store(true, Ordering::Release);
+        let mut sent = 0u64;
+        self.database
+            .log_records_after(published, self.local, |record| {
                 self.wait_for_room();
                 let bytes = record.payload.len() as u64;
                 self.shared.backlog_bytes.fetch_add(bytes, Ordering::AcqRel);
@@ -147,13 +157,6 @@ impl Runner {
                 sent += 1;
                 Ok(())
             })?;
-        if known && oldest > published + 1 && self.local > published {
-            return Err(ReplicationError::LogGap {
-                topic: self.url.topic.clone(),
-                from: published + 1,
-                to: oldest - 1,
-            });
-        }
         tracing::info!(topic = %self.url, published, local = self.local, resent_records = sent, "publishing the log");
         Ok(true)
     }
@@ -172,27 +175,22 @@ impl Runner {
         }
     }
 
-    fn where_topic_ends(&self) -> Result<Option<u64>, ReplicationError> {
+    /// The topic's last version (`None`: retention emptied it) and next offset.
+    fn where_topic_ends(&self) -> Result<(Option<u64>, i64), ReplicationError> {
         topic::ensure(&self.url)?;
         let end = topic::end(&self.url)?;
-        let published = match end.version {
-            Some(published) if published > self.local => {
-                return Err(ReplicationError::TopicAhead {
-                    topic: self.url.topic.clone(),
-                    published,
-                    local: self.local,
-                })
-            }
-            Some(published) => Some(published),
+        match end.version {
+            Some(published) if published > self.local => Err(ReplicationError::TopicAhead {
+                topic: self.url.topic.clone(),
+                published,
+                local: self.local,
+            }),
             None => {
                 tracing::warn!(topic = %self.url, "retention removed every record of the topic; sending everything the local log still holds (readers skip what they have)");
-                None
+                Ok((None, end.next_offset))
             }
-        };
-        *self.shared.resume.lock().unwrap_or_else(|p| p.into_inner()) =
-            (published.unwrap_or(0), end.next_offset);
-        self.shared.started.store(true, Ordering::Release);
-        Ok(published)
+            known => Ok((known, end.next_offset)),
+        }
     }
 
     /// Sends live records as they come, until the channel closes.

@@ -26,8 +26,8 @@ use crate::state::AppState;
 /// The one database kith serves, by the name drivers use by default.
 const DATABASE: &str = "neo4j";
 
-/// How long a request waits for the store to reach a bookmark's version.
-const BOOKMARK_WAIT: Duration = Duration::from_secs(5);
+/// How long a driver may keep a routing table (seconds).
+const ROUTING_TTL_S: i64 = 300;
 
 /// Whether the connection goes on after a message.
 pub(crate) enum Flow {
@@ -545,24 +545,46 @@ impl Session {
         Ok(())
     }
 
-    /// The routing table: this server for every role it has (no WRITE on a read-only
-    /// server).
+    /// The routing table. Without a cluster (`route_write` / `route_read` unset): this
+    /// server for every role it has (no WRITE on a read-only server). In a cluster:
+    /// the primary as WRITE, the replicas as READ (the primary too when there are
+    /// none), and every member as ROUTE, so the Neo4j drivers' `neo4j://` sends
+    /// writes to the primary and spreads reads over the replicas.
     fn route(&self, out: &mut Out) {
-        let server = |role: &str| {
+        let config = &self.state.config;
+        let me = || vec![self.address.clone()];
+        let write = match (&config.route_write, self.state.writes.is_some()) {
+            (Some(primary), _) => vec![primary.clone()],
+            (None, true) => me(),
+            (None, false) => Vec::new(),
+        };
+        let read = match (config.route_read.is_empty(), &config.route_write) {
+            (false, _) => config.route_read.clone(),
+            (true, Some(primary)) => vec![primary.clone()],
+            (true, None) => me(),
+        };
+        let mut route: Vec<String> = Vec::new();
+        for address in write.iter().chain(&read) {
+            if !route.contains(address) {
+                route.push(address.clone());
+            }
+        }
+        if route.is_empty() {
+            route = me();
+        }
+        let server = |role: &str, addresses: &[String]| {
+            let addresses = addresses.iter().map(|a| Pack::String(a.clone())).collect();
             Pack::Map(vec![
-                (
-                    "addresses".into(),
-                    Pack::List(vec![Pack::String(self.address.clone())]),
-                ),
+                ("addresses".into(), Pack::List(addresses)),
                 ("role".into(), Pack::String(role.into())),
             ])
         };
-        let mut servers = vec![server("ROUTE"), server("READ")];
-        if self.state.writes.is_some() {
-            servers.push(server("WRITE"));
+        let mut servers = vec![server("ROUTE", &route), server("READ", &read)];
+        if !write.is_empty() {
+            servers.push(server("WRITE", &write));
         }
         let table = Pack::Map(vec![
-            ("ttl".into(), Pack::Int(300)),
+            ("ttl".into(), Pack::Int(ROUTING_TTL_S)),
             ("db".into(), Pack::String(DATABASE.into())),
             ("servers".into(), Pack::List(servers)),
         ]);
@@ -588,19 +610,9 @@ impl Session {
                 })?;
             wanted = wanted.max(version);
         }
-        let deadline = Instant::now() + BOOKMARK_WAIT;
-        while self.state.store.snapshot().version() < wanted {
-            if Instant::now() > deadline {
-                return Err(Failure::new(
-                    "Neo.TransientError.Transaction.BookmarkTimeout",
-                    format!(
-                        "this server has not reached version {wanted} within {BOOKMARK_WAIT:?}"
-                    ),
-                ));
-            }
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        Ok(())
+        crate::consistency::reach(&self.state, wanted)
+            .await
+            .map_err(|e| Failure::new("Neo.TransientError.Transaction.BookmarkTimeout", e.message))
     }
 }
 
