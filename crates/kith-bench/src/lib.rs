@@ -12,6 +12,7 @@ mod http_client;
 pub mod ldbc;
 mod local_server;
 pub mod recovery;
+pub mod replication;
 pub mod report;
 pub mod shindig;
 pub mod shindig_cypher;

@@ -29,6 +29,10 @@ pub enum Bench {
     /// format (4, the in-memory layout) and the record format it replaced (3), each
     /// loaded in turn; file size, write time and load time per format.
     Recovery(RecoveryArgs),
+    /// Replica lag over Kafka: a primary and a replica as processes, one-node writes at
+    /// each rate (and as fast as the primary takes), the time from a write's answer
+    /// on the primary to a read at its version answered by the replica.
+    Replication(ReplicationArgs),
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
     Shindig(ShindigArgs),
@@ -136,6 +140,29 @@ pub struct RecoveryArgs {
     #[arg(long)]
     pub scratch: Option<PathBuf>,
     /// Directory for the summary (recovery.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench replication`.
+#[derive(clap::Args)]
+pub struct ReplicationArgs {
+    /// The Kafka broker, HOST:PORT (scripts/kafka/broker start DIR PORT).
+    #[arg(long)]
+    pub kafka: String,
+    /// Write rates per second, comma-separated; `max` is as fast as it goes.
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000,max")]
+    pub rates: Vec<String>,
+    /// Seconds per rate.
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Writes outstanding for `max`.
+    #[arg(long, default_value_t = 256)]
+    pub in_flight: usize,
+    /// Where the two data directories and logs go [default: a temporary directory].
+    #[arg(long)]
+    pub scratch: Option<PathBuf>,
+    /// Directory for the summary (replication.md).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -258,6 +285,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Ldbc(args) => ldbc(args),
         Bench::Traverse(args) => traverse(args),
         Bench::Recovery(args) => recovery(args),
+        Bench::Replication(args) => replication(args),
         Bench::Shindig(args) => shindig(args),
         Bench::Throughput(args) => throughput(args),
         Bench::Writes(args) => writes(args),
@@ -439,6 +467,39 @@ fn recovery(args: RecoveryArgs) -> Result<()> {
     print!("{summary}");
     if let Some(dir) = out {
         write_run_files(&dir, &[("recovery.md", &summary)])?;
+    }
+    Ok(())
+}
+
+fn replication(args: ReplicationArgs) -> Result<()> {
+    let rates = args
+        .rates
+        .iter()
+        .map(|r| match r.trim() {
+            "max" => Ok(None),
+            n => n
+                .parse::<u64>()
+                .ok()
+                .filter(|n| *n > 0)
+                .map(Some)
+                .ok_or_else(|| anyhow::anyhow!("--rates: `{n}` is neither a positive rate nor max")),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (scratch, _keep) =
+        kith_bench::replication::scratch(args.scratch.as_deref()).map_err(|e| anyhow::anyhow!(e))?;
+    let options = kith_bench::replication::Options {
+        kafka: args.kafka,
+        rates,
+        seconds: args.seconds,
+        in_flight: args.in_flight.max(1),
+        scratch,
+        kith: std::env::current_exe().context("finding the kith binary")?,
+    };
+    let cases = kith_bench::replication::run(&options).map_err(|e| anyhow::anyhow!(e))?;
+    let summary = kith_bench::replication::markdown(&options, &cases);
+    print!("{summary}");
+    if let Some(dir) = args.out {
+        write_run_files(&dir, &[("replication.md", &summary)])?;
     }
     Ok(())
 }

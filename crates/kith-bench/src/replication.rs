@@ -1,0 +1,271 @@
+//! `kith bench replication`: replica lag, from a write's commit on the primary to
+//! the moment a replica serves it, at set write rates and at the most the primary
+//! takes (issue 14's measure).
+//!
+//! Two real `kith serve` processes (a primary publishing to a Kafka broker, and a
+//! replica bootstrapped from it) on loopback. A writer sends one-node transactions
+//! to the primary at the target rate (open loop: a write is sent on its tick whether
+//! or not the ones before were answered). When the primary answers write `v` at time
+//! `t0`, a read naming `min_version = v` goes to the replica; the replica answers it
+//! once it has applied `v`, at `t1`. The lag is `t1 - t0`: it includes one read round
+//! trip (about 0.1 ms here) and the replica's 1 ms polling of its version.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kith_client::{ops, Client, ClientConfig};
+use kith_core::Value;
+use kith_protocol::Request;
+use tokio::sync::{mpsc, Semaphore};
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The broker, `HOST:PORT`.
+    pub kafka: String,
+    /// Write rates per second; `None` is "as fast as the primary takes" (closed
+    /// loop with `in_flight` writes outstanding).
+    pub rates: Vec<Option<u64>>,
+    /// Seconds per rate.
+    pub seconds: f64,
+    /// Writes outstanding in the closed-loop case.
+    pub in_flight: usize,
+    /// Where the two data directories go.
+    pub scratch: PathBuf,
+    /// The `kith` binary to start.
+    pub kith: PathBuf,
+}
+
+/// One rate's figures.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The target rate (`None`: as fast as it goes).
+    pub target: Option<u64>,
+    /// Writes answered per second.
+    pub achieved: f64,
+    /// Lags measured.
+    pub samples: usize,
+    /// Median, 99th percentile and largest lag, in ms.
+    pub p50_ms: f64,
+    /// 99th percentile.
+    pub p99_ms: f64,
+    /// Largest.
+    pub max_ms: f64,
+    /// Writes or reads that failed.
+    pub errors: usize,
+}
+
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> Result<SocketAddr, String> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())
+}
+
+fn serve(options: &Options, name: &str, addr: SocketAddr, extra: &[String]) -> Result<Process, String> {
+    let log = std::fs::File::create(options.scratch.join(format!("{name}.log")))
+        .map_err(|e| e.to_string())?;
+    let child = Command::new(&options.kith)
+        .args(["serve", "--data"])
+        .arg(options.scratch.join(name))
+        .args(["--listen", &addr.to_string(), "--bolt-listen", "off", "--auth", "none"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("starting {}: {e}", options.kith.display()))?;
+    let process = Process(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while TcpStream::connect(addr).is_err() {
+        if Instant::now() > deadline {
+            return Err(format!("kith serve ({name}) did not start; see {}/{name}.log", options.scratch.display()));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(process)
+}
+
+/// The primary's checkpoint, once it has reached Kafka (a replica starts from it).
+fn wait_for_checkpoint(addr: SocketAddr) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let ok = Command::new("curl")
+            .args(["-sf", "-o", "/dev/null", &format!("http://{addr}/v1/checkpoint")])
+            .status()
+            .map_err(|e| format!("curl: {e}"))?
+            .success();
+        if ok {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err("the primary did not serve a checkpoint within 60 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn client_config(addr: SocketAddr, connections: usize) -> ClientConfig {
+    let mut config = ClientConfig::new(format!("ws://{addr}/v1/ws"));
+    config.connections_per_url = connections;
+    config.request_timeout = Duration::from_secs(30);
+    config
+}
+
+/// Starts the primary and the replica, then measures each rate.
+pub fn run(options: &Options) -> Result<Vec<Case>, String> {
+    let topic = format!(
+        "kafka://{}/bench-replication-{}",
+        options.kafka,
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_err(|e| e.to_string())?
+            .as_millis()
+    );
+    let (p_addr, r_addr) = (free_port()?, free_port()?);
+    let _primary = serve(options, "primary", p_addr, &["--publish".into(), topic.clone()])?;
+    wait_for_checkpoint(p_addr)?;
+    let bootstrap = format!("http://{p_addr}");
+    let replica_args = ["--replica-of".to_owned(), topic, "--bootstrap".into(), bootstrap];
+    let _replica = serve(options, "replica", r_addr, &replica_args)?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let primary = Arc::new(Client::connect(client_config(p_addr, 4)).await.map_err(|e| e.to_string())?);
+        let replica = Arc::new(Client::connect(client_config(r_addr, 4)).await.map_err(|e| e.to_string())?);
+        let mut cases = Vec::new();
+        let mut next_id = 0i64;
+        for target in &options.rates {
+            let case = measure(&primary, &replica, *target, options, &mut next_id).await;
+            cases.push(case);
+        }
+        Ok(cases)
+    })
+}
+
+/// One write: a node with a fresh id.
+fn write_ops(id: i64) -> Vec<Value> {
+    vec![ops::create_node(&["Item"], vec![("id".into(), Value::Int(id))])]
+}
+
+async fn measure(
+    primary: &Arc<Client>,
+    replica: &Arc<Client>,
+    target: Option<u64>,
+    options: &Options,
+    next_id: &mut i64,
+) -> Case {
+    let (lags, done) = mpsc::unbounded_channel::<Result<Duration, ()>>();
+    let started = Instant::now();
+    let length = Duration::from_secs_f64(options.seconds);
+    // Open loop at a rate: a write per tick. Closed loop: `in_flight` at once.
+    let slots = Arc::new(Semaphore::new(match target {
+        Some(_) => 100_000,
+        None => options.in_flight,
+    }));
+    let interval = target.map(|r| Duration::from_secs_f64(1.0 / r as f64));
+    let mut sent = 0u64;
+    while started.elapsed() < length {
+        if let Some(interval) = interval {
+            let due = started + interval * sent as u32;
+            tokio::time::sleep_until(due.into()).await;
+        }
+        let Ok(permit) = slots.clone().acquire_owned().await else {
+            break;
+        };
+        let (primary, replica, lags) = (primary.clone(), replica.clone(), lags.clone());
+        let id = *next_id;
+        *next_id += 1;
+        tokio::spawn(async move {
+            let _permit = permit;
+            let _ = lags.send(one(&primary, &replica, id).await);
+        });
+        sent += 1;
+    }
+    drop(lags);
+    let mut done = done;
+    let mut samples = Vec::new();
+    let mut errors = 0;
+    while let Some(outcome) = done.recv().await {
+        match outcome {
+            Ok(lag) => samples.push(lag),
+            Err(()) => errors += 1,
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    samples.sort();
+    let ms = |q: f64| {
+        samples
+            .get(((samples.len().max(1) - 1) as f64 * q).round() as usize)
+            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    };
+    Case {
+        target,
+        achieved: samples.len() as f64 / elapsed,
+        samples: samples.len(),
+        p50_ms: ms(0.5),
+        p99_ms: ms(0.99),
+        max_ms: ms(1.0),
+        errors,
+    }
+}
+
+/// Writes on the primary, then reads at its version on the replica: the lag.
+async fn one(primary: &Client, replica: &Client, id: i64) -> Result<Duration, ()> {
+    let write = primary.write(write_ops(id)).await.map_err(|_| ())?;
+    let committed = Instant::now();
+    let probe = Request::Cypher {
+        query: "RETURN 1 AS one".into(),
+        params: Vec::new(),
+        timing: false,
+        tx: None,
+    };
+    replica
+        .send_at(probe, Some(write.version))
+        .await
+        .map_err(|_| ())?;
+    Ok(committed.elapsed())
+}
+
+/// The table for docs/benchmarks.md.
+pub fn markdown(options: &Options, cases: &[Case]) -> String {
+    let mut out = format!(
+        "kith bench replication: primary and replica as processes, Kafka at {}, {:.0} s per rate, one-node write transactions (fsync), lag = commit answered on the primary -> a read at that version answered by the replica\n\n",
+        options.kafka, options.seconds
+    );
+    out.push_str("| target writes/s | achieved writes/s | lag p50 | lag p99 | lag max | samples | errors |\n|---|---|---|---|---|---|---|\n");
+    for c in cases {
+        let target = c
+            .target
+            .map_or(format!("max ({} in flight)", options.in_flight), |t| t.to_string());
+        out.push_str(&format!(
+            "| {target} | {:.0} | {:.2} ms | {:.2} ms | {:.2} ms | {} | {} |\n",
+            c.achieved, c.p50_ms, c.p99_ms, c.max_ms, c.samples, c.errors
+        ));
+    }
+    out
+}
+
+/// Where the scratch directories go: `dir` or a new temporary one (kept alive by
+/// the returned guard).
+pub fn scratch(dir: Option<&Path>) -> Result<(PathBuf, Option<tempfile::TempDir>), String> {
+    match dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            Ok((dir.to_path_buf(), None))
+        }
+        None => {
+            let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            Ok((tmp.path().to_path_buf(), Some(tmp)))
+        }
+    }
+}
