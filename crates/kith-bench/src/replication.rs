@@ -73,13 +73,25 @@ fn free_port() -> Result<SocketAddr, String> {
         .map_err(|e| e.to_string())
 }
 
-fn serve(options: &Options, name: &str, addr: SocketAddr, extra: &[String]) -> Result<Process, String> {
+fn serve(
+    options: &Options,
+    name: &str,
+    addr: SocketAddr,
+    extra: &[String],
+) -> Result<Process, String> {
     let log = std::fs::File::create(options.scratch.join(format!("{name}.log")))
         .map_err(|e| e.to_string())?;
     let child = Command::new(&options.kith)
         .args(["serve", "--data"])
         .arg(options.scratch.join(name))
-        .args(["--listen", &addr.to_string(), "--bolt-listen", "off", "--auth", "none"])
+        .args([
+            "--listen",
+            &addr.to_string(),
+            "--bolt-listen",
+            "off",
+            "--auth",
+            "none",
+        ])
         .args(extra)
         .stdout(Stdio::null())
         .stderr(log)
@@ -89,7 +101,10 @@ fn serve(options: &Options, name: &str, addr: SocketAddr, extra: &[String]) -> R
     let deadline = Instant::now() + Duration::from_secs(60);
     while TcpStream::connect(addr).is_err() {
         if Instant::now() > deadline {
-            return Err(format!("kith serve ({name}) did not start; see {}/{name}.log", options.scratch.display()));
+            return Err(format!(
+                "kith serve ({name}) did not start; see {}/{name}.log",
+                options.scratch.display()
+            ));
         }
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -101,7 +116,12 @@ fn wait_for_checkpoint(addr: SocketAddr) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let ok = Command::new("curl")
-            .args(["-sf", "-o", "/dev/null", &format!("http://{addr}/v1/checkpoint")])
+            .args([
+                "-sf",
+                "-o",
+                "/dev/null",
+                &format!("http://{addr}/v1/checkpoint"),
+            ])
             .status()
             .map_err(|e| format!("curl: {e}"))?
             .success();
@@ -133,15 +153,33 @@ pub fn run(options: &Options) -> Result<Vec<Case>, String> {
             .as_millis()
     );
     let (p_addr, r_addr) = (free_port()?, free_port()?);
-    let _primary = serve(options, "primary", p_addr, &["--publish".into(), topic.clone()])?;
+    let _primary = serve(
+        options,
+        "primary",
+        p_addr,
+        &["--publish".into(), topic.clone()],
+    )?;
     wait_for_checkpoint(p_addr)?;
     let bootstrap = format!("http://{p_addr}");
-    let replica_args = ["--replica-of".to_owned(), topic, "--bootstrap".into(), bootstrap];
+    let replica_args = [
+        "--replica-of".to_owned(),
+        topic,
+        "--bootstrap".into(),
+        bootstrap,
+    ];
     let _replica = serve(options, "replica", r_addr, &replica_args)?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        let primary = Arc::new(Client::connect(client_config(p_addr, 4)).await.map_err(|e| e.to_string())?);
-        let replica = Arc::new(Client::connect(client_config(r_addr, 4)).await.map_err(|e| e.to_string())?);
+        let primary = Arc::new(
+            Client::connect(client_config(p_addr, 4))
+                .await
+                .map_err(|e| e.to_string())?,
+        );
+        let replica = Arc::new(
+            Client::connect(client_config(r_addr, 4))
+                .await
+                .map_err(|e| e.to_string())?,
+        );
         let mut cases = Vec::new();
         let mut next_id = 0i64;
         for target in &options.rates {
@@ -154,7 +192,10 @@ pub fn run(options: &Options) -> Result<Vec<Case>, String> {
 
 /// One write: a node with a fresh id.
 fn write_ops(id: i64) -> Vec<Value> {
-    vec![ops::create_node(&["Item"], vec![("id".into(), Value::Int(id))])]
+    vec![ops::create_node(
+        &["Item"],
+        vec![("id".into(), Value::Int(id))],
+    )]
 }
 
 async fn measure(
@@ -246,7 +287,9 @@ pub fn markdown(options: &Options, cases: &[Case]) -> String {
     for c in cases {
         let target = c
             .target
-            .map_or(format!("max ({} in flight)", options.in_flight), |t| t.to_string());
+            .map_or(format!("max ({} in flight)", options.in_flight), |t| {
+                t.to_string()
+            });
         out.push_str(&format!(
             "| {target} | {:.0} | {:.2} ms | {:.2} ms | {:.2} ms | {} | {} |\n",
             c.achieved, c.p50_ms, c.p99_ms, c.max_ms, c.samples, c.errors

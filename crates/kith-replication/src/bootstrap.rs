@@ -7,6 +7,7 @@
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use base64::Engine;
@@ -71,7 +72,12 @@ fn credentials(primary: &str) -> (String, Option<String>) {
 
 /// Fetches the checkpoint of the primary at `primary` (its HTTP base address) into
 /// `dest`, checking its CRC-32 as it streams. `dest` is synced before this returns.
-pub fn fetch(primary: &str, dest: &Path) -> Result<Checkpoint, ReplicationError> {
+/// `stop`, when set, ends the transfer (a replica shutting down).
+pub fn fetch(
+    primary: &str,
+    dest: &Path,
+    stop: Option<&AtomicBool>,
+) -> Result<Checkpoint, ReplicationError> {
     let (base, authorization) = credentials(primary);
     let agent = ureq::Agent::config_builder()
         .timeout_connect(Some(Duration::from_secs(10)))
@@ -128,6 +134,9 @@ pub fn fetch(primary: &str, dest: &Path) -> Result<Checkpoint, ReplicationError>
     let mut buf = vec![0u8; 1 << 20];
     let mut bytes = 0u64;
     loop {
+        if stop.is_some_and(|s| s.load(Ordering::Acquire)) {
+            return Err(failed(&base, "the replica is shutting down"));
+        }
         let n = body
             .read(&mut buf)
             .map_err(|e| failed(&base, format!("reading the checkpoint: {e}")))?;

@@ -145,7 +145,7 @@ pub fn prepare(
         source,
     })?;
     let fetched = dir.join("graph.kith.fetch");
-    let got = fetch_retrying(primary, &fetched)?;
+    let got = fetch_retrying(primary, &fetched, None)?;
     let shown = bootstrap::without_credentials(primary);
     check_topic(&shown, url, &got)?;
     fs::rename(&fetched, &checkpoint).map_err(|source| ReplicationError::Io {
@@ -169,10 +169,14 @@ pub fn prepare(
 
 /// Fetches a checkpoint, waiting (up to a minute) while the primary answers that it
 /// has not reached Kafka yet; a failed fetch leaves no partial file behind.
-fn fetch_retrying(primary: &str, dest: &Path) -> Result<bootstrap::Checkpoint, ReplicationError> {
+fn fetch_retrying(
+    primary: &str,
+    dest: &Path,
+    stop: Option<&AtomicBool>,
+) -> Result<bootstrap::Checkpoint, ReplicationError> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let outcome = bootstrap::fetch(primary, dest);
+        let outcome = bootstrap::fetch(primary, dest, stop);
         if outcome.is_err() {
             let _ = fs::remove_file(dest);
         }
@@ -436,18 +440,32 @@ impl Applier {
             reader = LogReader::open(&self.url, low)?;
         }
         self.set_state(FollowState::Following);
+        // A record read that did not fit the last commit: the next one starts with it.
+        let mut carried: Option<(i64, LogRecord)> = None;
         while !self.stopped() {
-            let Some((next, first)) = reader.next(Duration::from_millis(200))? else {
-                self.save(false);
-                continue;
+            let first = match carried.take() {
+                Some(record) => record,
+                None => match reader.next(Duration::from_millis(200))? {
+                    Some(record) => record,
+                    None => {
+                        self.save(false);
+                        continue;
+                    }
+                },
             };
+            let (mut next_offset, first) = first;
+            let mut bytes = first.payload.len();
             let mut records = vec![first];
-            let mut bytes = records[0].payload.len();
-            let mut next_offset = next;
-            while records.len() < RECORDS_PER_COMMIT_MAX && bytes < BYTES_PER_COMMIT_MAX {
+            while records.len() < RECORDS_PER_COMMIT_MAX {
                 let Some((next, record)) = reader.next(Duration::ZERO)? else {
                     break;
                 };
+                // A commit stays within BYTES_PER_COMMIT_MAX unless one record alone
+                // is larger (it is then a commit of its own, as on the primary).
+                if bytes + record.payload.len() > BYTES_PER_COMMIT_MAX {
+                    carried = Some((next, record));
+                    break;
+                }
                 bytes += record.payload.len();
                 records.push(record);
                 next_offset = next;
@@ -551,7 +569,7 @@ impl Applier {
             "the topic no longer holds the records this replica needs; fetching a newer checkpoint"
         );
         let fetched = self.dir.join("graph.kith.fetch");
-        let got = fetch_retrying(&primary, &fetched)?;
+        let got = fetch_retrying(&primary, &fetched, Some(&self.shared.stop))?;
         if let Err(e) = check_topic(&shown, &self.url, &got) {
             let _ = fs::remove_file(&fetched);
             return Err(e);

@@ -482,11 +482,13 @@ fn replication(args: ReplicationArgs) -> Result<()> {
                 .ok()
                 .filter(|n| *n > 0)
                 .map(Some)
-                .ok_or_else(|| anyhow::anyhow!("--rates: `{n}` is neither a positive rate nor max")),
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--rates: `{n}` is neither a positive rate nor max")
+                }),
         })
         .collect::<Result<Vec<_>>>()?;
-    let (scratch, _keep) =
-        kith_bench::replication::scratch(args.scratch.as_deref()).map_err(|e| anyhow::anyhow!(e))?;
+    let (scratch, _keep) = kith_bench::replication::scratch(args.scratch.as_deref())
+        .map_err(|e| anyhow::anyhow!(e))?;
     let options = kith_bench::replication::Options {
         kafka: args.kafka,
         rates,
