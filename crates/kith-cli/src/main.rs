@@ -48,6 +48,11 @@ enum Command {
         #[arg(long, default_value_t = 256)]
         group: usize,
     },
+    /// Publish a data set's events into Kafka (for `kith serve --ingest`).
+    Produce {
+        #[command(subcommand)]
+        source: commands::produce::Source,
+    },
     /// Node and relationship counts, the friend-degree distribution, and memory use.
     Stats {
         /// Data directory (default ./kith-data, generated at scale 1 if absent).
@@ -161,6 +166,7 @@ fn main() -> ExitCode {
             limit,
             group,
         } => commands::replay::run(&target, &streams, limit, group),
+        Command::Produce { source } => commands::produce::run(source),
         Command::Stats { dir, memory, json } => commands::stats::run(dir, memory, json),
         Command::Call {
             dir,

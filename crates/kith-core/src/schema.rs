@@ -33,6 +33,10 @@ pub struct Schema {
     pub unique: BTreeMap<String, LabelKey>,
     /// Stored Cypher procedures by name: their texts.
     pub procedures: BTreeMap<String, String>,
+    /// Positions in logs outside kith that writes came from (`ingest:<topic>`: the
+    /// next Kafka offset to read), committed with the writes they cover, so a
+    /// consumer resumes after exactly what was applied.
+    pub cursors: BTreeMap<String, i64>,
     /// Counts changes to `procedures` since the graph was loaded (not stored): a
     /// reader that prepared them under another count prepares them again.
     pub generation: u64,
@@ -43,6 +47,7 @@ pub static EMPTY_SCHEMA: Schema = Schema {
     indexes: BTreeMap::new(),
     unique: BTreeMap::new(),
     procedures: BTreeMap::new(),
+    cursors: BTreeMap::new(),
     generation: 0,
 };
 
@@ -122,5 +127,12 @@ pub enum SchemaOp {
     DropProcedure {
         /// Its name.
         name: String,
+    },
+    /// Sets a cursor (`Schema::cursors`): where a log outside kith was consumed to.
+    SetCursor {
+        /// Its name.
+        name: String,
+        /// Its new position.
+        value: i64,
     },
 }

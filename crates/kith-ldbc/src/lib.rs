@@ -12,4 +12,4 @@ pub mod update_stream;
 
 pub use csv_file::LoadError;
 pub use load::{load, LoadStats};
-pub use update_stream::{read_streams, UpdateEvent};
+pub use update_stream::{parse_event, read_stream_lines, read_streams, UpdateEvent};

@@ -257,6 +257,16 @@ pub fn stream_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
 /// Every event of every stream file in `dir`, in timestamp order (events with the
 /// same timestamp keep their file and line order).
 pub fn read_streams(dir: &Path) -> Result<Vec<UpdateEvent>, LoadError> {
+    Ok(read_stream_lines(dir)?
+        .into_iter()
+        .map(|(event, _)| event)
+        .collect())
+}
+
+/// Every event of every stream file in `dir` with its line as written, in the order
+/// of [`read_streams`] (what `kith produce ldbc` publishes: each line is checked here,
+/// so a damaged stream is refused before anything is sent).
+pub fn read_stream_lines(dir: &Path) -> Result<Vec<(UpdateEvent, String)>, LoadError> {
     let mut events = Vec::new();
     for file in stream_files(dir)? {
         let text = std::fs::read_to_string(&file).map_err(|e| LoadError {
@@ -269,10 +279,10 @@ pub fn read_streams(dir: &Path) -> Result<Vec<UpdateEvent>, LoadError> {
             if line.is_empty() {
                 continue;
             }
-            events.push(parse_event(&file, i + 1, line)?);
+            events.push((parse_event(&file, i + 1, line)?, line.to_owned()));
         }
     }
-    events.sort_by_key(|e| e.timestamp);
+    events.sort_by_key(|(e, _)| e.timestamp);
     Ok(events)
 }
 

@@ -275,7 +275,7 @@ impl RequestKeys {
             tx,
             params,
             timing,
-            min_version: _,
+            min_version,
         } = self;
         let given = [
             procedure.is_some(),
@@ -302,6 +302,13 @@ impl RequestKeys {
         }
         if tx.is_some() && cypher.is_none() {
             return Err("`tx` goes with `cypher` only".into());
+        }
+        if tx.is_some() && min_version.is_some() {
+            return Err(
+                "`min_version` goes with `begin`, not with a statement of an open transaction \
+                 (it reads the version its `begin` took)"
+                    .into(),
+            );
         }
         Ok(if let Some(procedure) = procedure {
             Request::Call {

@@ -11,6 +11,7 @@ pub mod bootstrap;
 mod error;
 mod follow;
 pub mod frame;
+mod messages;
 mod publish;
 mod reader;
 mod threads;
@@ -19,6 +20,7 @@ mod url;
 
 pub use error::ReplicationError;
 pub use follow::{prepare, FollowState, Follower, ReplicaState, STATE_FILE};
+pub use messages::{produce_all, MessageReader};
 pub use publish::{Ack, AckError, PublishOptions, Publisher, Refusal};
 pub use reader::LogReader;
 pub use url::KafkaUrl;

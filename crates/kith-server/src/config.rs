@@ -83,6 +83,9 @@ pub struct ServerConfig {
     /// How long a `sync` write waits for Kafka before it is answered
     /// `replication_failed` (it stays committed on the primary).
     pub replication_ack_timeout_ms: u64,
+    /// `kafka://HOST:PORT/TOPIC`: apply the LDBC update events of that topic as the
+    /// single writer (S4's update path; `kith produce ldbc` fills it).
+    pub ingest: Option<String>,
     /// The primary's Bolt address (`host:port`) in a cluster: Bolt's ROUTE names it
     /// WRITE (docs/replication.md).
     pub route_write: Option<String>,
@@ -139,6 +142,7 @@ impl Default for ServerConfig {
             min_version_wait_ms: 5_000,
             route_write: None,
             route_read: Vec::new(),
+            ingest: None,
         }
     }
 }
@@ -192,6 +196,9 @@ impl ServerConfig {
         {
             return Err("timeouts must be at least 1 ms".into());
         }
+        if self.min_version_wait_ms > 3600 * 1000 {
+            return Err("`min_version_wait_ms` is at most an hour (3,600,000)".into());
+        }
         if self.transaction_timeout_ms > 24 * 3600 * 1000 {
             return Err("`transaction_timeout_ms` is at most a day (86,400,000)".into());
         }
@@ -201,6 +208,13 @@ impl ServerConfig {
         }
         self.publish_options()?;
         self.replica_url()?;
+        self.ingest_url()?;
+        if !self.route_read.is_empty() && self.route_write.is_none() {
+            return Err(
+                "`route_read` needs `route_write` (the primary, where Neo4j drivers send writes)"
+                    .into(),
+            );
+        }
         for address in self.route_write.iter().chain(&self.route_read) {
             let port = address
                 .rsplit_once(':')
@@ -235,6 +249,17 @@ impl ServerConfig {
                 "`replication` = `{other}`: expected `async` or `sync`"
             )),
         }
+    }
+
+    /// The topic of updates to ingest, if `ingest` is set.
+    pub fn ingest_url(&self) -> Result<Option<kith_replication::KafkaUrl>, String> {
+        let Some(url) = &self.ingest else {
+            return Ok(None);
+        };
+        if self.replica_of.is_some() {
+            return Err("a replica takes no writes: give `ingest` to its primary".into());
+        }
+        url.parse().map(Some).map_err(|e| format!("`ingest`: {e}"))
     }
 
     /// The topic a replica follows, if `replica_of` is set.
@@ -355,6 +380,12 @@ mod tests {
         assert!(err.contains("not both"), "{err}");
         let err = ServerConfig::from_toml("bootstrap = \"http://h:1\"").expect_err("no replica_of");
         assert!(err.contains("`replica_of`"), "{err}");
+        let err = ServerConfig::from_toml("route_read = [\"r:7687\"]").expect_err("no write");
+        assert!(err.contains("`route_read` needs `route_write`"), "{err}");
+        let err = ServerConfig::from_toml("route_write = \"p\"").expect_err("no port");
+        assert!(err.contains("HOST:PORT"), "{err}");
+        let err = ServerConfig::from_toml("min_version_wait_ms = 3600001").expect_err("too long");
+        assert!(err.contains("at most an hour"), "{err}");
         let bad = "replica_of = \"kafka://h:1/a\"\nbootstrap = \"h:1\"\n";
         let err = ServerConfig::from_toml(bad).expect_err("no scheme");
         assert!(err.contains("http://"), "{err}");

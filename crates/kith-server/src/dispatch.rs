@@ -215,24 +215,23 @@ impl Job {
 
 /// Runs `job` and answers through `reply`. `cancel` stops a Cypher query once its
 /// client is gone.
-/// Like [`dispatch`], once the store has applied `min_version` (read-your-writes):
-/// at once when it has, else from a task that waits for it (bounded by
-/// `min_version_wait_ms`, then answered `timeout`).
-pub(crate) fn dispatch_at<R: Reply>(
+/// A request that names a version the store has not applied yet: from a task that
+/// waits for it (bounded by `min_version_wait_ms`, then answered `timeout`), made a
+/// job only then (a stored procedure the awaited write registered is found), and
+/// dispatched. The caller holds the request's in-flight slot meanwhile.
+pub(crate) fn dispatch_after<R: Reply>(
     state: &Arc<AppState>,
-    min_version: Option<u64>,
-    job: Job,
+    min_version: u64,
+    request: kith_protocol::Request,
+    role: crate::auth::Role,
     reply: R,
     cancel: Arc<AtomicBool>,
 ) {
-    if crate::consistency::reached(state, min_version) {
-        return dispatch(state, job, reply, cancel);
-    }
     let state = state.clone();
-    let version = min_version.unwrap_or(0);
     tokio::spawn(async move {
-        match crate::consistency::reach(&state, version).await {
-            Ok(()) => dispatch(&state, job, reply, cancel),
+        let waited = crate::consistency::reach(&state, min_version, Some(&cancel)).await;
+        match waited.and_then(|()| Job::of(&state, request, role)) {
+            Ok(job) => dispatch(&state, job, reply, cancel),
             Err(e) => reply.refuse(&e),
         }
     });

@@ -75,8 +75,12 @@ pub(crate) async fn checkpoint(State(state): State<Arc<AppState>>, headers: Head
     let version = snapshot.version();
     // In the data directory's file system, not /tmp (which may be memory).
     let dir = state.config.data.clone().unwrap_or_else(std::env::temp_dir);
-    let written = tokio::task::spawn_blocking(move || write_file(&snapshot, &dir)).await;
-    let (file, crc, len) = match written {
+    // The slot goes with the work: a client that leaves does not free it while the
+    // file is still being written.
+    let written =
+        tokio::task::spawn_blocking(move || write_file(&snapshot, &dir).map(|done| (done, slot)))
+            .await;
+    let ((file, crc, len), slot) = match written {
         Ok(Ok(done)) => done,
         Ok(Err(e)) => return fail(&state, &ExecError::new(Code::StorageFailure, e)),
         Err(e) => return fail(&state, &ExecError::new(Code::Internal, e.to_string())),

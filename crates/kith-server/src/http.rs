@@ -131,19 +131,22 @@ async fn serve(
         return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
-    let job = min_version(headers)
-        .and_then(|version| Ok((version, decode(&body)?)))
-        .and_then(|(version, request)| Ok((version, Job::of(&state, request, who.role)?)));
-    let (version, job) = match job {
+    let request = min_version(headers).and_then(|version| Ok((version, decode(&body)?)));
+    let (version, request) = match request {
         Ok(ready) => ready,
         Err(e) => return fail(&state, &e),
     };
+    // The wait comes first: what the request names may arrive with the version.
     if let Some(version) = version {
-        if let Err(e) = crate::consistency::reach(&state, version).await {
+        let gone = CancelOnDrop(Arc::default());
+        if let Err(e) = crate::consistency::reach(&state, version, Some(&gone.0)).await {
             return fail(&state, &e);
         }
     }
-    run(state, job, arrived).await
+    match Job::of(&state, request, who.role) {
+        Ok(job) => run(state, job, arrived).await,
+        Err(e) => fail(&state, &e),
+    }
 }
 
 /// The header naming the version a request must see (read-your-writes).
@@ -188,6 +191,16 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
             "mode": if p.sync { "sync" } else { "async" },
             "acknowledged_version": p.publisher.acknowledged(),
             "backlog_bytes": p.publisher.backlog_bytes(),
+        });
+    }
+    if let Some((url, status)) = &state.ingest {
+        use std::sync::atomic::Ordering::Relaxed;
+        body["ingest"] = serde_json::json!({
+            "topic": url.to_string(),
+            "next_offset": status.next_offset.load(Relaxed),
+            "applied": status.applied.load(Relaxed),
+            "failed": status.failed.load(Relaxed),
+            "last_error": status.last_error(),
         });
     }
     if let Some(replica) = &state.replica {
@@ -255,7 +268,15 @@ pub(crate) async fn write(
     body: Body,
 ) -> Response {
     serve(state, &headers, body, |body| {
-        match Request::decode(Encoding::Json, body).map_err(bad_request)? {
+        let (request, min_version) =
+            Request::decode_at(Encoding::Json, body).map_err(bad_request)?;
+        if min_version.is_some() {
+            return Err(bad_request(
+                "over HTTP a request's minimum version goes in the Kith-Min-Version header, \
+                 not the body",
+            ));
+        }
+        match request {
             Request::Write { ops, .. } => Ok(Request::Write { ops, timing: false }),
             Request::Call { .. }
             | Request::Cypher { .. }

@@ -18,6 +18,7 @@
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
 //! - `export`: `GET /v1/checkpoint`, a primary's current version for a replica;
+//! - `ingest`: `--ingest`, the server as the single writer of an update topic;
 //! - `bolt`: Neo4j's Bolt protocol on its own port (`docs/bolt.md`);
 //! - [`tls`]: the certificate and key, and TLS for every transport's connections;
 //! - `write_queue`: the writer thread that commits transactions in durable groups,
@@ -35,6 +36,7 @@ mod error;
 mod exec;
 mod export;
 mod http;
+mod ingest;
 pub mod metrics;
 mod pool;
 pub mod procedures;

@@ -104,7 +104,20 @@ impl Server {
         let pool = WorkerPool::new(config.workers, config.queue_depth_max)?;
         let config_transactions_max = config.transactions_max;
         let (shutdown, signal) = watch::channel(false);
+        let ingest = match (
+            config.ingest_url().map_err(invalid_input)?,
+            writes.is_some(),
+        ) {
+            (Some(url), true) => Some((url, Arc::default())),
+            (Some(_), false) => {
+                return Err(invalid_input(
+                    "`ingest` needs a writable server (a data directory, not a replica)".into(),
+                ))
+            }
+            (None, _) => None,
+        };
         let current = store.clone();
+        let store_for_versions = store.clone();
         let procedures =
             crate::procedures::with_stored(move || -> Arc<dyn kith_core::GraphView> {
                 current.snapshot()
@@ -121,6 +134,8 @@ impl Server {
             auth,
             transactions: crate::transactions::Transactions::new(config_transactions_max),
             replica,
+            versions: crate::consistency::Versions::watch(store_for_versions),
+            ingest,
         });
         Ok(Server {
             listener,
@@ -163,6 +178,14 @@ impl Server {
             tokio::spawn(crate::bolt::accept(bolt, tls.clone(), state.clone()));
         }
         tokio::spawn(crate::transactions::sweep_every_second(state.clone()));
+        let ingest = match &state.ingest {
+            Some((url, status)) => Some(crate::ingest::Ingest::start(
+                state.clone(),
+                url.clone(),
+                status.clone(),
+            )?),
+            None => None,
+        };
         let app = Router::new()
             .route("/v1/ws", get(crate::ws::upgrade))
             .route("/v1/call/{procedure}", post(crate::http::call))
@@ -190,6 +213,9 @@ impl Server {
         // Commit what is queued and write the final checkpoint.
         let finishing = state.clone();
         let _ = tokio::task::spawn_blocking(move || {
+            if let Some(ingest) = &ingest {
+                ingest.stop();
+            }
             if let Some(writes) = &finishing.writes {
                 writes.shutdown();
             }
@@ -225,6 +251,10 @@ async fn serve_http(
                 .await
         }
     }
+}
+
+fn invalid_input(message: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, message)
 }
 
 /// Binds and serves until `shutdown` completes.

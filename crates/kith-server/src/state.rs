@@ -34,6 +34,10 @@ pub(crate) struct AppState {
     pub(crate) transactions: crate::transactions::Transactions,
     /// For a read replica: what applies its primary's log.
     pub(crate) replica: Option<Arc<kith_replication::Follower>>,
+    /// The applied version as it changes, for requests that wait for one.
+    pub(crate) versions: crate::consistency::Versions,
+    /// With `--ingest`: the topic of updates this server applies, and its progress.
+    pub(crate) ingest: Option<(kith_replication::KafkaUrl, Arc<crate::ingest::IngestStatus>)>,
 }
 
 impl AppState {

@@ -20,7 +20,7 @@ use kith_protocol::{ErrorCode as Code, FrameHeader, Kind, Subprotocol, Trailer, 
 use tokio::sync::mpsc;
 
 use crate::auth::{Credentials, Role};
-use crate::dispatch::{dispatch_at, Job, Reply};
+use crate::dispatch::{dispatch, dispatch_after, Job, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
 use crate::state::{AppState, ConnectionSlot};
@@ -407,12 +407,17 @@ fn handle_frame(
         Err(e) => return send_error(state, out, wire, request_id, e.code(), &e.to_string()),
     };
     // Writes convert before they take an in-flight slot: a malformed one is answered
-    // at once and never queued.
-    let job = match Job::of(state, request, role) {
-        Ok(job) => job,
-        Err(ExecError { code, message, .. }) => {
-            return send_error(state, out, wire, request_id, code, &message)
-        }
+    // at once and never queued. A request waiting for a version becomes a job after
+    // the wait (what it names may arrive with that version).
+    let waiting = min_version.filter(|v| !crate::consistency::reached(state, Some(*v)));
+    let work = match waiting {
+        Some(version) => Err((version, request)),
+        None => match Job::of(state, request, role) {
+            Ok(job) => Ok(job),
+            Err(ExecError { code, message, .. }) => {
+                return send_error(state, out, wire, request_id, code, &message)
+            }
+        },
     };
     {
         let mut ids = inflight.lock().unwrap_or_else(|p| p.into_inner());
@@ -440,7 +445,12 @@ fn handle_frame(
         inflight: inflight.clone(),
         out: out.clone(),
     };
-    dispatch_at(state, min_version, job, responder, gone.clone());
+    match work {
+        Ok(job) => dispatch(state, job, responder, gone.clone()),
+        Err((version, request)) => {
+            dispatch_after(state, version, request, role, responder, gone.clone())
+        }
+    }
 }
 
 /// Everything needed to answer one request from whichever thread finishes it (a

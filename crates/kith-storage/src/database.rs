@@ -274,7 +274,17 @@ impl Database {
             Some(last) if newest_next == snapshot.version + 1 => {
                 WalWriter::append_to(&wal_dir, last.clone(), options.durability)?
             }
-            _ => WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?,
+            Some(_) => {
+                let writer = WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?;
+                // The older segments end below the checkpoint: it covers them all
+                // (kept only above a replication floor).
+                let floor = options.log_consumed.as_ref().map_or(snapshot.version, |c| {
+                    snapshot.version.min(c.load(Ordering::Acquire))
+                });
+                wal::remove_segments_covered(&wal_dir, floor)?;
+                writer
+            }
+            None => WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?,
         };
         let database = Database {
             dir: dir.to_path_buf(),

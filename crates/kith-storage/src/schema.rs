@@ -52,6 +52,9 @@ impl Snapshot {
                 }
                 schema.generation += 1;
             }
+            SchemaOp::SetCursor { name, value } => {
+                self.schema_mut().cursors.insert(name.clone(), *value);
+            }
         }
         Ok(())
     }

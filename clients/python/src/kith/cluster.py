@@ -14,6 +14,7 @@ always reads its own writes::
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -47,16 +48,19 @@ class Cluster:
 
 
 class Session:
-    """A chain of requests that reads its own writes. Not for several threads at
-    once (make a session per thread; they share the cluster's connections)."""
+    """A chain of requests that reads its own writes. Safe to share between threads
+    (the version only moves forward), though a session per thread keeps each
+    thread's chain apart."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.version = 0
+        self._lock = threading.Lock()
 
     def observe(self, version: int) -> None:
         """Makes later reads wait for ``version`` too (another session's write)."""
-        self.version = max(self.version, int(version))
+        with self._lock:
+            self.version = max(self.version, int(version))
 
     def _read(self, doc: dict[str, Any], what: str) -> Result:
         client = self.cluster.replicas or self.cluster.primary

@@ -26,7 +26,7 @@ pub enum Bench {
     /// in-process, sequential, time and bytes allocated per traversal.
     Traverse(TraverseArgs),
     /// Recovery: the data directory's graph written as a graph file in the current
-    /// format (4, the in-memory layout) and the record format it replaced (3), each
+    /// format (5, the in-memory layout) and the record format it replaced (3), each
     /// loaded in turn; file size, write time and load time per format.
     Recovery(RecoveryArgs),
     /// Replica lag over Kafka: a primary and a replica as processes, one-node writes at

@@ -6,6 +6,7 @@ pub mod export;
 pub mod generate;
 pub mod load;
 pub mod procedures;
+pub mod produce;
 pub mod query;
 pub mod replay;
 pub mod serve;

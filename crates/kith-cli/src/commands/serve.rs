@@ -118,6 +118,11 @@ pub struct ServeArgs {
     /// (needs --data; writes are answered `read_only`).
     #[arg(long, value_name = "KAFKA_URL", conflicts_with = "publish")]
     replica_of: Option<String>,
+    /// Apply the LDBC update events of kafka://HOST:PORT/TOPIC as the single writer
+    /// (S4's update path; `kith produce ldbc` fills the topic), the consumed offset
+    /// committed with each event.
+    #[arg(long, value_name = "KAFKA_URL")]
+    ingest: Option<String>,
     /// In a cluster: the primary's Bolt address (HOST:PORT), which Bolt's ROUTE names
     /// as WRITE for the Neo4j drivers' neo4j:// routing.
     #[arg(long, value_name = "HOST:PORT")]
@@ -190,6 +195,9 @@ impl ServeArgs {
         }
         if self.route_write.is_some() {
             c.route_write = self.route_write;
+        }
+        if self.ingest.is_some() {
+            c.ingest = self.ingest;
         }
         if let Some(read) = self.route_read {
             c.route_read = read;

@@ -610,7 +610,7 @@ impl Session {
                 })?;
             wanted = wanted.max(version);
         }
-        crate::consistency::reach(&self.state, wanted)
+        crate::consistency::reach(&self.state, wanted, None)
             .await
             .map_err(|e| Failure::new("Neo.TransientError.Transaction.BookmarkTimeout", e.message))
     }

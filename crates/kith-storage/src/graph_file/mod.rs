@@ -39,8 +39,11 @@ use crate::{Catalog, RawGraph, Snapshot, StorageError};
 
 /// The format version this build writes. Versions 1 (no meta section: commit
 /// version 0, no property indexes), 2 (no schema section: indexes get their
-/// default names) and 3 (one record per element) are still read.
-pub const GRAPH_FILE_VERSION: u32 = 4;
+/// default names), 3 (one record per element) and 4 (no cursors) are still read.
+pub const GRAPH_FILE_VERSION: u32 = 5;
+
+/// The first version whose head holds the schema's cursors.
+const CURSORS_VERSION: u32 = 5;
 
 /// The record format ([`records`]), still written by [`write_graph_file_version`].
 const RECORDS_VERSION: u32 = 3;
@@ -100,7 +103,7 @@ pub fn write_graph_file_version(
         sink.out.extend_from_slice(MAGIC);
         put_u32(&mut sink.out, version);
         put_u32(&mut sink.out, 0);
-        put_head(&mut sink.out, snapshot);
+        put_head(&mut sink.out, snapshot, version);
         if version == RECORDS_VERSION {
             records::put(sink, snapshot)
         } else {
@@ -246,7 +249,7 @@ fn open<'a>(bytes: &'a [u8], path: &'a Path) -> Result<(u32, Reader<'a>), Storag
 
 /// The name tables, the commit version and indexes (version 2 on) and the schema
 /// (version 3 on): what every version holds before its elements.
-fn put_head(out: &mut Vec<u8>, snapshot: &Snapshot) {
+fn put_head(out: &mut Vec<u8>, snapshot: &Snapshot, version: u32) {
     let catalog = &snapshot.catalog;
     for names in [&catalog.labels, &catalog.rel_types, &catalog.prop_keys] {
         put_len(out, names.all().len());
@@ -262,6 +265,13 @@ fn put_head(out: &mut Vec<u8>, snapshot: &Snapshot) {
         put_u16(out, key.0);
     }
     put_schema(out, &snapshot.schema);
+    if version >= CURSORS_VERSION {
+        put_len(out, snapshot.schema.cursors.len());
+        for (name, value) in &snapshot.schema.cursors {
+            put_string(out, name);
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+    }
 }
 
 fn read_head(r: &mut Reader<'_>, version: u32) -> Result<(Catalog, GraphFileMeta), StorageError> {
@@ -284,7 +294,14 @@ fn read_head(r: &mut Reader<'_>, version: u32) -> Result<(Catalog, GraphFileMeta
         }
     }
     if version >= 3 {
-        meta.schema = Some(r.schema()?);
+        let mut schema = r.schema()?;
+        if version >= CURSORS_VERSION {
+            for _ in 0..r.u32()? {
+                let name = r.owned()?;
+                schema.cursors.insert(name, r.i64()?);
+            }
+        }
+        meta.schema = Some(schema);
     }
     Ok((catalog, meta))
 }

@@ -26,6 +26,7 @@ const OP_CREATE_UNIQUE: u8 = 14;
 const OP_DROP_CONSTRAINT: u8 = 15;
 const OP_REGISTER_PROCEDURE: u8 = 16;
 const OP_DROP_PROCEDURE: u8 = 17;
+const OP_SET_CURSOR: u8 = 18;
 
 const REF_NODE: u8 = 0;
 const REF_BY_ID: u8 = 1;
@@ -141,12 +142,19 @@ fn put_op(out: &mut Vec<u8>, op: &WriteOp) {
 }
 
 fn put_schema_op(out: &mut Vec<u8>, op: &SchemaOp) {
+    if let SchemaOp::SetCursor { name, value } = op {
+        out.push(OP_SET_CURSOR);
+        put_str(out, name);
+        out.extend_from_slice(&value.to_le_bytes());
+        return;
+    }
     let (tag, strings): (u8, Vec<&str>) = match op {
         SchemaOp::NameIndex { name, label, key } => (OP_NAME_INDEX, vec![name, label, key]),
         SchemaOp::CreateUnique { name, label, key } => (OP_CREATE_UNIQUE, vec![name, label, key]),
         SchemaOp::DropConstraint { name } => (OP_DROP_CONSTRAINT, vec![name]),
         SchemaOp::RegisterProcedure { name, text } => (OP_REGISTER_PROCEDURE, vec![name, text]),
         SchemaOp::DropProcedure { name } => (OP_DROP_PROCEDURE, vec![name]),
+        SchemaOp::SetCursor { .. } => unreachable!("written above"),
     };
     out.push(tag);
     for s in strings {
@@ -283,6 +291,10 @@ fn read_op(r: &mut Reader<'_>) -> Result<WriteOp, StorageError> {
         OP_DROP_PROCEDURE => WriteOp::Schema(SchemaOp::DropProcedure {
             name: read_owned(r)?,
         }),
+        OP_SET_CURSOR => WriteOp::Schema(SchemaOp::SetCursor {
+            name: read_owned(r)?,
+            value: r.i64()?,
+        }),
         tag => {
             r.pos = at;
             return Err(r.corrupt(format!("unknown operation tag {tag}")));
@@ -368,6 +380,10 @@ mod tests {
                 }),
                 WriteOp::Schema(SchemaOp::DropProcedure {
                     name: "app.friends".into(),
+                }),
+                WriteOp::Schema(SchemaOp::SetCursor {
+                    name: "ingest:updates".into(),
+                    value: 1 << 40,
                 }),
                 WriteOp::Require(Condition::Absent {
                     label: "Person".into(),

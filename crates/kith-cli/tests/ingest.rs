@@ -1,0 +1,178 @@
+//! S4's update path end to end: the official LDBC test data set's update streams
+//! produced into Kafka by `kith produce ldbc`, applied by `kith serve --ingest` while
+//! the server is killed with SIGKILL and restarted; afterwards the graph equals the
+//! streams replayed in-process once, byte for byte: every event applied exactly once.
+//!
+//! Needs a broker: `scripts/kafka/test` runs it with `--ignored` and the broker's
+//! address in `KITH_TEST_KAFKA`. `KITH_INGEST_TRIALS` sets the kills (default 3; the
+//! full run is 20).
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kith_procedures::Registry;
+use kith_storage::{Database, DatabaseOptions, WriteBatch};
+
+const KITH: &str = env!("CARGO_BIN_EXE_kith");
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ldbc-snb-interactive-test")
+}
+
+fn free_port() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+}
+
+fn run(args: &[&str]) {
+    let out = Command::new(KITH).args(args).output().expect("runs kith");
+    assert!(
+        out.status.success(),
+        "kith {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn serve(dir: &Path, addr: SocketAddr, topic: &str, log: &Path) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .expect("log");
+    let child = Command::new(KITH)
+        .args(["serve", "--data"])
+        .arg(dir)
+        .args([
+            "--listen",
+            &addr.to_string(),
+            "--bolt-listen",
+            "off",
+            "--auth",
+            "none",
+        ])
+        .args(["--ingest", topic])
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("starts kith serve");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while TcpStream::connect(addr).is_err() {
+        assert!(Instant::now() < deadline, "kith serve did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+/// The ingest's committed offset, from `/health`.
+fn next_offset(addr: SocketAddr) -> Option<i64> {
+    let out = Command::new("curl")
+        .args(["-sf", &format!("http://{addr}/health")])
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let at = text.find("\"next_offset\":")? + "\"next_offset\":".len();
+    text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .ok()
+}
+
+/// A graph as bytes that depend on its content alone (graph file version 3).
+fn image(dir: &Path, scratch: &Path) -> Vec<u8> {
+    let (db, _) = Database::open(dir, DatabaseOptions::default()).expect("opens");
+    let path = scratch.join("image.kith");
+    kith_storage::write_graph_file_version(&db.store().snapshot(), &path, 3).expect("writes");
+    std::fs::read(path).expect("reads")
+}
+
+/// The streams applied once, in-process, to a copy of the loaded graph.
+fn replayed(loaded: &Path, streams: &Path, scratch: &Path) -> Vec<u8> {
+    let (db, _) = Database::open(loaded, DatabaseOptions::default()).expect("opens");
+    let registry = Registry::with_builtins();
+    for event in kith_ldbc::read_streams(streams).expect("reads the streams") {
+        let batch = WriteBatch {
+            ops: registry
+                .build_update(event.procedure, &event.params)
+                .expect("an update"),
+        };
+        db.commit_one(&batch).expect("applies");
+    }
+    drop(db);
+    image(loaded, scratch)
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/kafka/test"]
+fn ingest_applies_every_event_exactly_once_across_kills() {
+    let broker = std::env::var("KITH_TEST_KAFKA")
+        .expect("KITH_TEST_KAFKA names a broker (HOST:PORT): run this through scripts/kafka/test");
+    let trials: usize = std::env::var("KITH_INGEST_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let (served, expected) = (
+        scratch.path().join("served"),
+        scratch.path().join("expected"),
+    );
+    let vanilla = shared().join("vanilla");
+    let streams = shared().join("update_streams");
+    for dir in [&served, &expected] {
+        run(&[
+            "load",
+            "ldbc",
+            "--out",
+            dir.to_str().expect("utf-8"),
+            vanilla.to_str().expect("utf-8"),
+        ]);
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_nanos();
+    let topic = format!("kafka://{broker}/ingest-test-{nanos}");
+    run(&["produce", "ldbc", streams.to_str().expect("utf-8"), &topic]);
+    let events = kith_ldbc::read_streams(&streams).expect("reads").len() as i64;
+
+    let addr = free_port();
+    let log = scratch.path().join("serve.log");
+    let mut server = serve(&served, addr, &topic, &log);
+    let mut kills = 0;
+    while kills < trials {
+        // A kill at a random point of the stream (or right after a restart).
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        // Kills after the last event still check that a restart applies nothing twice.
+        std::thread::sleep(Duration::from_millis(u64::from(nanos % 300)));
+        server.kill().expect("kill -9");
+        server.wait().expect("reaped");
+        kills += 1;
+        server = serve(&served, addr, &topic, &log);
+    }
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while next_offset(addr) != Some(events) {
+        assert!(
+            Instant::now() < deadline,
+            "the ingest stopped at {:?} of {events}; see {}",
+            next_offset(addr),
+            log.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server.kill().expect("kill");
+    server.wait().expect("reaped");
+    assert!(kills >= 1, "no kill landed");
+    let got = image(&served, scratch.path());
+    let want = replayed(&expected, &streams, scratch.path());
+    assert!(
+        got == want,
+        "the ingested graph differs from the streams applied once ({kills} kills)"
+    );
+    eprintln!("{events} events applied exactly once across {kills} SIGKILLs");
+}

@@ -1,0 +1,105 @@
+//! Plain messages on partition 0 of a topic: what `kith produce` sends and an
+//! ingesting server consumes (S4's update path: one LDBC update event a message).
+
+use std::time::{Duration, Instant};
+
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
+use rdkafka::{Message, Offset, TopicPartitionList};
+
+use crate::error::kafka;
+use crate::topic::{self, PARTITION};
+use crate::{KafkaUrl, ReplicationError};
+
+/// Sends `messages` to partition 0 in order (idempotent producer: no duplicates, no
+/// reordering across retries) and waits until Kafka has every one. Creates the
+/// topic if needed. Answers how many were sent.
+pub fn produce_all(
+    url: &KafkaUrl,
+    messages: impl IntoIterator<Item = Vec<u8>>,
+) -> Result<u64, ReplicationError> {
+    topic::ensure(url)?;
+    let producer: ThreadedProducer<DefaultProducerContext> = topic::config(url)
+        .set("enable.idempotence", "true")
+        .set("linger.ms", "5")
+        .set("message.timeout.ms", "300000")
+        .create()
+        .map_err(kafka("creating the Kafka producer"))?;
+    let mut sent = 0u64;
+    for message in messages {
+        let mut record = BaseRecord::<[u8], [u8]>::to(&url.topic)
+            .partition(PARTITION)
+            .payload(&message[..]);
+        loop {
+            match producer.send(record) {
+                Ok(()) => break,
+                // librdkafka's queue is full: wait for acknowledgements to drain it.
+                Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), back)) => {
+                    record = back;
+                    producer.poll(Duration::from_millis(10));
+                }
+                Err((e, _)) => return Err(kafka(format!("producing to {}", url.topic))(e)),
+            }
+        }
+        sent += 1;
+    }
+    producer
+        .flush(Duration::from_secs(300))
+        .map_err(kafka(format!("waiting for {} to acknowledge", url.topic)))?;
+    Ok(sent)
+}
+
+/// Reads partition 0 message by message from an offset.
+pub struct MessageReader {
+    url: KafkaUrl,
+    consumer: BaseConsumer,
+}
+
+impl MessageReader {
+    /// Starts at `offset`.
+    pub fn open(url: &KafkaUrl, offset: i64) -> Result<MessageReader, ReplicationError> {
+        let consumer = topic::consumer(url)?;
+        let mut assignment = TopicPartitionList::new();
+        assignment
+            .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
+            .map_err(kafka("assigning partition 0"))?;
+        consumer
+            .assign(&assignment)
+            .map_err(kafka(format!("reading topic {}", url.topic)))?;
+        Ok(MessageReader {
+            url: url.clone(),
+            consumer,
+        })
+    }
+
+    /// The next message and its offset, or `None` if none arrived within `wait`.
+    pub fn next(&mut self, wait: Duration) -> Result<Option<(i64, Vec<u8>)>, ReplicationError> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Some(message) = self.consumer.poll(left) else {
+                return Ok(None);
+            };
+            match message {
+                Ok(m) => return Ok(Some((m.offset(), m.payload().unwrap_or_default().to_vec()))),
+                Err(KafkaError::MessageConsumption(
+                    code @ (RDKafkaErrorCode::AutoOffsetReset | RDKafkaErrorCode::OffsetOutOfRange),
+                )) => {
+                    return Err(kafka(format!("reading topic {}", self.url.topic))(
+                        KafkaError::MessageConsumption(code),
+                    ))
+                }
+                // The broker went away and came back: librdkafka reconnects.
+                Err(KafkaError::MessageConsumption(_)) if Instant::now() < deadline => {}
+                Err(KafkaError::MessageConsumption(_)) => return Ok(None),
+                Err(e) => return Err(kafka(format!("reading topic {}", self.url.topic))(e)),
+            }
+        }
+    }
+
+    /// The first offset and the offset after the last message.
+    pub fn watermarks(&self) -> Result<(i64, i64), ReplicationError> {
+        topic::watermarks(&self.consumer, &self.url)
+    }
+}
