@@ -8,7 +8,9 @@
 //! address in `KITH_TEST_KAFKA`. `KITH_CLUSTER_TRIALS` sets the kills of each kind
 //! (default 3, the CI run; the full run is 20).
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+mod common;
+
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,11 +34,6 @@ fn trials() -> usize {
         .unwrap_or(3)
 }
 
-fn free_port() -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
-    listener.local_addr().expect("addr")
-}
-
 /// One `kith serve` process and how to start it again on the same port.
 struct Node {
     args: Vec<String>,
@@ -47,7 +44,7 @@ struct Node {
 
 impl Node {
     fn new(dir: &Path, log: PathBuf, extra: &[String]) -> Node {
-        let addr = free_port();
+        let addr = common::free_port();
         let mut args: Vec<String> = ["serve", "--data"].iter().map(|s| s.to_string()).collect();
         args.push(dir.display().to_string());
         for a in [
@@ -82,15 +79,10 @@ impl Node {
             .spawn()
             .expect("starts kith serve");
         self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while TcpStream::connect(self.addr).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "kith serve did not start: see {}",
-                self.log.display()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        common::wait_listening(
+            self.addr,
+            &format!("kith serve (log {})", self.log.display()),
+        );
     }
 
     fn kill(&mut self) {
@@ -198,18 +190,7 @@ async fn session(cluster: Arc<Cluster>, id: i64, stop: Arc<AtomicBool>, seen: Ar
 }
 
 fn health_version(node: &Node) -> Option<u64> {
-    let out = Command::new("curl")
-        .args(["-sf", &format!("{}/health", node.http())])
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    let at = text.find("\"version\":")? + "\"version\":".len();
-    text[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .ok()
+    common::health_number(node.addr, "version")
 }
 
 fn wait_caught_up(primary: &Node, replica: &Node) {

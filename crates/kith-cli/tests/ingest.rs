@@ -7,7 +7,9 @@
 //! address in `KITH_TEST_KAFKA`. `KITH_INGEST_TRIALS` sets the kills (default 3; the
 //! full run is 20).
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+mod common;
+
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,12 +21,6 @@ const KITH: &str = env!("CARGO_BIN_EXE_kith");
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ldbc-snb-interactive-test")
-}
-
-fn free_port() -> SocketAddr {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
 }
 
 fn run(args: &[&str]) {
@@ -58,28 +54,13 @@ fn serve(dir: &Path, addr: SocketAddr, topic: &str, log: &Path) -> Child {
         .stderr(log)
         .spawn()
         .expect("starts kith serve");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while TcpStream::connect(addr).is_err() {
-        assert!(Instant::now() < deadline, "kith serve did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_listening(addr, "kith serve");
     child
 }
 
 /// The ingest's committed offset, from `/health`.
 fn next_offset(addr: SocketAddr) -> Option<i64> {
-    let out = Command::new("curl")
-        .args(["-sf", &format!("http://{addr}/health")])
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    let at = text.find("\"next_offset\":")? + "\"next_offset\":".len();
-    text[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .ok()
+    common::health_number(addr, "next_offset").map(|o| o as i64)
 }
 
 /// A graph as bytes that depend on its content alone (graph file version 3).
@@ -139,7 +120,7 @@ fn ingest_applies_every_event_exactly_once_across_kills() {
     run(&["produce", "ldbc", streams.to_str().expect("utf-8"), &topic]);
     let events = kith_ldbc::read_streams(&streams).expect("reads").len() as i64;
 
-    let addr = free_port();
+    let addr = common::free_port();
     let log = scratch.path().join("serve.log");
     let mut server = serve(&served, addr, &topic, &log);
     let mut kills = 0;

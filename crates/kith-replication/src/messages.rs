@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::consumer::BaseConsumer;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
-use rdkafka::{Message, Offset, TopicPartitionList};
+use rdkafka::Message;
 
 use crate::error::kafka;
 use crate::topic::{self, PARTITION};
@@ -59,14 +59,7 @@ pub struct MessageReader {
 impl MessageReader {
     /// Starts at `offset`.
     pub fn open(url: &KafkaUrl, offset: i64) -> Result<MessageReader, ReplicationError> {
-        let consumer = topic::consumer(url)?;
-        let mut assignment = TopicPartitionList::new();
-        assignment
-            .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
-            .map_err(kafka("assigning partition 0"))?;
-        consumer
-            .assign(&assignment)
-            .map_err(kafka(format!("reading topic {}", url.topic)))?;
+        let consumer = topic::consumer_at(url, offset)?;
         Ok(MessageReader {
             url: url.clone(),
             consumer,

@@ -3,13 +3,13 @@
 use std::time::{Duration, Instant};
 
 use kith_storage::LogRecord;
-use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::consumer::BaseConsumer;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
-use rdkafka::{Message, Offset, TopicPartitionList};
+use rdkafka::Message;
 
 use crate::error::kafka;
 use crate::frame::{self, Reassembly};
-use crate::topic::{self, PARTITION};
+use crate::topic;
 use crate::{KafkaUrl, ReplicationError};
 
 /// Reads whole log records from partition 0, from a given offset on.
@@ -27,14 +27,7 @@ pub struct LogReader {
 impl LogReader {
     /// Starts reading at `offset` (0: the topic's beginning).
     pub fn open(url: &KafkaUrl, offset: i64) -> Result<LogReader, ReplicationError> {
-        let consumer = topic::consumer(url)?;
-        let mut assignment = TopicPartitionList::new();
-        assignment
-            .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
-            .map_err(kafka("assigning partition 0"))?;
-        consumer
-            .assign(&assignment)
-            .map_err(kafka(format!("reading topic {}", url.topic)))?;
+        let consumer = topic::consumer_at(url, offset)?;
         Ok(LogReader {
             url: url.clone(),
             consumer,

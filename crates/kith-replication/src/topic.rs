@@ -77,6 +77,24 @@ pub(crate) fn consumer(url: &KafkaUrl) -> Result<BaseConsumer, ReplicationError>
         .map_err(kafka("creating a Kafka consumer"))
 }
 
+/// A consumer reading partition 0 from `offset`.
+pub(crate) fn consumer_at(url: &KafkaUrl, offset: i64) -> Result<BaseConsumer, ReplicationError> {
+    let consumer = consumer(url)?;
+    assign(&consumer, url, offset)?;
+    Ok(consumer)
+}
+
+/// Points `consumer` at partition 0, `offset`.
+fn assign(consumer: &BaseConsumer, url: &KafkaUrl, offset: i64) -> Result<(), ReplicationError> {
+    let mut assignment = TopicPartitionList::new();
+    assignment
+        .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
+        .map_err(kafka("assigning partition 0"))?;
+    consumer
+        .assign(&assignment)
+        .map_err(kafka(format!("reading topic {}", url.topic)))
+}
+
 /// Where the topic's log ends.
 pub(crate) struct TopicEnd {
     /// The last version whose record is wholly in the topic. `Some(0)`: the topic
@@ -118,13 +136,7 @@ fn last_version(
     url: &KafkaUrl,
     offset: i64,
 ) -> Result<u64, ReplicationError> {
-    let mut assignment = TopicPartitionList::new();
-    assignment
-        .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
-        .map_err(kafka("assigning partition 0"))?;
-    consumer
-        .assign(&assignment)
-        .map_err(kafka("assigning partition 0"))?;
+    assign(consumer, url, offset)?;
     let deadline = std::time::Instant::now() + REQUEST_TIMEOUT * 2;
     while std::time::Instant::now() < deadline {
         let Some(message) = consumer.poll(Duration::from_millis(200)) else {

@@ -3,6 +3,7 @@
 use std::process::Command;
 
 /// Runs the real binary; whether it succeeded, and stdout then stderr as text.
+#[allow(dead_code)]
 pub fn kith(args: &[&str]) -> (bool, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_kith"))
         .args(args)
@@ -11,4 +12,43 @@ pub fn kith(args: &[&str]) -> (bool, String) {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
+}
+
+/// A loopback port nobody listens on now.
+#[allow(dead_code)]
+pub fn free_port() -> std::net::SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+}
+
+/// Waits (up to a minute) until something listens on `addr`.
+#[allow(dead_code)]
+pub fn wait_listening(addr: std::net::SocketAddr, what: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(addr).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} did not start listening on {addr}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The first number after `"key":` in the server's `GET /health` answer.
+#[allow(dead_code)]
+pub fn health_number(addr: std::net::SocketAddr, key: &str) -> Option<u64> {
+    let out = Command::new("curl")
+        .args(["-sf", &format!("http://{addr}/health")])
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let tag = format!("\"{key}\":");
+    let at = text.find(&tag)? + tag.len();
+    text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .ok()
 }
