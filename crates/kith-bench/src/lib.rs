@@ -9,8 +9,10 @@
 //! every acknowledgement means the write is on disk?
 
 mod http_client;
+pub mod ingest;
 pub mod ldbc;
 mod local_server;
+pub mod process;
 pub mod recovery;
 pub mod replication;
 pub mod report;

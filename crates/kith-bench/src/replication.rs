@@ -13,9 +13,9 @@
 //! the machine's load shortens the lag it sees, so the write's own latency (send to
 //! answer) is reported beside it, and their sum bounds the lag from above.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,8 @@ use kith_client::{ops, Client, ClientConfig};
 use kith_core::Value;
 use kith_protocol::Request;
 use tokio::sync::{mpsc, Semaphore};
+
+use crate::process::{self, ServeProcess};
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -65,57 +67,20 @@ pub struct Case {
     pub errors: usize,
 }
 
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> Result<SocketAddr, String> {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())
-}
-
 fn serve(
     options: &Options,
     name: &str,
     addr: SocketAddr,
     extra: &[String],
-) -> Result<Process, String> {
-    let log = std::fs::File::create(options.scratch.join(format!("{name}.log")))
-        .map_err(|e| e.to_string())?;
-    let child = Command::new(&options.kith)
-        .args(["serve", "--data"])
-        .arg(options.scratch.join(name))
-        .args([
-            "--listen",
-            &addr.to_string(),
-            "--bolt-listen",
-            "off",
-            "--auth",
-            "none",
-        ])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .map_err(|e| format!("starting {}: {e}", options.kith.display()))?;
-    let process = Process(child);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while TcpStream::connect(addr).is_err() {
-        if Instant::now() > deadline {
-            return Err(format!(
-                "kith serve ({name}) did not start; see {}/{name}.log",
-                options.scratch.display()
-            ));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Ok(process)
+) -> Result<ServeProcess, String> {
+    let log = options.scratch.join(format!("{name}.log"));
+    process::serve(
+        &options.kith,
+        &options.scratch.join(name),
+        addr,
+        extra,
+        &log,
+    )
 }
 
 /// The primary's checkpoint, once it has reached Kafka (a replica starts from it).
@@ -159,7 +124,7 @@ pub fn run(options: &Options) -> Result<Vec<Case>, String> {
             .map_err(|e| e.to_string())?
             .as_millis()
     );
-    let (p_addr, r_addr) = (free_port()?, free_port()?);
+    let (p_addr, r_addr) = (process::free_port()?, process::free_port()?);
     let _primary = serve(
         options,
         "primary",

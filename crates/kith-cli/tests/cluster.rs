@@ -12,7 +12,9 @@ mod common;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+
+use kith_bench::process::ServeProcess;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -36,60 +38,34 @@ fn trials() -> usize {
 
 /// One `kith serve` process and how to start it again on the same port.
 struct Node {
-    args: Vec<String>,
+    data: PathBuf,
+    extra: Vec<String>,
     addr: SocketAddr,
     log: PathBuf,
-    child: Option<Child>,
+    process: Option<ServeProcess>,
 }
 
 impl Node {
     fn new(dir: &Path, log: PathBuf, extra: &[String]) -> Node {
-        let addr = common::free_port();
-        let mut args: Vec<String> = ["serve", "--data"].iter().map(|s| s.to_string()).collect();
-        args.push(dir.display().to_string());
-        for a in [
-            "--listen",
-            &addr.to_string(),
-            "--bolt-listen",
-            "off",
-            "--auth",
-            "none",
-        ] {
-            args.push(a.to_owned());
-        }
-        args.extend(extra.iter().cloned());
         Node {
-            args,
-            addr,
+            data: dir.to_path_buf(),
+            extra: extra.to_vec(),
+            addr: common::free_port(),
             log,
-            child: None,
+            process: None,
         }
     }
 
     fn start(&mut self) {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.log)
-            .expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_kith"))
-            .args(&self.args)
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("starts kith serve");
-        self.child = Some(child);
-        common::wait_listening(
-            self.addr,
-            &format!("kith serve (log {})", self.log.display()),
-        );
+        let kith = Path::new(env!("CARGO_BIN_EXE_kith"));
+        let process =
+            kith_bench::process::serve(kith, &self.data, self.addr, &self.extra, &self.log);
+        self.process = Some(process.expect("kith serve starts"));
     }
 
+    /// SIGKILL (dropping the process kills it).
     fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        self.process = None;
     }
 
     fn ws(&self) -> String {
@@ -98,12 +74,6 @@ impl Node {
 
     fn http(&self) -> String {
         format!("http://{}", self.addr)
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        self.kill();
     }
 }
 

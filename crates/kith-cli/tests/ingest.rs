@@ -11,7 +11,9 @@ mod common;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+
+use kith_bench::process::ServeProcess;
 use std::time::{Duration, Instant};
 
 use kith_procedures::Registry;
@@ -32,30 +34,9 @@ fn run(args: &[&str]) {
     );
 }
 
-fn serve(dir: &Path, addr: SocketAddr, topic: &str, log: &Path) -> Child {
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .expect("log");
-    let child = Command::new(KITH)
-        .args(["serve", "--data"])
-        .arg(dir)
-        .args([
-            "--listen",
-            &addr.to_string(),
-            "--bolt-listen",
-            "off",
-            "--auth",
-            "none",
-        ])
-        .args(["--ingest", topic])
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .expect("starts kith serve");
-    common::wait_listening(addr, "kith serve");
-    child
+fn serve(dir: &Path, addr: SocketAddr, topic: &str, log: &Path) -> ServeProcess {
+    let extra = ["--ingest".to_owned(), topic.to_owned()];
+    kith_bench::process::serve(Path::new(KITH), dir, addr, &extra, log).expect("kith serve")
 }
 
 /// The ingest's committed offset, from `/health`.
@@ -131,8 +112,7 @@ fn ingest_applies_every_event_exactly_once_across_kills() {
             .map_or(0, |d| d.subsec_nanos());
         // Kills after the last event still check that a restart applies nothing twice.
         std::thread::sleep(Duration::from_millis(u64::from(nanos % 300)));
-        server.kill().expect("kill -9");
-        server.wait().expect("reaped");
+        server.kill();
         kills += 1;
         server = serve(&served, addr, &topic, &log);
     }
@@ -146,8 +126,7 @@ fn ingest_applies_every_event_exactly_once_across_kills() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    server.kill().expect("kill");
-    server.wait().expect("reaped");
+    server.kill();
     assert!(kills >= 1, "no kill landed");
     let got = image(&served, scratch.path());
     let want = replayed(&expected, &streams, scratch.path());

@@ -33,6 +33,10 @@ pub enum Bench {
     /// each rate (and as fast as the primary takes), the time from a write's answer
     /// on the primary to a read at its version answered by the replica.
     Replication(ReplicationArgs),
+    /// S4's update path: an LDBC update stream produced into Kafka and applied by
+    /// `kith serve --ingest` while readers run IS1; events/s and the readers'
+    /// throughput and latency, per reader count.
+    Ingest(IngestArgs),
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
     Shindig(ShindigArgs),
@@ -140,6 +144,29 @@ pub struct RecoveryArgs {
     #[arg(long)]
     pub scratch: Option<PathBuf>,
     /// Directory for the summary (recovery.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench ingest`.
+#[derive(clap::Args)]
+pub struct IngestArgs {
+    /// The Kafka broker, HOST:PORT.
+    #[arg(long)]
+    pub kafka: String,
+    /// An LDBC data directory (`kith load ldbc`); copied for each run, not changed.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// The update streams (updateStream_*_{person,forum}.csv).
+    #[arg(long)]
+    pub streams: PathBuf,
+    /// Concurrent readers, comma-separated: one run each.
+    #[arg(long, value_delimiter = ',', default_value = "0,32")]
+    pub readers: Vec<usize>,
+    /// Where the copies go [default: a temporary directory].
+    #[arg(long)]
+    pub scratch: Option<PathBuf>,
+    /// Directory for the summary (ingest.md).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -286,6 +313,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Traverse(args) => traverse(args),
         Bench::Recovery(args) => recovery(args),
         Bench::Replication(args) => replication(args),
+        Bench::Ingest(args) => ingest(args),
         Bench::Shindig(args) => shindig(args),
         Bench::Throughput(args) => throughput(args),
         Bench::Writes(args) => writes(args),
@@ -467,6 +495,26 @@ fn recovery(args: RecoveryArgs) -> Result<()> {
     print!("{summary}");
     if let Some(dir) = out {
         write_run_files(&dir, &[("recovery.md", &summary)])?;
+    }
+    Ok(())
+}
+
+fn ingest(args: IngestArgs) -> Result<()> {
+    let (scratch, _keep) = kith_bench::replication::scratch(args.scratch.as_deref())
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let options = kith_bench::ingest::Options {
+        kafka: args.kafka,
+        data: args.data,
+        streams: args.streams,
+        readers: args.readers,
+        scratch,
+        kith: std::env::current_exe().context("finding the kith binary")?,
+    };
+    let runs = kith_bench::ingest::run(&options).map_err(|e| anyhow::anyhow!(e))?;
+    let summary = kith_bench::ingest::markdown(&options, &runs);
+    print!("{summary}");
+    if let Some(dir) = args.out {
+        write_run_files(&dir, &[("ingest.md", &summary)])?;
     }
     Ok(())
 }

@@ -1,0 +1,77 @@
+//! `kith serve` as a separate process on loopback, for the suites that measure
+//! servers as a user runs them (replication, ingest) and for end-to-end tests.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `kith serve`, killed (SIGKILL) when dropped.
+pub struct ServeProcess {
+    child: Child,
+    /// Where it listens for HTTP and WebSocket.
+    pub addr: SocketAddr,
+}
+
+impl ServeProcess {
+    /// Kills it now (SIGKILL) and reaps it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A loopback address nobody listens on now.
+pub fn free_port() -> Result<SocketAddr, String> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| format!("finding a free port: {e}"))
+}
+
+/// Starts `kith` (the binary) serving `data` on `addr` without Bolt or users, with
+/// `extra` flags, its log appended to `log`; returns once it listens (at most two
+/// minutes: a large data directory takes a while to load).
+pub fn serve(
+    kith: &Path,
+    data: &Path,
+    addr: SocketAddr,
+    extra: &[String],
+    log: &Path,
+) -> Result<ServeProcess, String> {
+    let log_file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|e| format!("{}: {e}", log.display()))?;
+    let child = Command::new(kith)
+        .args(["serve", "--data"])
+        .arg(data)
+        .args([
+            "--listen",
+            &addr.to_string(),
+            "--bolt-listen",
+            "off",
+            "--auth",
+            "none",
+        ])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(log_file)
+        .spawn()
+        .map_err(|e| format!("starting {}: {e}", kith.display()))?;
+    let process = ServeProcess { child, addr };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while TcpStream::connect(addr).is_err() {
+        if Instant::now() > deadline {
+            return Err(format!("kith serve did not start; see {}", log.display()));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(process)
+}
