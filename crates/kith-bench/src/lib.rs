@@ -8,6 +8,7 @@
 //! [`writes`] is S3's: how fast do acknowledged writes go, per write pattern, when
 //! every acknowledgement means the write is on disk?
 
+pub mod cluster;
 mod http_client;
 pub mod ingest;
 pub mod ldbc;

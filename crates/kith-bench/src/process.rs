@@ -14,6 +14,11 @@ pub struct ServeProcess {
 }
 
 impl ServeProcess {
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills it now (SIGKILL) and reaps it.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
@@ -74,4 +79,29 @@ pub fn serve(
         std::thread::sleep(Duration::from_millis(20));
     }
     Ok(process)
+}
+
+/// Waits (up to a minute) until the primary at `addr` serves its checkpoint: it has
+/// reached Kafka, and a replica can start from it.
+pub fn wait_for_checkpoint(addr: SocketAddr) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let ok = Command::new("curl")
+            .args([
+                "-sf",
+                "-o",
+                "/dev/null",
+                &format!("http://{addr}/v1/checkpoint"),
+            ])
+            .status()
+            .map_err(|e| format!("curl: {e}"))?
+            .success();
+        if ok {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err("the primary did not serve a checkpoint within 60 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }

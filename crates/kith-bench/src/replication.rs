@@ -15,7 +15,6 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -83,30 +82,6 @@ fn serve(
     )
 }
 
-/// The primary's checkpoint, once it has reached Kafka (a replica starts from it).
-fn wait_for_checkpoint(addr: SocketAddr) -> Result<(), String> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let ok = Command::new("curl")
-            .args([
-                "-sf",
-                "-o",
-                "/dev/null",
-                &format!("http://{addr}/v1/checkpoint"),
-            ])
-            .status()
-            .map_err(|e| format!("curl: {e}"))?
-            .success();
-        if ok {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err("the primary did not serve a checkpoint within 60 s".into());
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 fn client_config(addr: SocketAddr, connections: usize) -> ClientConfig {
     let mut config = ClientConfig::new(format!("ws://{addr}/v1/ws"));
     config.connections_per_url = connections;
@@ -131,7 +106,7 @@ pub fn run(options: &Options) -> Result<Vec<Case>, String> {
         p_addr,
         &["--publish".into(), topic.clone()],
     )?;
-    wait_for_checkpoint(p_addr)?;
+    process::wait_for_checkpoint(p_addr)?;
     let bootstrap = format!("http://{p_addr}");
     let replica_args = [
         "--replica-of".to_owned(),

@@ -134,7 +134,7 @@ async fn start_noop() -> std::io::Result<SocketAddr> {
 }
 
 /// CPU seconds (user + system) of a process, from `/proc/<pid>/stat`.
-fn cpu_seconds(pid: &str) -> Option<f64> {
+pub(crate) fn cpu_seconds(pid: &str) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which may hold spaces) start after ") ".
     let rest = &stat[stat.rfind(')')? + 2..];
@@ -195,7 +195,7 @@ impl Drop for ServerProcess {
 }
 
 /// One call of the mix: a procedure and its parameters.
-type Call = (&'static str, Vec<(String, Value)>);
+pub(crate) type Call = (&'static str, Vec<(String, Value)>);
 
 /// A request of the mix as sent: a procedure call, or a Cypher text (shared by every
 /// call of its query) with the parameters it needs.
@@ -241,7 +241,7 @@ fn requests(calls: Vec<Call>, cypher: Option<&ShindigCypher>) -> Result<Vec<Requ
 }
 
 /// The mix: each non-spike query as often as S1 ran it, interleaved.
-fn schedule(queries: &[Query], include_spikes: bool) -> Vec<Call> {
+pub(crate) fn schedule(queries: &[Query], include_spikes: bool) -> Vec<Call> {
     let mut calls = Vec::new();
     for q in queries.iter().filter(|q| include_spikes || !q.spike) {
         let weight = (q.runs / 20).max(1);

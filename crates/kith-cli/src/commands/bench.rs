@@ -37,6 +37,10 @@ pub enum Bench {
     /// `kith serve --ingest` while readers run IS1; events/s and the readers'
     /// throughput and latency, per reader count.
     Ingest(IngestArgs),
+    /// S1's cluster experiment: the Shindig read mix from one client round-robin over
+    /// 1, 3 and 5 servers (a primary publishing to Kafka and its replicas, all on this
+    /// machine); throughput, latency and server CPU per call.
+    Cluster(ClusterArgs),
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
     Shindig(ShindigArgs),
@@ -144,6 +148,35 @@ pub struct RecoveryArgs {
     #[arg(long)]
     pub scratch: Option<PathBuf>,
     /// Directory for the summary (recovery.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench cluster`.
+#[derive(clap::Args)]
+pub struct ClusterArgs {
+    /// The Kafka broker, HOST:PORT.
+    #[arg(long)]
+    pub kafka: String,
+    /// A Shindig data directory (default ./kith-data); copied for the primary.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Server counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,3,5")]
+    pub servers: Vec<usize>,
+    /// Client tasks calling at once.
+    #[arg(long, default_value_t = 32)]
+    pub threads: usize,
+    /// Connections per server.
+    #[arg(long, default_value_t = 2)]
+    pub connections: usize,
+    /// Measured seconds per run.
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Where the copies go [default: a temporary directory].
+    #[arg(long)]
+    pub scratch: Option<PathBuf>,
+    /// Directory for the summary (cluster.md).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -314,6 +347,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Recovery(args) => recovery(args),
         Bench::Replication(args) => replication(args),
         Bench::Ingest(args) => ingest(args),
+        Bench::Cluster(args) => cluster(args),
         Bench::Shindig(args) => shindig(args),
         Bench::Throughput(args) => throughput(args),
         Bench::Writes(args) => writes(args),
@@ -495,6 +529,32 @@ fn recovery(args: RecoveryArgs) -> Result<()> {
     print!("{summary}");
     if let Some(dir) = out {
         write_run_files(&dir, &[("recovery.md", &summary)])?;
+    }
+    Ok(())
+}
+
+fn cluster(args: ClusterArgs) -> Result<()> {
+    let dir = data_dir::resolve(args.data)?;
+    let loaded = data_dir::load(&dir)?;
+    let queries =
+        kith_bench::shindig::queries(&loaded.snapshot, 64).map_err(|e| anyhow::anyhow!(e))?;
+    let (scratch, _keep) = kith_bench::replication::scratch(args.scratch.as_deref())
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let options = kith_bench::cluster::Options {
+        kafka: args.kafka,
+        data: dir,
+        servers: args.servers,
+        threads: args.threads.max(1),
+        connections: args.connections.max(1),
+        seconds: args.seconds,
+        scratch,
+        kith: std::env::current_exe().context("finding the kith binary")?,
+    };
+    let runs = kith_bench::cluster::run(&options, &queries).map_err(|e| anyhow::anyhow!(e))?;
+    let summary = kith_bench::cluster::markdown(&options, &runs);
+    print!("{summary}");
+    if let Some(dir) = args.out {
+        write_run_files(&dir, &[("cluster.md", &summary)])?;
     }
     Ok(())
 }
