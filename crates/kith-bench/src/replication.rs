@@ -62,8 +62,10 @@ pub struct Case {
     pub p99_ms: f64,
     /// Largest.
     pub max_ms: f64,
-    /// Writes or reads that failed.
-    pub errors: usize,
+    /// Writes that failed.
+    pub write_errors: usize,
+    /// Replica reads that failed (their writes committed).
+    pub read_errors: usize,
 }
 
 fn serve(
@@ -152,7 +154,7 @@ async fn measure(
     options: &Options,
     next_id: &mut i64,
 ) -> Case {
-    let (lags, done) = mpsc::unbounded_channel::<Result<(Duration, Duration), ()>>();
+    let (lags, done) = mpsc::unbounded_channel::<Result<(Duration, Duration), bool>>();
     let started = Instant::now();
     let length = Duration::from_secs_f64(options.seconds);
     // Open loop at a rate: a write per tick. Closed loop: `in_flight` writes at once;
@@ -183,14 +185,14 @@ async fn measure(
             let answered = Instant::now();
             drop(permit);
             let Ok(write) = written else {
-                let _ = lags.send(Err(()));
+                let _ = lags.send(Err(true));
                 return;
             };
             let Ok(_read_slot) = reads.acquire().await else {
                 return;
             };
             let lag = lag(&replica, write.version, answered).await;
-            let _ = lags.send(lag.map(|lag| (answered - sent, lag)));
+            let _ = lags.send(lag.map(|lag| (answered - sent, lag)).map_err(|()| false));
         });
         sent += 1;
     }
@@ -198,14 +200,15 @@ async fn measure(
     let mut done = done;
     let mut samples = Vec::new();
     let mut writes = Vec::new();
-    let mut errors = 0;
+    let (mut write_errors, mut read_errors) = (0, 0);
     while let Some(outcome) = done.recv().await {
         match outcome {
             Ok((write, lag)) => {
                 writes.push(write);
                 samples.push(lag);
             }
-            Err(()) => errors += 1,
+            Err(true) => write_errors += 1,
+            Err(false) => read_errors += 1,
         }
     }
     samples.sort();
@@ -224,7 +227,8 @@ async fn measure(
         p50_ms: ms(&samples, 0.5),
         p99_ms: ms(&samples, 0.99),
         max_ms: ms(&samples, 1.0),
-        errors,
+        write_errors,
+        read_errors,
     }
 }
 
@@ -249,7 +253,7 @@ pub fn markdown(options: &Options, cases: &[Case]) -> String {
         "kith bench replication: primary and replica as processes, Kafka at {}, {:.0} s per rate, one-node write transactions (fsync), lag = commit answered on the primary -> a read at that version answered by the replica\n\n",
         options.kafka, options.seconds
     );
-    out.push_str("| target writes/s | writes/s measured | write p50 | write p99 | lag p50 | lag p99 | lag max | samples | errors |\n|---|---|---|---|---|---|---|---|---|\n");
+    out.push_str("| target writes/s | writes/s measured | write p50 | write p99 | lag p50 | lag p99 | lag max | samples | write errors | read errors |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for c in cases {
         let target = c
             .target
@@ -257,7 +261,7 @@ pub fn markdown(options: &Options, cases: &[Case]) -> String {
                 t.to_string()
             });
         out.push_str(&format!(
-            "| {target} | {:.0} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {} | {} |\n",
+            "| {target} | {:.0} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {} | {} | {} |\n",
             c.achieved,
             c.write_p50_ms,
             c.write_p99_ms,
@@ -265,7 +269,8 @@ pub fn markdown(options: &Options, cases: &[Case]) -> String {
             c.p99_ms,
             c.max_ms,
             c.samples,
-            c.errors
+            c.write_errors,
+            c.read_errors
         ));
     }
     out

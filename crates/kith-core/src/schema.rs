@@ -134,5 +134,9 @@ pub enum SchemaOp {
         name: String,
         /// Its new position.
         value: i64,
+        /// The position it must have now (absent: 0), else the transaction is
+        /// refused: a consumer chaining its transactions this way can never commit
+        /// past one that was not committed.
+        expect: Option<i64>,
     },
 }

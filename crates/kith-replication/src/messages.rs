@@ -5,8 +5,11 @@ use std::time::{Duration, Instant};
 
 use rdkafka::consumer::BaseConsumer;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
-use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
-use rdkafka::Message;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rdkafka::producer::{BaseRecord, DeliveryResult, Producer, ProducerContext, ThreadedProducer};
+use rdkafka::{ClientContext, Message};
 
 use crate::error::kafka;
 use crate::topic::{self, PARTITION};
@@ -20,11 +23,11 @@ pub fn produce_all(
     messages: impl IntoIterator<Item = Vec<u8>>,
 ) -> Result<u64, ReplicationError> {
     topic::ensure(url)?;
-    let producer: ThreadedProducer<DefaultProducerContext> = topic::config(url)
+    let producer: ThreadedProducer<Counting> = topic::config(url)
         .set("enable.idempotence", "true")
         .set("linger.ms", "5")
         .set("message.timeout.ms", "300000")
-        .create()
+        .create_with_context(Counting::default())
         .map_err(kafka("creating the Kafka producer"))?;
     let mut sent = 0u64;
     for message in messages {
@@ -47,7 +50,46 @@ pub fn produce_all(
     producer
         .flush(Duration::from_secs(300))
         .map_err(kafka(format!("waiting for {} to acknowledge", url.topic)))?;
+    let context = producer.context();
+    let failed = context.failed.load(Ordering::Acquire);
+    if failed > 0 {
+        let first = context
+            .first
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        return Err(ReplicationError::Kafka {
+            doing: format!(
+                "producing to {}: {failed} of {sent} messages were not delivered (producing again \
+                 sends the delivered ones twice)",
+                url.topic
+            ),
+            source: first.unwrap_or(KafkaError::MessageProduction(RDKafkaErrorCode::Fail)),
+        });
+    }
     Ok(sent)
+}
+
+/// Counts the messages Kafka did not take (librdkafka's default context drops
+/// delivery failures silently).
+#[derive(Default)]
+struct Counting {
+    failed: AtomicU64,
+    first: Mutex<Option<KafkaError>>,
+}
+
+impl ClientContext for Counting {}
+
+impl ProducerContext for Counting {
+    type DeliveryOpaque = ();
+
+    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        if let Err((e, _)) = result {
+            self.failed.fetch_add(1, Ordering::AcqRel);
+            let mut first = self.first.lock().unwrap_or_else(|p| p.into_inner());
+            first.get_or_insert_with(|| e.clone());
+        }
+    }
 }
 
 /// Reads partition 0 message by message from an offset.

@@ -16,6 +16,7 @@ pub(crate) fn of_storage(error: &StorageError) -> Code {
         | StorageError::NoSuchIndex { .. } => Code::NotFound,
         StorageError::DuplicateId { .. } | StorageError::NotUnique { .. } => Code::DuplicateId,
         StorageError::ConditionFailed(_) => Code::ConditionFailed,
+        StorageError::CursorMoved { .. } => Code::Conflict,
         StorageError::BadBatchReference(_)
         | StorageError::IdNotInt(_)
         | StorageError::UnsupportedPropertyValue { .. }

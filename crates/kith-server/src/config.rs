@@ -259,7 +259,17 @@ impl ServerConfig {
         if self.replica_of.is_some() {
             return Err("a replica takes no writes: give `ingest` to its primary".into());
         }
-        url.parse().map(Some).map_err(|e| format!("`ingest`: {e}"))
+        let url: kith_replication::KafkaUrl = url.parse().map_err(|e| format!("`ingest`: {e}"))?;
+        let published = self
+            .publish
+            .as_deref()
+            .and_then(|p| p.parse::<kith_replication::KafkaUrl>().ok());
+        if published.is_some_and(|p| p.topic == url.topic && p.brokers == url.brokers) {
+            return Err(format!(
+                "`ingest` and `publish` name the same topic ({url}): the server would read its own log back"
+            ));
+        }
+        Ok(Some(url))
     }
 
     /// The topic a replica follows, if `replica_of` is set.
@@ -380,6 +390,9 @@ mod tests {
         assert!(err.contains("not both"), "{err}");
         let err = ServerConfig::from_toml("bootstrap = \"http://h:1\"").expect_err("no replica_of");
         assert!(err.contains("`replica_of`"), "{err}");
+        let same = "publish = \"kafka://h:1/a\"\ningest = \"kafka://h:1/a\"\n";
+        let err = ServerConfig::from_toml(same).expect_err("same topic");
+        assert!(err.contains("the same topic"), "{err}");
         let err = ServerConfig::from_toml("route_read = [\"r:7687\"]").expect_err("no write");
         assert!(err.contains("`route_read` needs `route_write`"), "{err}");
         let err = ServerConfig::from_toml("route_write = \"p\"").expect_err("no port");

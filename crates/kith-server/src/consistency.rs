@@ -33,8 +33,16 @@ pub(crate) struct Versions {
 
 impl Versions {
     /// Starts the watcher task for `store` (it ends when the server's state goes).
-    pub(crate) fn watch(store: Arc<Store>) -> Versions {
+    /// Only a replica's requests ever wait (a primary has every version it was asked
+    /// for, or refuses at once), so a primary runs no watcher.
+    pub(crate) fn watch(store: Arc<Store>, replica: bool) -> Versions {
         let (sender, applied) = watch::channel(store.snapshot().version());
+        if !replica {
+            return Versions {
+                applied,
+                waiters: Semaphore::new(WAITERS_MAX),
+            };
+        }
         tokio::spawn(async move {
             while !sender.is_closed() {
                 tokio::time::sleep(POLL).await;

@@ -455,6 +455,7 @@ fn submit_commit<R: Reply>(
         Err(error) => reply.fail(metric, &error),
     });
     let job = WriteJob {
+        replicated_answer: true,
         batch,
         check: checked.check.map(Box::new),
         arrived,

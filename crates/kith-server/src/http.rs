@@ -131,7 +131,24 @@ async fn serve(
         return error(&state, Code::FrameTooLarge, &message);
     };
     state.metrics.bytes_in(body.len());
-    let request = min_version(headers).and_then(|version| Ok((version, decode(&body)?)));
+    let request = min_version(headers)
+        .and_then(|version| Ok((version, decode(&body)?)))
+        .and_then(|(version, request)| {
+            let in_tx = matches!(
+                &request,
+                Request::Cypher { tx: Some(_), .. }
+                    | Request::Commit { .. }
+                    | Request::Rollback { .. }
+            );
+            if version.is_some() && in_tx {
+                return Err(bad_request(
+                    "Kith-Min-Version goes with a read or a transaction's begin, not with a \
+                     statement, commit or rollback of an open transaction (it reads the version \
+                     its begin took)",
+                ));
+            }
+            Ok((version, request))
+        });
     let (version, request) = match request {
         Ok(ready) => ready,
         Err(e) => return fail(&state, &e),

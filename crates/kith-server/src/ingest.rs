@@ -3,14 +3,16 @@
 //! topic, one stream line a message).
 //!
 //! Each message becomes one transaction through the write queue, like a client's
-//! update: the update procedure's operations plus the cursor `ingest:<topic>` set to
-//! the message's offset + 1, so the offset is committed in the same log record as the
-//! writes it covers. After a crash the server resumes at the committed cursor: every
-//! message is applied exactly once. A message that is not an update event is counted
-//! as failed and moves the cursor by itself; one whose update the store refuses is
-//! counted as failed and the next message's transaction moves the cursor past it (the
-//! last message of a stream, refused, is tried again after a restart). One bad event
-//! does not stop the stream.
+//! update: the update procedure's operations plus the cursor `ingest:<topic>` moved
+//! to the message's offset + 1, committed in the same log record as the writes it
+//! covers. The cursor move is a compare-and-set (`expect`: the previous message's
+//! value), so no transaction commits past one that was not committed: when one is
+//! refused (the queue or Kafka is behind, the store refuses the event), every later
+//! one is refused too, and the runner rewinds to the committed cursor. A refusal the
+//! event itself causes (an update the store cannot take) is answered by committing
+//! the cursor move alone, counted as failed; any other is retried after a pause.
+//! After a crash the server resumes at the committed cursor. So every message is
+//! applied exactly once, or counted failed exactly once.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -29,7 +31,7 @@ use crate::write_queue::WriteJob;
 /// writer: enough to fill commit groups).
 const IN_FLIGHT_MAX: usize = 4_096;
 
-/// What the ingest did, for `/health` and `/metrics`.
+/// What the ingest did, for `/health`.
 #[derive(Default)]
 pub(crate) struct IngestStatus {
     /// The offset after the last message committed (the cursor).
@@ -38,8 +40,11 @@ pub(crate) struct IngestStatus {
     pub(crate) applied: AtomicU64,
     /// Messages that were not update events or that the store refused.
     pub(crate) failed: AtomicU64,
+    noted: AtomicU64,
     in_flight: AtomicUsize,
     last_error: Mutex<Option<String>>,
+    /// The first refusal since the last rewind: its offset, code and message.
+    refused: Mutex<Option<(i64, kith_protocol::ErrorCode, String)>>,
 }
 
 impl IngestStatus {
@@ -52,12 +57,18 @@ impl IngestStatus {
     }
 
     fn failed(&self, why: String) {
-        let n = self.failed.fetch_add(1, Ordering::Relaxed);
+        self.note(&why);
+        self.failed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Keeps `why` as the last error and logs the first ones, then one in a thousand.
+    fn note(&self, why: &str) {
+        let n = self.noted.fetch_add(1, Ordering::Relaxed);
         // Every failure is counted; the first ones and then one in a thousand are told.
         if n < 10 || n.is_multiple_of(1000) {
             tracing::warn!("ingest: {why}");
         }
-        *self.last_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
+        *self.last_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(why.to_owned());
     }
 }
 
@@ -111,25 +122,19 @@ struct Runner {
 
 impl Runner {
     fn run(&self) {
-        let snapshot = self.state.store.snapshot();
-        let start = kith_core::GraphView::schema(&*snapshot)
-            .cursors
-            .get(&self.cursor)
-            .copied()
-            .unwrap_or(0);
-        drop(snapshot);
-        self.status.next_offset.store(start, Ordering::Release);
-        tracing::info!(topic = %self.url, offset = start, "ingesting updates");
-        let mut offset = start;
+        let mut offset = self.committed();
+        self.status.next_offset.store(offset, Ordering::Release);
+        tracing::info!(topic = %self.url, offset, "ingesting updates");
         while !self.stopped() {
-            match self.read_from(offset) {
-                Ok(next) => offset = next,
-                Err((next, e)) => {
-                    offset = next;
-                    tracing::warn!("ingest: reading {}: {e}; retrying", self.url);
+            offset = match self.read_from(offset) {
+                Ok(next) => next,
+                Err(e) => {
+                    self.status
+                        .note(&format!("reading {}: {e}; retrying", self.url));
                     std::thread::sleep(Duration::from_secs(1));
+                    self.rewind()
                 }
-            }
+            };
         }
         self.drain();
     }
@@ -138,43 +143,108 @@ impl Runner {
         self.stop.load(Ordering::Acquire)
     }
 
-    /// Reads and submits from `offset` until stopped; answers where to go on.
-    fn read_from(&self, mut offset: i64) -> Result<i64, (i64, String)> {
-        let mut reader =
-            MessageReader::open(&self.url, offset).map_err(|e| (offset, e.to_string()))?;
-        while !self.stopped() {
-            let message = reader
-                .next(Duration::from_millis(200))
-                .map_err(|e| (offset, e.to_string()))?;
-            let Some((at, bytes)) = message else {
-                continue;
-            };
-            if at < offset {
-                continue; // read again after a reconnect: committed already
-            }
-            self.submit(at, &bytes);
-            offset = at + 1;
-        }
-        Ok(offset)
+    /// The cursor as committed: the offset of the first message not applied.
+    fn committed(&self) -> i64 {
+        let snapshot = self.state.store.snapshot();
+        kith_core::GraphView::schema(&*snapshot)
+            .cursors
+            .get(&self.cursor)
+            .copied()
+            .unwrap_or(0)
     }
 
-    /// Makes the message at `at` one transaction (or, if it is not an update the
-    /// store can take, a cursor move alone) and hands it to the write queue,
-    /// waiting while the queue is full.
-    fn submit(&self, at: i64, bytes: &[u8]) {
-        let mut ops = match self.event_ops(at, bytes) {
-            Ok(ops) => ops,
-            Err(why) => {
-                self.status.failed(why);
-                Vec::new()
+    /// Reads and submits from `offset`, each transaction expecting the cursor where
+    /// the one before leaves it, until stopped (or a refusal: then it answers where
+    /// to read again).
+    fn read_from(&self, offset: i64) -> Result<i64, String> {
+        let mut reader = MessageReader::open(&self.url, offset).map_err(|e| e.to_string())?;
+        let mut chain = offset;
+        while !self.stopped() {
+            if self.refused().is_some() {
+                return Ok(self.rewind());
             }
-        };
+            let Some((at, bytes)) = reader
+                .next(Duration::from_millis(200))
+                .map_err(|e| e.to_string())?
+            else {
+                continue;
+            };
+            if at < chain {
+                continue; // read again after a reconnect: committed already
+            }
+            let ops = match self.event_ops(at, &bytes) {
+                Ok(ops) => Some(ops),
+                Err(why) => {
+                    self.status.failed(why);
+                    None
+                }
+            };
+            self.submit(at, chain, ops);
+            chain = at + 1;
+        }
+        Ok(chain)
+    }
+
+    fn refused(&self) -> Option<(i64, kith_protocol::ErrorCode, String)> {
+        self.status
+            .refused
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// After a refusal: waits for what is in flight (all refused after it, by the
+    /// cursor's expectation), then, if the store refused the event itself, commits
+    /// the cursor past it alone; else pauses. Answers the offset to read from.
+    fn rewind(&self) -> i64 {
+        self.drain();
+        let at = self.committed();
+        let refusal = self
+            .status
+            .refused
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        match refusal {
+            Some((offset, code, message)) if offset == at && event_refused(code) => {
+                self.status.failed(format!("offset {at}: {message}"));
+                self.submit(at, at, None);
+                self.drain();
+                if self.refused().is_some() {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+            Some((_, _, message)) => {
+                self.status
+                    .note(&format!("offset {at}: {message}; retrying"));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            None => {}
+        }
+        let _ = self
+            .status
+            .refused
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        let at = self.committed();
+        self.status.next_offset.store(at, Ordering::Release);
+        at
+    }
+
+    /// Hands the message at `at` to the write queue as one transaction: its event's
+    /// operations (`None`: the cursor move alone), the cursor moved from `expect` to
+    /// `at + 1`. Waits while the queue is full.
+    fn submit(&self, at: i64, expect: i64, event: Option<Vec<WriteOp>>) {
+        let applies = event.is_some();
+        let mut ops = event.unwrap_or_default();
         ops.push(WriteOp::Schema(SchemaOp::SetCursor {
             name: self.cursor.clone(),
             value: at + 1,
+            expect: Some(expect),
         }));
-        while self.status.in_flight.load(Ordering::Acquire) >= IN_FLIGHT_MAX {
-            std::thread::sleep(Duration::from_micros(200));
+        while self.status.in_flight.load(Ordering::Acquire) >= IN_FLIGHT_MAX && !self.stopped() {
+            std::thread::sleep(Duration::from_micros(500));
         }
         let Some(writes) = self.state.writes.as_ref() else {
             return;
@@ -184,13 +254,22 @@ impl Runner {
             batch: WriteBatch { ops },
             check: None,
             arrived: Instant::now(),
+            replicated_answer: false,
             reply: Box::new(move |outcome, _| {
                 match outcome {
                     Ok(_) => {
-                        status.applied.fetch_add(1, Ordering::Relaxed);
+                        if applies {
+                            status.applied.fetch_add(1, Ordering::Relaxed);
+                        }
                         status.next_offset.fetch_max(at + 1, Ordering::AcqRel);
                     }
-                    Err(e) => status.failed(format!("offset {at}: {}", e.message)),
+                    Err(e) => {
+                        let mut refused = status.refused.lock().unwrap_or_else(|p| p.into_inner());
+                        // The first refusal in commit order is the one to act on.
+                        if refused.as_ref().is_none_or(|(first, _, _)| at < *first) {
+                            *refused = Some((at, e.code, e.message));
+                        }
+                    }
                 }
                 status.in_flight.fetch_sub(1, Ordering::AcqRel);
             }),
@@ -228,7 +307,23 @@ impl Runner {
     fn drain(&self) {
         let deadline = Instant::now() + Duration::from_secs(30);
         while self.status.in_flight.load(Ordering::Acquire) > 0 && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
+}
+
+/// Whether a refusal comes from the event itself (the store cannot take it: skip
+/// it) rather than from the moment (a full queue, Kafka behind, the disk, an
+/// earlier refusal: try again).
+fn event_refused(code: kith_protocol::ErrorCode) -> bool {
+    use kith_protocol::ErrorCode as Code;
+    !matches!(
+        code,
+        Code::Busy
+            | Code::ReplicationFailed
+            | Code::StorageFailure
+            | Code::Timeout
+            | Code::Conflict
+            | Code::Internal
+    )
 }

@@ -118,6 +118,7 @@ impl Server {
         };
         let current = store.clone();
         let store_for_versions = store.clone();
+        let replica_for_versions = replica.is_some();
         let procedures =
             crate::procedures::with_stored(move || -> Arc<dyn kith_core::GraphView> {
                 current.snapshot()
@@ -134,7 +135,7 @@ impl Server {
             auth,
             transactions: crate::transactions::Transactions::new(config_transactions_max),
             replica,
-            versions: crate::consistency::Versions::watch(store_for_versions),
+            versions: crate::consistency::Versions::watch(store_for_versions, replica_for_versions),
             ingest,
         });
         Ok(Server {

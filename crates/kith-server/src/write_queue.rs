@@ -51,6 +51,9 @@ pub(crate) struct WriteJob {
     pub(crate) check: Option<Box<ReadCheck>>,
     pub(crate) arrived: Instant,
     pub(crate) reply: Reply,
+    /// With `--replication sync`, whether the answer waits for Kafka too (the
+    /// ingest's jobs do not: their progress is the committed cursor).
+    pub(crate) replicated_answer: bool,
 }
 
 /// Bounds of one commit group.
@@ -269,7 +272,9 @@ fn run_writer(
                         commit,
                     };
                     match result {
-                        Ok(info) if wait => acks.push(after_ack(job.reply, info, timing)),
+                        Ok(info) if wait && job.replicated_answer => {
+                            acks.push(after_ack(job.reply, info, timing))
+                        }
                         result => (job.reply)(result.map_err(|e| refused(&e, was_checked)), timing),
                     }
                 }

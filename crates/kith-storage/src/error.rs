@@ -50,6 +50,16 @@ pub enum StorageError {
     /// A schema change that cannot be made (a name taken, nothing by that name, an
     /// index in the way).
     SchemaRefused(String),
+    /// A transaction expected a cursor at one position and found it at another: an
+    /// earlier transaction of its consumer was not committed.
+    CursorMoved {
+        /// The cursor.
+        name: String,
+        /// Where the transaction expected it.
+        expected: i64,
+        /// Where it is.
+        found: i64,
+    },
     /// A write would give two nodes of a label the same value of a key a uniqueness
     /// constraint covers.
     NotUnique {
@@ -139,6 +149,14 @@ impl std::fmt::Display for StorageError {
                 write!(f, "there is no index on :{label}({key})")
             }
             StorageError::SchemaRefused(why) => f.write_str(why),
+            StorageError::CursorMoved {
+                name,
+                expected,
+                found,
+            } => write!(
+                f,
+                "cursor `{name}` is at {found}, not at {expected}: an earlier transaction of its consumer was not committed"
+            ),
             StorageError::NotUnique { label, key, value } => write!(
                 f,
                 "another :{label} node already has {key} = {value} (a uniqueness constraint)"

@@ -52,7 +52,19 @@ impl Snapshot {
                 }
                 schema.generation += 1;
             }
-            SchemaOp::SetCursor { name, value } => {
+            SchemaOp::SetCursor {
+                name,
+                value,
+                expect,
+            } => {
+                let now = self.schema.cursors.get(name).copied().unwrap_or(0);
+                if expect.is_some_and(|e| e != now) {
+                    return Err(StorageError::CursorMoved {
+                        name: name.clone(),
+                        expected: expect.unwrap_or(0),
+                        found: now,
+                    });
+                }
                 self.schema_mut().cursors.insert(name.clone(), *value);
             }
         }

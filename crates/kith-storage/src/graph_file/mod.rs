@@ -1,13 +1,14 @@
 //! The graph file: a whole graph in one checksummed, versioned binary file.
 //!
-//! Version 4 (written since Storage v2) is an image of the in-memory layout, so
-//! that loading is a run of sequential reads into the arrays the store keeps:
+//! Versions 4 (Storage v2) and 5 (4 with the schema's cursors) are an image of the
+//! in-memory layout, so that loading is a run of sequential reads into the arrays
+//! the store keeps:
 //!
 //! ```text
 //! header    magic "KITHGRPH" (8) | format version u32 | flags u32 (0)
 //! catalog   3 name tables (labels, rel types, prop keys)
 //! meta      commit version u64 | declared property indexes
-//! schema    index names, uniqueness constraints, stored procedures
+//! schema    index names, uniqueness constraints, stored procedures (cursors from 5)
 //! orders    the armed adjacency order rules the stored lists follow
 //! shapes    the distinct (labels, keys) combinations
 //! nodes     one u32 per slot: shape + 1, 0 for a deleted slot
@@ -44,6 +45,9 @@ pub const GRAPH_FILE_VERSION: u32 = 5;
 
 /// The first version whose head holds the schema's cursors.
 const CURSORS_VERSION: u32 = 5;
+
+/// The image format without cursors, still written on request (compatibility tests).
+const IMAGE_VERSION: u32 = 4;
 
 /// The record format ([`records`]), still written by [`write_graph_file_version`].
 const RECORDS_VERSION: u32 = 3;
@@ -83,7 +87,8 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
     write_graph_file_version(snapshot, path, GRAPH_FILE_VERSION)
 }
 
-/// Writes a snapshot in format `version`: 4 (the current one) or 3. Version 3's bytes
+/// Writes a snapshot in format `version`: 5 (the current one), 4 (the same without
+/// the schema's cursors) or 3. Version 3's bytes
 /// depend only on the graph's content, not on how this version happens to lay it
 /// out (shape numbers, page kinds), so two graphs are equal iff their version 3
 /// files are.
@@ -92,7 +97,7 @@ pub fn write_graph_file_version(
     path: &Path,
     version: u32,
 ) -> Result<(), StorageError> {
-    if version != RECORDS_VERSION && version != GRAPH_FILE_VERSION {
+    if ![RECORDS_VERSION, IMAGE_VERSION, GRAPH_FILE_VERSION].contains(&version) {
         return Err(StorageError::UnsupportedVersion {
             path: path.into(),
             found: version,
@@ -739,6 +744,11 @@ mod tests {
                 label: "Admin".into(),
                 key: "id".into(),
             }),
+            WriteOp::Schema(SchemaOp::SetCursor {
+                name: "ingest:t".into(),
+                value: 42,
+                expect: Some(0),
+            }),
         ];
         store
             .apply(&crate::WriteBatch { ops })
@@ -803,7 +813,7 @@ mod tests {
     }
 
     #[test]
-    fn a_version_4_file_is_an_image_of_the_layout() {
+    fn the_current_file_is_an_image_of_the_layout() {
         let snapshot = edited();
         let (_dir, bytes) = encode(&snapshot);
         let loaded = decode(&bytes, Path::new("g.kith")).expect("loads");
@@ -812,7 +822,19 @@ mod tests {
         assert_eq!(encode(&loaded).1, bytes);
         let (_dir, raw_bytes) = encode_version(&snapshot, RECORDS_VERSION);
         assert_eq!(version_of(&raw_bytes), 3);
-        assert_eq!(version_of(&bytes), 4);
+        assert_eq!(version_of(&bytes), 5);
+        assert_eq!(loaded.schema.cursors.get("ingest:t"), Some(&42));
+    }
+
+    #[test]
+    fn a_version_4_file_reads_as_one_without_cursors() {
+        let snapshot = edited();
+        let (_dir, v4) = encode_version(&snapshot, 4);
+        assert_eq!(version_of(&v4), 4);
+        let loaded = decode(&v4, Path::new("g.kith")).expect("loads");
+        assert!(loaded.schema.cursors.is_empty());
+        assert_eq!(loaded.schema.unique, snapshot.schema.unique);
+        assert_eq!(encode_version(&loaded, 3).1, encode_version(&snapshot, 3).1);
     }
 
     fn version_of(bytes: &[u8]) -> u32 {

@@ -142,10 +142,22 @@ fn put_op(out: &mut Vec<u8>, op: &WriteOp) {
 }
 
 fn put_schema_op(out: &mut Vec<u8>, op: &SchemaOp) {
-    if let SchemaOp::SetCursor { name, value } = op {
+    if let SchemaOp::SetCursor {
+        name,
+        value,
+        expect,
+    } = op
+    {
         out.push(OP_SET_CURSOR);
         put_str(out, name);
         out.extend_from_slice(&value.to_le_bytes());
+        match expect {
+            None => out.push(0),
+            Some(e) => {
+                out.push(1);
+                out.extend_from_slice(&e.to_le_bytes());
+            }
+        }
         return;
     }
     let (tag, strings): (u8, Vec<&str>) = match op {
@@ -294,6 +306,10 @@ fn read_op(r: &mut Reader<'_>) -> Result<WriteOp, StorageError> {
         OP_SET_CURSOR => WriteOp::Schema(SchemaOp::SetCursor {
             name: read_owned(r)?,
             value: r.i64()?,
+            expect: match r.u8()? {
+                0 => None,
+                _ => Some(r.i64()?),
+            },
         }),
         tag => {
             r.pos = at;
@@ -384,6 +400,12 @@ mod tests {
                 WriteOp::Schema(SchemaOp::SetCursor {
                     name: "ingest:updates".into(),
                     value: 1 << 40,
+                    expect: Some(7),
+                }),
+                WriteOp::Schema(SchemaOp::SetCursor {
+                    name: "ingest:other".into(),
+                    value: 3,
+                    expect: None,
                 }),
                 WriteOp::Require(Condition::Absent {
                     label: "Person".into(),
