@@ -7,7 +7,6 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -72,20 +71,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 
 /// A number of the server's `/health` ingest section.
 fn ingest_number(addr: SocketAddr, key: &str) -> Option<u64> {
-    let out = Command::new("curl")
-        .args(["-sf", &format!("http://{addr}/health")])
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    let ingest = &text[text.find("\"ingest\"")?..];
-    let tag = format!("\"{key}\":");
-    let at = ingest.find(&tag)? + tag.len();
-    ingest[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .ok()
+    process::health_number(addr, Some("ingest"), key)
 }
 
 /// Produces the streams once, then measures each reader count on a fresh copy.

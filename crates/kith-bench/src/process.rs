@@ -105,3 +105,26 @@ pub fn wait_for_checkpoint(addr: SocketAddr) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+/// The first number after `"key":` in the `GET /health` answer of the server at
+/// `addr`, searched from the section named `within` (e.g. `"ingest"`) when given.
+pub fn health_number(addr: SocketAddr, within: Option<&str>, key: &str) -> Option<u64> {
+    let out = Command::new("curl")
+        .args(["-sf", &format!("http://{addr}/health")])
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let from = match within {
+        Some(section) => text.find(&format!("\"{section}\""))?,
+        None => 0,
+    };
+    let text = &text[from..];
+    let tag = format!("\"{key}\":");
+    let at = text.find(&tag)? + tag.len();
+    text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .ok()
+}

@@ -38,17 +38,5 @@ pub fn wait_listening(addr: std::net::SocketAddr, what: &str) {
 /// The first number after `"key":` in the server's `GET /health` answer.
 #[allow(dead_code)]
 pub fn health_number(addr: std::net::SocketAddr, key: &str) -> Option<u64> {
-    let out = Command::new("curl")
-        .args(["-sf", &format!("http://{addr}/health")])
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    let tag = format!("\"{key}\":");
-    let at = text.find(&tag)? + tag.len();
-    text[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .ok()
+    kith_bench::process::health_number(addr, None, key)
 }
