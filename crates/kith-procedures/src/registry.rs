@@ -63,6 +63,7 @@ impl Registry {
             .into_iter()
             .chain(crate::shindig::procedures())
             .chain(crate::ldbc::procedures())
+            .chain(crate::ldbc::micro::procedures())
         {
             registry.register(p);
         }

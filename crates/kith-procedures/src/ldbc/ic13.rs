@@ -59,16 +59,21 @@ pub(crate) fn shortest_length(s: &Ldbc<'_>, a: NodeId, b: NodeId) -> Option<i64>
     None
 }
 
+/// The shortest KNOWS path length between the persons with these ids: -1 when there
+/// is none, and when either person does not exist (the official test parameters
+/// include such a pair: no path, not an error).
+pub(crate) fn length_between(s: &Ldbc<'_>, person1: i64, person2: i64) -> i64 {
+    let a = s.g.node_by_id(s.person, person1);
+    let b = s.g.node_by_id(s.person, person2);
+    match (a, b) {
+        (Some(a), Some(b)) => shortest_length(s, a, b).unwrap_or(-1),
+        _ => -1,
+    }
+}
+
 fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Ldbc::resolve(g)?;
-    // A person who does not exist has no path to anyone: -1, not an error (the
-    // official test parameters include such a pair).
-    let a = g.node_by_id(s.person, p.int("person1Id")?);
-    let b = g.node_by_id(s.person, p.int("person2Id")?);
-    let length = match (a, b) {
-        (Some(a), Some(b)) => shortest_length(&s, a, b).unwrap_or(-1),
-        _ => -1,
-    };
+    let length = length_between(&s, p.int("person1Id")?, p.int("person2Id")?);
     let mut out = ResultSet::new(COLUMNS);
     out.push([Value::Int(length)]);
     Ok(out)

@@ -28,6 +28,7 @@ mod is4;
 mod is5;
 mod is6;
 mod is7;
+pub(crate) mod micro;
 mod updates;
 
 use std::cmp::Ordering;
