@@ -11,7 +11,8 @@
 # runs initdb and pg_ctl as the `postgres` user that Debian's package creates, and DIR is
 # handed to that user. Debian's own `15/main` cluster is left alone. Settings are the
 # reference implementation's spirit on this machine: shared_buffers 2 GB (the data sets fit),
-# no fsync-per-commit shortcuts (synchronous_commit stays on: S4 measured a durable peer).
+# no fsync-per-commit shortcuts (synchronous_commit stays on: S4 measured a durable peer);
+# pg_stat_statements is loaded so benchmarks can read the server's own execution times.
 set -euo pipefail
 
 bin=/usr/lib/postgresql/15/bin
@@ -42,7 +43,11 @@ start() {
   install
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
-  [[ $(id -u) -eq 0 ]] && chown postgres: "$dir"
+  if [[ $(id -u) -eq 0 ]]; then
+    chown postgres: "$dir"
+    runuser -u postgres -- test -w "$dir" ||
+      die "the postgres user cannot reach $dir (a parent folder is closed to it: chmod o+x the parents)"
+  fi
   if [[ ! -f $dir/data/PG_VERSION ]]; then
     as_owner "$bin/initdb" -A trust -U postgres -E UTF8 --locale=C.UTF-8 -D "$dir/data" >"$dir/initdb.log" 2>&1 ||
       die "initdb failed: see $dir/initdb.log"
@@ -50,7 +55,7 @@ start() {
   as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 120 start -o \
     "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir -c timezone=UTC \
      -c shared_buffers=2GB -c work_mem=64MB -c maintenance_work_mem=512MB -c max_connections=200 \
-     -c max_wal_size=8GB -c checkpoint_timeout=30min" >/dev/null ||
+     -c max_wal_size=8GB -c checkpoint_timeout=30min -c shared_preload_libraries=pg_stat_statements" >/dev/null ||
     die "the server did not start: see $dir/server.log"
   echo "postgres.sh: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data $dir/data)" >&2
 }

@@ -13,8 +13,11 @@ Systems (each optional; named on the command line):
   neo4j       the Cypher texts on Neo4j over Bolt (Neo4j's Python driver)
   postgres    the SQL texts on PostgreSQL (psycopg, prepared statements; IC13's text as sent)
 
-Writes --out (JSON): per system and query the latencies' median, p99, mean, count of
-timeouts, and the parameters' count.
+Writes --out (JSON): per system and query the client-observed latencies' median, p99 and
+mean, the count of timeouts, and the server's own mean time per call where the server
+reports it: kith's `exec_us + encode_us` (the `timing` answer), PostgreSQL's
+`pg_stat_statements` execution time (planning excluded), Neo4j's
+`result_available_after + result_consumed_after` (whole milliseconds).
 
 usage: micro.py --data SRC_DIR --params PARAMS_DIR --out FILE [--runs 100] [--warmup 10]
                 [--kith ws://H:P/v1/ws] [--kith-bolt bolt://H:P] [--neo4j bolt://H:P]
@@ -44,26 +47,41 @@ class Kith:
         import kith
         self.client = kith.connect(url)
 
+    server_ms = None
+
     def run(self, query, params):
-        return self.client.call_with(f"s4.{query}", params, timeout=600).rows()
+        r = self.client.call_with(f"s4.{query}", params, timing=True, timeout=600)
+        self.server_ms = (r.timing["exec_us"] + r.timing["encode_us"]) / 1000
+        return r.rows()
 
 
 class KithCypher(Kith):
     name = "kith-cypher"
 
     def run(self, query, params):
-        return self.client.cypher(Q.CYPHER[query], params).rows()
+        r = self.client.cypher(Q.CYPHER[query], params, timing=True)
+        self.server_ms = (r.timing["exec_us"] + r.timing["encode_us"]) / 1000
+        return r.rows()
 
 
 class Bolt:
-    def __init__(self, name, url):
+    def __init__(self, name, url, server_time):
+        """server_time: keep the summary's times (whole ms: only Neo4j's are worth it;
+        kith's own are read over WebSocket in microseconds)."""
         import neo4j
         self.name = name
+        self.server_time = server_time
+        self.server_ms = None
         self.driver = neo4j.GraphDatabase.driver(url, auth=None)
         self.session = self.driver.session(database="neo4j")
 
     def run(self, query, params):
-        return [list(r.values()) for r in self.session.run(Q.CYPHER[query], params)]
+        result = self.session.run(Q.CYPHER[query], params)
+        rows = [list(r.values()) for r in result]
+        summary = result.consume()
+        if self.server_time:
+            self.server_ms = (summary.result_available_after or 0) + (summary.result_consumed_after or 0)
+        return rows
 
 
 class Postgres:
@@ -74,7 +92,20 @@ class Postgres:
         self.errors = psycopg.errors
         self.conn = psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname="ldbc", autocommit=True)
         self.conn.execute(f"SET statement_timeout = {int(timeout_s * 1000)}")
+        self.conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         self.ic13 = Q.ic13_text()
+        self.server_ms = None
+
+    def reset(self):
+        self.conn.execute("SELECT pg_stat_statements_reset()")
+
+    def server_mean_ms(self):
+        """This database's mean execution time per call since reset() (warm-up included)."""
+        row = self.conn.execute(
+            "SELECT sum(total_exec_time) / nullif(sum(calls), 0) FROM pg_stat_statements s "
+            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'ldbc' "
+            "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SET %'").fetchone()
+        return float(row[0]) if row[0] is not None else None
 
     def run(self, query, params):
         try:
@@ -107,7 +138,9 @@ def measure(system, query, cases, warmup, expected):
     """(latency summary, answers): each answer is checked against `expected` when given."""
     for p in cases[:warmup]:
         system.run(query, p)
-    times, timeouts, answers = [], 0, []
+    if hasattr(system, "reset"):
+        system.reset()
+    times, timeouts, answers, server = [], 0, [], []
     for i, p in enumerate(cases):
         t0 = time.perf_counter()
         rows = system.run(query, p)
@@ -117,6 +150,8 @@ def measure(system, query, cases, warmup, expected):
             answers.append(None)
             continue
         times.append(ms)
+        if getattr(system, "server_ms", None) is not None:
+            server.append(system.server_ms)
         answers.append(canonical(rows))
         if expected is not None and answers[-1] != expected[i]:
             sys.exit(f"micro: {system.name} {query} {p} answered {answers[-1][:5]}..., kith {expected[i][:5]}...")
@@ -124,6 +159,8 @@ def measure(system, query, cases, warmup, expected):
     summary = {"median_ms": statistics.median(times) if times else None,
                "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))] if times else None,
                "mean_ms": statistics.fmean(times) if times else None,
+               "server_mean_ms": (system.server_mean_ms() if hasattr(system, "server_mean_ms")
+                                  else statistics.fmean(server) if server else None),
                "calls": len(cases), "timeouts": timeouts,
                "rows_mean": statistics.fmean(len(a) for a in answers if a is not None) if times else None}
     return summary, answers
@@ -145,9 +182,9 @@ def main():
     cases = parameters(a.data, a.params, a.runs)
     systems = [Kith(a.kith), KithCypher(a.kith)]
     if a.kith_bolt:
-        systems.append(Bolt("kith-bolt", a.kith_bolt))
+        systems.append(Bolt("kith-bolt", a.kith_bolt, server_time=False))
     if a.neo4j:
-        systems.append(Bolt("neo4j", a.neo4j))
+        systems.append(Bolt("neo4j", a.neo4j, server_time=True))
     if a.postgres:
         systems.append(Postgres(a.postgres, a.pg_timeout_s))
     report = {"runs": a.runs, "warmup": a.warmup, "data": a.data, "systems": {}}
@@ -160,7 +197,8 @@ def main():
             report["systems"][s.name][q] = r
             med = f"{r['median_ms']:.3f}" if r["median_ms"] is not None else "-"
             p99 = f"{r['p99_ms']:.3f}" if r["p99_ms"] is not None else "-"
-            print(f"micro: {s.name:<12} {q:<14} median {med:>9} ms  p99 {p99:>9} ms"
+            srv = f"{r['server_mean_ms']:.3f}" if r["server_mean_ms"] is not None else "-"
+            print(f"micro: {s.name:<12} {q:<14} median {med:>9} ms  p99 {p99:>9} ms  server mean {srv:>8} ms"
                   + (f"  {r['timeouts']} over {a.pg_timeout_s:g} s" if r["timeouts"] else ""), file=sys.stderr)
     with open(a.out, "w") as f:
         json.dump(report, f, indent=1)

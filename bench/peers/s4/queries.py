@@ -25,7 +25,7 @@ CYPHER = {
                "RETURN DISTINCT f.id AS friendId ORDER BY friendId",
     "two_hop": "MATCH (p:Person {id: $personId})-[:KNOWS]-(:Person)-[:KNOWS]-(f:Person) WHERE f <> p "
                "RETURN DISTINCT f.id AS personId ORDER BY personId",
-    "shortest_path": "MATCH (a:Person {id: $person1Id}), (b:Person {id: $person2Id}) "
+    "shortest_path": "OPTIONAL MATCH (a:Person {id: $person1Id}) OPTIONAL MATCH (b:Person {id: $person2Id}) "
                      "OPTIONAL MATCH path = shortestPath((a)-[:KNOWS*]-(b)) "
                      "RETURN CASE WHEN path IS NULL THEN -1 ELSE length(path) END AS length",
 }

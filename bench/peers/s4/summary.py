@@ -1,0 +1,98 @@
+"""The S4 run's tables (run.sh's last step): WORK/s4.json and WORK/s4.md.
+
+Table 4 (loading): seconds per system and elements/s, elements being the LDBC graph's
+nodes + relationships as kith counted them (the same data in every system; PostgreSQL
+holds it as rows). Tables 2 and 3 (micro-queries): client-observed median and p99 per
+system, the server's own mean time, and kith's speed-up over each peer. The check of the
+21 official SQL texts is summarised per query.
+
+usage: summary.py --work WORK --dataset NAME --load SYSTEM=SECONDS ...
+"""
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import queries as Q  # noqa: E402
+
+PEERS = ("postgres", "neo4j")
+
+
+def fmt(v, digits=3):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def ratio(a, b):
+    return None if a in (None, 0) or b is None else b / a
+
+
+def table4(loads, elements):
+    rows = ["| system | seconds | elements/s |", "| --- | ---: | ---: |"]
+    for system, seconds in loads.items():
+        rows.append(f"| {system} | {seconds:.1f} | {elements / seconds:,.0f} |")
+    return rows
+
+
+def micro_tables(micro):
+    systems = micro["systems"]
+    head = "| query | " + " | ".join(systems) + " |"
+    out = ["Client-observed median / p99 (ms), one client thread, "
+           f"{micro['runs']} calls each:", "", head, "|---" * (len(systems) + 1) + "|"]
+    for q in Q.QUERIES:
+        cells = [f"{fmt(systems[s][q]['median_ms'])} / {fmt(systems[s][q]['p99_ms'])}"
+                 + (f" ({systems[s][q]['timeouts']} timed out)" if systems[s][q]["timeouts"] else "")
+                 for s in systems]
+        out.append(f"| {q} | " + " | ".join(cells) + " |")
+    out += ["", "Server's own mean time per call (ms):", "", head, "|---" * (len(systems) + 1) + "|"]
+    for q in Q.QUERIES:
+        out.append(f"| {q} | " + " | ".join(fmt(systems[s][q]["server_mean_ms"], 4) for s in systems) + " |")
+    out += ["", "kith native's speed-up (peer / kith; client median, then server mean):", "",
+            "| query | " + " | ".join(f"vs {p}" for p in PEERS if p in systems) + " |",
+            "|---" * (1 + sum(p in systems for p in PEERS)) + "|"]
+    for q in Q.QUERIES:
+        k = systems["kith"][q]
+        cells = []
+        for p in PEERS:
+            if p in systems:
+                c = ratio(k["median_ms"], systems[p][q]["median_ms"])
+                s = ratio(k["server_mean_ms"], systems[p][q]["server_mean_ms"])
+                cells.append(f"{fmt(c, 1)}x / {fmt(s, 1)}x")
+        out.append(f"| {q} | " + " | ".join(cells) + " |")
+    return out
+
+
+def check_lines(check):
+    out = ["| query | cases | equal | differ only by the text's quirk | PostgreSQL over the timeout |",
+           "| --- | ---: | ---: | ---: | ---: |"]
+    for q, r in sorted(check.items(), key=lambda kv: (kv[0][5:7], int(kv[0][7:]))):
+        out.append(f"| {q} | {r['cases']} | {r['equal']} | {r['quirk']} | {r['timed_out']} |")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--dataset", required=True)
+    ap.add_argument("--load", action="append", default=[], metavar="SYSTEM=SECONDS")
+    a = ap.parse_args()
+    w = a.work
+    dataset = json.load(open(os.path.join(w, "kith", "dataset.json")))
+    elements = dataset["nodes"] + dataset["relationships"]
+    loads = {k: float(v) for k, v in (x.split("=", 1) for x in a.load)}
+    micro = json.load(open(os.path.join(w, "micro.json")))
+    check = json.load(open(os.path.join(w, "check.json")))
+    doc = {"dataset": a.dataset, "elements": elements, "load_seconds": loads, "micro": micro, "check": check}
+    with open(os.path.join(w, "s4.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    md = [f"# S4 side by side on {a.dataset} ({elements:,} elements)", "",
+          "## Table 4: loading", ""] + table4(loads, elements) + [
+          "", "## Tables 2 and 3: micro-queries", ""] + micro_tables(micro) + [
+          "", "## The 21 official SQL texts on PostgreSQL against kith", ""] + check_lines(check)
+    with open(os.path.join(w, "s4.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
