@@ -3,8 +3,8 @@ unmodified on PostgreSQL, and their answers in kith's terms.
 
 Each text is read as bytes and sent as written; only the `:name` parameters are replaced,
 as the reference driver does, by literals: ids and integers as numbers, strings quoted,
-and dates (`maxDate`, `startDate`, `minDate`, given as epoch ms) as `timestamptz` literals
-in UTC.
+and dates (`maxDate`, `startDate`, `minDate` and the updates' `creationDate` and
+`joinDate`, given as epoch ms) as `timestamptz` literals in UTC, `birthday` as a `date`.
 
 `as_kith(procedure, row)` turns a row of a text into a row of kith's procedure of the same
 query (`docs/ldbc.md`): timestamps and dates become epoch ms; IC1's universities and
@@ -20,7 +20,10 @@ import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEXTS = os.path.normpath(os.path.join(HERE, "../../../../shared/data/ldbc-sql/queries"))
-DATES = {"maxDate", "startDate", "minDate"}
+# Parameters given as epoch ms that the texts compare with or store in timestamp columns,
+# and the one stored in a date column.
+DATES = {"maxDate", "startDate", "minDate", "creationDate", "joinDate"}
+DAYS = {"birthday"}
 PARAM = re.compile(r"(?<![:\w]):([A-Za-z]\w*)")
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 OPEN_LISTS = {"ldbc.ic1": {8, 9, 11, 12}, "ldbc.ic12": {3}}
@@ -54,10 +57,12 @@ def read_text(procedure):
 
 
 def literal(name, value):
-    if name in DATES:
-        if not isinstance(value, int):
+    if name in DATES or name in DAYS:
+        if not isinstance(value, int) or isinstance(value, bool):
             raise BadParameter(f"{name} must be epoch milliseconds, got {value!r}")
         at = EPOCH + datetime.timedelta(milliseconds=value)
+        if name in DAYS:
+            return f"'{at.date().isoformat()}'::date"
         return f"'{at.isoformat(timespec='milliseconds')}'::timestamptz"
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise BadParameter(f"{name}: only integers and strings are parameters here, got {value!r}")

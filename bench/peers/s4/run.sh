@@ -13,10 +13,18 @@
 #    equals, crates/kith-ldbc/tests/oracle.rs);
 # 4. S4 Tables 2 and 3 (micro.py): the four micro-queries on kith native, kith Cypher over
 #    WebSocket and over Bolt, Neo4j and PostgreSQL, answers checked equal to kith's;
-# 5. stops everything (also on failure) and writes WORK/s4.json and WORK/s4.md.
+# 5. S4 Figure 3 (realtime.py): a Kafka broker (scripts/kafka/broker) gets the data set's
+#    update stream once (kith produce ldbc); then per system and reader count (1, 4, 16,
+#    32; --quick 1 and 4) a fresh copy of the loaded state consumes the topic from its
+#    start with one writer (kith: serve --ingest; PostgreSQL: the reference IU SQL texts;
+#    Neo4j: the official IU Cypher texts) while the readers run S4's mix;
+# 6. --quick only: PostgreSQL's writer drains the whole stream, and the 21 reads are
+#    checked again, against kith after its own ingest and the after-updates fixtures;
+# 7. stops everything (also on failure) and writes WORK/s4.json and WORK/s4.md.
 #
-# --quick (CI): the test data set, 20 calls per micro-query; fails unless every system
-# answered every call and agreed. Env: KITH_BIN (default: cargo build --release),
+# --quick (CI): the test data set, 20 calls per micro-query, 4 s per Figure 3 point; fails
+# unless every system answered every call and agreed. Env: S4_SECONDS (Figure 3 seconds
+# per point, default 20), S4_READERS (default "1 4 16 32"). Env: KITH_BIN (default: cargo build --release),
 # S4_PY (a Python with requirements.txt installed; default: WORK/venv made here).
 set -euo pipefail
 
@@ -38,9 +46,11 @@ chmod o+x "$work"  # PostgreSQL runs as its own user and keeps its data in WORK/
 if (( quick )); then
   dataset=test src="$shared/data/ldbc-snb-interactive-test/vanilla"
   params="$shared/data/ldbc-snb-interactive-test/substitution_parameters" runs=20 warmup=3
+  streams="$shared/data/ldbc-snb-interactive-test/update_streams" levels="1 4" seconds=4
 else
   dataset=sf0.1 src="$work/data/sf0.1/social_network" params="$work/data/sf0.1/substitution_parameters"
-  runs=${S4_RUNS:-100} warmup=10
+  streams="$work/data/sf0.1/update_streams" runs=${S4_RUNS:-100} warmup=10
+  levels=${S4_READERS:-1 4 16 32} seconds=${S4_SECONDS:-20}
   if [[ ! -d $src ]]; then
     mkdir -p "$work/data"
     zstd -dc "$shared/data/ldbc-snb-sf0.1-datagen.tar.zst" | tar -x -C "$work/data"
@@ -62,11 +72,15 @@ fi
 
 free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 ws_port=$(free_port) bolt_port=$(free_port) pg_port=$(free_port) neo_port=$(free_port)
+rt_port=$(free_port) kafka_port=$(free_port)
 kith_pid=""
+stop_kith() { [[ -n $kith_pid ]] && { kill "$kith_pid" 2>/dev/null; wait "$kith_pid" 2>/dev/null || true; }; kith_pid=""; }
 cleanup() {
-  [[ -n $kith_pid ]] && { kill "$kith_pid" 2>/dev/null; wait "$kith_pid" 2>/dev/null || true; }
+  stop_kith
   "$repo/bench/peers/postgres/postgres.sh" stop "$work/postgres" 2>/dev/null || true
   "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/neo4j" >/dev/null 2>&1 || true
+  "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/rt/neo4j" >/dev/null 2>&1 || true
+  "$repo/scripts/kafka/broker" stop "$work/kafka" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -94,12 +108,17 @@ KEEP_RUNNING=1 "$repo/bench/peers/neo4j/ldbc/load.sh" "$src" "$work/neo4j" "$neo
   die "Neo4j load failed: $work/neo4j-load.log"
 neo_load=$(elapsed "$t")
 
-"$kith" serve --data "$work/kith" --listen "127.0.0.1:$ws_port" --bolt-listen "127.0.0.1:$bolt_port" >"$work/kith-serve.log" 2>&1 &
-kith_pid=$!
-for _ in $(seq 100); do
-  "$py" -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 1)" "$bolt_port" 2>/dev/null && break
-  sleep 0.2
-done
+serve() {  # serve DIR [--bolt-listen ADDR]: kith on ws_port, answering once it listens
+  "$kith" serve --data "$1" --listen "127.0.0.1:$ws_port" --bolt-listen "${2:-off}" >>"$work/kith-serve.log" 2>&1 &
+  kith_pid=$!
+  for _ in $(seq 100); do
+    "$py" -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 1)" "$ws_port" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  die "kith did not start on $1: $work/kith-serve.log"
+}
+pg() { "$py" -c "import psycopg,sys; c=psycopg.connect(host='127.0.0.1', port=int(sys.argv[1]), user='postgres', dbname='postgres', autocommit=True); [c.execute(q) for q in sys.argv[2:]]" "$pg_port" "$@"; }
+serve "$work/kith" "127.0.0.1:$bolt_port"
 
 note "checking PostgreSQL's answers to the 21 official SQL texts against kith's"
 "$py" "$repo/bench/peers/postgres/check.py" --port "$pg_port" --kith "ws://127.0.0.1:$ws_port/v1/ws" \
@@ -109,6 +128,42 @@ note "S4 Tables 2 and 3: the micro-queries on every system ($runs calls each)"
 "$py" "$here/micro.py" --data "$src" --params "$params" --out "$work/micro.json" --runs "$runs" --warmup "$warmup" \
   --kith "ws://127.0.0.1:$ws_port/v1/ws" --kith-bolt "bolt://127.0.0.1:$bolt_port" \
   --neo4j "bolt://127.0.0.1:$neo_port" --postgres "$pg_port"
+
+stop_kith
+"$repo/bench/peers/neo4j/neo4j.sh" stop "$work/neo4j" >/dev/null  # its store is copied below
+
+note "S4 Figure 3: the update stream through Kafka, one writer, readers: $levels ($seconds s each)"
+kafka=$("$repo/scripts/kafka/broker" start "$work/kafka" "$kafka_port")
+topic="kafka://$kafka/s4-$dataset"
+"$kith" produce ldbc "$streams" "$topic" >&2
+events=$("$py" -c "import glob,sys; print(sum(1 for f in glob.glob(sys.argv[1] + '/updateStream_*.csv') for l in open(f) if l.strip()))" "$streams")
+rt=(--topic "$topic" --data "$src" --params "$params")
+mkdir -p "$work/realtime"
+fresh_kith() { rm -rf "$work/rt/kith" && mkdir -p "$work/rt" && cp -a "$work/kith" "$work/rt/kith" && rm -f "$work/rt/kith/LOCK"; }
+kith_ingest="$kith serve --data $work/rt/kith --listen 127.0.0.1:$rt_port --bolt-listen off --ingest $topic"
+kith_rt=(--kith-ws "ws://127.0.0.1:$rt_port/v1/ws" --kith-http "http://127.0.0.1:$rt_port" --kith-serve "$kith_ingest" --kith-log "$work/kith-serve.log")
+for n in $levels; do
+  fresh_kith
+  "$py" "$here/realtime.py" --system kith --readers "$n" --seconds "$seconds" "${rt[@]}" "${kith_rt[@]}" --out "$work/realtime/kith-$n.json"
+  pg 'DROP DATABASE IF EXISTS rt' 'CREATE DATABASE rt TEMPLATE ldbc'
+  "$py" "$here/realtime.py" --system postgres --readers "$n" --seconds "$seconds" "${rt[@]}" --postgres "$pg_port" --db rt --out "$work/realtime/postgres-$n.json"
+  rm -rf "$work/rt/neo4j" && mkdir -p "$work/rt/neo4j" && cp -a "$work/neo4j/data" "$work/neo4j/conf" "$work/rt/neo4j/"
+  "$repo/bench/peers/neo4j/neo4j.sh" start "$work/rt/neo4j" "$neo_port" >/dev/null
+  "$py" "$here/realtime.py" --system neo4j --readers "$n" --seconds "$seconds" "${rt[@]}" --neo4j "bolt://127.0.0.1:$neo_port" --out "$work/realtime/neo4j-$n.json"
+  "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/rt/neo4j" >/dev/null
+done
+
+if (( quick )); then
+  note "the whole stream ($events events) through each writer, then the 21 reads again"
+  fresh_kith
+  "$py" "$here/realtime.py" --system kith --readers 0 --seconds 120 --drain "$events" "${rt[@]}" "${kith_rt[@]}" --out "$work/realtime/kith-drain.json"
+  pg 'DROP DATABASE IF EXISTS drained' 'CREATE DATABASE drained TEMPLATE ldbc'
+  "$py" "$here/realtime.py" --system postgres --readers 0 --seconds 600 --drain "$events" "${rt[@]}" --postgres "$pg_port" --db drained --out "$work/realtime/postgres-drain.json"
+  serve "$work/rt/kith"
+  "$py" "$repo/bench/peers/postgres/check.py" --port "$pg_port" --db drained --kith "ws://127.0.0.1:$ws_port/v1/ws" \
+    --fixtures "$fixtures-after-updates" --timeout-s 30 --report "$work/check-after-updates.json"
+  stop_kith
+fi
 
 "$py" "$here/summary.py" --work "$work" --dataset "$dataset" \
   --load "kith=$kith_load" --load "postgres=$pg_load" --load "neo4j=$neo_load"

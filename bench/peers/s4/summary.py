@@ -62,6 +62,40 @@ def micro_tables(micro):
     return out
 
 
+def realtime(work):
+    """Figure 3's points: {system: {readers: run}} from WORK/realtime/SYSTEM-N.json."""
+    folder = os.path.join(work, "realtime")
+    out = {}
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        system, _, n = name[:-5].rpartition("-")
+        if n.isdigit():
+            out.setdefault(system, {})[int(n)] = json.load(open(os.path.join(folder, name)))
+    return out
+
+
+def figure3(points):
+    systems = list(points)
+    levels = sorted({n for runs in points.values() for n in runs})
+    out = ["Reads/s while the writer had events, events/s of the writer (one writer, "
+           "fresh state per point, the same topic):", "",
+           "| readers | " + " | ".join(f"{s} reads/s | {s} events/s" for s in systems) + " |",
+           "|---" * (1 + 2 * len(systems)) + "|"]
+    for n in levels:
+        cells = []
+        for s in systems:
+            r = points[s].get(n)
+            cells += ["-", "-"] if r is None else [
+                f"{r['reads_per_s_while_writing']:,.0f} (p99 {fmt(r['read_p99_ms'], 1)} ms)",
+                f"{r['events_per_s']:,.0f}" + (f" (drained in {r['writer_seconds']:.1f} s)" if r["drained"] else "")]
+        out.append(f"| {n} | " + " | ".join(cells) + " |")
+    if "kith" in points and "postgres" in points:
+        out += ["", "kith over PostgreSQL: " + ", ".join(
+            f"{n} readers: reads {fmt(ratio(points['postgres'][n]['reads_per_s_while_writing'], points['kith'][n]['reads_per_s_while_writing']), 1)}x, "
+            f"events {fmt(ratio(points['postgres'][n]['events_per_s'], points['kith'][n]['events_per_s']), 1)}x"
+            for n in levels if n in points["kith"] and n in points["postgres"])]
+    return out
+
+
 def check_lines(check):
     out = ["| query | cases | equal | differ only by the text's quirk | PostgreSQL over the timeout |",
            "| --- | ---: | ---: | ---: | ---: |"]
@@ -82,13 +116,21 @@ def main():
     loads = {k: float(v) for k, v in (x.split("=", 1) for x in a.load)}
     micro = json.load(open(os.path.join(w, "micro.json")))
     check = json.load(open(os.path.join(w, "check.json")))
-    doc = {"dataset": a.dataset, "elements": elements, "load_seconds": loads, "micro": micro, "check": check}
+    points = realtime(w)
+    after = os.path.join(w, "check-after-updates.json")
+    after = json.load(open(after)) if os.path.exists(after) else None
+    doc = {"dataset": a.dataset, "elements": elements, "load_seconds": loads, "micro": micro, "check": check,
+           "realtime": points, "check_after_updates": after}
     with open(os.path.join(w, "s4.json"), "w") as f:
         json.dump(doc, f, indent=1)
     md = [f"# S4 side by side on {a.dataset} ({elements:,} elements)", "",
           "## Table 4: loading", ""] + table4(loads, elements) + [
           "", "## Tables 2 and 3: micro-queries", ""] + micro_tables(micro) + [
+          "", "## Figure 3: the update stream from Kafka while readers query", ""] + figure3(points) + [
           "", "## The 21 official SQL texts on PostgreSQL against kith", ""] + check_lines(check)
+    if after:
+        md += ["", "After the whole update stream (PostgreSQL's writer, the reference IU texts; kith's "
+               "ingest):", ""] + check_lines(after)
     with open(os.path.join(w, "s4.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("\n".join(md))
