@@ -12,6 +12,7 @@ Systems (each optional; named on the command line):
   kith-bolt   the Cypher texts on kith over Bolt (Neo4j's Python driver)
   neo4j       the Cypher texts on Neo4j over Bolt (Neo4j's Python driver)
   postgres    the SQL texts on PostgreSQL (psycopg, prepared statements; IC13's text as sent)
+  ladybug     Ladybug's Cypher, embedded in this process (no network: not like for like)
 
 Writes --out (JSON): per system and query the client-observed latencies' median, p99 and
 mean, the count of timeouts, and the server's own mean time per call where the server
@@ -81,6 +82,23 @@ class Bolt:
         summary = result.consume()
         if self.server_time:
             self.server_ms = (summary.result_available_after or 0) + (summary.result_consumed_after or 0)
+        return rows
+
+
+class Ladybug:
+    """Embedded: the queries run inside this process, so its times have no network in them."""
+    name = "ladybug"
+    server_ms = None
+
+    def __init__(self, path):
+        import ladybug
+        self.conn = ladybug.Connection(ladybug.Database(path, read_only=True))
+
+    def run(self, query, params):
+        # Its "server" time is the in-process call: engine plus Python binding.
+        t0 = time.perf_counter()
+        rows = self.conn.execute(Q.LADYBUG[query], params).get_all()
+        self.server_ms = (time.perf_counter() - t0) * 1000
         return rows
 
 
@@ -178,6 +196,7 @@ def main():
     ap.add_argument("--neo4j")
     ap.add_argument("--postgres", type=int)
     ap.add_argument("--pg-timeout-s", type=float, default=10)
+    ap.add_argument("--ladybug", help="a Ladybug database made by bench/peers/ladybug/load.py")
     a = ap.parse_args()
     cases = parameters(a.data, a.params, a.runs)
     systems = [Kith(a.kith), KithCypher(a.kith)]
@@ -187,6 +206,8 @@ def main():
         systems.append(Bolt("neo4j", a.neo4j, server_time=True))
     if a.postgres:
         systems.append(Postgres(a.postgres, a.pg_timeout_s))
+    if a.ladybug:
+        systems.append(Ladybug(a.ladybug))
     report = {"runs": a.runs, "warmup": a.warmup, "data": a.data, "systems": {}}
     reference = {}
     for s in systems:

@@ -7,7 +7,7 @@ shortest_path hops on the shortest KNOWS path between two persons (-1: none)
 
 kith native is `s4.<query>` (crates/kith-procedures/src/ldbc/micro/). Cypher is the same
 text on kith (WebSocket or Bolt) and on Neo4j: KNOWS is stored once per friendship, so the
-patterns are undirected. SQL follows the reference schema (`knows` holds both directions);
+patterns are undirected; Ladybug's dialect differs in two places (LADYBUG). SQL follows the reference schema (`knows` holds both directions);
 its shortest path is the reference IC13 text itself, as S4 measured PostgreSQL with it.
 """
 import os
@@ -28,6 +28,16 @@ CYPHER = {
     "shortest_path": "OPTIONAL MATCH (a:Person {id: $person1Id}) OPTIONAL MATCH (b:Person {id: $person2Id}) "
                      "OPTIONAL MATCH path = shortestPath((a)-[:KNOWS*]-(b)) "
                      "RETURN CASE WHEN path IS NULL THEN -1 ELSE length(path) END AS length",
+}
+
+# Ladybug (Kùzu's fork) has no node equality in WHERE and writes a shortest path as a
+# recursive relationship with SHORTEST; otherwise the same Cypher.
+LADYBUG = {
+    **CYPHER,
+    "two_hop": "MATCH (p:Person {id: $personId})-[:KNOWS]-(:Person)-[:KNOWS]-(f:Person) WHERE f.id <> p.id "
+               "RETURN DISTINCT f.id AS personId ORDER BY personId",
+    "shortest_path": "OPTIONAL MATCH (a:Person {id: $person1Id})-[e:KNOWS* SHORTEST 1..30]-(b:Person {id: $person2Id}) "
+                     "RETURN coalesce(length(e), -1) AS length",
 }
 
 SQL = {

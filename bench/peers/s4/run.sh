@@ -7,12 +7,14 @@
 # 1. data: SF0.1 (unpacked from ../shared/data into WORK/data), or with --quick the
 #    official test data set;
 # 2. loads every system, timing it (S4 Table 4): kith load ldbc, load.py (the reference
-#    PostgreSQL load), Neo4j's bulk import + indexes (bench/peers/neo4j/ldbc/load.sh);
+#    PostgreSQL load), Neo4j's bulk import + indexes (bench/peers/neo4j/ldbc/load.sh),
+#    Ladybug's COPY of the whole graph (bench/peers/ladybug/load.py);
 # 3. checks answers: the 21 official SQL texts on PostgreSQL against kith, case by case
 #    (bench/peers/postgres/check.py; Neo4j's answers are the oracle fixtures kith already
 #    equals, crates/kith-ldbc/tests/oracle.rs);
 # 4. S4 Tables 2 and 3 (micro.py): the four micro-queries on kith native, kith Cypher over
-#    WebSocket and over Bolt, Neo4j and PostgreSQL, answers checked equal to kith's;
+#    WebSocket and over Bolt, Neo4j, PostgreSQL and Ladybug (embedded), answers checked
+#    equal to kith's;
 # 5. S4 Figure 3 (realtime.py): a Kafka broker (scripts/kafka/broker) gets the data set's
 #    update stream once (kith produce ldbc); then per system and reader count (1, 4, 16,
 #    32; --quick 1 and 4) a fresh copy of the loaded state consumes the topic from its
@@ -108,6 +110,12 @@ KEEP_RUNNING=1 "$repo/bench/peers/neo4j/ldbc/load.sh" "$src" "$work/neo4j" "$neo
   die "Neo4j load failed: $work/neo4j-load.log"
 neo_load=$(elapsed "$t")
 
+note "loading $dataset into Ladybug (embedded, the whole graph by COPY)"
+t=$(seconds)
+"$py" "$repo/bench/peers/ladybug/load.py" "$src" "$work/ladybug.db" --summary "$work/ladybug-load.json" 2>"$work/ladybug-load.log" ||
+  die "Ladybug load failed: $work/ladybug-load.log"
+lb_load=$(elapsed "$t")
+
 serve() {  # serve DIR [--bolt-listen ADDR]: kith on ws_port, answering once it listens
   "$kith" serve --data "$1" --listen "127.0.0.1:$ws_port" --bolt-listen "${2:-off}" >>"$work/kith-serve.log" 2>&1 &
   kith_pid=$!
@@ -127,7 +135,7 @@ note "checking PostgreSQL's answers to the 21 official SQL texts against kith's"
 note "S4 Tables 2 and 3: the micro-queries on every system ($runs calls each)"
 "$py" "$here/micro.py" --data "$src" --params "$params" --out "$work/micro.json" --runs "$runs" --warmup "$warmup" \
   --kith "ws://127.0.0.1:$ws_port/v1/ws" --kith-bolt "bolt://127.0.0.1:$bolt_port" \
-  --neo4j "bolt://127.0.0.1:$neo_port" --postgres "$pg_port"
+  --neo4j "bolt://127.0.0.1:$neo_port" --postgres "$pg_port" --ladybug "$work/ladybug.db"
 
 stop_kith
 "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/neo4j" >/dev/null  # its store is copied below
@@ -166,5 +174,5 @@ if (( quick )); then
 fi
 
 "$py" "$here/summary.py" --work "$work" --dataset "$dataset" \
-  --load "kith=$kith_load" --load "postgres=$pg_load" --load "neo4j=$neo_load"
+  --load "kith=$kith_load" --load "postgres=$pg_load" --load "neo4j=$neo_load" --load "ladybug=$lb_load"
 note "done: $work/s4.md"

@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import queries as Q  # noqa: E402
 
-PEERS = ("postgres", "neo4j")
+PEERS = ("postgres", "neo4j", "ladybug")
 
 
 def fmt(v, digits=3):
