@@ -234,6 +234,7 @@ def main():
     ap.add_argument("--postgres", type=int)
     ap.add_argument("--db", default="ldbc")
     ap.add_argument("--neo4j")
+    ap.add_argument("--events", type=int, help="the events in the topic (to tell a drained writer)")
     ap.add_argument("--drain", type=int, metavar="EVENTS",
                     help="stop once the writer applied EVENTS (--seconds is then the time limit, an error when hit)")
     a = ap.parse_args()
@@ -263,6 +264,8 @@ def main():
             error = failure.get()
         if a.drain is not None and samples[-1]["events"] >= a.drain:
             break
+    if a.drain is not None:
+        a.events = a.drain
     if a.drain is not None and samples[-1]["events"] < a.drain and error is None:
         error = f"the writer applied {samples[-1]['events']} of {a.drain} events in {a.seconds:g} s"
     stop.set()
@@ -277,10 +280,10 @@ def main():
         sys.exit(f"realtime: {a.system}: {error or failure.get()}")
     span = samples[-1]["t"]
     total = samples[-1]["events"]
-    # The writer's window: up to the first sample holding every event it applied (a
-    # writer that drained the topic early is not charged for the idle rest).
-    busy = next((s for s in samples if s["events"] == total), samples[-1]) if total else samples[-1]
-    drained = busy is not samples[-1]
+    # The writer's window: the whole run, or, when it applied the whole topic (--events),
+    # up to the first sample holding every event (not charged for the idle rest).
+    drained = a.events is not None and total >= a.events
+    busy = next(s for s in samples if s["events"] == total) if drained else samples[-1]
     out = {"system": a.system, "readers": a.readers, "seconds": span, "samples": samples,
            "reads_per_s": reads_total / span, "events": total, "drained": drained,
            "writer_seconds": busy["t"], "events_per_s": total / busy["t"],

@@ -145,7 +145,7 @@ kafka=$("$repo/scripts/kafka/broker" start "$work/kafka" "$kafka_port")
 topic="kafka://$kafka/s4-$dataset"
 "$kith" produce ldbc "$streams" "$topic" >&2
 events=$("$py" -c "import glob,sys; print(sum(1 for f in glob.glob(sys.argv[1] + '/updateStream_*.csv') for l in open(f) if l.strip()))" "$streams")
-rt=(--topic "$topic" --data "$src" --params "$params")
+rt=(--topic "$topic" --events "$events" --data "$src" --params "$params")
 mkdir -p "$work/realtime"
 fresh_kith() { rm -rf "$work/rt/kith" && mkdir -p "$work/rt" && cp -a "$work/kith" "$work/rt/kith" && rm -f "$work/rt/kith/LOCK"; }
 kith_ingest="$kith serve --data $work/rt/kith --listen 127.0.0.1:$rt_port --bolt-listen off --ingest $topic"

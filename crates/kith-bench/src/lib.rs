@@ -17,6 +17,7 @@ pub mod process;
 pub mod recovery;
 pub mod replication;
 pub mod report;
+pub mod report_s4;
 pub mod shindig;
 pub mod shindig_cypher;
 mod svg;

@@ -8,6 +8,7 @@
 //! results, as `bench/peers/neo4j/shindig/run.py --out` writes them:
 //! `{"latency": [{"procedure", "p50_us"}...], "throughput": {"cells": [{"threads",
 //! "requests_per_s"}...]}}`). Every figure says what it is and where it came from.
+//! A directory with an S4 run's `s4.json` gets S4's report instead (`report_s4`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -84,8 +85,12 @@ pub struct Written {
     pub charts: Vec<std::path::PathBuf>,
 }
 
-/// Builds `RUN_DIR/report.html` and `RUN_DIR/charts/*.svg`.
+/// Builds `RUN_DIR/report.html` and `RUN_DIR/charts/*.svg`: S4's report when the
+/// directory holds an S4 run's `s4.json`, else S1's.
 pub fn build(run_dir: &Path) -> Result<Written, String> {
+    if run_dir.join("s4.json").exists() {
+        return crate::report_s4::build(run_dir);
+    }
     let shindig = Table::read(&run_dir.join("shindig.csv"))?.ok_or_else(|| {
         format!(
             "{} has no shindig.csv; run `kith bench shindig --out {}` first",
@@ -422,12 +427,7 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
     let chart_dir = run_dir.join("charts");
     std::fs::create_dir_all(&chart_dir)
         .map_err(|e| format!("creating {}: {e}", chart_dir.display()))?;
-    let mut html = String::from(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>kith benchmark report</title>\
-         <style>body{font-family:sans-serif;max-width:1150px;margin:2em auto;color:#222}\
-         table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}\
-         th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}figure{margin:2em 0}</style></head><body>",
-    );
+    let mut html = html_start("kith benchmark report");
     let _ = write!(
         html,
         "<h1>kith benchmark report</h1><p>Run directory: <code>{}</code>. Latencies are single-client \
@@ -482,6 +482,16 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
         html: html_path,
         charts: written,
     })
+}
+
+/// A report page's head, up to the opened body: one style for every report.
+pub(crate) fn html_start(title: &str) -> String {
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title>\
+         <style>body{{font-family:sans-serif;max-width:1150px;margin:2em auto;color:#222}}\
+         table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}\
+         th{{background:#f4f4f4}}td:first-child,th:first-child{{text-align:left}}figure{{margin:2em 0}}</style></head><body>"
+    )
 }
 
 /// Best requests/s per client thread count over a throughput table's server cells
