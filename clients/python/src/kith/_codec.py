@@ -138,6 +138,11 @@ class BsonCodec(Codec):
             value = bson.decode(data, codec_options=_BSON_OPTIONS)
         except Exception as exc:  # bson raises InvalidBSON, OverflowError, ...
             raise self._bad(f"{type(exc).__name__}: {exc}") from None
+        # A temporal map's key is a string element named "$<kind>": the bytes 0x02 '$'.
+        # Without them there is nothing to replace, and the walk over every value (the
+        # bulk of a many-row answer's decoding) is skipped.
+        if isinstance(data, (bytes, bytearray)) and b"\x02$" not in data:
+            return self._top(value)
         return self._top(_temporals(value))
 
 
