@@ -15,6 +15,7 @@
 # 4. S4 Tables 2 and 3 (micro.py): the four micro-queries on kith native, kith Cypher over
 #    WebSocket and over Bolt, Neo4j, PostgreSQL and Ladybug (embedded), answers checked
 #    equal to kith's;
+#    and the 21 LDBC reads on kith, PostgreSQL and Neo4j with the same calls (reads.py);
 # 5. S4 Figure 3 (realtime.py): a Kafka broker (scripts/kafka/broker) gets the data set's
 #    update stream once (kith produce ldbc); then per system and reader count (1, 4, 16,
 #    32; --quick 1 and 4) a fresh copy of the loaded state consumes the topic from its
@@ -136,6 +137,10 @@ note "S4 Tables 2 and 3: the micro-queries on every system ($runs calls each)"
 "$py" "$here/micro.py" --data "$src" --params "$params" --out "$work/micro.json" --runs "$runs" --warmup "$warmup" \
   --kith "ws://127.0.0.1:$ws_port/v1/ws" --kith-bolt "bolt://127.0.0.1:$bolt_port" \
   --neo4j "bolt://127.0.0.1:$neo_port" --postgres "$pg_port" --ladybug "$work/ladybug.db"
+
+note "the 21 LDBC reads on kith, PostgreSQL (official SQL) and Neo4j (official Cypher), same calls"
+"$py" "$here/reads.py" --fixtures "$fixtures" --out "$work/reads.json" --kith "ws://127.0.0.1:$ws_port/v1/ws" \
+  --postgres "$pg_port" --neo4j "bolt://127.0.0.1:$neo_port" --timeout-s "${S4_READ_TIMEOUT_S:-10}"
 
 stop_kith
 "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/neo4j" >/dev/null  # its store is copied below

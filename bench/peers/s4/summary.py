@@ -96,6 +96,27 @@ def figure3(points):
     return out
 
 
+def reads_table(reads):
+    systems = ["kith", "postgres", "neo4j"]
+    out = ["Median over the oracle's cases, client-observed (the server's own mean), ms; "
+           "kith's speed-up client / server:", "",
+           "| query | " + " | ".join(systems) + " | vs postgres | vs neo4j |", "|---" * 6 + "|"]
+    for q in sorted(reads, key=lambda q: (q[5:7], int(q[7:]))):
+        r = reads[q]
+        cells = [f"{fmt(r[s]['median_ms'])} ({fmt(r[s]['server_mean_ms'])})"
+                 + (f", {r[s]['timeouts']} timed out" if r[s]["timeouts"] else "") if s in r else "-"
+                 for s in systems]
+        for p in ("postgres", "neo4j"):
+            if p in r:
+                c = ratio(r["kith"]["median_ms"], r[p]["median_ms"])
+                v = ratio(r["kith"]["server_mean_ms"], r[p]["server_mean_ms"])
+                cells.append(f"{fmt(c, 1)}x / {fmt(v, 0)}x")
+            else:
+                cells.append("-")
+        out.append(f"| {q} | " + " | ".join(cells) + " |")
+    return out
+
+
 def check_lines(check):
     out = ["| query | cases | equal | differ only by the text's quirk | PostgreSQL over the timeout |",
            "| --- | ---: | ---: | ---: | ---: |"]
@@ -117,15 +138,17 @@ def main():
     micro = json.load(open(os.path.join(w, "micro.json")))
     check = json.load(open(os.path.join(w, "check.json")))
     points = realtime(w)
+    reads = json.load(open(os.path.join(w, "reads.json")))
     after = os.path.join(w, "check-after-updates.json")
     after = json.load(open(after)) if os.path.exists(after) else None
     doc = {"dataset": a.dataset, "elements": elements, "load_seconds": loads, "micro": micro, "check": check,
-           "realtime": points, "check_after_updates": after}
+           "reads": reads, "realtime": points, "check_after_updates": after}
     with open(os.path.join(w, "s4.json"), "w") as f:
         json.dump(doc, f, indent=1)
     md = [f"# S4 side by side on {a.dataset} ({elements:,} elements)", "",
           "## Table 4: loading", ""] + table4(loads, elements) + [
           "", "## Tables 2 and 3: micro-queries", ""] + micro_tables(micro) + [
+          "", "## The 21 LDBC reads, same calls", ""] + reads_table(reads) + [
           "", "## Figure 3: the update stream from Kafka while readers query", ""] + figure3(points) + [
           "", "## The 21 official SQL texts on PostgreSQL against kith", ""] + check_lines(check)
     if after:
