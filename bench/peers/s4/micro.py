@@ -111,6 +111,7 @@ class Postgres:
         self.conn = psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname="ldbc", autocommit=True)
         self.conn.execute(f"SET statement_timeout = {int(timeout_s * 1000)}")
         self.conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        self.timeout_ms = timeout_s * 1000
         self.ic13 = Q.ic13_text()
         self.server_ms = None
 
@@ -118,7 +119,8 @@ class Postgres:
         self.conn.execute("SELECT pg_stat_statements_reset()")
 
     def server_mean_ms(self):
-        """This database's mean execution time per call since reset() (warm-up included)."""
+        """This database's mean execution time per call since reset() (warm-up excluded;
+        cancelled statements are not recorded by pg_stat_statements)."""
         row = self.conn.execute(
             "SELECT sum(total_exec_time) / nullif(sum(calls), 0) FROM pg_stat_statements s "
             "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'ldbc' "
@@ -164,7 +166,9 @@ def measure(system, query, cases, warmup, expected):
         rows = system.run(query, p)
         ms = (time.perf_counter() - t0) * 1000
         if rows is None:
+            # Counted at the timeout, a lower bound: a percentile must not forget it.
             timeouts += 1
+            times.append(system.timeout_ms)
             answers.append(None)
             continue
         times.append(ms)
@@ -180,7 +184,8 @@ def measure(system, query, cases, warmup, expected):
                "server_mean_ms": (system.server_mean_ms() if hasattr(system, "server_mean_ms")
                                   else statistics.fmean(server) if server else None),
                "calls": len(cases), "timeouts": timeouts,
-               "rows_mean": statistics.fmean(len(a) for a in answers if a is not None) if times else None}
+               "rows_mean": (statistics.fmean(len(a) for a in answers if a is not None)
+                             if len(times) > timeouts else None)}
     return summary, answers
 
 

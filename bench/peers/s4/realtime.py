@@ -95,14 +95,18 @@ def sql_statements(op, params):
     return out
 
 
-def consume(topic, handle, applied, stop, failure):
-    """The single writer: every record of the topic from its start, one transaction each."""
-    from confluent_kafka import Consumer, KafkaError
-    hosts, name = topic.removeprefix("kafka://").split("/", 1)
-    c = Consumer({"bootstrap.servers": hosts, "group.id": f"s4-{os.getpid()}-{time.time()}",
-                  "auto.offset.reset": "earliest", "enable.auto.commit": False})
-    c.subscribe([name])
+def consume(topic, make_handle, applied, stop, failure):
+    """The single writer: every record of the topic from its start, one transaction each.
+    Any failure, connecting included, is reported to the parent, which stops the run."""
+    from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, TopicPartition
+    c = None
     try:
+        handle = make_handle()
+        hosts, name = topic.removeprefix("kafka://").split("/", 1)
+        c = Consumer({"bootstrap.servers": hosts, "group.id": f"s4-{os.getpid()}-{time.time()}",
+                      "enable.auto.commit": False})
+        # Partition 0 from its start, as kith's ingest reads it: no group join in the window.
+        c.assign([TopicPartition(name, 0, OFFSET_BEGINNING)])
         while not stop.is_set():
             msg = c.poll(0.2)
             if msg is None:
@@ -115,10 +119,11 @@ def consume(topic, handle, applied, stop, failure):
             handle(op, params)
             with applied.get_lock():
                 applied.value += 1
-    except Exception as e:  # reported to the parent, which stops the run
+    except Exception as e:
         failure.put(f"writer: {type(e).__name__}: {e}")
     finally:
-        c.close()
+        if c is not None:
+            c.close()
 
 
 def postgres_writer(port, db):
@@ -218,6 +223,36 @@ def kith_applied(url):
         return 0
 
 
+server_box = []
+
+
+def start_server(a):
+    if a.system == "kith":
+        server_box.append(subprocess.Popen(shlex.split(a.kith_serve), stdout=open(a.kith_log, "ab"),
+                                           stderr=subprocess.STDOUT))
+
+
+def run_window(a, procs, written, failure, reads, latencies, stop, start):
+    """Starts the server (kith) and the processes, samples every 0.2 s; (samples, error, latencies)."""
+    start()
+    base = 0 if a.system == "kith" else written()
+    for p in procs:
+        p.start()
+    samples, t0, error = [], time.time(), None
+    while time.time() - t0 < a.seconds and error is None:
+        time.sleep(0.2)
+        samples.append({"t": round(time.time() - t0, 3), "reads": sum(reads), "events": written() - base})
+        if not failure.empty():
+            error = failure.get()
+        if a.drain is not None and samples[-1]["events"] >= a.drain:
+            break
+    if a.drain is not None and samples[-1]["events"] < a.drain and error is None:
+        error = f"the writer applied {samples[-1]['events']} of {a.drain} events in {a.seconds:g} s"
+    stop.set()
+    lat = sorted(x for _ in range(a.readers) for x in latencies.get(timeout=120))
+    return samples, error, lat
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--system", choices=("kith", "postgres", "neo4j"), required=True)
@@ -246,38 +281,28 @@ def main():
     procs = []
     if a.system != "kith":
         handle_of = (lambda: postgres_writer(a.postgres, a.db)) if a.system == "postgres" else (lambda: neo4j_writer(a.neo4j))
-        procs.append(ctx.Process(target=lambda: consume(a.topic, handle_of(), applied, stop, failure)))
-    procs += [ctx.Process(target=read_loop, args=(a.system, a, cases, i, reads, stop, failure, latencies))
-              for i in range(a.readers)]
+        procs.append(ctx.Process(target=consume, args=(a.topic, handle_of, applied, stop, failure), daemon=True))
+    procs += [ctx.Process(target=read_loop, args=(a.system, a, cases, i, reads, stop, failure, latencies),
+                          daemon=True) for i in range(a.readers)]
     written = (lambda: kith_applied(a.kith_http)) if a.system == "kith" else (lambda: applied.value)
-    server = None
-    if a.system == "kith":
-        server = subprocess.Popen(shlex.split(a.kith_serve), stdout=open(a.kith_log, "ab"), stderr=subprocess.STDOUT)
-    base = 0 if a.system == "kith" else written()
-    for p in procs:
-        p.start()
-    samples, t0, error = [], time.time(), None
-    while time.time() - t0 < a.seconds and error is None:
-        time.sleep(0.2)
-        samples.append({"t": round(time.time() - t0, 3), "reads": sum(reads), "events": written() - base})
-        if not failure.empty():
-            error = failure.get()
-        if a.drain is not None and samples[-1]["events"] >= a.drain:
-            break
-    if a.drain is not None:
-        a.events = a.drain
-    if a.drain is not None and samples[-1]["events"] < a.drain and error is None:
-        error = f"the writer applied {samples[-1]['events']} of {a.drain} events in {a.seconds:g} s"
-    stop.set()
-    lat = sorted(x for _ in range(a.readers) for x in latencies.get(timeout=120))
-    reads_total = samples[-1]["reads"]
-    for p in procs:
-        p.join(timeout=60)
-    if server is not None:
-        server.terminate()
-        server.wait(timeout=60)
+    try:
+        samples, error, lat = run_window(a, procs, written, failure, reads, latencies, stop,
+                                         lambda: start_server(a))
+    finally:
+        stop.set()
+        for p in procs:
+            p.join(timeout=60)
+            if p.is_alive():
+                p.terminate()
+        if server_box:
+            server_box[0].terminate()
+            server_box[0].wait(timeout=60)
+    crashed = [p.exitcode for p in procs if p.exitcode not in (0, None)]
+    if crashed and error is None:
+        error = f"a writer or reader process exited with {crashed}"
     if error or not failure.empty():
         sys.exit(f"realtime: {a.system}: {error or failure.get()}")
+    reads_total = samples[-1]["reads"]
     span = samples[-1]["t"]
     total = samples[-1]["events"]
     # The writer's window: the whole run, or, when it applied the whole topic (--events),

@@ -146,6 +146,7 @@ stop_kith
 "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/neo4j" >/dev/null  # its store is copied below
 
 note "S4 Figure 3: the update stream through Kafka, one writer, readers: $levels ($seconds s each)"
+rm -rf "$work/kafka"  # a fresh broker and topic each run (a rerun in WORK must not append the stream twice)
 kafka=$("$repo/scripts/kafka/broker" start "$work/kafka" "$kafka_port")
 topic="kafka://$kafka/s4-$dataset"
 "$kith" produce ldbc "$streams" "$topic" >&2

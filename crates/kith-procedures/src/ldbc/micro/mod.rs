@@ -1,6 +1,6 @@
 //! S4's four micro-queries over the LDBC graph (Pacaci et al., Tables 2 and 3): a point
 //! lookup, one hop, two hops and a single-pair shortest path over KNOWS. The same four are
-//! written once in each peer's language (`bench/peers/s4/queries/`), so their answers can
+//! written once in each peer's language (`bench/peers/s4/queries.py`), so their answers can
 //! be checked equal and their latencies compared. A person who does not exist answers no
 //! rows (or -1 for a path), as a query in SQL or Cypher would.
 
