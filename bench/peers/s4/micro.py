@@ -34,6 +34,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../postgres"))
 import ldbc  # noqa: E402
+import session  # noqa: E402
 import queries as Q  # noqa: E402
 
 
@@ -102,30 +103,13 @@ class Ladybug:
         return rows
 
 
-class Postgres:
+class Postgres(session.Session):
     name = "postgres"
 
     def __init__(self, port, timeout_s):
-        import psycopg
-        self.errors = psycopg.errors
-        self.conn = psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname="ldbc", autocommit=True)
-        self.conn.execute(f"SET statement_timeout = {int(timeout_s * 1000)}")
-        self.conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        self.timeout_ms = timeout_s * 1000
+        super().__init__(port, timeout_s)
         self.ic13 = Q.ic13_text()
         self.server_ms = None
-
-    def reset(self):
-        self.conn.execute("SELECT pg_stat_statements_reset()")
-
-    def server_mean_ms(self):
-        """This database's mean execution time per call since reset() (warm-up excluded;
-        cancelled statements are not recorded by pg_stat_statements)."""
-        row = self.conn.execute(
-            "SELECT sum(total_exec_time) / nullif(sum(calls), 0) FROM pg_stat_statements s "
-            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'ldbc' "
-            "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SET %'").fetchone()
-        return float(row[0]) if row[0] is not None else None
 
     def run(self, query, params):
         try:

@@ -23,6 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "../postgres"))
 import ldbc  # noqa: E402
+import session  # noqa: E402
 
 CYPHER = os.path.normpath(os.path.join(HERE, "../../../../shared/data/ldbc-cypher"))
 DAY_MS = 86_400_000
@@ -48,15 +49,11 @@ class Kith:
         return (r.timing["exec_us"] + r.timing["encode_us"]) / 1000
 
 
-class Postgres:
+class Postgres(session.Session):
     name = "postgres"
 
     def __init__(self, port, timeout_s):
-        import psycopg
-        self.errors = psycopg.errors
-        self.conn = psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname="ldbc", autocommit=True)
-        self.conn.execute(f"SET statement_timeout = {int(timeout_s * 1000)}")
-        self.conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        super().__init__(port, timeout_s)
         self.texts = {}
 
     def run(self, proc, params, timeout_s):
@@ -66,16 +63,6 @@ class Postgres:
         except self.errors.QueryCanceled:
             raise TimeoutError from None
         return None
-
-    def reset(self):
-        self.conn.execute("SELECT pg_stat_statements_reset()")
-
-    def server_mean_ms(self):
-        row = self.conn.execute(
-            "SELECT sum(total_exec_time) / nullif(sum(calls), 0) FROM pg_stat_statements s "
-            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'ldbc' "
-            "AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SET %'").fetchone()
-        return float(row[0]) if row[0] is not None else None
 
 
 class Neo4j:
