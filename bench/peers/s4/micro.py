@@ -12,17 +12,19 @@ Systems (each optional; named on the command line):
   kith-bolt   the Cypher texts on kith over Bolt (Neo4j's Python driver)
   neo4j       the Cypher texts on Neo4j over Bolt (Neo4j's Python driver)
   postgres    the SQL texts on PostgreSQL (psycopg, prepared statements; IC13's text as sent)
+  falkordb    FalkorDB's Cypher over its Redis protocol (PyPI `falkordb`)
   ladybug     Ladybug's Cypher, embedded in this process (no network: not like for like)
 
 Writes --out (JSON): per system and query the client-observed latencies' median, p99 and
 mean, the count of timeouts, and the server's own mean time per call where the server
 reports it: kith's `exec_us + encode_us` (the `timing` answer), PostgreSQL's
 `pg_stat_statements` execution time (planning excluded), Neo4j's
-`result_available_after + result_consumed_after` (whole milliseconds).
+`result_available_after + result_consumed_after` (whole milliseconds), FalkorDB's
+`run_time_ms`.
 
 usage: micro.py --data SRC_DIR --params PARAMS_DIR --out FILE [--runs 100] [--warmup 10]
                 [--kith ws://H:P/v1/ws] [--kith-bolt bolt://H:P] [--neo4j bolt://H:P]
-                [--postgres PORT] [--pg-timeout-s 10]
+                [--postgres PORT] [--pg-timeout-s 10] [--falkordb PORT] [--ladybug DB]
 """
 import argparse
 import json
@@ -101,6 +103,22 @@ class Ladybug:
         rows = self.conn.execute(Q.LADYBUG[query], params).get_all()
         self.server_ms = (time.perf_counter() - t0) * 1000
         return rows
+
+
+class FalkorDB:
+    """FalkorDB over its Redis protocol (PyPI `falkordb`, one connection); the server's time
+    is its reported `run_time_ms` (the query's execution inside the module)."""
+    name = "falkordb"
+    server_ms = None
+
+    def __init__(self, port):
+        from falkordb import FalkorDB as Client
+        self.graph = Client(host="127.0.0.1", port=port).select_graph("ldbc")
+
+    def run(self, query, params):
+        result = self.graph.query(Q.FALKORDB[query], params)
+        self.server_ms = result.run_time_ms
+        return result.result_set
 
 
 class Postgres(session.Session):
@@ -185,6 +203,7 @@ def main():
     ap.add_argument("--neo4j")
     ap.add_argument("--postgres", type=int)
     ap.add_argument("--pg-timeout-s", type=float, default=10)
+    ap.add_argument("--falkordb", type=int, help="the port of a FalkorDB loaded by bench/peers/falkordb/load.py")
     ap.add_argument("--ladybug", help="a Ladybug database made by bench/peers/ladybug/load.py")
     a = ap.parse_args()
     cases = parameters(a.data, a.params, a.runs)
@@ -195,6 +214,8 @@ def main():
         systems.append(Bolt("neo4j", a.neo4j, server_time=True))
     if a.postgres:
         systems.append(Postgres(a.postgres, a.pg_timeout_s))
+    if a.falkordb:
+        systems.append(FalkorDB(a.falkordb))
     if a.ladybug:
         systems.append(Ladybug(a.ladybug))
     report = {"runs": a.runs, "warmup": a.warmup, "data": a.data, "systems": {}}

@@ -9,6 +9,7 @@ kith native is `s4.<query>` (crates/kith-procedures/src/ldbc/micro/). Cypher is 
 text on kith (WebSocket or Bolt) and on Neo4j: KNOWS is stored once per friendship, so the
 patterns are undirected; Ladybug's dialect differs in two places (LADYBUG). SQL follows the reference schema (`knows` holds both directions);
 its shortest path is the reference IC13 text itself, as S4 measured PostgreSQL with it.
+FalkorDB's texts differ where its Cypher does (FALKORDB).
 """
 import os
 
@@ -38,6 +39,21 @@ LADYBUG = {
                "RETURN DISTINCT f.id AS personId ORDER BY personId",
     "shortest_path": "OPTIONAL MATCH (a:Person {id: $person1Id})-[e:KNOWS* SHORTEST 1..30]-(b:Person {id: $person2Id}) "
                      "RETURN coalesce(length(e), -1) AS length",
+}
+
+# FalkorDB stores KNOWS both ways (bench/peers/falkordb/load.py) because it rejects an
+# undirected shortestPath, so its patterns walk KNOWS one way; it allows shortestPath only in
+# WITH or RETURN, so the path is made in a WITH, once both ends exist.
+FALKORDB = {
+    **CYPHER,
+    "one_hop": "MATCH (:Person {id: $personId})-[:KNOWS]->(f:Person) "
+               "RETURN DISTINCT f.id AS friendId ORDER BY friendId",
+    "two_hop": "MATCH (p:Person {id: $personId})-[:KNOWS]->(:Person)-[:KNOWS]->(f:Person) WHERE f <> p "
+               "RETURN DISTINCT f.id AS personId ORDER BY personId",
+    "shortest_path": "OPTIONAL MATCH (a:Person {id: $person1Id}) OPTIONAL MATCH (b:Person {id: $person2Id}) "
+                     "WITH CASE WHEN a IS NULL OR b IS NULL THEN NULL "
+                     "ELSE shortestPath((a)-[:KNOWS*]->(b)) END AS path "
+                     "RETURN CASE WHEN path IS NULL THEN -1 ELSE length(path) END AS length",
 }
 
 SQL = {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# S4 side by side, one command: kith, PostgreSQL 15 (reference SQL) and Neo4j 5.26 on the
-# same LDBC data set, on this machine, in one run.
+# S4 side by side, one command: kith, PostgreSQL 15 (reference SQL), Neo4j 5.26, FalkorDB
+# and Ladybug on the same LDBC data set, on this machine, in one run.
 #
 #   bench/peers/s4/run.sh WORK [--quick]
 #
@@ -8,12 +8,13 @@
 #    official test data set;
 # 2. loads every system, timing it (S4 Table 4): kith load ldbc, load.py (the reference
 #    PostgreSQL load), Neo4j's bulk import + indexes (bench/peers/neo4j/ldbc/load.sh),
-#    Ladybug's COPY of the whole graph (bench/peers/ladybug/load.py);
+#    Ladybug's COPY of the whole graph (bench/peers/ladybug/load.py), FalkorDB's batched
+#    Cypher (bench/peers/falkordb/load.py; its server needs Python 3.12, falkordb.sh);
 # 3. checks answers: the 21 official SQL texts on PostgreSQL against kith, case by case
 #    (bench/peers/postgres/check.py; Neo4j's answers are the oracle fixtures kith already
 #    equals, crates/kith-ldbc/tests/oracle.rs);
 # 4. S4 Tables 2 and 3 (micro.py): the four micro-queries on kith native, kith Cypher over
-#    WebSocket and over Bolt, Neo4j, PostgreSQL and Ladybug (embedded), answers checked
+#    WebSocket and over Bolt, Neo4j, PostgreSQL, FalkorDB and Ladybug (embedded), answers checked
 #    equal to kith's;
 #    and the 21 LDBC reads on kith, PostgreSQL and Neo4j with the same calls (reads.py);
 # 5. S4 Figure 3 (realtime.py): a Kafka broker (scripts/kafka/broker) gets the data set's
@@ -75,7 +76,7 @@ fi
 
 free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 ws_port=$(free_port) bolt_port=$(free_port) pg_port=$(free_port) neo_port=$(free_port)
-rt_port=$(free_port) kafka_port=$(free_port)
+rt_port=$(free_port) kafka_port=$(free_port) fk_port=$(free_port)
 kith_pid=""
 stop_kith() { [[ -n $kith_pid ]] && { kill "$kith_pid" 2>/dev/null; wait "$kith_pid" 2>/dev/null || true; }; kith_pid=""; }
 cleanup() {
@@ -84,38 +85,41 @@ cleanup() {
   "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/neo4j" >/dev/null 2>&1 || true
   "$repo/bench/peers/neo4j/neo4j.sh" stop "$work/rt/neo4j" >/dev/null 2>&1 || true
   "$repo/scripts/kafka/broker" stop "$work/kafka" >/dev/null 2>&1 || true
+  "$repo/bench/peers/falkordb/falkordb.sh" stop "$work/falkordb" 2>/dev/null || true
 }
 trap cleanup EXIT
 
 seconds() { date +%s.%N; }
 elapsed() { "$py" -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 3))" "$1" "$(seconds)"; }
 
+loads=()
+timed_load() {  # timed_load SYSTEM CMD...: run the load, its output in WORK/SYSTEM-load.log, time it (Table 4)
+  local system=$1 t
+  shift
+  t=$(seconds)
+  "$@" >"$work/$system-load.log" 2>&1 || die "the $system load failed: $work/$system-load.log"
+  loads+=(--load "$system=$(elapsed "$t")")
+}
+
 note "loading $dataset into kith"
 rm -rf "$work/kith"
-t=$(seconds)
-"$kith" load ldbc "$src" --out "$work/kith" >"$work/kith-load.log" 2>&1 || die "kith load failed: $work/kith-load.log"
-kith_load=$(elapsed "$t")
+timed_load kith "$kith" load ldbc "$src" --out "$work/kith"
 
 note "loading $dataset into PostgreSQL (the reference schema, load, indexes, foreign keys)"
 "$repo/bench/peers/postgres/postgres.sh" start "$work/postgres" "$pg_port"
-t=$(seconds)
-"$py" "$repo/bench/peers/postgres/load.py" "$src" --port "$pg_port" --summary "$work/postgres-load.json" 2>"$work/postgres-load.log" ||
-  die "PostgreSQL load failed: $work/postgres-load.log"
-pg_load=$(elapsed "$t")
+timed_load postgres "$py" "$repo/bench/peers/postgres/load.py" "$src" --port "$pg_port" --summary "$work/postgres-load.json"
 
 note "loading $dataset into Neo4j (bulk import, indexes)"
 "$repo/bench/peers/neo4j/neo4j.sh" build >/dev/null
 rm -rf "$work/neo4j"
-t=$(seconds)
-KEEP_RUNNING=1 "$repo/bench/peers/neo4j/ldbc/load.sh" "$src" "$work/neo4j" "$neo_port" 2>"$work/neo4j-load.log" ||
-  die "Neo4j load failed: $work/neo4j-load.log"
-neo_load=$(elapsed "$t")
+KEEP_RUNNING=1 timed_load neo4j "$repo/bench/peers/neo4j/ldbc/load.sh" "$src" "$work/neo4j" "$neo_port"
 
 note "loading $dataset into Ladybug (embedded, the whole graph by COPY)"
-t=$(seconds)
-"$py" "$repo/bench/peers/ladybug/load.py" "$src" "$work/ladybug.db" --summary "$work/ladybug-load.json" 2>"$work/ladybug-load.log" ||
-  die "Ladybug load failed: $work/ladybug-load.log"
-lb_load=$(elapsed "$t")
+timed_load ladybug "$py" "$repo/bench/peers/ladybug/load.py" "$src" "$work/ladybug.db" --summary "$work/ladybug-load.json"
+
+note "loading $dataset into FalkorDB (batched Cypher, indexes on id)"
+"$repo/bench/peers/falkordb/falkordb.sh" start "$work/falkordb" "$fk_port"
+timed_load falkordb "$py" "$repo/bench/peers/falkordb/load.py" "$src" --port "$fk_port" --summary "$work/falkordb-load.json"
 
 serve() {  # serve DIR [--bolt-listen ADDR]: kith on ws_port, answering once it listens
   "$kith" serve --data "$1" --listen "127.0.0.1:$ws_port" --bolt-listen "${2:-off}" >>"$work/kith-serve.log" 2>&1 &
@@ -136,7 +140,8 @@ note "checking PostgreSQL's answers to the 21 official SQL texts against kith's"
 note "S4 Tables 2 and 3: the micro-queries on every system ($runs calls each)"
 "$py" "$here/micro.py" --data "$src" --params "$params" --out "$work/micro.json" --runs "$runs" --warmup "$warmup" \
   --kith "ws://127.0.0.1:$ws_port/v1/ws" --kith-bolt "bolt://127.0.0.1:$bolt_port" \
-  --neo4j "bolt://127.0.0.1:$neo_port" --postgres "$pg_port" --ladybug "$work/ladybug.db"
+  --neo4j "bolt://127.0.0.1:$neo_port" --postgres "$pg_port" --falkordb "$fk_port" --ladybug "$work/ladybug.db"
+"$repo/bench/peers/falkordb/falkordb.sh" stop "$work/falkordb"  # the micro-queries were its part
 
 note "the 21 LDBC reads on kith, PostgreSQL (official SQL) and Neo4j (official Cypher), same calls"
 "$py" "$here/reads.py" --fixtures "$fixtures" --out "$work/reads.json" --kith "ws://127.0.0.1:$ws_port/v1/ws" \
@@ -179,6 +184,5 @@ if (( quick )); then
   stop_kith
 fi
 
-"$py" "$here/summary.py" --work "$work" --dataset "$dataset" \
-  --load "kith=$kith_load" --load "postgres=$pg_load" --load "neo4j=$neo_load" --load "ladybug=$lb_load"
+"$py" "$here/summary.py" --work "$work" --dataset "$dataset" "${loads[@]}"
 note "done: $work/s4.md"

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import queries as Q  # noqa: E402
 
 # Ladybug is embedded: its times are not round trips, so no client-side ratio.
-PEERS = ("postgres", "neo4j")
+PEERS = ("postgres", "neo4j", "falkordb")
 
 
 def fmt(v, digits=3):

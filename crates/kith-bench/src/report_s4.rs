@@ -73,7 +73,7 @@ fn page_head(s4: &Value) -> String {
     let _ = write!(
         html,
         "<h1>S4 side by side on {} ({} elements)</h1><p>kith, PostgreSQL 15 with the reference \
-         LDBC SQL, Neo4j 5.26 and Ladybug on the same data, parameters and machine, in one run \
+         LDBC SQL, Neo4j 5.26, FalkorDB and Ladybug on the same data, parameters and machine, in one run \
          (<code>bench/peers/s4/run.sh</code>); every system through its own client from Python. \
          Ladybug is embedded: its times have no network in them.</p><h2>Table 4: loading</h2>\
          <table><tr><th>system</th><th>seconds</th><th>elements/s</th></tr>",

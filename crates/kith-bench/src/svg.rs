@@ -52,7 +52,9 @@ fn format_tick(v: f64) -> String {
     } else if v >= 1.0 || v == 0.0 {
         format!("{v}")
     } else {
-        format!("{v:.2}")
+        // Enough decimals for a log axis' small powers of ten (0.001 is not "0.00").
+        let decimals = ((-v.log10()).ceil() as usize).max(2);
+        format!("{v:.decimals$}")
     }
 }
 
@@ -347,6 +349,15 @@ pub(crate) fn stacked(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_keep_small_powers_of_ten_readable() {
+        assert_eq!(format_tick(0.001), "0.001");
+        assert_eq!(format_tick(0.01), "0.01");
+        assert_eq!(format_tick(0.5), "0.50");
+        assert_eq!(format_tick(20.0), "20");
+        assert_eq!(format_tick(2500.0), "2.5k");
+    }
 
     fn frame() -> Frame<'static> {
         Frame {
