@@ -2,32 +2,14 @@
 //! against an oracle computed here straight from the official test data set's CSV files
 //! (`person_0_0.csv` and `person_knows_person_0_0.csv`), for every person.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+use common::{int, rows, vanilla};
 use kith_core::Value;
 use kith_procedures::Registry;
 use kith_storage::Snapshot;
-
-fn vanilla() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/ldbc-snb-interactive-test/vanilla")
-}
-
-/// The `|`-separated rows of a data file, header skipped.
-fn rows(file: &str) -> Vec<Vec<String>> {
-    let path = vanilla().join("dynamic").join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .skip(1)
-        .map(|l| l.split('|').map(str::to_owned).collect())
-        .collect()
-}
-
-fn int(text: &str) -> i64 {
-    text.parse()
-        .unwrap_or_else(|e| panic!("{text:?} is not an integer: {e}"))
-}
 
 struct Oracle {
     persons: Vec<Vec<String>>,
@@ -37,13 +19,13 @@ struct Oracle {
 impl Oracle {
     fn read() -> Self {
         let mut friends: HashMap<i64, BTreeSet<i64>> = HashMap::new();
-        for r in rows("person_knows_person_0_0.csv") {
+        for r in rows("dynamic/person_knows_person") {
             let (a, b): (i64, i64) = (int(&r[0]), int(&r[1]));
             friends.entry(a).or_default().insert(b);
             friends.entry(b).or_default().insert(a);
         }
         Oracle {
-            persons: rows("person_0_0.csv"),
+            persons: rows("dynamic/person"),
             friends,
         }
     }

@@ -27,4 +27,11 @@ impl Visited {
             _ => false,
         }
     }
+
+    /// Whether a node is marked.
+    #[inline]
+    pub(crate) fn contains(&self, node: NodeId) -> bool {
+        let (word, bit) = (node.index() / 64, 1u64 << (node.index() % 64));
+        self.bits.get(word).is_some_and(|w| w & bit != 0)
+    }
 }

@@ -29,6 +29,8 @@ mod is5;
 mod is6;
 mod is7;
 pub(crate) mod micro;
+#[cfg(test)]
+mod test_set;
 mod updates;
 
 use std::cmp::Ordering;

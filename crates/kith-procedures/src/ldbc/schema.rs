@@ -301,6 +301,23 @@ impl<'g> Ldbc<'g> {
         }
     }
 
+    /// A person's messages that may be created in `[start, end)`: where the store
+    /// keeps each run newest first, just the window of each run, found by binary
+    /// search (IC3 read every message of every person two steps away); else the whole
+    /// list. Callers still test the date, so the answer holds in any order.
+    pub(crate) fn messages_between(&self, person: NodeId, start: i64, end: i64) -> [&'g [Edge]; 2] {
+        let (dated, runs) = self.message_runs(person);
+        if !dated {
+            return runs;
+        }
+        let date = |e: &Edge| self.int(e.node, self.creation_date);
+        runs.map(|run| {
+            let from = run.partition_point(|e| date(e) >= end);
+            let to = run.partition_point(|e| date(e) >= start);
+            &run[from..to.max(from)]
+        })
+    }
+
     /// The part of a person's message list that holds its posts: their run where
     /// the store keeps posts first, else all of it. Callers still test the label, so
     /// the answer holds in any order.
