@@ -5,6 +5,7 @@ import asyncio
 import datetime as dt
 import socket
 import threading
+import time
 
 import pytest
 
@@ -128,6 +129,53 @@ def test_server_errors_raise_typed_exceptions_and_the_connection_goes_on(server)
         with pytest.raises(kith.UnknownProcedure):
             client.call("nope")
         assert client.call("test.echo", x=1).single() == (1,)
+
+
+def test_a_call_is_answered_while_another_thread_holds_the_reading_role(server):
+    """The reading thread hands a quick answer over: the quick call does not wait for
+    the slow one that is reading."""
+    with kith.connect(server.url) as client:
+        slow = threading.Thread(target=lambda: client.call("test.sleep", ms=1500))
+        slow.start()
+        time.sleep(0.2)  # the slow call is now reading the socket
+        t0 = time.monotonic()
+        assert client.call("test.echo", x=1).single() == (1,)
+        assert time.monotonic() - t0 < 1.0
+        slow.join()
+
+
+def test_a_deadline_holds_while_another_thread_reads(server):
+    with kith.connect(server.url) as client:
+        slow = threading.Thread(target=lambda: client.call("test.sleep", ms=1500))
+        slow.start()
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        with pytest.raises(kith.Timeout):
+            client.call("test.sleep", ms=3000, timeout=0.3)
+        assert time.monotonic() - t0 < 1.0
+        slow.join()
+        assert client.call("test.echo", x=2).single() == (2,)
+
+
+def test_close_from_another_thread_wakes_a_blocked_call(server):
+    client = kith.connect(server.url, timeout=None)
+    threading.Timer(0.3, client.close).start()
+    t0 = time.monotonic()
+    with pytest.raises(kith.ConnectionClosed, match="closed by the client"):
+        client.call("test.sleep", ms=5000)
+    assert time.monotonic() - t0 < 2.0
+
+
+def test_submitted_futures_complete_with_nobody_calling(server):
+    """Futures of submit() are read by the connection's helper thread, also when the
+    caller only waits through concurrent.futures."""
+    import concurrent.futures
+
+    with kith.connect(server.url) as client:
+        futures = [client.submit("test.sleep", ms=(5 - i) * 40, i=i) for i in range(5)]
+        done, _ = concurrent.futures.wait(futures, timeout=5)
+        assert len(done) == 5
+        assert sorted(f.result().single()[0] for f in futures) == list(range(5))
 
 
 def test_client_deadline_raises_timeout_and_drops_the_late_answer(server):

@@ -1,8 +1,9 @@
 """The parts of the ``websockets`` library both clients use, across its versions.
 
 websockets 13+ has ``websockets.asyncio.client``; 12 only the legacy
-``websockets.client`` for asyncio. Both have ``websockets.sync.client``. Keyword
-arguments that only newer versions know (``proxy``) are passed only when accepted.
+``websockets.client`` for asyncio. Keyword arguments that only newer versions know
+(``proxy``) are passed only when accepted. The synchronous client drives websockets'
+sans-I/O protocol itself (_sync_ws.py) and shares the error mapping here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 import websockets
 from websockets.exceptions import ConnectionClosed as WsConnectionClosed
 from websockets.exceptions import InvalidHandshake, InvalidURI
-from websockets.sync.client import connect as sync_connect
 
 try:
     from websockets.asyncio.client import connect as async_connect
@@ -28,7 +28,6 @@ except ImportError:  # websockets 12
 from .errors import ConnectionClosed, ConnectionFailed, HandshakeError, KithError
 
 __all__ = [
-    "sync_connect",
     "async_connect",
     "connect_kwargs",
     "handshake_failure",
@@ -46,18 +45,9 @@ def _accepts(fn: Any, name: str) -> bool:
     return name in params
 
 
-_SYNC_PROXY = _accepts(sync_connect, "proxy")
-# websockets 17 wants its sync connect() used as a context manager unless
-# `legacy=True` asks for the connection object itself, which is what a client that
-# owns its connection across calls needs.
-_SYNC_LEGACY_FLAG = _accepts(sync_connect, "legacy")
 _ASYNC_PROXY = _accepts(async_connect, "proxy") or _accepts(
     getattr(async_connect, "__init__", None), "proxy"
 )
-
-
-# websockets 12's threading client calls its TLS context `ssl_context`; 13 renamed it.
-_SYNC_SSL = "ssl" if _accepts(sync_connect, "ssl") else "ssl_context"
 
 
 def connect_kwargs(
@@ -65,10 +55,9 @@ def connect_kwargs(
     timeout: float | None,
     max_message_bytes: int,
     *,
-    sync: bool,
     ssl: SSLContext | None = None,
 ) -> dict:
-    """Keyword arguments for ``connect``: offer exactly one subprotocol, no
+    """Keyword arguments for the asyncio ``connect``: offer exactly one subprotocol, no
     permessage-deflate (kith compresses payloads itself; compressing twice only
     costs CPU), a bounded message size, and no HTTP proxy (a database connection
     goes straight to the server, as the HTTP helper does)."""
@@ -78,13 +67,11 @@ def connect_kwargs(
         "open_timeout": timeout,
         "max_size": max_message_bytes,
     }
-    if _SYNC_PROXY if sync else _ASYNC_PROXY:
+    if _ASYNC_PROXY:
         kwargs["proxy"] = None
-    if sync and _SYNC_LEGACY_FLAG:
-        kwargs["legacy"] = True
     if ssl is not None:
         # For wss:// only: websockets refuses a TLS context with a ws:// URL.
-        kwargs[_SYNC_SSL if sync else "ssl"] = ssl
+        kwargs["ssl"] = ssl
     return kwargs
 
 

@@ -61,7 +61,7 @@ class AsyncConnection:
         offer = offer or wire.subprotocol
         try:
             ws = await _ws.async_connect(
-                url, **_ws.connect_kwargs(offer, timeout, max_message_bytes, sync=False, ssl=ssl)
+                url, **_ws.connect_kwargs(offer, timeout, max_message_bytes, ssl=ssl)
             )
         except Exception as exc:
             raise _ws.handshake_failure(url, offer, exc) from exc

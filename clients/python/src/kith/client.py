@@ -1,8 +1,9 @@
 """The synchronous client: ``kith.connect(...)``.
 
-Each connection is a ``websockets.sync`` connection plus one reader thread. Callers
-send from their own threads; the reader dispatches every frame by request id to a
-``concurrent.futures.Future``. So one connection carries many calls at once
+Each connection is a socket driven by websockets' sans-I/O protocol (_sync_ws.py). Callers
+send from their own threads, and a waiting caller reads the socket itself, handing every
+answer by request id to its ``concurrent.futures.Future`` (Connection explains the
+reading role). So one connection carries many calls at once
 (pipelining), whether they come from several threads or from one thread that
 :meth:`Client.submit` s several calls before waiting on any. Writes
 (:meth:`Client.write`) travel the same way; only their request document differs.
@@ -14,7 +15,8 @@ import concurrent.futures
 import logging
 from ssl import SSLContext
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import _ws
@@ -27,6 +29,7 @@ from ._wire import (
     parse_subprotocol,
 )
 from ._pool import RoundRobin
+from ._sync_ws import SocketWebSocket
 from .errors import ConnectionClosed, KithError, Timeout
 from .result import Result, WriteResult
 
@@ -65,7 +68,16 @@ def _resolve(future: concurrent.futures.Future, outcome: Result | KithError) -> 
 
 
 class Connection:
-    """One WebSocket connection with its reader thread (used through :class:`Client`)."""
+    """One WebSocket connection (used through :class:`Client`).
+
+    It has no reader thread of its own: a thread waiting for an answer reads the
+    socket itself and hands every message it reads to the request it answers (the
+    reading role); other waiting threads wait until their answer has been handed to
+    them, or until the role is free and they take it. So a call from a single thread
+    never waits for another thread to wake up. Futures from :meth:`Client.submit`
+    have nobody waiting in a call, so a helper thread takes the role while any of
+    them is pending.
+    """
 
     def __init__(
         self,
@@ -81,12 +93,9 @@ class Connection:
         self.wire = wire
         self.offer = offer or wire.subprotocol
         self.dispatcher: Dispatcher[concurrent.futures.Future] = Dispatcher(wire)
-        self._send_lock = threading.Lock()
         self._closing = False
         try:
-            self._ws = _ws.sync_connect(
-                url, **_ws.connect_kwargs(self.offer, timeout, max_message_bytes, sync=True, ssl=ssl)
-            )
+            self._ws = SocketWebSocket.open(url, self.offer, timeout, max_message_bytes, ssl)
         except Exception as exc:
             raise _ws.handshake_failure(url, self.offer, exc) from exc
         try:
@@ -94,26 +103,92 @@ class Connection:
         except KithError:
             self._ws.close()
             raise
-        self._reader = threading.Thread(target=self._read, name=f"kith-reader {url}", daemon=True)
-        self._reader.start()
+        self._cv = threading.Condition()
+        self._reading = False  # whether a thread holds the reading role
+        self._submitted = 0  # futures of submit() not done yet
+        self._helper = threading.Thread(target=self._read_for_submitted, name=f"kith-reader {url}", daemon=True)
+        self._helper.start()
 
     @property
     def closed(self) -> bool:
         return self.dispatcher.closed is not None
 
-    def _read(self) -> None:
+    def _pump(self, done: Callable[[], bool], deadline: float | None) -> None:
+        """Returns once ``done()`` or at ``deadline`` (``time.monotonic``), reading
+        the socket meanwhile whenever no other thread is."""
+        with self._cv:
+            while not done():
+                if not self._reading:
+                    self._reading = True
+                    break
+                left = _left(deadline)
+                if left is not None and left <= 0:
+                    return
+                self._cv.wait(left)
+            else:
+                return
         try:
-            for message in self._ws:
-                for future, outcome in self.dispatcher.feed(message):
-                    _resolve(future, outcome)
-        except _ws.WsConnectionClosed:
-            pass
-        except Exception:  # a bug here must not leave callers waiting forever
-            log.exception("kith: reader of %s failed", self.url)
+            while not done():
+                left = _left(deadline)
+                if left is not None and left <= 0:
+                    return
+                self._read_once(left)
         finally:
-            error = _ws.closed_error(self._ws, self.url, self._closing)
-            for future, outcome in self.dispatcher.close(error):
+            with self._cv:
+                self._reading = False
+                self._cv.notify_all()
+
+    def _read_once(self, timeout: float | None) -> None:
+        """One read of the socket; the answers it completes go to their requests."""
+        try:
+            messages = self._ws.receive(timeout)
+        except _ws.WsConnectionClosed:
+            self._end()
+            return
+        except Exception:  # a bug here must not leave callers waiting forever
+            log.exception("kith: reading from %s failed", self.url)
+            self._ws.close()
+            self._end()
+            return
+        if not messages:
+            return
+        for message in messages:
+            for future, outcome in self.dispatcher.feed(message):
                 _resolve(future, outcome)
+        with self._cv:
+            self._cv.notify_all()
+
+    def _end(self) -> None:
+        """The connection is over: every call in flight, and every later one, fails
+        with the reason."""
+        error = _ws.closed_error(self._ws, self.url, self._closing)
+        for future, outcome in self.dispatcher.close(error):
+            _resolve(future, outcome)
+        with self._cv:
+            self._cv.notify_all()
+
+    def _read_for_submitted(self) -> None:
+        """The helper thread: reads while futures of submit() are pending."""
+        while True:
+            with self._cv:
+                while self._submitted == 0 and not self.closed:
+                    self._cv.wait()
+            if self.closed:
+                return
+            self._pump(lambda: self._submitted == 0 or self.closed, None)
+
+    def track(self, future: concurrent.futures.Future) -> concurrent.futures.Future:
+        """Marks a future nobody waits for in a call (submit()): the helper thread
+        reads until it is done."""
+        with self._cv:
+            self._submitted += 1
+            self._cv.notify_all()
+        future.add_done_callback(self._untrack)
+        return future
+
+    def _untrack(self, _future: concurrent.futures.Future) -> None:
+        with self._cv:
+            self._submitted -= 1
 
     def submit(
         self, procedure: str, params: Mapping[str, Any], timing: bool = False
@@ -144,32 +219,39 @@ class Connection:
         request_id = self.dispatcher.register(future)
         future.kith_request_id = request_id  # type: ignore[attr-defined]
         try:
-            with self._send_lock:
-                self._ws.send(Wire.frame(request_id, payload, flags))
-        except _ws.WsConnectionClosed:
+            self._ws.send(Wire.frame(request_id, payload, flags))
+        except (_ws.WsConnectionClosed, OSError):
             self.dispatcher.forget(request_id)
+            self._ws.close()
+            self._end()
             raise _ws.closed_error(self._ws, self.url, self._closing) from None
         return future
 
     def wait(self, future: concurrent.futures.Future, what: str, timeout: float | None) -> Result:
         """The result of ``future``; ``what`` (a procedure name, or a write) names the
         request in the client-side ``Timeout``."""
-        try:
-            return future.result(timeout)
-        except concurrent.futures.TimeoutError:
+        self._pump(future.done, None if timeout is None else time.monotonic() + timeout)
+        if not future.done():
             self.dispatcher.forget(future.kith_request_id)  # type: ignore[attr-defined]
             future.cancel()
             raise Timeout(
                 "timeout",
                 f"no answer to {what} from {self.url} within {timeout} s "
                 "(client-side deadline; a late answer is dropped)",
-            ) from None
+            )
+        return future.result(0)
 
     def close(self) -> None:
         self._closing = True
-        self._ws.close()
-        if self._reader is not threading.current_thread():
-            self._reader.join(timeout=5)
+        self._ws.close()  # wakes a thread blocked reading
+        self._end()
+        if self._helper is not threading.current_thread():
+            self._helper.join(timeout=5)
+
+
+def _left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (``None``: no deadline)."""
+    return None if deadline is None else deadline - time.monotonic()
 
 
 class Client(RoundRobin[Connection]):
@@ -217,7 +299,8 @@ class Client(RoundRobin[Connection]):
         """Sends a call without waiting: returns a ``concurrent.futures.Future`` of
         its :class:`Result`. Submitting many, then waiting, pipelines them from a
         single thread. No client-side deadline applies; pass one to ``.result()``."""
-        return self._pick().submit(procedure, params, timing)
+        conn = self._pick()
+        return conn.track(conn.submit(procedure, params, timing))
 
     def write(
         self,
