@@ -2,17 +2,21 @@
 # S4 side by side, one command: kith, PostgreSQL 15 (reference SQL), Neo4j 5.26, FalkorDB
 # and Ladybug on the same LDBC data set, on this machine, in one run.
 #
-#   bench/peers/s4/run.sh WORK [--quick]
+#   bench/peers/s4/run.sh WORK [--quick | --data DIR]
 #
 # 1. data: SF0.1 (unpacked from ../shared/data into WORK/data), or with --quick the
-#    official test data set;
+#    official test data set, or with --data an LDBC data set of your own (DIR holds
+#    social_network/, substitution_parameters/ and update_streams/ as the SF0.1 archive
+#    does, e.g. an SF1 made by bench/ldbc-datagen/generate.sh; named by DIR's last part);
 # 2. loads every system, timing it (S4 Table 4): kith load ldbc, load.py (the reference
 #    PostgreSQL load), Neo4j's bulk import + indexes (bench/peers/neo4j/ldbc/load.sh),
 #    Ladybug's COPY of the whole graph (bench/peers/ladybug/load.py), FalkorDB's batched
 #    Cypher (bench/peers/falkordb/load.py; its server needs Python 3.12, falkordb.sh);
 # 3. checks answers: the 21 official SQL texts on PostgreSQL against kith, case by case
 #    (bench/peers/postgres/check.py; Neo4j's answers are the oracle fixtures kith already
-#    equals, crates/kith-ldbc/tests/oracle.rs);
+#    equals, crates/kith-ldbc/tests/oracle.rs; for --data the fixtures are made in this run
+#    from the Neo4j just loaded, bench/peers/neo4j/ldbc/oracle.py, into WORK/fixtures, and
+#    check.py also compares kith with them);
 # 4. S4 Tables 2 and 3 (micro.py): the four micro-queries on kith native, kith Cypher over
 #    WebSocket and over Bolt, Neo4j, PostgreSQL, FalkorDB and Ladybug (embedded), answers checked
 #    equal to kith's;
@@ -38,11 +42,21 @@ shared=$(cd "$repo/../shared" && pwd)
 die() { echo "s4/run.sh: error: $*" >&2; exit 1; }
 note() { echo "s4/run.sh: $*" >&2; }
 
-(( $# >= 1 )) || die "usage: run.sh WORK [--quick]"
+usage="usage: run.sh WORK [--quick | --data DIR]"
+(( $# >= 1 )) || die "$usage"
 work=$1
-quick=0
-[[ ${2:-} == --quick ]] && quick=1
-[[ $# -le 2 && (${2:-} == "" || $quick == 1) ]] || die "usage: run.sh WORK [--quick] (got: $*)"
+quick=0 data=""
+case "${2:-}|$#" in
+  "|1") ;;
+  "--quick|2") quick=1 ;;
+  "--data|3") data=$(cd "$3" 2>/dev/null && pwd) || die "--data $3: no such directory" ;;
+  *) die "$usage (got: $*)" ;;
+esac
+if [[ -n $data ]]; then
+  for part in social_network/dynamic social_network/static substitution_parameters update_streams; do
+    [[ -d $data/$part ]] || die "--data $data has no $part/: an LDBC data set laid out as ../shared/data's SF0.1 archive is wanted"
+  done
+fi
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 chmod o+x "$work"  # PostgreSQL runs as its own user and keeps its data in WORK/postgres
@@ -51,6 +65,10 @@ if (( quick )); then
   dataset=test src="$shared/data/ldbc-snb-interactive-test/vanilla"
   params="$shared/data/ldbc-snb-interactive-test/substitution_parameters" runs=20 warmup=3
   streams="$shared/data/ldbc-snb-interactive-test/update_streams" levels="1 4" seconds=4
+elif [[ -n $data ]]; then
+  dataset=$(basename "$data") src="$data/social_network" params="$data/substitution_parameters"
+  streams="$data/update_streams" runs=${S4_RUNS:-100} warmup=10
+  levels=${S4_READERS:-1 4 16 32} seconds=${S4_SECONDS:-20}
 else
   dataset=sf0.1 src="$work/data/sf0.1/social_network" params="$work/data/sf0.1/substitution_parameters"
   streams="$work/data/sf0.1/update_streams" runs=${S4_RUNS:-100} warmup=10
@@ -61,6 +79,7 @@ else
   fi
 fi
 fixtures="$repo/crates/kith-ldbc/tests/fixtures/$dataset"
+[[ -n $data ]] && fixtures="$work/fixtures/$dataset"
 
 kith=${KITH_BIN:-}
 if [[ -z $kith ]]; then
@@ -113,6 +132,13 @@ note "loading $dataset into Neo4j (bulk import, indexes)"
 "$repo/bench/peers/neo4j/neo4j.sh" build >/dev/null
 rm -rf "$work/neo4j"
 KEEP_RUNNING=1 timed_load neo4j "$repo/bench/peers/neo4j/ldbc/load.sh" "$src" "$work/neo4j" "$neo_port"
+if [[ -n $data ]]; then
+  note "the oracle's answers on $dataset: the spec-written Cypher on the Neo4j just loaded (into $fixtures)"
+  "$repo/bench/peers/neo4j/neo4j.sh" venv >/dev/null
+  "$repo/bench/peers/neo4j/.venv/bin/python" "$repo/bench/peers/neo4j/ldbc/oracle.py" --port "$neo_port" \
+    --src "$src" --params "$params" --dataset "$dataset" --out "$fixtures" 2>"$work/oracle.log" ||
+    die "the Neo4j oracle failed: $work/oracle.log"
+fi
 
 note "loading $dataset into Ladybug (embedded, the whole graph by COPY)"
 timed_load ladybug "$py" "$repo/bench/peers/ladybug/load.py" "$src" "$work/ladybug.db" --summary "$work/ladybug-load.json"
