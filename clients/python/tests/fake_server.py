@@ -11,6 +11,7 @@ Procedures:
   test.sleep(ms, **p)         test.echo after `ms` milliseconds
   test.error(code, message)   an ERROR frame
   test.close(code, reason)    the server closes the connection
+  test.close_later(ms, code, reason)  one row, then the server closes after `ms` ms
   test.too_large()            ERROR frame_too_large with request id 0, then close 1009
   test.whoami()               one row: the connection number on this server
 
@@ -175,6 +176,10 @@ class FakeServer:
             elif proc == "test.error":
                 await send(_frames.KIND_ERROR, request_id, {"code": params["code"], "message": params["message"]})
             elif proc == "test.close":
+                await ws.close(params["code"], params["reason"])
+            elif proc == "test.close_later":  # answers, then closes while the client idles
+                await rows(["ok"], [[True]])
+                await asyncio.sleep(params["ms"] / 1000)
                 await ws.close(params["code"], params["reason"])
             elif proc == "test.too_large":
                 await send(_frames.KIND_ERROR, 0, {"code": "frame_too_large", "message": "frame over 1048576 bytes"})

@@ -178,6 +178,18 @@ def test_submitted_futures_complete_with_nobody_calling(server):
         assert sorted(f.result().single()[0] for f in futures) == list(range(5))
 
 
+def test_a_connection_the_server_closed_while_idle_is_skipped(server):
+    """Nobody reads an idle connection, so the close is read when the pool next picks
+    it: the call goes to another connection instead of failing."""
+    with kith.connect(server.url, pool_size=2) as client:
+        first = client._connections[0]
+        assert client.call("test.close_later", ms=50, code=1001, reason="going away").single() == (True,)
+        time.sleep(0.3)
+        for i in range(4):
+            assert client.call("test.echo", i=i).single() == (i,)
+        assert first.closed and "1001" in first.dispatcher.closed.message
+
+
 def test_client_deadline_raises_timeout_and_drops_the_late_answer(server):
     with kith.connect(server.url, timeout=5) as client:
         with pytest.raises(kith.Timeout, match="client-side"):
@@ -360,7 +372,13 @@ def test_write_deadline_says_the_write_may_still_commit(server):
     with kith.connect(server.url) as client:
         with pytest.raises(kith.Timeout, match="may still commit"):
             client.write([{"op": "test.sleep", "ms": 400}], timeout=0.1)
-        assert client._connections[0].dispatcher.in_flight() == 0
+        # The abandoned answer is still read (by the connection's helper thread, with
+        # no call made meanwhile) and dropped, so the server is never left unread.
+        conn = client._connections[0]
+        deadline = time.monotonic() + 3
+        while conn.dispatcher.in_flight() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert conn.dispatcher.in_flight() == 0
         assert client.write([kith.ops.create_node()], timeout=None).nodes == [1000]
 
 

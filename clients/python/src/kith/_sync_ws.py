@@ -10,6 +10,9 @@ and handed it over twice (about 40 µs of a 150 µs round trip on a 2-core machi
 
 from __future__ import annotations
 
+import collections
+import math
+import select
 import socket
 import ssl as _ssl
 import threading
@@ -32,8 +35,13 @@ class SocketWebSocket:
 
     def __init__(self, sock: socket.socket, protocol: ClientProtocol) -> None:
         self._sock = sock
+        self._poll = select.poll()
+        self._poll.register(sock, select.POLLIN)
+        self._tls = isinstance(sock, _ssl.SSLSocket)
         self.protocol = protocol
-        self._lock = threading.Lock()  # the protocol's state and the socket's writes
+        self._lock = threading.Lock()  # the protocol's state and the outbox (never held while writing)
+        self._write_lock = threading.Lock()  # the socket's writes
+        self._outbox: collections.deque[bytes] = collections.deque()
         self._partial: list[bytes] = []  # a fragmented message's frames so far
         self._partial_text = False
         self.subprotocol: str | None = protocol.subprotocol
@@ -54,14 +62,17 @@ class SocketWebSocket:
         uri = parse_uri(url)
         if ssl is not None and not uri.secure:
             raise ValueError(f"a TLS context was given for {url}, which is not a wss:// URL")
+        # One deadline for the TCP connect, the TLS handshake and the WebSocket one.
+        deadline = None if timeout is None else time.monotonic() + timeout
         sock = socket.create_connection((uri.host, uri.port), timeout)
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if uri.secure:
+                sock.settimeout(_left(deadline))
                 context = ssl or _ssl.create_default_context()
                 sock = context.wrap_socket(sock, server_hostname=uri.host)
             protocol = ClientProtocol(uri, subprotocols=[offer], max_size=max_size)
-            handshake(sock, protocol, timeout)
+            handshake(sock, protocol, deadline)
             sock.settimeout(None)
             return cls(sock, protocol)
         except BaseException:
@@ -80,6 +91,10 @@ class SocketWebSocket:
         received = self.protocol.close_rcvd
         return None if received is None else received.reason
 
+    def readable(self) -> bool:
+        """Whether a read would not wait."""
+        return bool(self._tls and self._sock.pending()) or bool(self._poll.poll(0))
+
     def send(self, data: bytes) -> None:
         """Sends one binary message; raises WsConnectionClosed once the connection is
         closing or closed."""
@@ -88,18 +103,22 @@ class SocketWebSocket:
                 self.protocol.send_binary(data)
             except Exception as exc:  # websockets refuses to send in CLOSING/CLOSED
                 raise WsConnectionClosed(None, None) from exc
-            self._flush()
+            self._outbox.extend(self.protocol.data_to_send())
+        self._drain(block=True)
 
     def receive(self, timeout: float | None) -> list[bytes | str] | None:
         """The messages that one read of the socket completes (possibly none), or
         None when ``timeout`` seconds passed first. Raises WsConnectionClosed when
         the connection has ended."""
-        self._sock.settimeout(timeout)
         try:
+            # The socket stays blocking (no settimeout: a timeout would also apply to
+            # another thread's sendall); the deadline is a poll() for readability.
+            if timeout is not None and not (self._tls and self._sock.pending()):
+                # poll() takes at most INT_MAX ms; a longer wait polls again.
+                if not self._poll.poll(min(math.ceil(max(timeout, 0) * 1000), 2**31 - 1)):
+                    return None
             data = self._sock.recv(RECV_BYTES)
-        except (TimeoutError, socket.timeout):
-            return None
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: an SSLSocket closed meanwhile
             self._abort()
             raise WsConnectionClosed(None, None) from exc
         with self._lock:
@@ -108,8 +127,12 @@ class SocketWebSocket:
             else:
                 self.protocol.receive_eof()
             events = self.protocol.events_received()
-            self._flush()  # pongs, and the reply to the server's close
+            self._outbox.extend(self.protocol.data_to_send())  # pongs, the reply to a close
             closed = self.protocol.close_expected() or not data
+        try:
+            self._drain(block=False)  # a thread that is writing sends them otherwise
+        except OSError:
+            closed = True
         messages = self._messages(events)
         if closed and not messages:
             self._abort()
@@ -139,28 +162,53 @@ class SocketWebSocket:
         with self._lock:
             try:
                 self.protocol.send_close()
-                self._flush()
-            except Exception:  # already closing, or the socket is gone
+                self._outbox.extend(self.protocol.data_to_send())
+            except Exception:  # already closing
                 pass
+        try:
+            self._drain(block=False)  # not behind a writer the server does not read
+        except OSError:
+            pass
         self._abort()
 
     def _abort(self) -> None:
         try:
-            self._sock.shutdown(socket.SHUT_RDWR)
+            # socket.socket's own shutdown: SSLSocket.shutdown() first drops its SSL
+            # object, after which another thread's send() would go out in plaintext.
+            socket.socket.shutdown(self._sock, socket.SHUT_RDWR)
         except OSError:
             pass
         self._sock.close()
 
-    def _flush(self) -> None:
-        """Writes what the protocol has queued (call with the lock held)."""
-        for chunk in self.protocol.data_to_send():
-            if chunk:
-                self._sock.sendall(chunk)
+    def _drain(self, block: bool) -> None:
+        """Writes the outbox in order. Without ``block``, returns at once when another
+        thread is writing: that thread looks at the outbox again after letting go."""
+        while self._write_lock.acquire(blocking=block):
+            try:
+                while True:
+                    with self._lock:
+                        if not self._outbox:
+                            break
+                        chunk = self._outbox.popleft()
+                    if chunk:
+                        self._sock.sendall(chunk)
+            finally:
+                self._write_lock.release()
+            with self._lock:
+                if not self._outbox:
+                    return
+            block = False
 
 
-def handshake(sock: socket.socket, protocol: ClientProtocol, timeout: float | None) -> None:
+def _left(deadline: float | None) -> float | None:
+    """Seconds to ``deadline``, at least a millisecond (``settimeout`` takes no 0 here:
+    it would mean non-blocking); None without one."""
+    return None if deadline is None else max(deadline - time.monotonic(), 0.001)
+
+
+def handshake(sock: socket.socket, protocol: ClientProtocol, deadline: float | None) -> None:
     """Sends the upgrade request and reads until the server's response."""
-    deadline = None if timeout is None else time.monotonic() + timeout
+    sock.settimeout(_left(deadline))
     protocol.send_request(protocol.connect())
     for chunk in protocol.data_to_send():
         sock.sendall(chunk)

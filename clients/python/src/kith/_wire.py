@@ -3,7 +3,7 @@
 :class:`Wire` turns a call or a write into a request frame and a received message into a
 decoded document, for one negotiated ``kith.v1.<encoding>.<compression>``.
 :class:`Dispatcher` keeps the calls in flight by request id and reassembles chunked
-results: the transports (a thread with ``websockets.sync``, a task with
+results: the transports (the waiting threads of _sync_ws.py, a task with
 ``websockets.asyncio``) only move messages and complete their own kind of future.
 Keeping the protocol here means both clients behave identically.
 """
@@ -179,13 +179,14 @@ F = TypeVar("F")
 
 
 class _Pending(Generic[F]):
-    __slots__ = ("future", "columns", "rows", "chunks")
+    __slots__ = ("future", "columns", "rows", "chunks", "discard")
 
     def __init__(self, future: F) -> None:
         self.future = future
         self.columns: list[str] | None = None
         self.rows: list[Any] = []
         self.chunks = 0
+        self.discard = False  # abandoned: its rows are read and dropped
 
 
 class Dispatcher(Generic[F]):
@@ -219,6 +220,16 @@ class Dispatcher(Generic[F]):
         answer is then dropped."""
         with self._lock:
             self._pending.pop(request_id, None)
+
+    def abandon(self, request_id: int, drain: F) -> bool:
+        """The caller gave up waiting, but the answer is still read to its end and
+        dropped: ``drain`` completes then. False when nothing more will come."""
+        with self._lock:
+            pending = self._pending.get(request_id)
+            if pending is None:
+                return False
+            pending.future, pending.discard, pending.rows = drain, True, []
+            return True
 
     def in_flight(self) -> int:
         return len(self._pending)
@@ -254,7 +265,7 @@ class Dispatcher(Generic[F]):
         if columns is not None:
             pending.columns = columns
         rows = doc.get("rows")
-        if rows:
+        if rows and not pending.discard:
             pending.rows.extend(rows)
         if more:
             return []

@@ -123,8 +123,8 @@ def closed_error(ws: Any, url: str, closed_by_client: bool) -> ConnectionClosed:
 
 
 def _close_code_and_reason(ws: Any) -> tuple[int | None, str | None]:
-    # websockets 13+ connections and the legacy asyncio protocol have close_code;
-    # the sync connection of websockets 12 keeps it on its sans-I/O protocol object.
+    # websockets' asyncio connections (13+ and the legacy one) have close_code; the
+    # sync client's SocketWebSocket reads it from the close frame received.
     for source in (ws, getattr(ws, "protocol", None)):
         code = getattr(source, "close_code", None)
         if code is not None:

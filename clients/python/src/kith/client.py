@@ -103,9 +103,11 @@ class Connection:
         except KithError:
             self._ws.close()
             raise
-        self._cv = threading.Condition()
+        lock = threading.Lock()
+        self._cv = threading.Condition(lock)  # callers waiting for the role or an answer
+        self._helper_cv = threading.Condition(lock)  # the helper, idle
         self._reading = False  # whether a thread holds the reading role
-        self._submitted = 0  # futures of submit() not done yet
+        self._submitted = 0  # futures of submit() (and abandoned answers) not done yet
         self._helper = threading.Thread(target=self._read_for_submitted, name=f"kith-reader {url}", daemon=True)
         self._helper.start()
 
@@ -116,27 +118,31 @@ class Connection:
     def _pump(self, done: Callable[[], bool], deadline: float | None) -> None:
         """Returns once ``done()`` or at ``deadline`` (``time.monotonic``), reading
         the socket meanwhile whenever no other thread is."""
-        with self._cv:
-            while not done():
-                if not self._reading:
-                    self._reading = True
-                    break
-                left = _left(deadline)
-                if left is not None and left <= 0:
-                    return
-                self._cv.wait(left)
-            else:
-                return
+        taken = False
         try:
+            with self._cv:
+                while not done():
+                    if not self._reading:
+                        self._reading = taken = True
+                        break
+                    left = _left(deadline)
+                    if left is not None and left <= 0:
+                        return
+                    self._cv.wait(left)
+                else:
+                    return
             while not done():
                 left = _left(deadline)
                 if left is not None and left <= 0:
                     return
                 self._read_once(left)
         finally:
-            with self._cv:
-                self._reading = False
-                self._cv.notify_all()
+            if taken:
+                with self._cv:
+                    self._reading = False
+                    self._cv.notify_all()
+                    if self._submitted:
+                        self._helper_cv.notify()
 
     def _read_once(self, timeout: float | None) -> None:
         """One read of the socket; the answers it completes go to their requests."""
@@ -152,9 +158,18 @@ class Connection:
             return
         if not messages:
             return
-        for message in messages:
-            for future, outcome in self.dispatcher.feed(message):
-                _resolve(future, outcome)
+        try:
+            for message in messages:
+                for future, outcome in self.dispatcher.feed(message):
+                    _resolve(future, outcome)
+        except BaseException as exc:  # answers of this read would be lost: end the connection
+            if isinstance(exc, Exception):
+                log.exception("kith: reading from %s failed", self.url)
+            self._ws.close()
+            self._end()
+            if not isinstance(exc, Exception):
+                raise
+            return
         with self._cv:
             self._cv.notify_all()
 
@@ -166,13 +181,15 @@ class Connection:
             _resolve(future, outcome)
         with self._cv:
             self._cv.notify_all()
+            self._helper_cv.notify()
 
     def _read_for_submitted(self) -> None:
-        """The helper thread: reads while futures of submit() are pending."""
+        """The helper thread: reads while futures of submit() or abandoned answers
+        are pending."""
         while True:
             with self._cv:
-                while self._submitted == 0 and not self.closed:
-                    self._cv.wait()
+                while (self._submitted == 0 or self._reading) and not self.closed:
+                    self._helper_cv.wait()
             if self.closed:
                 return
             self._pump(lambda: self._submitted == 0 or self.closed, None)
@@ -182,13 +199,28 @@ class Connection:
         reads until it is done."""
         with self._cv:
             self._submitted += 1
-            self._cv.notify_all()
+            self._helper_cv.notify()
         future.add_done_callback(self._untrack)
         return future
 
     def _untrack(self, _future: concurrent.futures.Future) -> None:
         with self._cv:
             self._submitted -= 1
+
+    def check_idle(self) -> None:
+        """Reads what arrived while nobody was reading (the server's close, a ping),
+        without waiting: a connection the server closed is then marked closed before
+        a call is put on it."""
+        with self._cv:
+            if self._reading or self.closed or not self._ws.readable():
+                return
+            self._reading = True
+        try:
+            self._read_once(0)
+        finally:
+            with self._cv:
+                self._reading = False
+                self._cv.notify_all()
 
     def submit(
         self, procedure: str, params: Mapping[str, Any], timing: bool = False
@@ -230,9 +262,14 @@ class Connection:
     def wait(self, future: concurrent.futures.Future, what: str, timeout: float | None) -> Result:
         """The result of ``future``; ``what`` (a procedure name, or a write) names the
         request in the client-side ``Timeout``."""
-        self._pump(future.done, None if timeout is None else time.monotonic() + timeout)
+        finite = timeout is not None and timeout != float("inf")
+        self._pump(future.done, time.monotonic() + timeout if finite else None)
         if not future.done():
-            self.dispatcher.forget(future.kith_request_id)  # type: ignore[attr-defined]
+            # The rest of the answer is still read, by the helper thread, and dropped:
+            # a server that cannot deliver it would close the connection as stalled.
+            drain: concurrent.futures.Future = concurrent.futures.Future()
+            if self.dispatcher.abandon(future.kith_request_id, drain):  # type: ignore[attr-defined]
+                self.track(drain)
             future.cancel()
             raise Timeout(
                 "timeout",
@@ -260,6 +297,16 @@ class Client(RoundRobin[Connection]):
     Thread-safe: any number of threads may call at once, and their calls are
     pipelined on the pool's connections.
     """
+
+    def _pick(self) -> Connection:
+        """The next open connection, after reading what it got while idle (so one
+        the server closed meanwhile is skipped, not handed a call that must fail)."""
+        for _ in range(len(self._connections)):
+            conn = super()._pick()
+            conn.check_idle()
+            if not conn.closed:
+                return conn
+        return super()._pick()  # raises ConnectionClosed: every connection is closed
 
     def call(
         self,
