@@ -710,7 +710,7 @@ fn expand(
             Ok(true)
         });
     }
-    let ahead = e.prefetch.record || e.prefetch.props || e.prefetch.rel_props;
+    let ahead = e.prefetch.record || e.prefetch.props;
     for_each_list(e, from, cx, |d, edges| {
         for window in edges.chunks(if ahead {
             PREFETCH_WINDOW
@@ -744,27 +744,20 @@ fn expand(
 /// Edges whose nodes are fetched together, before their rows go on.
 const PREFETCH_WINDOW: usize = 16;
 
-/// Reads what the rest of the query will read of the edges' nodes and relationships,
-/// in one tight loop: the cache misses of different edges overlap here, where the
-/// rows' own reads, far apart, would wait for one another.
+/// Reads the records of the edges' nodes that the rest of the query will read, in one
+/// tight loop: the cache misses of different edges overlap here, where the rows' own
+/// reads, far apart, would wait for one another. Only the record (the node's shape):
+/// properties live in columns, one array per key, so fetching "the properties" ahead
+/// meant gathering every column of the node (`node_properties`: a vector and a read of
+/// each key) for the one or two the query reads, which cost more than the misses it
+/// saved (a two-hop `RETURN DISTINCT f.id`, SF0.1: see docs/benchmarks.md).
 fn prefetch(what: Prefetch, edges: &[Edge], cx: &Ctx<'_>) {
     use std::hint::black_box;
+    if !(what.record || what.props) {
+        return;
+    }
     for edge in edges {
-        // Label tests read the store's label bitmaps (small, cached), not the record.
-        if what.record {
-            black_box(cx.graph().node_labels(edge.node).len());
-        }
-        if what.props {
-            // Every entry's key: the binary search for any key touches some of them.
-            for (k, _) in cx.graph().node_properties(edge.node) {
-                black_box(k);
-            }
-        }
-        if what.rel_props {
-            for (k, _) in cx.graph().rel_properties(edge.rel) {
-                black_box(k);
-            }
-        }
+        black_box(cx.graph().node_labels(edge.node).len());
     }
 }
 
