@@ -72,7 +72,7 @@ pub fn serve(
         .map_err(|e| format!("starting {}: {e}", kith.display()))?;
     let process = ServeProcess { child, addr };
     let deadline = Instant::now() + Duration::from_secs(120);
-    while TcpStream::connect(addr).is_err() {
+    while !listening(addr) {
         if Instant::now() > deadline {
             return Err(format!("kith serve did not start; see {}", log.display()));
         }
@@ -127,4 +127,11 @@ pub fn health_number(addr: SocketAddr, within: Option<&str>, key: &str) -> Optio
         .collect::<String>()
         .parse()
         .ok()
+}
+
+/// Whether something listens on `addr`. A connection to itself does not count: with
+/// nothing listening yet, a loopback connect whose ephemeral source port happens to be
+/// `addr`'s own "succeeds" by TCP simultaneous open.
+pub(crate) fn listening(addr: std::net::SocketAddr) -> bool {
+    TcpStream::connect(addr).is_ok_and(|s| s.local_addr().ok() != s.peer_addr().ok())
 }

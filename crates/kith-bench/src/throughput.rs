@@ -172,7 +172,7 @@ impl ServerProcess {
             .spawn()
             .map_err(|e| format!("starting {} serve: {e}", options.kith.display()))?;
         let deadline = Instant::now() + Duration::from_secs(120);
-        while std::net::TcpStream::connect(addr).is_err() {
+        while !crate::process::listening(addr) {
             if Instant::now() > deadline {
                 return Err(format!("kith serve did not listen on {addr} within 120 s"));
             }

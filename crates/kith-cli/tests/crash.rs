@@ -6,8 +6,10 @@
 //! `KITH_CRASH_TRIALS` sets the number of kills (default 4, the CI run); the full run
 //! is `KITH_CRASH_TRIALS=25 cargo test --release -p kith-cli --test crash -- --nocapture`.
 
+mod common;
+
 use std::collections::{BTreeMap, HashSet};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,14 +60,7 @@ fn start(dir: &Path, log: &Path) -> Server {
         .stderr(log)
         .spawn()
         .expect("starts kith serve");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while TcpStream::connect(addr).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "kith serve did not start listening"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_listening(addr, "kith serve");
     Server { child, addr }
 }
 

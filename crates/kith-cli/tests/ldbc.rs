@@ -138,7 +138,7 @@ fn replay_to_a_running_server_while_reading() {
         .spawn()
         .expect("starts kith serve");
     let deadline = Instant::now() + Duration::from_secs(60);
-    while TcpStream::connect(addr).is_err() {
+    while !common::listening(addr) {
         assert!(Instant::now() < deadline, "kith serve did not start");
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -2,11 +2,12 @@
 //! script would feed it: on a data directory and on a running server. The
 //! interactive side is driven through tmux by scripts/shell-smoke.
 
+mod common;
+
 use std::io::Write as _;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use kith_storage::{create_data_dir, Snapshot};
 
@@ -132,11 +133,7 @@ fn serve(dir: &Path) -> (Server, String) {
         .spawn()
         .expect("starts kith serve");
     let server = Server(child);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while TcpStream::connect(addr).is_err() {
-        assert!(Instant::now() < deadline, "kith serve did not listen");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_listening(addr, "kith serve");
     (server, format!("ws://{addr}/v1/ws"))
 }
 

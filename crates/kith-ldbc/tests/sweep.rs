@@ -1,7 +1,7 @@
-//! IC3 and IC6 for every person of the official test data set, against an oracle
+//! IC1, IC3 and IC6 for every person of the official test data set, against an oracle
 //! computed here with plain loops straight from the CSV files. The oracle fixtures
-//! (`oracle.rs`) hold a handful of cases; these two reads choose between strategies
-//! (IC3 reads only each person's messages inside the date window when the store keeps
+//! (`oracle.rs`) hold a handful of cases; these reads take shortcuts (IC1 places the
+//! persons with the name instead of walking everyone three steps away; IC3 reads only each person's messages inside the date window when the store keeps
 //! them newest first; IC6 walks the tag's posts or the persons' posts, whichever list is
 //! shorter), so every person, several windows and both rare and common tags are checked.
 
@@ -294,6 +294,83 @@ fn ic3_equals_the_oracle_for_every_person_and_window() {
     }
     assert!(
         nonempty > 50,
+        "only {nonempty} non-empty answers: the sweep checks too little"
+    );
+}
+
+/// IC1's rows: (friendId, lastName, distance) for persons named `name` within three
+/// KNOWS steps, by a plain breadth-first walk; nearest first, then last name, then id.
+fn ic1_oracle(
+    o: &Oracle,
+    names: &HashMap<i64, (String, String)>,
+    p: i64,
+    name: &str,
+) -> Vec<(i64, String, i64)> {
+    let mut dist: HashMap<i64, i64> = HashMap::from([(p, 0)]);
+    let mut frontier = vec![p];
+    for d in 1..=3 {
+        let mut next = Vec::new();
+        for n in frontier {
+            for f in o.friends.get(&n).into_iter().flatten() {
+                if !dist.contains_key(f) {
+                    dist.insert(*f, d);
+                    next.push(*f);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let mut out: Vec<(i64, String, i64)> = dist
+        .into_iter()
+        .filter(|&(n, d)| d > 0 && names[&n].0 == name)
+        .map(|(n, d)| (n, names[&n].1.clone(), d))
+        .collect();
+    out.sort_by(|a, b| a.2.cmp(&b.2).then(a.1.cmp(&b.1)).then(a.0.cmp(&b.0)));
+    out.truncate(20);
+    out
+}
+
+#[test]
+fn ic1_equals_the_oracle_for_every_person_and_name() {
+    let (o, g, registry) = (Oracle::read(), graph(), Registry::with_builtins());
+    let names: HashMap<i64, (String, String)> = rows("dynamic/person")
+        .into_iter()
+        .map(|r| (int(&r[0]), (r[1].clone(), r[2].clone())))
+        .collect();
+    // The three commonest first names and a rare one.
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for (first, _) in names.values() {
+        *uses.entry(first.as_str()).or_default() += 1;
+    }
+    let mut by_use: Vec<(usize, &str)> = uses.into_iter().map(|(n, u)| (u, n)).collect();
+    by_use.sort_by(|a, b| b.cmp(a));
+    let tried: Vec<&str> = by_use
+        .iter()
+        .take(3)
+        .chain(by_use.last())
+        .map(|u| u.1)
+        .collect();
+    let mut nonempty = 0;
+    for name in tried {
+        for &p in &o.persons {
+            let params = vec![
+                ("personId", Value::Int(p)),
+                ("firstName", Value::string(name)),
+            ];
+            let got: Vec<(i64, String, i64)> = call(&registry, &g, "ldbc.ic1", params)
+                .iter()
+                .map(|r| match &r[1] {
+                    Value::String(last) => (int_of(&r[0]), last.to_string(), int_of(&r[2])),
+                    other => panic!("friendLastName is not a string: {other:?}"),
+                })
+                .collect();
+            let want = ic1_oracle(&o, &names, p, name);
+            assert_eq!(got, want, "ldbc.ic1 person {p} name {name}");
+            nonempty += usize::from(!want.is_empty());
+        }
+    }
+    assert!(
+        nonempty > 200,
         "only {nonempty} non-empty answers: the sweep checks too little"
     );
 }
