@@ -4,9 +4,8 @@
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashMap;
 
-use super::schema::Ldbc;
+use super::schema::{Ldbc, Reach};
 use super::DAY_MS;
-use crate::visited::Visited;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
 const COLUMNS: &[&str] = &[
@@ -51,11 +50,11 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     ) else {
         return Ok(out);
     };
-    let reach = s.within_two(person);
-    let rows = if countries_first(&s, [x, y], &reach) {
+    let reach = s.reach(person);
+    let rows = if countries_first(&s, [x, y], &reach.persons) {
         from_countries(&s, [x, y], window, &reach)
     } else {
-        from_persons(&s, [x, y], window, &reach)
+        from_persons(&s, [x, y], window, &reach.persons)
     };
     for (x_count, y_count, _, other) in
         super::top_k(rows, 20, |a, b| b.0.cmp(&a.0).then(a.2.cmp(&b.2)))
@@ -107,11 +106,7 @@ fn abroad(s: &Ldbc<'_>, person: NodeId, [x, y]: [NodeId; 2]) -> bool {
 }
 
 /// From the messages located in X or Y in the window, those by a reached person.
-fn from_countries(s: &Ldbc<'_>, xy: [NodeId; 2], w: Window, reach: &[(NodeId, u8)]) -> Rows {
-    let mut among = Visited::new(s.g.node_id_bound());
-    for (other, _) in reach {
-        among.insert(*other);
-    }
+fn from_countries(s: &Ldbc<'_>, xy: [NodeId; 2], w: Window, reach: &Reach) -> Rows {
     let mut counts: FxHashMap<NodeId, [i64; 2]> = FxHashMap::default();
     for (which, country) in xy.into_iter().enumerate() {
         for e in s.inc(country, s.is_located_in) {
@@ -119,7 +114,7 @@ fn from_countries(s: &Ldbc<'_>, xy: [NodeId; 2], w: Window, reach: &[(NodeId, u8
             if !s.g.has_label(e.node, s.message) || !w.holds(s.int(e.node, s.creation_date)) {
                 continue;
             }
-            if let Some(creator) = s.creator(e.node).filter(|c| among.contains(*c)) {
+            if let Some(creator) = s.creator(e.node).filter(|c| reach.contains(*c)) {
                 counts.entry(creator).or_default()[which] += 1;
             }
         }
@@ -221,7 +216,7 @@ mod tests {
         ];
         let mut nonempty = 0;
         for p in test_set::nodes(g, s.person) {
-            let reach = s.within_two(p);
+            let reach = s.reach(p);
             for &xy in &pairs {
                 for (start, days) in windows {
                     let w = Window {
@@ -229,7 +224,7 @@ mod tests {
                         end: start + days * day,
                     };
                     let mut a = from_countries(&s, xy, w, &reach);
-                    let mut b = from_persons(&s, xy, w, &reach);
+                    let mut b = from_persons(&s, xy, w, &reach.persons);
                     a.sort_unstable();
                     b.sort_unstable();
                     assert_eq!(

@@ -4,8 +4,7 @@
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashMap;
 
-use super::schema::Ldbc;
-use crate::visited::Visited;
+use super::schema::{Ldbc, Reach};
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
 const COLUMNS: &[&str] = &["tagName", "postCount"];
@@ -28,11 +27,11 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let Some(tag) = s.tag_named(p.string("tagName")?) else {
         return Ok(out);
     };
-    let persons = s.within_two(person);
-    let counts = if tagged_first(&s, tag, &persons) {
-        from_tag(&s, tag, &persons)
+    let reach = s.reach(person);
+    let counts = if tagged_first(&s, tag, &reach.persons) {
+        from_tag(&s, tag, &reach)
     } else {
-        from_persons(&s, tag, &persons)
+        from_persons(&s, tag, &reach.persons)
     };
     let rows: Vec<(i64, kith_core::Str)> = counts
         .into_iter()
@@ -60,14 +59,10 @@ fn tagged_first(s: &Ldbc<'_>, tag: NodeId, persons: &[(NodeId, u8)]) -> bool {
 }
 
 /// Counts from the tag's posts whose creator is one of `persons`.
-fn from_tag(s: &Ldbc<'_>, tag: NodeId, persons: &[(NodeId, u8)]) -> FxHashMap<NodeId, i64> {
-    let mut among = Visited::new(s.g.node_id_bound());
-    for (other, _) in persons {
-        among.insert(*other);
-    }
+fn from_tag(s: &Ldbc<'_>, tag: NodeId, reach: &Reach) -> FxHashMap<NodeId, i64> {
     let mut counts: FxHashMap<NodeId, i64> = FxHashMap::default();
     for e in s.inc(tag, s.has_tag) {
-        if !s.g.has_label(e.node, s.post) || !s.creator(e.node).is_some_and(|c| among.contains(c)) {
+        if !s.g.has_label(e.node, s.post) || !s.creator(e.node).is_some_and(|c| reach.contains(c)) {
             continue;
         }
         count_others(s, e.node, tag, &mut counts);
@@ -124,10 +119,14 @@ mod tests {
             .collect();
         let mut nonempty = 0;
         for p in test_set::nodes(g, s.person) {
-            let reach = s.within_two(p);
+            let reach = s.reach(p);
             for &t in &tags {
                 let by_tag = from_tag(&s, t, &reach);
-                assert_eq!(by_tag, from_persons(&s, t, &reach), "person {p} tag {t}");
+                assert_eq!(
+                    by_tag,
+                    from_persons(&s, t, &reach.persons),
+                    "person {p} tag {t}"
+                );
                 nonempty += usize::from(!by_tag.is_empty());
             }
         }
