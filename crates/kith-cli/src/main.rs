@@ -53,6 +53,11 @@ enum Command {
         #[command(subcommand)]
         source: commands::produce::Source,
     },
+    /// Shard an LDBC graph (S5): a person shard and forum shards (docs/sharding.md).
+    Shard {
+        #[command(subcommand)]
+        action: commands::shard::Action,
+    },
     /// Node and relationship counts, the friend-degree distribution, and memory use.
     Stats {
         /// Data directory (default ./kith-data, generated at scale 1 if absent).
@@ -108,6 +113,9 @@ enum Command {
     },
     /// Serve the graph over WebSocket and HTTP (docs/protocol.md).
     Serve(Box<commands::serve::ServeArgs>),
+    /// Route the LDBC reads across the shards of `kith shard split`: a server with no
+    /// graph of its own, on every transport (docs/sharding.md).
+    Route(Box<commands::serve::RouteArgs>),
     /// Manage who may connect to a data directory's server, and as what
     /// (docs/security.md).
     User {
@@ -167,6 +175,7 @@ fn main() -> ExitCode {
             group,
         } => commands::replay::run(&target, &streams, limit, group),
         Command::Produce { source } => commands::produce::run(source),
+        Command::Shard { action } => commands::shard::run(action),
         Command::Stats { dir, memory, json } => commands::stats::run(dir, memory, json),
         Command::Call {
             dir,
@@ -202,6 +211,7 @@ fn main() -> ExitCode {
             json,
         } => commands::write::run(&target, ops.as_deref(), file.as_deref(), json),
         Command::Serve(args) => commands::serve::run(*args),
+        Command::Route(args) => commands::serve::route(*args),
         Command::User { action } => commands::user::run(action),
         Command::Bench { bench } => commands::bench::run(bench),
     };

@@ -8,6 +8,7 @@
 mod cluster;
 pub mod csv_file;
 pub mod load;
+pub mod shard;
 pub mod update_stream;
 
 pub use csv_file::LoadError;

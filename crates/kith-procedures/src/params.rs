@@ -7,6 +7,12 @@ use crate::ProcedureError;
 /// The most elements a list parameter may hold: a bound on the work one call asks for.
 pub const LIST_PARAM_LEN_MAX: usize = 1_000;
 
+/// The bound of a list parameter that says so ([`ParamSpec::long_list`]): a shard's
+/// part of an LDBC read is handed the persons its person shard reached (two KNOWS
+/// steps reach tens of thousands at large scale factors); the request's size limit
+/// bounds it further.
+pub const LONG_LIST_PARAM_LEN_MAX: usize = 1_000_000;
+
 /// The type of a parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamType {
@@ -75,6 +81,8 @@ pub struct ParamSpec {
     pub default: Option<DefaultValue>,
     /// What it means.
     pub doc: &'static str,
+    /// The most elements a list value may hold.
+    pub list_len_max: usize,
 }
 
 impl ParamSpec {
@@ -85,7 +93,14 @@ impl ParamSpec {
             ty,
             default: None,
             doc,
+            list_len_max: LIST_PARAM_LEN_MAX,
         }
+    }
+
+    /// This list parameter may hold up to [`LONG_LIST_PARAM_LEN_MAX`] elements.
+    pub const fn long_list(mut self) -> Self {
+        self.list_len_max = LONG_LIST_PARAM_LEN_MAX;
+        self
     }
 
     /// An optional Int parameter.
@@ -95,6 +110,7 @@ impl ParamSpec {
             ty: ParamType::Int,
             default: Some(DefaultValue::Int(default)),
             doc,
+            list_len_max: LIST_PARAM_LEN_MAX,
         }
     }
 
@@ -109,6 +125,7 @@ impl ParamSpec {
             ty: ParamType::String,
             default: Some(DefaultValue::Str(default)),
             doc,
+            list_len_max: LIST_PARAM_LEN_MAX,
         }
     }
 
@@ -119,6 +136,7 @@ impl ParamSpec {
             ty: ParamType::Scalar,
             default: Some(DefaultValue::Bool(default)),
             doc,
+            list_len_max: LIST_PARAM_LEN_MAX,
         }
     }
 }
@@ -203,13 +221,14 @@ impl Params {
                 });
             }
             if let Value::List(items) = &value {
-                if items.len() > LIST_PARAM_LEN_MAX {
+                if items.len() > spec.list_len_max {
                     return Err(ProcedureError::ParameterOutOfRange {
                         procedure: procedure.into(),
                         parameter: spec.name.into(),
                         reason: format!(
-                            "has {} elements; the limit is {LIST_PARAM_LEN_MAX}",
-                            items.len()
+                            "has {} elements; the limit is {}",
+                            items.len(),
+                            spec.list_len_max
                         ),
                     });
                 }

@@ -64,6 +64,7 @@ impl Registry {
             .chain(crate::shindig::procedures())
             .chain(crate::ldbc::procedures())
             .chain(crate::ldbc::micro::procedures())
+            .chain(crate::ldbc::shard_procedures())
         {
             registry.register(p);
         }

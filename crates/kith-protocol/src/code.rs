@@ -87,6 +87,9 @@ codes! {
     /// Publishing the log to Kafka failed or was not acknowledged in time; the
     /// message says whether the write was committed on the primary.
     ReplicationFailed = "replication_failed",
+    /// A router (`kith route`) could not reach a shard the request needs: nothing
+    /// was answered from the others (never a partial answer); retry once it is back.
+    ShardUnavailable = "shard_unavailable",
     /// A server bug.
     Internal = "internal",
 }

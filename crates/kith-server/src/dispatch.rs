@@ -117,6 +117,12 @@ pub(crate) enum Job {
         /// Who runs it: a query that writes needs a writer.
         role: Role,
     },
+    /// An LDBC read on a router, run across its shards (docs/sharding.md).
+    Routed {
+        procedure: String,
+        params: Vec<(String, Value)>,
+        timing: bool,
+    },
     /// Opens a WebSocket or HTTP transaction: answered with its id (column `tx`).
     Begin {
         timeout_ms: Option<u64>,
@@ -142,6 +148,9 @@ impl Job {
     /// The job of a request. Writes are converted here, before the request takes any
     /// slot: a malformed one is answered at once and never queued.
     pub(crate) fn of(state: &AppState, request: Request, role: Role) -> Result<Job, ExecError> {
+        if state.shards.is_some() {
+            return Job::routed(state, request);
+        }
         let job = match request {
             // An update procedure (LDBC's IU1..IU8) is a write: queued for the writer.
             Request::Call {
@@ -213,6 +222,30 @@ impl Job {
     }
 }
 
+impl Job {
+    /// A router's job: an LDBC read across its shards; anything else is refused with
+    /// what a router does run.
+    fn routed(state: &AppState, request: Request) -> Result<Job, ExecError> {
+        match request {
+            Request::Call {
+                procedure,
+                params,
+                timing,
+            } => Ok(Job::Routed {
+                procedure,
+                params,
+                timing,
+            }),
+            Request::Cypher { .. } => Err(ExecError::new(
+                Code::BadRequest,
+                "this server is a router over shards: it runs the LDBC reads (ldbc.is1-7, \
+                 ldbc.ic1-14) across them; send Cypher to a shard (docs/sharding.md)",
+            )),
+            _ => Err(ExecError::new(Code::ReadOnly, state.read_only_reason())),
+        }
+    }
+}
+
 /// Runs `job` and answers through `reply`. `cancel` stops a Cypher query once its
 /// client is gone.
 /// A request that names a version the store has not applied yet: from a task that
@@ -250,6 +283,11 @@ pub(crate) fn dispatch<R: Reply>(
             timing,
         } => submit_call(state, reply, procedure, params, timing),
         Job::Write { batch, timing } => submit_write(state, reply, batch, timing),
+        Job::Routed {
+            procedure,
+            params,
+            timing,
+        } => route(state, reply, procedure, params, timing),
         Job::Cypher {
             query,
             params,
@@ -409,6 +447,53 @@ fn submit_call<R: Reply>(
             }
             Err(error) => reply.fail(metric, &error),
         }
+    });
+}
+
+/// Runs an LDBC read across a router's shards on a task (it waits on the network,
+/// not on a worker); the answer goes to `reply` from there.
+fn route<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    procedure: String,
+    params: Vec<(String, Value)>,
+    timing: bool,
+) {
+    let Some(shards) = state.shards.clone() else {
+        return reply.refuse(&ExecError::new(Code::Internal, "routed without shards"));
+    };
+    let state = state.clone();
+    tokio::spawn(async move {
+        let started = Instant::now();
+        let limit = Duration::from_millis(state.config.query_timeout_ms);
+        let metric = if kith_router::Router::routes(&procedure) {
+            metric_name(&state, &procedure)
+        } else {
+            "<unknown>"
+        };
+        let outcome = tokio::time::timeout(limit, shards.run(&procedure, &params)).await;
+        let result = match outcome {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => return reply.fail(metric, &ExecError::new(e.code, e.message)),
+            Err(_) => {
+                let message = format!(
+                    "{procedure} ran past query_timeout_ms ({} ms) across the shards; stopped",
+                    limit.as_millis()
+                );
+                return reply.fail(metric, &ExecError::new(Code::Timeout, message));
+            }
+        };
+        let timing = timing.then(|| Timing {
+            queue_us: started.duration_since(reply.arrived()).as_micros() as u64,
+            exec_us: started.elapsed().as_micros() as u64,
+            encode_us: 0,
+        });
+        reply.answer(
+            metric,
+            result.columns(),
+            result.values(),
+            Trailer::with_timing(timing),
+        );
     });
 }
 

@@ -25,7 +25,7 @@ fn status_of(code: Code) -> StatusCode {
         Code::UnknownProcedure | Code::NotFound => StatusCode::NOT_FOUND,
         Code::FrameTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Code::ResultTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
-        Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Busy | Code::ShardUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         Code::ConditionFailed | Code::DuplicateId | Code::Conflict => StatusCode::CONFLICT,
         Code::ReadOnly => StatusCode::METHOD_NOT_ALLOWED,
         Code::Unauthorized => StatusCode::UNAUTHORIZED,

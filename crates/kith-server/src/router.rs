@@ -32,7 +32,7 @@ impl Server {
     /// Binds `config.listen` and starts the worker pool, serving `store` read-only
     /// (write requests are answered `read_only`).
     pub async fn bind(config: ServerConfig, store: Arc<Store>) -> std::io::Result<Server> {
-        Server::bind_with(config, store, None, None).await
+        Server::bind_with(config, store, None, None, None).await
     }
 
     /// Binds a read replica: serves `database`'s store, which `follower` keeps
@@ -44,7 +44,7 @@ impl Server {
         follower: kith_replication::Follower,
     ) -> std::io::Result<Server> {
         let store = database.store().clone();
-        Server::bind_with(config, store, None, Some(Arc::new(follower))).await
+        Server::bind_with(config, store, None, Some(Arc::new(follower)), None).await
     }
 
     /// Binds and serves a durable database: reads from its store, writes through the
@@ -73,7 +73,17 @@ impl Server {
         let store = database.store().clone();
         crate::export::remove_leftovers(database.dir());
         let writes = WriteQueue::start(database, config.write_queue_max, limits, publishing)?;
-        Server::bind_with(config, store, Some(writes), None).await
+        Server::bind_with(config, store, Some(writes), None, None).await
+    }
+
+    /// Binds a router over a sharded LDBC graph (`kith route`, docs/sharding.md): it
+    /// holds no graph; the LDBC reads run across `shards`, on every transport.
+    pub async fn bind_router(
+        config: ServerConfig,
+        shards: Arc<kith_router::Router>,
+    ) -> std::io::Result<Server> {
+        let store = Arc::new(Store::new(kith_storage::Snapshot::empty()));
+        Server::bind_with(config, store, None, None, Some(shards)).await
     }
 
     async fn bind_with(
@@ -81,6 +91,7 @@ impl Server {
         store: Arc<Store>,
         writes: Option<WriteQueue>,
         replica: Option<Arc<kith_replication::Follower>>,
+        shards: Option<Arc<kith_router::Router>>,
     ) -> std::io::Result<Server> {
         config
             .validate()
@@ -137,6 +148,7 @@ impl Server {
             replica,
             versions: crate::consistency::Versions::watch(store_for_versions, replica_for_versions),
             ingest,
+            shards,
         });
         Ok(Server {
             listener,

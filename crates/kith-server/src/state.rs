@@ -38,6 +38,8 @@ pub(crate) struct AppState {
     pub(crate) versions: crate::consistency::Versions,
     /// With `--ingest`: the topic of updates this server applies, and its progress.
     pub(crate) ingest: Option<(kith_replication::KafkaUrl, Arc<crate::ingest::IngestStatus>)>,
+    /// For a router (`kith route`): the shards the LDBC reads run across.
+    pub(crate) shards: Option<Arc<kith_router::Router>>,
 }
 
 impl AppState {
@@ -52,6 +54,9 @@ impl AppState {
                     .map(|p| format!(" ({p})"))
                     .unwrap_or_default()
             ),
+            None if self.shards.is_some() => "this server is a router over shards and takes \
+                 no writes; send updates to the shards (docs/sharding.md)"
+                .into(),
             None => {
                 "this server is read-only (started without a data directory to write to)".into()
             }

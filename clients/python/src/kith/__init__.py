@@ -24,6 +24,7 @@ from .client import Client, Transaction, connect
 from .cluster import Cluster, Session, connect_cluster
 from .errors import (
     Busy,
+    ShardUnavailable,
     ConditionFailed,
     Conflict,
     ConnectionClosed,
@@ -71,6 +72,7 @@ __all__ = [
     "UnknownProcedure",
     "ParameterError",
     "Busy",
+    "ShardUnavailable",
     "Timeout",
     "ProtocolError",
     "HandshakeError",

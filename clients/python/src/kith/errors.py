@@ -80,6 +80,12 @@ class Busy(KithError):
     """An in-flight limit is reached (``busy``); retrying later is the remedy."""
 
 
+class ShardUnavailable(KithError):
+    """A router (``kith route``) could not reach a shard the call needs
+    (``shard_unavailable``): nothing was answered from the other shards; retry once
+    the shard is back."""
+
+
 class Timeout(KithError):
     """No answer in time: the server's ``timeout`` or this client's own deadline."""
 
@@ -151,6 +157,7 @@ _BY_CODE: dict[str, type[KithError]] = {
     "wrong_parameter_type": ParameterError,
     "parameter_out_of_range": ParameterError,
     "busy": Busy,
+    "shard_unavailable": ShardUnavailable,
     "timeout": Timeout,
     "bad_frame": ProtocolError,
     "bad_request": ProtocolError,

@@ -33,17 +33,7 @@ const NAME_INDEXES: &[&str] = &[label::COUNTRY, label::TAG, label::TAG_CLASS];
 
 pub fn run(source: Source) -> Result<()> {
     let Source::Ldbc { src, out } = source;
-    if out.exists()
-        && std::fs::read_dir(&out)
-            .with_context(|| format!("reading {}", out.display()))?
-            .next()
-            .is_some()
-    {
-        bail!(
-            "{} already exists and is not empty; load into a new directory",
-            out.display()
-        );
-    }
+    refuse_non_empty(&out)?;
     let started = Instant::now();
     let (raw, stats) = kith_ldbc::load(&src)?;
     let parsed = started.elapsed().as_secs_f64();
@@ -64,13 +54,8 @@ pub fn run(source: Source) -> Result<()> {
     // Write into a sibling directory and rename it into place at the end, so a
     // failed or interrupted load never leaves a half-written data directory.
     let staging = staging_dir(&out)?;
-    let written = write_data_dir(&staging, &snapshot, &src, &stats).and_then(|()| {
-        if out.exists() {
-            std::fs::remove_dir(&out).with_context(|| format!("replacing {}", out.display()))?;
-        }
-        std::fs::rename(&staging, &out)
-            .with_context(|| format!("moving {} to {}", staging.display(), out.display()))
-    });
+    let written =
+        write_data_dir(&staging, &snapshot, &src, &stats).and_then(|()| publish(&staging, &out));
     if let Err(e) = written {
         let _ = std::fs::remove_dir_all(&staging);
         return Err(e);
@@ -94,8 +79,33 @@ pub fn run(source: Source) -> Result<()> {
     Ok(())
 }
 
+/// Refuses an `out` that exists and is not an empty directory.
+pub(crate) fn refuse_non_empty(out: &Path) -> Result<()> {
+    if out.exists()
+        && std::fs::read_dir(out)
+            .with_context(|| format!("reading {}", out.display()))?
+            .next()
+            .is_some()
+    {
+        bail!(
+            "{} already exists and is not empty; write into a new directory",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Moves a finished `staging` directory to `out` (an empty `out` is replaced).
+pub(crate) fn publish(staging: &Path, out: &Path) -> Result<()> {
+    if out.exists() {
+        std::fs::remove_dir(out).with_context(|| format!("replacing {}", out.display()))?;
+    }
+    std::fs::rename(staging, out)
+        .with_context(|| format!("moving {} to {}", staging.display(), out.display()))
+}
+
 /// `OUT.loading-PID` beside `out`.
-fn staging_dir(out: &Path) -> Result<PathBuf> {
+pub(crate) fn staging_dir(out: &Path) -> Result<PathBuf> {
     let name = out
         .file_name()
         .with_context(|| format!("{} has no directory name", out.display()))?;

@@ -10,6 +10,7 @@ pub mod produce;
 pub mod query;
 pub mod replay;
 pub mod serve;
+pub mod shard;
 pub mod shell;
 pub mod stats;
 pub mod user;

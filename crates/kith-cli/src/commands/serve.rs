@@ -248,12 +248,7 @@ fn auth_mode(text: &str) -> Result<kith_server::auth::AuthMode, String> {
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+    init_tracing();
     let config = args.config()?;
     let replica = config
         .replica_url()
@@ -262,6 +257,58 @@ pub fn run(args: ServeArgs) -> Result<()> {
         Some(url) => run_replica(config, url),
         None => run_primary(config),
     }
+}
+
+/// Options of `kith route`: the shards, and every transport option of `kith serve`.
+#[derive(Args)]
+pub struct RouteArgs {
+    /// The person shard's WebSocket URL (ws://HOST:PORT/v1/ws).
+    #[arg(long, value_name = "URL")]
+    person: String,
+    /// The forum shards' WebSocket URLs, in the layout's order (forum-0 first),
+    /// comma-separated.
+    #[arg(long, value_name = "URL,...", value_delimiter = ',', required = true)]
+    forums: Vec<String>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+/// `kith route`: a server holding no graph that runs the LDBC reads across the shards
+/// of `kith shard split` (docs/sharding.md), on every transport.
+pub fn route(args: RouteArgs) -> Result<()> {
+    init_tracing();
+    let RouteArgs {
+        person,
+        forums,
+        serve: options,
+    } = args;
+    let refused = [
+        ("--data", options.data.is_some()),
+        ("--publish", options.publish.is_some()),
+        ("--replica-of", options.replica_of.is_some()),
+        ("--ingest", options.ingest.is_some()),
+    ];
+    if let Some((flag, _)) = refused.iter().find(|(_, set)| *set) {
+        anyhow::bail!("a router holds no graph: {flag} belongs to the shards' `kith serve`");
+    }
+    let config = options.config()?;
+    let router = kith_router::Router::new(&person, &forums).map_err(|e| anyhow::anyhow!(e))?;
+    let router = Arc::new(router);
+    for shard in router.shards() {
+        tracing::info!(shard = shard.name(), url = %shard.url(), "routing to");
+    }
+    serve(config.clone(), move || {
+        kith_server::Server::bind_router(config, router)
+    })
+}
+
+fn init_tracing() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
 }
 
 /// A server that takes writes (and publishes its log with `--publish`).

@@ -24,33 +24,8 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let s = Ldbc::resolve(g)?;
     let person = s.person(p.int("personId")?)?;
     let min_date = p.int("minDate")?;
-    // Every forum some other person joined after minDate counts, with zero posts if
-    // need be; a post counts when its creator is one of the forum's new members.
-    let mut counts: FxHashMap<NodeId, i64> = FxHashMap::default();
-    let mut joined: FxHashSet<NodeId> = FxHashSet::default();
-    for (other, _) in s.within_two(person) {
-        joined.clear();
-        for e in s.inc(other, s.has_member) {
-            let join_date = s.rel_int(e.rel, s.join_date);
-            if join_date > min_date {
-                joined.insert(e.node);
-                counts.entry(e.node).or_default();
-            }
-        }
-        if joined.is_empty() {
-            continue;
-        }
-        for e in s.posts_among(other) {
-            if !g.has_label(e.node, s.post) {
-                continue;
-            }
-            if let Some(forum) = s.inc(e.node, s.container_of).first() {
-                if joined.contains(&forum.node) {
-                    *counts.entry(forum.node).or_default() += 1;
-                }
-            }
-        }
-    }
+    let others = s.within_two(person);
+    let counts = forum_counts(&s, others.iter().map(|(n, _)| *n), min_date);
     let rows: Vec<(i64, i64, NodeId)> = counts
         .into_iter()
         .map(|(f, n)| (n, s.ext_id(f), f))
@@ -60,4 +35,39 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         out.push([s.prop(f, s.title), Value::Int(n)]);
     }
     Ok(out)
+}
+
+/// Per forum that one of `persons` joined after `min_date` (with zero posts if need
+/// be), the posts in it of its new members among them (IC5 here and on each forum
+/// shard).
+pub(crate) fn forum_counts(
+    s: &Ldbc<'_>,
+    persons: impl Iterator<Item = NodeId>,
+    min_date: i64,
+) -> FxHashMap<NodeId, i64> {
+    let mut counts: FxHashMap<NodeId, i64> = FxHashMap::default();
+    let mut joined: FxHashSet<NodeId> = FxHashSet::default();
+    for other in persons {
+        joined.clear();
+        for e in s.inc(other, s.has_member) {
+            if s.rel_int(e.rel, s.join_date) > min_date {
+                joined.insert(e.node);
+                counts.entry(e.node).or_default();
+            }
+        }
+        if joined.is_empty() {
+            continue;
+        }
+        for e in s.posts_among(other) {
+            if !s.g.has_label(e.node, s.post) {
+                continue;
+            }
+            if let Some(forum) = s.inc(e.node, s.container_of).first() {
+                if joined.contains(&forum.node) {
+                    *counts.entry(forum.node).or_default() += 1;
+                }
+            }
+        }
+    }
+    counts
 }

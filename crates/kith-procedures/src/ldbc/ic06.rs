@@ -46,7 +46,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
 /// Whether walking the tag's messages is cheaper than walking the persons' posts:
 /// a rare tag has far fewer messages than the posts of a few hundred persons, and a
 /// common tag far more. Both lengths are slice lengths, known without a walk.
-fn tagged_first(s: &Ldbc<'_>, tag: NodeId, persons: &[(NodeId, u8)]) -> bool {
+pub(crate) fn tagged_first(s: &Ldbc<'_>, tag: NodeId, persons: &[(NodeId, u8)]) -> bool {
     let tagged = s.inc(tag, s.has_tag).len();
     let mut posts = 0;
     for (other, _) in persons {
@@ -59,7 +59,7 @@ fn tagged_first(s: &Ldbc<'_>, tag: NodeId, persons: &[(NodeId, u8)]) -> bool {
 }
 
 /// Counts from the tag's posts whose creator is one of `persons`.
-fn from_tag(s: &Ldbc<'_>, tag: NodeId, reach: &Reach) -> FxHashMap<NodeId, i64> {
+pub(crate) fn from_tag(s: &Ldbc<'_>, tag: NodeId, reach: &Reach) -> FxHashMap<NodeId, i64> {
     let mut counts: FxHashMap<NodeId, i64> = FxHashMap::default();
     for e in s.inc(tag, s.has_tag) {
         if !s.g.has_label(e.node, s.post) || !s.creator(e.node).is_some_and(|c| reach.contains(c)) {
@@ -71,7 +71,11 @@ fn from_tag(s: &Ldbc<'_>, tag: NodeId, reach: &Reach) -> FxHashMap<NodeId, i64> 
 }
 
 /// Counts from every post of `persons` that has the tag.
-fn from_persons(s: &Ldbc<'_>, tag: NodeId, persons: &[(NodeId, u8)]) -> FxHashMap<NodeId, i64> {
+pub(crate) fn from_persons(
+    s: &Ldbc<'_>,
+    tag: NodeId,
+    persons: &[(NodeId, u8)],
+) -> FxHashMap<NodeId, i64> {
     let mut counts: FxHashMap<NodeId, i64> = FxHashMap::default();
     for (other, _) in persons {
         for e in s.posts_among(*other) {

@@ -29,7 +29,7 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
 };
 
 /// (month 1..12, day 1..31) of an instant in UTC (the civil-from-days algorithm).
-fn month_day(epoch_ms: i64) -> (i64, i64) {
+pub(crate) fn month_day(epoch_ms: i64) -> (i64, i64) {
     let z = epoch_ms.div_euclid(DAY_MS) + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

@@ -33,21 +33,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let Some(class) = s.tag_class_named(p.string("tagClassName")?) else {
         return Ok(out);
     };
-    // The class and every class below it, then their tags.
-    let mut classes = vec![class];
-    let mut i = 0;
-    while i < classes.len() {
-        for sub in s.inc(classes[i], s.is_subclass_of) {
-            if !classes.contains(&sub.node) {
-                classes.push(sub.node);
-            }
-        }
-        i += 1;
-    }
-    let tags: FxHashSet<NodeId> = classes
-        .iter()
-        .flat_map(|c| s.inc(*c, s.has_type).iter().map(|e| e.node))
-        .collect();
+    let tags = tags_below(&s, class);
     let mut rows: Vec<(i64, i64, NodeId, Vec<kith_core::Str>)> = Vec::new();
     for friend in s.friends(person) {
         let mut count = 0i64;
@@ -90,4 +76,22 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         ]);
     }
     Ok(out)
+}
+
+/// The tags of a tag class and of every class below it.
+pub(crate) fn tags_below(s: &Ldbc<'_>, class: NodeId) -> FxHashSet<NodeId> {
+    let mut classes = vec![class];
+    let mut i = 0;
+    while i < classes.len() {
+        for sub in s.inc(classes[i], s.is_subclass_of) {
+            if !classes.contains(&sub.node) {
+                classes.push(sub.node);
+            }
+        }
+        i += 1;
+    }
+    classes
+        .iter()
+        .flat_map(|c| s.inc(*c, s.has_type).iter().map(|e| e.node))
+        .collect()
 }

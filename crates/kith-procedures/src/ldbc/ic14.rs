@@ -26,7 +26,7 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
 
 /// The weight of one step: 1.0 per comment of one replying to a post of the other,
 /// 0.5 per comment replying to a comment of the other, both ways.
-fn pair_weight(s: &Ldbc<'_>, g: &dyn GraphView, a: NodeId, b: NodeId) -> f64 {
+pub(crate) fn pair_weight(s: &Ldbc<'_>, g: &dyn GraphView, a: NodeId, b: NodeId) -> f64 {
     let one_way = |from: NodeId, to: NodeId| -> f64 {
         let mut w = 0.0;
         for c in s.inc(from, s.has_creator) {

@@ -46,8 +46,11 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             )
         })
         .collect();
-    // Newest first; ties by reply author id ascending.
-    replies.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    // Newest first; ties by reply author id ascending, then by comment id (not the
+    // node: a sharded graph numbers its nodes differently and must answer the same).
+    replies.sort_unstable_by(|x, y| {
+        (y.0.cmp(&x.0).then(x.1.cmp(&y.1))).then_with(|| s.ext_id(x.2).cmp(&s.ext_id(y.2)))
+    });
     let mut out = ResultSet::new(COLUMNS);
     for (date, _, c, a) in replies {
         let [aid, first, last] = a.map_or([Value::Null, Value::Null, Value::Null], |a| {

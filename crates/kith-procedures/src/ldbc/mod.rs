@@ -29,6 +29,7 @@ mod is5;
 mod is6;
 mod is7;
 pub(crate) mod micro;
+mod shard;
 #[cfg(test)]
 mod test_set;
 mod updates;
@@ -62,6 +63,12 @@ pub fn procedures() -> Vec<Procedure> {
         ic13::PROCEDURE,
         ic14::PROCEDURE,
     ]
+}
+
+/// The parts of the LDBC reads a sharded graph's router calls on its shards
+/// (docs/sharding.md).
+pub fn shard_procedures() -> Vec<Procedure> {
+    shard::procedures()
 }
 
 /// The update procedures IU1–IU8.

@@ -312,6 +312,28 @@ impl<'g> Ldbc<'g> {
         }
     }
 
+    /// The persons with these external ids that this graph holds (on a forum shard:
+    /// the proxies of those with content here), listed and marked like a
+    /// [`Ldbc::reach`] with no start. The distances are all 1: a shard's part of a
+    /// query is handed the persons its person shard reached, without distances.
+    pub(crate) fn reach_of(&self, ids: &[i64]) -> Reach {
+        let mut seen = Visited::new(self.g.node_id_bound());
+        let mut persons = Vec::new();
+        for &id in ids {
+            if let Some(n) = self.g.node_by_id(self.person, id) {
+                if seen.insert(n) {
+                    persons.push((n, 1));
+                }
+            }
+        }
+        Reach {
+            persons,
+            seen,
+            // No node has this id: `contains` is the marks alone.
+            start: NodeId(u32::MAX),
+        }
+    }
+
     /// A person's messages (HAS_CREATOR inward) as two runs, and whether each run
     /// is newest first by creation date (so "the newest k" reads can stop early):
     /// the posts and the comments where the store keeps posts first, else the whole

@@ -28,6 +28,7 @@ pub(crate) fn neo4j_code(error: &ExecError) -> &str {
         Code::NotFound => "Neo.ClientError.Statement.EntityNotFound",
         Code::ResultTooLarge | Code::CypherError => "Neo.ClientError.Statement.ExecutionFailed",
         Code::Busy => "Neo.TransientError.Request.NoThreadsAvailable",
+        Code::ShardUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
         Code::Conflict => "Neo.TransientError.Transaction.Outdated",
         Code::Timeout => "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
         Code::DuplicateId | Code::ConditionFailed => {
@@ -114,7 +115,7 @@ mod tests {
             assert!(status.starts_with("Neo."), "{code}: {status}");
             let transient = status.starts_with("Neo.TransientError.");
             // Only what a retry can fix is transient: managed transactions retry it.
-            let retryable = matches!(code, Code::Busy | Code::Conflict);
+            let retryable = matches!(code, Code::Busy | Code::Conflict | Code::ShardUnavailable);
             assert_eq!(transient, retryable, "{code}: {status}");
         }
         let cypher = crate::cypher::from_cypher(

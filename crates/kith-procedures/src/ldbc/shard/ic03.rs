@@ -1,0 +1,62 @@
+//! `shard.ic3` (forum shard): IC3's message side, each person's messages located in
+//! country X and in country Y within the window. Counts per person are partial: the
+//! router sums them over the forum shards before IC3's "both above zero" filter.
+
+use kith_core::{GraphView, Value};
+
+use super::super::schema::Ldbc;
+use super::super::DAY_MS;
+use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
+
+const COLUMNS: &[&str] = &["personId", "xCount", "yCount"];
+
+pub(crate) const PROCEDURE: Procedure = Procedure {
+    name: "shard.ic3",
+    description:
+        "S5 forum shard: messages of `persons` in countries X and Y within the window, per person",
+    params: &[
+        ParamSpec::required("persons", ParamType::IntList, "person ids (abroad already)")
+            .long_list(),
+        ParamSpec::required("countryXName", ParamType::String, "country X"),
+        ParamSpec::required("countryYName", ParamType::String, "country Y"),
+        ParamSpec::required(
+            "startDate",
+            ParamType::Int,
+            "window start, epoch ms, inclusive",
+        ),
+        ParamSpec::required("durationDays", ParamType::Int, "window length in days"),
+    ],
+    columns: COLUMNS,
+    run,
+};
+
+fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
+    let s = Ldbc::resolve(g)?;
+    let start = p.int("startDate")?;
+    let end = start.saturating_add(p.int("durationDays")?.saturating_mul(DAY_MS));
+    let mut out = ResultSet::new(COLUMNS);
+    let (Some(x), Some(y)) = (
+        s.country_named(p.string("countryXName")?),
+        s.country_named(p.string("countryYName")?),
+    ) else {
+        return Ok(out);
+    };
+    for (other, _) in super::persons(&s, p)?.persons {
+        let [mut xs, mut ys] = [0i64; 2];
+        for e in s.messages_between(other, start, end).into_iter().flatten() {
+            let date = s.int(e.node, s.creation_date);
+            if date < start || date >= end {
+                continue;
+            }
+            match s.one_out(e.node, s.is_located_in) {
+                Some(c) if c == x => xs += 1,
+                Some(c) if c == y => ys += 1,
+                _ => {}
+            }
+        }
+        if xs + ys > 0 {
+            out.push([Value::Int(s.ext_id(other)), Value::Int(xs), Value::Int(ys)]);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,81 @@
+//! kith-router: S5's router over a sharded LDBC graph (docs/sharding.md).
+//!
+//! The graph is split by `kith shard split` into a person shard and forum shards, each
+//! an ordinary `kith serve`. [`Router::run`] answers the 21 LDBC reads (IS1-7,
+//! IC1-14) with the same columns, rows and order as one server holding the whole
+//! graph: each read asks the person shard who it is about, fans its message side out
+//! to every forum shard at once (`shard.*` procedures, kith-procedures'
+//! `ldbc/shard/`), merges (top-k merges, counts summed) and fills in the names of
+//! persons that forum shards know only by id. One file per read in `reads/`.
+//!
+//! A shard that cannot be reached fails the whole read with `shard_unavailable`:
+//! never a partial answer.
+
+mod error;
+mod merge;
+mod reads;
+mod shard;
+
+use kith_core::Value;
+use kith_procedures::{Params, Procedure, Registry, ResultSet};
+
+pub use error::RouteError;
+pub use shard::{Shard, ShardCall};
+
+/// The router: the person shard and the forum shards, by index (the index
+/// `kith_ldbc::shard::forum_shard` gives a forum).
+pub struct Router {
+    person: Shard,
+    forums: Vec<Shard>,
+    /// The LDBC reads' parameter schemas and columns (the router validates a call as
+    /// the procedure would, before asking any shard).
+    registry: Registry,
+}
+
+impl Router {
+    /// A router over these shards' WebSocket URLs (`ws://host:port/v1/ws`). Nothing
+    /// connects yet: each shard connects on first use, and again after it failed.
+    pub fn new(person: &str, forums: &[String]) -> Result<Router, RouteError> {
+        if forums.is_empty() {
+            return Err(RouteError::config(
+                "a router needs at least one forum shard",
+            ));
+        }
+        Ok(Router {
+            person: Shard::new("person", person),
+            forums: (forums.iter().enumerate())
+                .map(|(i, url)| Shard::new(&format!("forum-{i}"), url))
+                .collect(),
+            registry: Registry::with_builtins(),
+        })
+    }
+
+    /// The shards: the person shard first.
+    pub fn shards(&self) -> impl Iterator<Item = &Shard> + '_ {
+        std::iter::once(&self.person).chain(&self.forums)
+    }
+
+    /// Whether the router runs this procedure (the 21 LDBC reads).
+    pub fn routes(procedure: &str) -> bool {
+        reads::NAMES.contains(&procedure)
+    }
+
+    /// Runs an LDBC read across the shards.
+    pub async fn run(
+        &self,
+        procedure: &str,
+        params: &[(String, Value)],
+    ) -> Result<ResultSet, RouteError> {
+        let spec = self.spec(procedure)?;
+        let p = Params::validate(spec.name, spec.params, params)?;
+        let rows = reads::run(self, spec.name, &p, params, spec.columns.len()).await?;
+        Ok(ResultSet::from_rows(spec.columns, rows))
+    }
+
+    fn spec(&self, procedure: &str) -> Result<&Procedure, RouteError> {
+        if !Router::routes(procedure) {
+            return Err(RouteError::not_routed(procedure));
+        }
+        Ok(self.registry.get(procedure)?)
+    }
+}

@@ -1,0 +1,312 @@
+//! The router's answers equal one server's, case for case: every oracle-fixture
+//! parameter line of IS1-7 and IC1-14 (the official test data set, and SF0.1), on 1,
+//! 2, 4 and 8 forum shards made by `kith_ldbc::shard::split`, each served by a real
+//! kith server in this process. One server's answers equal the fixtures
+//! (kith-ldbc's `oracle.rs`), so these equal the fixtures too; they are compared
+//! exactly here, order included.
+//!
+//! Also: a forum shard that stops makes the reads that need it fail with
+//! `shard_unavailable` (reads that need only the person shard still answer), and the
+//! router recovers when the shard is back; a router server answers over WebSocket.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use kith_client::{Client, ClientConfig};
+use kith_core::Value;
+use kith_procedures::Registry;
+use kith_protocol::ErrorCode;
+use kith_router::Router;
+use kith_server::{Server, ServerConfig};
+use kith_storage::{RawGraph, Snapshot, Store};
+use serde_json::Value as Json;
+use tokio::sync::oneshot;
+
+fn shared_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+}
+
+fn fixtures(dataset: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../kith-ldbc/tests/fixtures")
+        .join(dataset)
+}
+
+/// SF0.1, unpacked once per target directory from the shared archive (the same
+/// place kith-ldbc's oracle test unpacks it).
+fn sf01_dir() -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ldbc-sf0.1");
+    let done = root.join(".unpacked");
+    if !done.exists() {
+        let archive = shared_data().join("ldbc-snb-sf0.1-datagen.tar.zst");
+        let file =
+            std::fs::File::open(&archive).unwrap_or_else(|e| panic!("{}: {e}", archive.display()));
+        let _ = std::fs::remove_dir_all(&root);
+        tar::Archive::new(zstd::Decoder::new(file).expect("zstd"))
+            .unpack(&root)
+            .expect("unpacks");
+        std::fs::write(&done, "").expect("marks");
+    }
+    root.join("sf0.1/social_network")
+}
+
+fn from_json(v: &Json) -> Value {
+    match v {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => n
+            .as_i64()
+            .map_or_else(|| Value::Float(n.as_f64().expect("number")), Value::Int),
+        Json::String(s) => Value::string(s.as_str()),
+        Json::Array(items) => Value::List(items.iter().map(from_json).collect()),
+        Json::Object(_) => panic!("parameters are never maps"),
+    }
+}
+
+/// Every fixture case of a data set: (procedure, parameters).
+fn cases(dataset: &str) -> Vec<(String, Vec<(String, Value)>)> {
+    let mut out = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures(dataset))
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    for file in files {
+        let json: Json =
+            serde_json::from_slice(&std::fs::read(&file).expect("reads")).expect("json");
+        let procedure = json["procedure"].as_str().expect("procedure").to_owned();
+        for case in json["cases"].as_array().expect("cases") {
+            let params = (case["params"].as_object().expect("params").iter())
+                .map(|(k, v)| (k.clone(), from_json(v)))
+                .collect();
+            out.push((procedure.clone(), params));
+        }
+    }
+    assert!(out.len() > 300, "only {} cases in {dataset}", out.len());
+    out
+}
+
+/// A kith server in this process over a graph.
+struct Running {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Running {
+    async fn serve(store: Arc<Store>, addr: SocketAddr) -> Running {
+        let config = ServerConfig {
+            listen: addr,
+            workers: 2,
+            ..ServerConfig::default()
+        };
+        Running::run(Server::bind(config, store).await.expect("binds"))
+    }
+
+    fn run(server: Server) -> Running {
+        let addr = server.local_addr().expect("bound");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(server.run(async move {
+            let _ = stopped.await;
+        }));
+        Running {
+            addr,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("ws://{}/v1/ws", self.addr)
+    }
+
+    async fn stop(mut self) {
+        let _ = self.stop.take().map(|s| s.send(()));
+        self.task.await.expect("task").expect("clean shutdown");
+    }
+}
+
+/// The shards of a split, each served, and a router over them.
+struct Sharded {
+    person: Running,
+    forums: Vec<(Arc<Store>, Running)>,
+    router: Router,
+}
+
+async fn sharded(whole: &RawGraph, n: usize) -> Sharded {
+    let split = kith_ldbc::shard::split(whole, n).expect("splits");
+    let any = || "127.0.0.1:0".parse().expect("addr");
+    let store = |raw| Arc::new(Store::new(Snapshot::from_raw(raw).expect("builds")));
+    let person = Running::serve(store(split.person), any()).await;
+    let mut forums = Vec::new();
+    for raw in split.forums {
+        let s = store(raw);
+        forums.push((s.clone(), Running::serve(s, any()).await));
+    }
+    let urls: Vec<String> = forums.iter().map(|(_, r)| r.url()).collect();
+    let router = Router::new(&person.url(), &urls).expect("router");
+    Sharded {
+        person,
+        forums,
+        router,
+    }
+}
+
+impl Sharded {
+    async fn stop(self) {
+        self.person.stop().await;
+        for (_, f) in self.forums {
+            f.stop().await;
+        }
+    }
+}
+
+fn rows(result: &kith_procedures::ResultSet) -> Vec<Vec<Value>> {
+    result.rows().map(<[Value]>::to_vec).collect()
+}
+
+/// Every case through the router on each shard count, against one server.
+async fn check(src: &Path, dataset: &str, shard_counts: &[usize]) {
+    let (raw, _) = kith_ldbc::load(src).expect("loads");
+    let whole = Snapshot::from_raw(raw.clone()).expect("builds");
+    let registry = Registry::with_builtins();
+    let cases = cases(dataset);
+    for &n in shard_counts {
+        let s = sharded(&raw, n).await;
+        let mut failures = Vec::new();
+        for (procedure, params) in &cases {
+            let want = registry.call(&whole, procedure, params);
+            let got = s.router.run(procedure, params).await;
+            match (want, got) {
+                (Ok(w), Ok(g)) if rows(&w) == rows(&g) && w.columns() == g.columns() => {}
+                (Ok(w), Ok(g)) => failures.push(format!(
+                    "{procedure} {params:?}\n  one server: {:?}\n  router:     {:?}",
+                    rows(&w),
+                    rows(&g)
+                )),
+                (Err(w), Err(g)) if g.code == ErrorCode::NotFound => {
+                    assert!(w.to_string().starts_with("no "), "{w}");
+                }
+                (w, g) => failures.push(format!(
+                    "{procedure} {params:?}: one server {w:?}, router {g:?}"
+                )),
+            }
+        }
+        s.stop().await;
+        assert!(
+            failures.is_empty(),
+            "{dataset}, {n} forum shards: {} of {} cases differ; first:\n{}",
+            failures.len(),
+            cases.len(),
+            failures
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn test_set_answers_equal_one_server_on_1_2_4_8_forum_shards() {
+    let src = shared_data().join("ldbc-snb-interactive-test/vanilla");
+    check(&src, "test", &[1, 2, 4, 8]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sf01_answers_equal_one_server_on_1_2_4_8_forum_shards() {
+    check(&sf01_dir(), "sf0.1", &[1, 2, 4, 8]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_forum_shard_is_shard_unavailable_until_it_is_back() {
+    let (raw, _) =
+        kith_ldbc::load(&shared_data().join("ldbc-snb-interactive-test/vanilla")).expect("loads");
+    let mut s = sharded(&raw, 4).await;
+    let ic9 = cases("test")
+        .into_iter()
+        .find(|(p, _)| p == "ldbc.ic9")
+        .expect("an IC9 case");
+    let ic13 = cases("test")
+        .into_iter()
+        .find(|(p, _)| p == "ldbc.ic13")
+        .expect("an IC13 case");
+    let before = s.router.run(&ic9.0, &ic9.1).await.expect("answers");
+
+    let (store, down) = s.forums.remove(2);
+    let addr = down.addr;
+    down.stop().await;
+    let e = s
+        .router
+        .run(&ic9.0, &ic9.1)
+        .await
+        .expect_err("a shard is down");
+    assert_eq!(e.code, ErrorCode::ShardUnavailable, "{e}");
+    assert!(e.message.contains("forum-2"), "names the shard: {e}");
+    // Reads of the person shard alone do not need it.
+    s.router
+        .run(&ic13.0, &ic13.1)
+        .await
+        .expect("person shard only");
+    // Every read that fans out fails the same way, never with a partial answer.
+    let e = s.router.run(&ic9.0, &ic9.1).await.expect_err("still down");
+    assert_eq!(e.code, ErrorCode::ShardUnavailable, "{e}");
+
+    s.forums
+        .insert(2, (store.clone(), Running::serve(store, addr).await));
+    let after = s.router.run(&ic9.0, &ic9.1).await.expect("recovers");
+    assert_eq!(rows(&before), rows(&after));
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_router_server_answers_over_websocket_and_refuses_what_it_does_not_route() {
+    let (raw, _) =
+        kith_ldbc::load(&shared_data().join("ldbc-snb-interactive-test/vanilla")).expect("loads");
+    let whole = Snapshot::from_raw(raw.clone()).expect("builds");
+    let s = sharded(&raw, 2).await;
+    let urls: Vec<String> = s.forums.iter().map(|(_, r)| r.url()).collect();
+    let router = Arc::new(Router::new(&s.person.url(), &urls).expect("router"));
+    let config = ServerConfig {
+        listen: "127.0.0.1:0".parse().expect("addr"),
+        workers: 2,
+        ..ServerConfig::default()
+    };
+    let server = Running::run(Server::bind_router(config, router).await.expect("binds"));
+    let client = Client::connect(ClientConfig::new(server.url()))
+        .await
+        .expect("connects");
+    let registry = Registry::with_builtins();
+    for (procedure, params) in cases("test").into_iter().step_by(7) {
+        let want = registry.call(&whole, &procedure, &params);
+        let got = client.call(&procedure, params.clone()).await;
+        match (want, got) {
+            (Ok(w), Ok(g)) => assert_eq!(rows(&w), g.rows, "{procedure} {params:?}"),
+            (Err(_), Err(e)) => assert_eq!(e.code(), Some(ErrorCode::NotFound), "{e}"),
+            (w, g) => panic!("{procedure} {params:?}: one server {w:?}, router {g:?}"),
+        }
+    }
+    let e = client
+        .call("shindig.q1", Vec::new())
+        .await
+        .expect_err("not routed");
+    assert_eq!(e.code(), Some(ErrorCode::UnknownProcedure), "{e}");
+    assert!(e.to_string().contains("not routed"), "{e}");
+    let e = client
+        .cypher("MATCH (n) RETURN count(n)", Vec::new())
+        .await
+        .expect_err("no Cypher");
+    assert_eq!(e.code(), Some(ErrorCode::BadRequest), "{e}");
+    let e = client.write(Vec::new()).await.expect_err("no writes");
+    assert_eq!(e.code(), Some(ErrorCode::ReadOnly), "{e}");
+    let e = client
+        .call("ldbc.ic9", vec![("personId".into(), Value::Int(1))])
+        .await
+        .expect_err("bad");
+    assert_eq!(e.code(), Some(ErrorCode::MissingParameter), "{e}");
+    drop(client);
+    server.stop().await;
+    s.stop().await;
+}
