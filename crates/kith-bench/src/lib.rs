@@ -18,6 +18,7 @@ pub mod recovery;
 pub mod replication;
 pub mod report;
 pub mod report_s4;
+pub mod shard;
 pub mod shindig;
 pub mod shindig_cypher;
 mod svg;

@@ -49,32 +49,66 @@ pub fn serve(
     extra: &[String],
     log: &Path,
 ) -> Result<ServeProcess, String> {
+    let mut command = Command::new(kith);
+    command
+        .args(["serve", "--data"])
+        .arg(data)
+        .args(loopback(addr))
+        .args(extra);
+    spawn_listening(command, addr, log)
+}
+
+/// Starts `kith route` over the shards at these WebSocket URLs on `addr`; returns
+/// once it listens.
+pub fn route(
+    kith: &Path,
+    person: &str,
+    forums: &[String],
+    addr: SocketAddr,
+    log: &Path,
+) -> Result<ServeProcess, String> {
+    let mut command = Command::new(kith);
+    command
+        .args(["route", "--person", person, "--forums", &forums.join(",")])
+        .args(loopback(addr));
+    spawn_listening(command, addr, log)
+}
+
+/// Listen on `addr` without Bolt or users.
+fn loopback(addr: SocketAddr) -> [String; 6] {
+    [
+        "--listen",
+        &addr.to_string(),
+        "--bolt-listen",
+        "off",
+        "--auth",
+        "none",
+    ]
+    .map(str::to_owned)
+}
+
+/// Spawns `command` with its log appended to `log` and waits (at most two minutes:
+/// a large data directory takes a while to load) until `addr` listens.
+fn spawn_listening(
+    mut command: Command,
+    addr: SocketAddr,
+    log: &Path,
+) -> Result<ServeProcess, String> {
     let log_file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(log)
         .map_err(|e| format!("{}: {e}", log.display()))?;
-    let child = Command::new(kith)
-        .args(["serve", "--data"])
-        .arg(data)
-        .args([
-            "--listen",
-            &addr.to_string(),
-            "--bolt-listen",
-            "off",
-            "--auth",
-            "none",
-        ])
-        .args(extra)
+    let child = command
         .stdout(Stdio::null())
         .stderr(log_file)
         .spawn()
-        .map_err(|e| format!("starting {}: {e}", kith.display()))?;
+        .map_err(|e| format!("starting {command:?}: {e}"))?;
     let process = ServeProcess { child, addr };
     let deadline = Instant::now() + Duration::from_secs(120);
     while !listening(addr) {
         if Instant::now() > deadline {
-            return Err(format!("kith serve did not start; see {}", log.display()));
+            return Err(format!("{command:?} did not start; see {}", log.display()));
         }
         std::thread::sleep(Duration::from_millis(20));
     }

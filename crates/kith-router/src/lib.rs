@@ -15,6 +15,7 @@ mod error;
 mod merge;
 mod reads;
 mod shard;
+pub mod trace;
 
 use kith_core::Value;
 use kith_procedures::{Params, Procedure, Registry, ResultSet};
@@ -30,6 +31,8 @@ pub struct Router {
     /// The LDBC reads' parameter schemas and columns (the router validates a call as
     /// the procedure would, before asking any shard).
     registry: Registry,
+    /// Person ids per forum-shard call ([`reads::PERSONS_PER_CALL`] unless set).
+    persons_per_call: usize,
 }
 
 impl Router {
@@ -41,13 +44,31 @@ impl Router {
                 "a router needs at least one forum shard",
             ));
         }
+        let all: Vec<&str> = std::iter::once(person)
+            .chain(forums.iter().map(String::as_str))
+            .collect();
+        if let Some(twice) = all.iter().enumerate().find(|(i, u)| all[..*i].contains(u)) {
+            // A shard listed twice would count its messages twice.
+            return Err(RouteError::config(&format!(
+                "shard {} is listed twice",
+                twice.1
+            )));
+        }
         Ok(Router {
             person: Shard::new("person", person),
             forums: (forums.iter().enumerate())
                 .map(|(i, url)| Shard::new(&format!("forum-{i}"), url))
                 .collect(),
             registry: Registry::with_builtins(),
+            persons_per_call: reads::PERSONS_PER_CALL,
         })
+    }
+
+    /// Sends at most `n` person ids per forum-shard call (a shard with a smaller
+    /// message limit; tests of the split lists).
+    pub fn persons_per_call(mut self, n: usize) -> Router {
+        self.persons_per_call = n.max(1);
+        self
     }
 
     /// The shards: the person shard first.

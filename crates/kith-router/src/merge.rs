@@ -145,9 +145,12 @@ impl Router {
         rows: &mut [Vec<Value>],
         id: usize,
     ) -> Result<(), RouteError> {
-        let names = self.names(rows.iter().map(|r| int(&r[id]))).await?;
+        // A row may have no person there (a message without a creator): Null stays.
+        let names = self
+            .names(rows.iter().filter_map(|r| r[id].as_int()))
+            .await?;
         for r in rows.iter_mut() {
-            if let Some([first, last]) = names.get(&int(&r[id])) {
+            if let Some([first, last]) = r[id].as_int().and_then(|i| names.get(&i)) {
                 r[id + 1] = first.clone();
                 r[id + 2] = last.clone();
             }

@@ -2,7 +2,7 @@
 //! on first use and again after a failure.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kith_client::{Client, ClientConfig, ClientError, QueryResult};
 use kith_core::Value;
@@ -19,10 +19,18 @@ pub struct Shard {
     name: String,
     url: String,
     client: Mutex<Option<Arc<Client>>>,
+    /// When connecting last failed: calls within [`RETRY_AFTER`] of it fail at once
+    /// instead of queueing behind connects of their own.
+    failed_at: std::sync::Mutex<Option<(Instant, String)>>,
 }
 
-/// How long a call on a shard may take (a whole read's part, fanned out).
-const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a call on a shard may take: below the server's default query timeout
+/// (10 s), so a shard that stops answering is `shard_unavailable`, not `timeout`.
+const CALL_TIMEOUT: Duration = Duration::from_secs(8);
+/// How long connecting may take (a host that drops packets would take minutes).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long a failed connect is believed.
+const RETRY_AFTER: Duration = Duration::from_millis(500);
 
 impl Shard {
     pub(crate) fn new(name: &str, url: &str) -> Shard {
@@ -30,6 +38,7 @@ impl Shard {
             name: name.to_owned(),
             url: url.to_owned(),
             client: Mutex::new(None),
+            failed_at: std::sync::Mutex::new(None),
         }
     }
 
@@ -56,14 +65,31 @@ impl Shard {
         params: Vec<(String, Value)>,
     ) -> Result<QueryResult, RouteError> {
         let client = self.client().await?;
-        match client.call(procedure, params).await {
-            Ok(answer) => Ok(answer),
+        let traced = crate::trace::active();
+        let sent = std::time::Instant::now();
+        let answer = if traced {
+            client.call_timed(procedure, params).await
+        } else {
+            client.call(procedure, params).await
+        };
+        match answer {
+            Ok(answer) => {
+                if traced {
+                    let t = answer.timing.unwrap_or_default();
+                    crate::trace::record(&self.name, sent, (t.exec_us + t.encode_us) as f64);
+                }
+                Ok(answer)
+            }
             Err(ClientError::Server { code, message }) => {
                 Err(RouteError::from_shard(&self.name, code, &message))
             }
             Err(e) => {
-                // The connection is suspect: the next call connects afresh.
-                self.client.lock().await.take();
+                // The connection is suspect: the next call connects afresh (unless
+                // another call already replaced it).
+                let mut slot = self.client.lock().await;
+                if slot.as_ref().is_some_and(|c| Arc::ptr_eq(c, &client)) {
+                    slot.take();
+                }
                 Err(RouteError::unavailable(&self.name, &self.url(), e))
             }
         }
@@ -83,6 +109,9 @@ impl Shard {
     }
 
     async fn client(&self) -> Result<Arc<Client>, RouteError> {
+        if let Some(why) = self.recent_failure() {
+            return Err(RouteError::unavailable(&self.name, &self.url(), why));
+        }
         let mut slot = self.client.lock().await;
         if let Some(client) = &*slot {
             return Ok(client.clone());
@@ -90,11 +119,25 @@ impl Shard {
         let mut config = ClientConfig::new(self.url.clone());
         config.request_timeout = CALL_TIMEOUT;
         config.connections_per_url = 2;
-        let client = Client::connect(config)
-            .await
-            .map(Arc::new)
-            .map_err(|e| RouteError::unavailable(&self.name, &self.url(), e))?;
-        *slot = Some(client.clone());
-        Ok(client)
+        let connected = match tokio::time::timeout(CONNECT_TIMEOUT, Client::connect(config)).await {
+            Ok(Ok(client)) => Arc::new(client),
+            Ok(Err(e)) => return Err(self.failed(e.to_string())),
+            Err(_) => return Err(self.failed(format!("no connection within {CONNECT_TIMEOUT:?}"))),
+        };
+        *slot = Some(connected.clone());
+        Ok(connected)
+    }
+
+    fn recent_failure(&self) -> Option<String> {
+        let failed = self.failed_at.lock().unwrap_or_else(|p| p.into_inner());
+        (failed.as_ref())
+            .filter(|(at, _)| at.elapsed() < RETRY_AFTER)
+            .map(|(_, why)| why.clone())
+    }
+
+    fn failed(&self, why: String) -> RouteError {
+        let mut failed = self.failed_at.lock().unwrap_or_else(|p| p.into_inner());
+        *failed = Some((Instant::now(), why.clone()));
+        RouteError::unavailable(&self.name, &self.url(), why)
     }
 }

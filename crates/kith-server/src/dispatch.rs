@@ -236,14 +236,21 @@ impl Job {
                 params,
                 timing,
             }),
-            Request::Cypher { .. } => Err(ExecError::new(
-                Code::BadRequest,
-                "this server is a router over shards: it runs the LDBC reads (ldbc.is1-7, \
-                 ldbc.ic1-14) across them; send Cypher to a shard (docs/sharding.md)",
-            )),
-            _ => Err(ExecError::new(Code::ReadOnly, state.read_only_reason())),
+            Request::Cypher { .. } => Err(not_routed(state, true)),
+            _ => Err(not_routed(state, false)),
         }
     }
+}
+
+/// Why a router refuses a request it does not route: Cypher (also over Bolt) is
+/// `bad_request`, writes and transactions `read_only`.
+fn not_routed(state: &AppState, cypher: bool) -> ExecError {
+    if cypher {
+        let why = "this server is a router over shards: it runs the LDBC reads (ldbc.is1-7, \
+                   ldbc.ic1-14) across them; send Cypher to a shard (docs/sharding.md)";
+        return ExecError::new(Code::BadRequest, why);
+    }
+    ExecError::new(Code::ReadOnly, state.read_only_reason())
 }
 
 /// Runs `job` and answers through `reply`. `cancel` stops a Cypher query once its
@@ -260,6 +267,11 @@ pub(crate) fn dispatch_after<R: Reply>(
     reply: R,
     cancel: Arc<AtomicBool>,
 ) {
+    if state.shards.is_some() {
+        // A router holds no versions of its own: waiting would end in a timeout.
+        let why = "this server is a router over shards: a read cannot name a version here";
+        return reply.refuse(&ExecError::new(Code::BadRequest, why));
+    }
     let state = state.clone();
     tokio::spawn(async move {
         let waited = crate::consistency::reach(&state, min_version, Some(&cancel)).await;
@@ -276,6 +288,11 @@ pub(crate) fn dispatch<R: Reply>(
     reply: R,
     cancel: Arc<AtomicBool>,
 ) {
+    // Every transport's jobs meet here (Bolt makes its Cypher jobs itself): a router
+    // runs routed reads only, and never a job against its empty store.
+    if state.shards.is_some() && !matches!(job, Job::Routed { .. }) {
+        return reply.refuse(&not_routed(state, matches!(job, Job::Cypher { .. })));
+    }
     match job {
         Job::Call {
             procedure,

@@ -41,6 +41,10 @@ pub enum Bench {
     /// 1, 3 and 5 servers (a primary publishing to Kafka and its replicas, all on this
     /// machine); throughput, latency and server CPU per call.
     Cluster(ClusterArgs),
+    /// S5's experiment: the LDBC reads on one server and through `kith route` over
+    /// 1, 2, 4 and 8 forum shards (all processes on this machine): latency, the
+    /// critical path projected to hosts of their own, and throughput.
+    Shard(ShardArgs),
     /// S1's 19-query suite, single client, per access path (HTTP-JSON and WebSocket in
     /// every encoding and compression), with the server/client time split.
     Shindig(ShindigArgs),
@@ -177,6 +181,44 @@ pub struct ClusterArgs {
     #[arg(long)]
     pub scratch: Option<PathBuf>,
     /// Directory for the summary (cluster.md).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `kith bench shard`.
+#[derive(clap::Args)]
+pub struct ShardArgs {
+    /// An LDBC data directory (`kith load ldbc`).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// The substitution parameters (interactive_N_param.txt).
+    #[arg(long)]
+    pub params: PathBuf,
+    /// Forum-shard counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8")]
+    pub shards: Vec<usize>,
+    /// Reads to measure (e.g. ic4,ic6,ic7,ic9) [default: all 21].
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Parameter lines per read.
+    #[arg(long, default_value_t = 10)]
+    pub lines: usize,
+    /// Calls per parameter line.
+    #[arg(long, default_value_t = 5)]
+    pub repeats: usize,
+    /// Client tasks in the throughput run.
+    #[arg(long, default_value_t = 16)]
+    pub clients: usize,
+    /// Seconds of each throughput run (0: none).
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Reads of the throughput mix.
+    #[arg(long, value_delimiter = ',', default_value = "ic4,ic6,ic7,ic9")]
+    pub mix: Vec<String>,
+    /// Where the shards go [default: a temporary directory].
+    #[arg(long)]
+    pub scratch: Option<PathBuf>,
+    /// Directory for the summary (shard.md).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -348,6 +390,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Replication(args) => replication(args),
         Bench::Ingest(args) => ingest(args),
         Bench::Cluster(args) => cluster(args),
+        Bench::Shard(args) => shard(args),
         Bench::Shindig(args) => shindig(args),
         Bench::Throughput(args) => throughput(args),
         Bench::Writes(args) => writes(args),
@@ -555,6 +598,45 @@ fn cluster(args: ClusterArgs) -> Result<()> {
     print!("{summary}");
     if let Some(dir) = args.out {
         write_run_files(&dir, &[("cluster.md", &summary)])?;
+    }
+    Ok(())
+}
+
+fn shard(args: ShardArgs) -> Result<()> {
+    let loaded = data_dir::load(&args.data)?;
+    let named = |n: &str| format!("ldbc.{}", n.trim().to_lowercase());
+    let only: Vec<String> = args.only.iter().map(|n| named(n)).collect();
+    let mut queries = kith_bench::ldbc::queries(&loaded.snapshot, &args.params, args.lines)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    drop(loaded);
+    if let Some(unknown) = only
+        .iter()
+        .find(|n| !queries.iter().any(|q| &q.procedure == *n))
+    {
+        anyhow::bail!("--only: no LDBC read {unknown} (ic1..ic14, is1..is7)");
+    }
+    queries.retain(|q| only.is_empty() || only.contains(&q.procedure));
+    if args.shards.iter().any(|&n| !(1..=64).contains(&n)) {
+        anyhow::bail!("--shards: each count must be between 1 and 64");
+    }
+    let (scratch, _keep) = kith_bench::replication::scratch(args.scratch.as_deref())
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let options = kith_bench::shard::Options {
+        data: args.data,
+        shards: args.shards,
+        lines: args.lines.max(1),
+        repeats: args.repeats.max(1),
+        clients: args.clients.max(1),
+        seconds: args.seconds,
+        mix: args.mix.iter().map(|n| named(n)).collect(),
+        scratch,
+        kith: std::env::current_exe().context("finding the kith binary")?,
+    };
+    let report = kith_bench::shard::run(&options, &queries).map_err(|e| anyhow::anyhow!(e))?;
+    let summary = kith_bench::shard::markdown(&options, &report);
+    print!("{summary}");
+    if let Some(dir) = args.out {
+        write_run_files(&dir, &[("shard.md", &summary)])?;
     }
     Ok(())
 }

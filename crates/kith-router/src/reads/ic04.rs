@@ -16,19 +16,24 @@ use crate::{RouteError, Router};
 pub(crate) async fn run(r: &Router, p: &Params) -> Result<Vec<Vec<Value>>, RouteError> {
     let friends = r.reach(p.int("personId")?, 1).await?;
     let part = vec![pass(p, "startDate")?, pass(p, "durationDays")?];
-    let rows = r.over_persons("shard.ic4", &friends, part, 3).await?;
-    let mut counts: FxHashMap<String, i64> = FxHashMap::default();
-    let mut before: FxHashSet<String> = FxHashSet::default();
+    let rows = r.over_persons("shard.ic4", &friends, part, 4).await?;
+    // By tag id (two tags may share a name); ordered by name.
+    let mut counts: FxHashMap<i64, (String, i64)> = FxHashMap::default();
+    let mut before: FxHashSet<i64> = FxHashSet::default();
     for row in &rows {
-        let name = text(&row[0]).to_owned();
-        if row[2] == Value::Bool(true) {
-            before.insert(name);
+        let tag = int(&row[0]);
+        if row[3] == Value::Bool(true) {
+            before.insert(tag);
         } else {
-            *counts.entry(name).or_default() += int(&row[1]);
+            let entry = counts
+                .entry(tag)
+                .or_insert_with(|| (text(&row[1]).to_owned(), 0));
+            entry.1 += int(&row[2]);
         }
     }
     let new: Vec<(String, i64)> = (counts.into_iter())
-        .filter(|(name, _)| !before.contains(name))
+        .filter(|(tag, _)| !before.contains(tag))
+        .map(|(_, named)| named)
         .collect();
     let best = top(new, 10, |a, b| {
         (Reverse(a.1), &a.0).cmp(&(Reverse(b.1), &b.0))

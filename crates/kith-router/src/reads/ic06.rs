@@ -15,15 +15,19 @@ use crate::{RouteError, Router};
 pub(crate) async fn run(r: &Router, p: &Params) -> Result<Vec<Vec<Value>>, RouteError> {
     let persons = r.reach(p.int("personId")?, 2).await?;
     let rows = r
-        .over_persons("shard.ic6", &persons, vec![pass(p, "tagName")?], 2)
+        .over_persons("shard.ic6", &persons, vec![pass(p, "tagName")?], 3)
         .await?;
-    let mut counts: FxHashMap<String, i64> = FxHashMap::default();
+    // By tag id (two tags may share a name); ordered by name.
+    let mut counts: FxHashMap<i64, (String, i64)> = FxHashMap::default();
     for row in &rows {
-        *counts.entry(text(&row[0]).to_owned()).or_default() += int(&row[1]);
+        let entry = (counts.entry(int(&row[0]))).or_insert_with(|| (text(&row[1]).to_owned(), 0));
+        entry.1 += int(&row[2]);
     }
-    let best = top(counts.into_iter().collect(), 10, |a: &(String, i64), b| {
-        (Reverse(a.1), &a.0).cmp(&(Reverse(b.1), &b.0))
-    });
+    let best = top(
+        counts.into_values().collect(),
+        10,
+        |a: &(String, i64), b| (Reverse(a.1), &a.0).cmp(&(Reverse(b.1), &b.0)),
+    );
     Ok((best.into_iter())
         .map(|(name, n)| vec![Value::string(name), Value::Int(n)])
         .collect())

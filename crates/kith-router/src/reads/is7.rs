@@ -21,7 +21,8 @@ pub(crate) async fn run(r: &Router, p: &Params) -> Result<Vec<Vec<Value>>, Route
     };
     r.name_rows(&mut rows, 3).await?;
     for row in &mut rows {
-        row[6] = Value::Bool(friends.contains(&int(&row[3])));
+        let knows = row[3].as_int().is_some_and(|a| friends.contains(&a));
+        row[6] = Value::Bool(knows);
     }
     Ok(rows)
 }

@@ -22,6 +22,10 @@ use kith_procedures::{Params, ProcedureError};
 use crate::merge::{id_list, param};
 use crate::{RouteError, Router};
 
+/// Person ids per forum-shard call: about 15 bytes each in BSON, so a call stays
+/// well under a shard's default 1 MiB message limit.
+pub(crate) const PERSONS_PER_CALL: usize = 40_000;
+
 /// The reads a router runs.
 pub(crate) const NAMES: &[&str] = &[
     "ldbc.is1",
@@ -94,20 +98,25 @@ impl Router {
     }
 
     /// A forum-shard part over the persons a read reached, with its other
-    /// parameters; no call when nobody was reached.
+    /// parameters; no call when nobody was reached. A long list goes in parts of
+    /// `persons_per_call` ([`PERSONS_PER_CALL`]: a shard takes messages of `frame_bytes_max`, 1 MiB by
+    /// default), one after another: every part is additive over persons, so the
+    /// merges take the parts' rows as they take the shards'.
     pub(crate) async fn over_persons(
         &self,
         procedure: &'static str,
         persons: &[i64],
-        mut params: Vec<(String, Value)>,
+        params: Vec<(String, Value)>,
         width: usize,
     ) -> Result<Vec<Vec<Value>>, RouteError> {
-        if persons.is_empty() {
-            return Ok(Vec::new());
+        let mut rows = Vec::new();
+        for part in persons.chunks(self.persons_per_call) {
+            let mut params = params.clone();
+            params.push(param("persons", id_list(part.iter().copied())));
+            let answers = self.on_forums(procedure, params, width, false).await?;
+            rows.extend(crate::merge::all_rows(answers));
         }
-        params.push(param("persons", id_list(persons.iter().copied())));
-        let answers = self.on_forums(procedure, params, width, false).await?;
-        Ok(crate::merge::all_rows(answers))
+        Ok(rows)
     }
 }
 

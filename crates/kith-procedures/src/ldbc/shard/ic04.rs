@@ -8,7 +8,7 @@ use super::super::schema::Ldbc;
 use super::super::DAY_MS;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
-const COLUMNS: &[&str] = &["tagName", "postCount", "before"];
+const COLUMNS: &[&str] = &["tagId", "tagName", "postCount", "before"];
 
 pub(crate) const PROCEDURE: Procedure = Procedure {
     name: "shard.ic4",
@@ -36,6 +36,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let mut out = ResultSet::new(COLUMNS);
     for (t, n) in in_window.into_iter().filter(|(t, _)| !before.contains(t)) {
         out.push([
+            Value::Int(s.ext_id(t)),
             Value::String(s.text(t, s.name)),
             Value::Int(n),
             Value::Bool(false),
@@ -43,6 +44,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     }
     for t in before {
         out.push([
+            Value::Int(s.ext_id(t)),
             Value::String(s.text(t, s.name)),
             Value::Int(0),
             Value::Bool(true),

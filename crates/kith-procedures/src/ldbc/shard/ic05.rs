@@ -16,6 +16,11 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
     params: &[
         ParamSpec::required("persons", ParamType::IntList, "person ids").long_list(),
         ParamSpec::required("minDate", ParamType::Int, "epoch milliseconds, exclusive"),
+        ParamSpec::optional(
+            "limit",
+            20,
+            "forums answered; 0: all (the router splits long person lists and sums)",
+        ),
     ],
     columns: COLUMNS,
     run,
@@ -31,7 +36,9 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         .map(|(f, n)| (n, s.ext_id(f), f))
         .collect();
     let mut out = ResultSet::new(COLUMNS);
-    for (n, id, f) in super::super::top_k(rows, 20, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))) {
+    for (n, id, f) in super::super::top_k(rows, p.limit("limit")?, |a, b| {
+        b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+    }) {
         out.push([Value::Int(id), s.prop(f, s.title), Value::Int(n)]);
     }
     Ok(out)

@@ -8,7 +8,7 @@ use super::super::ic06::{from_persons, from_tag, tagged_first};
 use super::super::schema::Ldbc;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
-const COLUMNS: &[&str] = &["tagName", "postCount"];
+const COLUMNS: &[&str] = &["tagId", "tagName", "postCount"];
 
 pub(crate) const PROCEDURE: Procedure = Procedure {
     name: "shard.ic6",
@@ -34,7 +34,11 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         from_persons(&s, tag, &reach.persons)
     };
     for (t, n) in counts {
-        out.push([Value::String(s.text(t, s.name)), Value::Int(n)]);
+        out.push([
+            Value::Int(s.ext_id(t)),
+            Value::String(s.text(t, s.name)),
+            Value::Int(n),
+        ]);
     }
     Ok(out)
 }

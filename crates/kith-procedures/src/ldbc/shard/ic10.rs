@@ -76,7 +76,7 @@ pub(crate) const PROCEDURE: Procedure = Procedure {
     description: "S5 forum shard: per person, posts with an interest tag minus posts without",
     params: &[
         ParamSpec::required("persons", ParamType::IntList, "the candidates' ids").long_list(),
-        ParamSpec::required("tags", ParamType::IntList, "the interest tags' ids"),
+        ParamSpec::required("tags", ParamType::IntList, "the interest tags' ids").long_list(),
     ],
     columns: COLUMNS,
     run,
