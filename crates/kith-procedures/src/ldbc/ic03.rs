@@ -74,9 +74,9 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
 
 /// Creation dates in `[start, end)`.
 #[derive(Clone, Copy)]
-struct Window {
-    start: i64,
-    end: i64,
+pub(crate) struct Window {
+    pub(crate) start: i64,
+    pub(crate) end: i64,
 }
 
 impl Window {
@@ -92,7 +92,7 @@ type Rows = Vec<(i64, i64, i64, NodeId)>;
 /// reached person's messages in the window (about a dozen random reads each: their
 /// home, and binary searches of two runs). LDBC picks small countries for X and Y
 /// (about 100 messages each at SF0.1), so the countries usually win by far.
-fn countries_first(s: &Ldbc<'_>, [x, y]: [NodeId; 2], reach: &[(NodeId, u8)]) -> bool {
+pub(crate) fn countries_first(s: &Ldbc<'_>, [x, y]: [NodeId; 2], reach: &[(NodeId, u8)]) -> bool {
     let located = s.inc(x, s.is_located_in).len() + s.inc(y, s.is_located_in).len();
     located < reach.len().saturating_mul(12)
 }
@@ -107,6 +107,22 @@ fn abroad(s: &Ldbc<'_>, person: NodeId, [x, y]: [NodeId; 2]) -> bool {
 
 /// From the messages located in X or Y in the window, those by a reached person.
 fn from_countries(s: &Ldbc<'_>, xy: [NodeId; 2], w: Window, reach: &Reach) -> Rows {
+    country_counts(s, xy, w, reach)
+        .into_iter()
+        .filter(|(other, [x, y])| *x > 0 && *y > 0 && abroad(s, *other, xy))
+        .map(|(other, [x, y])| (x, y, s.ext_id(other), other))
+        .collect()
+}
+
+/// Per reached person, their messages in the window located in X and in Y, read from
+/// the two countries' located messages (no filter: a forum shard's counts are summed
+/// by the router before IC3's).
+pub(crate) fn country_counts(
+    s: &Ldbc<'_>,
+    xy: [NodeId; 2],
+    w: Window,
+    reach: &Reach,
+) -> FxHashMap<NodeId, [i64; 2]> {
     let mut counts: FxHashMap<NodeId, [i64; 2]> = FxHashMap::default();
     for (which, country) in xy.into_iter().enumerate() {
         for e in s.inc(country, s.is_located_in) {
@@ -120,10 +136,6 @@ fn from_countries(s: &Ldbc<'_>, xy: [NodeId; 2], w: Window, reach: &Reach) -> Ro
         }
     }
     counts
-        .into_iter()
-        .filter(|(other, [x, y])| *x > 0 && *y > 0 && abroad(s, *other, xy))
-        .map(|(other, [x, y])| (x, y, s.ext_id(other), other))
-        .collect()
 }
 
 /// From each reached person abroad, their messages in the window.

@@ -2,7 +2,10 @@
 //! country X and in country Y within the window. Counts per person are partial: the
 //! router sums them over the forum shards before IC3's "both above zero" filter.
 
-use kith_core::{GraphView, Value};
+use kith_core::{GraphView, NodeId, Value};
+use rustc_hash::FxHashMap;
+
+use super::super::ic03::{countries_first, country_counts, Window};
 
 use super::super::schema::Ldbc;
 use super::super::DAY_MS;
@@ -41,11 +44,39 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     ) else {
         return Ok(out);
     };
-    for (other, _) in super::persons(&s, p)?.persons {
+    let reach = super::persons(&s, p)?;
+    let window = Window { start, end };
+    // The shorter list, as on one server: the two countries' messages or the persons'.
+    let counts = if countries_first(&s, [x, y], &reach.persons) {
+        country_counts(&s, [x, y], window, &reach)
+    } else {
+        person_counts(&s, [x, y], window, &reach.persons)
+    };
+    for (other, [xs, ys]) in counts {
+        if xs + ys > 0 {
+            out.push([Value::Int(s.ext_id(other)), Value::Int(xs), Value::Int(ys)]);
+        }
+    }
+    Ok(out)
+}
+
+/// Per person, their messages in the window located in X and in Y.
+fn person_counts(
+    s: &Ldbc<'_>,
+    [x, y]: [NodeId; 2],
+    w: Window,
+    persons: &[(NodeId, u8)],
+) -> FxHashMap<NodeId, [i64; 2]> {
+    let mut counts = FxHashMap::default();
+    for &(other, _) in persons {
         let [mut xs, mut ys] = [0i64; 2];
-        for e in s.messages_between(other, start, end).into_iter().flatten() {
+        for e in s
+            .messages_between(other, w.start, w.end)
+            .into_iter()
+            .flatten()
+        {
             let date = s.int(e.node, s.creation_date);
-            if date < start || date >= end {
+            if date < w.start || date >= w.end {
                 continue;
             }
             // Counted apart: with X = Y a message counts in both, as on one server.
@@ -53,9 +84,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
             xs += i64::from(place == Some(x));
             ys += i64::from(place == Some(y));
         }
-        if xs + ys > 0 {
-            out.push([Value::Int(s.ext_id(other)), Value::Int(xs), Value::Int(ys)]);
-        }
+        counts.insert(other, [xs, ys]);
     }
-    Ok(out)
+    counts
 }
