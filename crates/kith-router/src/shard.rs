@@ -81,6 +81,11 @@ impl Shard {
                 Ok(answer)
             }
             Err(ClientError::Server { code, message }) => {
+                if traced {
+                    // An error answer (a `not_found` of a fan-out) is a round trip too;
+                    // the shard's own time for it is not reported, and is tiny.
+                    crate::trace::record(&self.name, sent, 0.0);
+                }
                 Err(RouteError::from_shard(&self.name, code, &message))
             }
             Err(e) => {
