@@ -294,7 +294,7 @@ async fn throughput(
                         Ok(_) => done += 1,
                         Err(_) => errors += 1,
                     }
-                    i += options_stride(t);
+                    i += stride(t);
                 }
                 (done, errors)
             })
@@ -315,7 +315,7 @@ async fn throughput(
 }
 
 /// Tasks walk the calls with different strides, so they do not call in lockstep.
-fn options_stride(task: usize) -> usize {
+fn stride(task: usize) -> usize {
     [1, 3, 5, 7][task % 4]
 }
 

@@ -145,25 +145,32 @@ fn from_persons(s: &Ldbc<'_>, xy: [NodeId; 2], w: Window, reach: &[(NodeId, u8)]
         if !abroad(s, other, xy) {
             continue;
         }
-        let (mut x_count, mut y_count) = (0i64, 0i64);
-        for e in s
-            .messages_between(other, w.start, w.end)
-            .into_iter()
-            .flatten()
-        {
-            if !w.holds(s.int(e.node, s.creation_date)) {
-                continue;
-            }
-            // Counted apart, as from_countries does: with X = Y a message counts in both.
-            let place = s.one_out(e.node, s.is_located_in);
-            x_count += i64::from(place == Some(xy[0]));
-            y_count += i64::from(place == Some(xy[1]));
-        }
+        let [x_count, y_count] = window_counts(s, other, xy, w);
         if x_count > 0 && y_count > 0 {
             rows.push((x_count, y_count, s.ext_id(other), other));
         }
     }
     rows
+}
+
+/// A person's messages in the window located in X and in Y (here and on each forum
+/// shard).
+pub(crate) fn window_counts(s: &Ldbc<'_>, person: NodeId, xy: [NodeId; 2], w: Window) -> [i64; 2] {
+    let (mut x_count, mut y_count) = (0i64, 0i64);
+    for e in s
+        .messages_between(person, w.start, w.end)
+        .into_iter()
+        .flatten()
+    {
+        if !w.holds(s.int(e.node, s.creation_date)) {
+            continue;
+        }
+        // Counted apart, as from_countries does: with X = Y a message counts in both.
+        let place = s.one_out(e.node, s.is_located_in);
+        x_count += i64::from(place == Some(xy[0]));
+        y_count += i64::from(place == Some(xy[1]));
+    }
+    [x_count, y_count]
 }
 
 #[cfg(test)]

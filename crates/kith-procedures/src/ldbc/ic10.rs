@@ -60,17 +60,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         if !((m == month && d >= 21) || (m == next_month && d < 22)) {
             continue;
         }
-        let mut score = 0i64;
-        for e in s.posts_among(other) {
-            if !g.has_label(e.node, s.post) {
-                continue;
-            }
-            let common = s
-                .out(e.node, s.has_tag)
-                .iter()
-                .any(|t| interests.contains(&t.node));
-            score += if common { 1 } else { -1 };
-        }
+        let score = interest_score(&s, other, &interests);
         rows.push((score, s.ext_id(other), other));
     }
     let mut out = ResultSet::new(COLUMNS);
@@ -89,6 +79,20 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         ]);
     }
     Ok(out)
+}
+
+/// A person's posts with one of the interests minus their posts without (here and
+/// on each forum shard, whose scores the router sums).
+pub(crate) fn interest_score(s: &Ldbc<'_>, person: NodeId, interests: &FxHashSet<NodeId>) -> i64 {
+    let mut score = 0i64;
+    for e in s.posts_among(person) {
+        if !s.g.has_label(e.node, s.post) {
+            continue;
+        }
+        let common = (s.out(e.node, s.has_tag).iter()).any(|t| interests.contains(&t.node));
+        score += if common { 1 } else { -1 };
+    }
+    score
 }
 
 #[cfg(test)]

@@ -36,30 +36,8 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let tags = tags_below(&s, class);
     let mut rows: Vec<(i64, i64, NodeId, Vec<kith_core::Str>)> = Vec::new();
     for friend in s.friends(person) {
-        let mut count = 0i64;
-        let mut names: Vec<kith_core::Str> = Vec::new();
-        for c in s.inc(friend.node, s.has_creator) {
-            if !g.has_label(c.node, s.comment) {
-                continue;
-            }
-            let Some(post) = s.one_out(c.node, s.reply_of) else {
-                continue;
-            };
-            if !g.has_label(post, s.post) {
-                continue;
-            }
-            let mut matched = false;
-            for t in s.out(post, s.has_tag) {
-                if tags.contains(&t.node) {
-                    matched = true;
-                    names.push(s.text(t.node, s.name));
-                }
-            }
-            count += i64::from(matched);
-        }
+        let (count, names) = replies(&s, friend.node, &tags);
         if count > 0 {
-            names.sort_unstable();
-            names.dedup();
             rows.push((count, s.ext_id(friend.node), friend.node, names));
         }
     }
@@ -94,4 +72,36 @@ pub(crate) fn tags_below(s: &Ldbc<'_>, class: NodeId) -> FxHashSet<NodeId> {
         .iter()
         .flat_map(|c| s.inc(*c, s.has_type).iter().map(|e| e.node))
         .collect()
+}
+
+/// A person's comments replying to a post with one of `tags`, and those tags' names
+/// (sorted, once each): here and on each forum shard.
+pub(crate) fn replies(
+    s: &Ldbc<'_>,
+    person: NodeId,
+    tags: &FxHashSet<NodeId>,
+) -> (i64, Vec<kith_core::Str>) {
+    let mut count = 0i64;
+    let mut names = Vec::new();
+    for c in s.inc(person, s.has_creator) {
+        if !s.g.has_label(c.node, s.comment) {
+            continue;
+        }
+        let Some(post) = (s.one_out(c.node, s.reply_of)).filter(|p| s.g.has_label(*p, s.post))
+        else {
+            continue;
+        };
+        let before = names.len();
+        for t in s
+            .out(post, s.has_tag)
+            .iter()
+            .filter(|t| tags.contains(&t.node))
+        {
+            names.push(s.text(t.node, s.name));
+        }
+        count += i64::from(names.len() > before);
+    }
+    names.sort_unstable();
+    names.dedup();
+    (count, names)
 }

@@ -5,7 +5,7 @@
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashMap;
 
-use super::super::ic03::{countries_first, country_counts, Window};
+use super::super::ic03::{countries_first, country_counts, window_counts, Window};
 
 use super::super::schema::Ldbc;
 use super::super::DAY_MS;
@@ -63,28 +63,11 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
 /// Per person, their messages in the window located in X and in Y.
 fn person_counts(
     s: &Ldbc<'_>,
-    [x, y]: [NodeId; 2],
+    xy: [NodeId; 2],
     w: Window,
     persons: &[(NodeId, u8)],
 ) -> FxHashMap<NodeId, [i64; 2]> {
-    let mut counts = FxHashMap::default();
-    for &(other, _) in persons {
-        let [mut xs, mut ys] = [0i64; 2];
-        for e in s
-            .messages_between(other, w.start, w.end)
-            .into_iter()
-            .flatten()
-        {
-            let date = s.int(e.node, s.creation_date);
-            if date < w.start || date >= w.end {
-                continue;
-            }
-            // Counted apart: with X = Y a message counts in both, as on one server.
-            let place = s.one_out(e.node, s.is_located_in);
-            xs += i64::from(place == Some(x));
-            ys += i64::from(place == Some(y));
-        }
-        counts.insert(other, [xs, ys]);
-    }
-    counts
+    (persons.iter())
+        .map(|&(other, _)| (other, window_counts(s, other, xy, w)))
+        .collect()
 }

@@ -6,7 +6,7 @@
 use kith_core::{GraphView, NodeId, Value};
 use rustc_hash::FxHashSet;
 
-use super::super::ic10::month_day;
+use super::super::ic10::{interest_score, month_day};
 use super::super::schema::Ldbc;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
@@ -89,14 +89,7 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         .collect();
     let mut out = ResultSet::new(COLUMNS);
     for (other, _) in super::persons(&s, p)?.persons {
-        let mut score = 0i64;
-        for e in s.posts_among(other) {
-            if !g.has_label(e.node, s.post) {
-                continue;
-            }
-            let common = (s.out(e.node, s.has_tag).iter()).any(|t| interests.contains(&t.node));
-            score += if common { 1 } else { -1 };
-        }
+        let score = interest_score(&s, other, &interests);
         if score != 0 {
             out.push([Value::Int(s.ext_id(other)), Value::Int(score)]);
         }

@@ -3,9 +3,9 @@
 //! the post it replies to share a shard (a thread lives with its forum); the router
 //! sums counts and unites names.
 
-use kith_core::{GraphView, NodeId, Value};
-use rustc_hash::FxHashSet;
+use kith_core::{GraphView, Value};
 
+use super::super::ic12::{replies, tags_below};
 use super::super::schema::Ldbc;
 use crate::{ParamSpec, ParamType, Params, Procedure, ProcedureError, ResultSet};
 
@@ -28,9 +28,9 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
     let Some(class) = s.tag_class_named(p.string("tagClassName")?) else {
         return Ok(out);
     };
-    let tags = super::super::ic12::tags_below(&s, class);
+    let tags = tags_below(&s, class);
     for (friend, _) in super::persons(&s, p)?.persons {
-        let (count, names) = replies(&s, g, friend, &tags);
+        let (count, names) = replies(&s, friend, &tags);
         if count > 0 {
             let names = names.into_iter().map(Value::String).collect();
             out.push([
@@ -41,37 +41,4 @@ fn run(g: &dyn GraphView, p: &Params) -> Result<ResultSet, ProcedureError> {
         }
     }
     Ok(out)
-}
-
-fn replies(
-    s: &Ldbc<'_>,
-    g: &dyn GraphView,
-    friend: NodeId,
-    tags: &FxHashSet<NodeId>,
-) -> (i64, Vec<kith_core::Str>) {
-    let mut count = 0i64;
-    let mut names = Vec::new();
-    for c in s.inc(friend, s.has_creator) {
-        if !g.has_label(c.node, s.comment) {
-            continue;
-        }
-        let Some(post) = s
-            .one_out(c.node, s.reply_of)
-            .filter(|p| g.has_label(*p, s.post))
-        else {
-            continue;
-        };
-        let before = names.len();
-        for t in s
-            .out(post, s.has_tag)
-            .iter()
-            .filter(|t| tags.contains(&t.node))
-        {
-            names.push(s.text(t.node, s.name));
-        }
-        count += i64::from(names.len() > before);
-    }
-    names.sort_unstable();
-    names.dedup();
-    (count, names)
 }
