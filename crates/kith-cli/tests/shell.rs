@@ -112,6 +112,11 @@ impl Drop for Server {
     }
 }
 
+/// Where a test server's log goes: beside its data directory.
+fn log_file(dir: &Path) -> std::fs::File {
+    std::fs::File::create(dir.with_extension("log")).expect("a log file")
+}
+
 /// `kith serve` on a new directory; returns it and its WebSocket URL.
 fn serve(dir: &Path) -> (Server, String) {
     let addr = TcpListener::bind("127.0.0.1:0")
@@ -129,7 +134,7 @@ fn serve(dir: &Path) -> (Server, String) {
             "off",
         ])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(log_file(dir))
         .spawn()
         .expect("starts kith serve");
     let server = Server(child);
@@ -140,10 +145,18 @@ fn serve(dir: &Path) -> (Server, String) {
 #[test]
 fn piped_statements_run_on_a_server() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, url) = serve(&dir.path().join("data"));
+    let (mut server, url) = serve(&dir.path().join("data"));
     let out = shell(&url, SESSION);
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    // Seen once in CI: refused right after the port answered; say whether the
+    // server had exited, and how.
+    let exited = server.0.try_wait();
+    let log = std::fs::read_to_string(dir.path().join("data.log")).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{stdout}{} (server: {exited:?}; its log: {log})",
+        text(&out.stderr)
+    );
     assert!(
         stdout.contains("committed version 1: 2 node(s), 0 relationship(s) created"),
         "{stdout}"
