@@ -139,6 +139,16 @@ fn serve(dir: &Path) -> (Server, String) {
         .expect("starts kith serve");
     let server = Server(child);
     common::wait_listening(addr, "kith serve");
+    // An accepted connection alone was not proof (twice in CI the shell was then
+    // refused while this server had not logged a line): wait for kith's own /health.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while common::health_number(addr, "version").is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "kith serve on {addr} never answered /health"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     (server, format!("ws://{addr}/v1/ws"))
 }
 
