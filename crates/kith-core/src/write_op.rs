@@ -95,6 +95,17 @@ pub enum WriteOp {
         /// The relationship.
         rel: RelId,
     },
+    /// Makes sure a node of `label` with external id `id` exists: when none does, it
+    /// creates one with that label and the `id` alone (a shard's proxy of a node that
+    /// lives on another shard, docs/sharding.md). The node it may create is not one of
+    /// the batch's `Created` nodes, and is not in the batch's counts: whether it is
+    /// made is known only when the batch applies.
+    EnsureNode {
+        /// Label.
+        label: Name,
+        /// External id.
+        id: i64,
+    },
     /// Aborts the whole batch unless the condition holds when this operation runs
     /// (after the batch's earlier operations). "Create if absent" is
     /// `Require(Absent{..})` followed by the `CreateNode`.
@@ -240,7 +251,7 @@ impl WriteCounts {
                 WriteOp::DropIndex { .. } => c.indexes_removed += 1,
                 WriteOp::Schema(SchemaOp::CreateUnique { .. }) => c.constraints_added += 1,
                 WriteOp::Schema(SchemaOp::DropConstraint { .. }) => c.constraints_removed += 1,
-                WriteOp::Require(_) | WriteOp::Schema(_) => {}
+                WriteOp::Require(_) | WriteOp::EnsureNode { .. } | WriteOp::Schema(_) => {}
             }
         }
         c

@@ -68,6 +68,7 @@ impl WriteSet {
                     set.links.extend(node(dst));
                 }
                 WriteOp::CreateNode { .. }
+                | WriteOp::EnsureNode { .. }
                 | WriteOp::Require(_)
                 | WriteOp::CreateIndex { .. }
                 | WriteOp::DropIndex { .. }

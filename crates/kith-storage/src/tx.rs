@@ -172,6 +172,7 @@ impl Tx {
                 op.clone()
             }
             WriteOp::Require(_)
+            | WriteOp::EnsureNode { .. }
             | WriteOp::CreateIndex { .. }
             | WriteOp::DropIndex { .. }
             | WriteOp::Schema(_) => op.clone(),

@@ -204,6 +204,7 @@ impl Snapshot {
                 self.node_count -= 1;
             }
             WriteOp::DeleteRel { rel } => self.delete_rel(*rel)?,
+            WriteOp::EnsureNode { label, id } => self.ensure_node(label, *id)?,
             WriteOp::Require(condition) => {
                 let (label, key, value, want_present) = match condition {
                     Condition::Absent { label, key, value } => (label, key, value, false),
@@ -251,6 +252,33 @@ impl Snapshot {
             }
             WriteOp::Schema(op) => self.apply_schema(op)?,
         }
+        Ok(())
+    }
+
+    /// `EnsureNode`: a node of `label` with external id `id`, created with the label
+    /// and the id alone when there is none. Not one of the batch's `Created` nodes.
+    fn ensure_node(&mut self, label: &Name, id: i64) -> Result<(), StorageError> {
+        let found = self
+            .catalog
+            .find_label(label)
+            .and_then(|l| self.id_index.get(l, id));
+        if found.is_some() {
+            return Ok(());
+        }
+        let create = WriteOp::CreateNode {
+            labels: vec![label.clone()],
+            properties: vec![(
+                Arc::from(self.catalog.prop_key_name(crate::ID_KEY)),
+                Value::Int(id),
+            )],
+        };
+        // Applied with a throwaway list: the batch's `Created(n)` keep their meaning.
+        self.apply_op(&create, &mut Created::default())?;
+        debug_assert!(self
+            .catalog
+            .find_label(label)
+            .and_then(|l| self.id_index.get(l, id))
+            .is_some());
         Ok(())
     }
 

@@ -422,6 +422,47 @@ fn conditions_make_create_if_absent() {
     ));
 }
 
+#[test]
+fn ensure_node_makes_a_proxy_once_and_keeps_created_references() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let (db, _) = open(dir.path());
+    db.commit_one(&batch(vec![person(1, "ann")])).expect("ann");
+    let ensure = |id| WriteOp::EnsureNode {
+        label: "Person".into(),
+        id,
+    };
+    let post = |id| WriteOp::CreateNode {
+        labels: vec!["Post".into()],
+        properties: vec![("id".into(), Value::Int(id))],
+    };
+    let by = |person| WriteOp::CreateRel {
+        rel_type: "HAS_CREATOR".into(),
+        src: NodeRef::Created(0),
+        dst: by_id(person),
+        properties: vec![],
+    };
+    // Ann exists: nothing is made. Person 2 does not: a proxy with its id alone, and
+    // `Created(0)` is still the post, not the proxy.
+    let first = batch(vec![ensure(1), ensure(2), post(10), by(2), ensure(2)]);
+    let second = batch(vec![ensure(2), post(11), by(2)]);
+    let results = db.commit(&[&first, &second]).expect("group");
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let snap = db.store().snapshot();
+    assert_eq!(snap.node_count(), 4, "ann, one proxy, two posts");
+    let label = snap.label_id("Person").expect("label");
+    let proxy = snap.node_by_id(label, 2).expect("the proxy");
+    let props = snap.node_properties(proxy);
+    assert_eq!(props.len(), 1, "the id alone: {props:?}");
+    let ann = snap.node_by_id(label, 1).expect("ann");
+    assert_eq!(snap.node_properties(ann).len(), 2, "ann is untouched");
+    // The log replays to the same graph.
+    let before = image(&snap, scratch.path());
+    drop((snap, db));
+    let (db, _) = open(dir.path());
+    assert_eq!(before, image(&db.store().snapshot(), scratch.path()));
+}
+
 /// One random transaction over a small id space, so duplicates, missing nodes and
 /// failing conditions all happen.
 fn transaction() -> impl Strategy<Value = WriteBatch> {
@@ -448,6 +489,7 @@ fn transaction() -> impl Strategy<Value = WriteBatch> {
             value: Value::Int(id),
         })),
         1 => Just(WriteOp::CreateIndex { label: "Person".into(), key: "score".into() }),
+        1 => (0i64..20).prop_map(|id| WriteOp::EnsureNode { label: "Person".into(), id }),
     ];
     prop::collection::vec(op, 1..4).prop_map(|ops| WriteBatch { ops })
 }

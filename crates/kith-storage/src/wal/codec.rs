@@ -27,6 +27,7 @@ const OP_DROP_CONSTRAINT: u8 = 15;
 const OP_REGISTER_PROCEDURE: u8 = 16;
 const OP_DROP_PROCEDURE: u8 = 17;
 const OP_SET_CURSOR: u8 = 18;
+const OP_ENSURE_NODE: u8 = 19;
 
 const REF_NODE: u8 = 0;
 const REF_BY_ID: u8 = 1;
@@ -117,6 +118,11 @@ fn put_op(out: &mut Vec<u8>, op: &WriteOp) {
         WriteOp::DeleteRel { rel } => {
             out.push(OP_DELETE_REL);
             put_u32(out, rel.0);
+        }
+        WriteOp::EnsureNode { label, id } => {
+            out.push(OP_ENSURE_NODE);
+            put_str(out, label);
+            out.extend_from_slice(&id.to_le_bytes());
         }
         WriteOp::Require(condition) => {
             let (tag, label, key, value) = match condition {
@@ -275,6 +281,10 @@ fn read_op(r: &mut Reader<'_>) -> Result<WriteOp, StorageError> {
                 Condition::Present { label, key, value }
             })
         }
+        OP_ENSURE_NODE => WriteOp::EnsureNode {
+            label: read_str(r)?,
+            id: r.i64()?,
+        },
         OP_CREATE_INDEX => WriteOp::CreateIndex {
             label: read_str(r)?,
             key: read_str(r)?,
@@ -417,6 +427,10 @@ mod tests {
                     key: "id".into(),
                     value: Value::Int(1),
                 }),
+                WriteOp::EnsureNode {
+                    label: "Person".into(),
+                    id: -(1 << 50),
+                },
                 WriteOp::CreateIndex {
                     label: "Person".into(),
                     key: "email".into(),
