@@ -11,8 +11,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use common::vanilla;
 use kith_core::ldbc_schema::{key, label, rel};
 use kith_core::Value;
-use kith_ldbc::shard::{forum_shard, split, SplitError};
-use kith_storage::RawGraph;
+use kith_ldbc::shard::{
+    forum_shard, split, with_proxies, Placement, PlacementError, Shard, Side, SplitError,
+};
+use kith_procedures::Registry;
+use kith_storage::{RawGraph, Snapshot, Store, WriteBatch};
 
 /// (labels, id) of every node: a node's identity across graphs.
 type Key = (Vec<String>, i64);
@@ -210,4 +213,145 @@ fn graphs_that_cannot_be_split_are_refused_with_the_reason() {
     crossing.add_rel(knows, o, f, vec![]).expect("rel");
     let e = split(&crossing, 2).err().expect("refused");
     assert!(matches!(e, SplitError::Crossing { .. }), "{e}");
+}
+
+fn streams() -> std::path::PathBuf {
+    vanilla().join("../update_streams")
+}
+
+/// Every node (with its properties) and relationship of a graph, by identity.
+fn content(g: &RawGraph) -> (BTreeMap<Key, String>, BTreeMap<(String, Key, Key), usize>) {
+    let nodes = g
+        .live_nodes()
+        .map(|(node, raw)| {
+            let mut props: Vec<String> = (raw.properties.iter())
+                .map(|(k, v)| format!("{}={v:?}", g.catalog.prop_key_name(*k)))
+                .collect();
+            props.sort();
+            (node_key(g, node), props.join(","))
+        })
+        .collect();
+    (nodes, rels(g))
+}
+
+fn apply(store: &Store, ops: Vec<kith_core::write_op::WriteOp>, what: &str) {
+    store
+        .apply(&WriteBatch { ops })
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+}
+
+#[test]
+fn the_stream_routed_to_the_shards_equals_splitting_the_updated_graph() {
+    let (whole, _) = kith_ldbc::load(&vanilla()).expect("load");
+    let registry = Registry::with_builtins();
+    let events = kith_ldbc::read_streams(&streams()).expect("streams");
+    let updated = Store::new(Snapshot::from_raw(whole.clone()).expect("builds"));
+    for e in &events {
+        let ops = registry.build_update(e.procedure, &e.params).expect("op");
+        apply(&updated, ops, e.procedure);
+    }
+    let updated = updated.snapshot().to_raw();
+    for n in [1, 2, 4, 8] {
+        let before = split(&whole, n).expect("splits");
+        let store = |raw| Store::new(Snapshot::from_raw(raw).expect("builds"));
+        let person = store(before.person);
+        let forums: Vec<Store> = before.forums.into_iter().map(store).collect();
+        let mut placement = before.placement;
+        let mut sent = [0usize; 2];
+        for e in &events {
+            let ops = registry.build_update(e.procedure, &e.params).expect("op");
+            let shard = placement.route(e).expect("routes");
+            assert_eq!(
+                Side::of(e.procedure),
+                Some(if shard == Shard::Person {
+                    Side::Person
+                } else {
+                    Side::Forum
+                })
+            );
+            match shard {
+                Shard::Person => apply(&person, ops, e.procedure),
+                Shard::Forum(i) => apply(&forums[i], with_proxies(ops), e.procedure),
+            }
+            sent[usize::from(shard != Shard::Person)] += 1;
+        }
+        assert!(
+            sent.iter().all(|&c| c > 0),
+            "both sides get events: {sent:?}"
+        );
+        // The shards after the stream hold exactly what splitting the updated graph
+        // gives, element by element, proxies included.
+        let after = split(&updated, n).expect("splits");
+        assert_eq!(placement, after.placement, "{n} shards: the placement");
+        assert!(
+            content(&person.snapshot().to_raw()) == content(&after.person),
+            "{n} shards: the person shard differs"
+        );
+        for (i, (got, want)) in forums.iter().zip(&after.forums).enumerate() {
+            assert!(
+                content(&got.snapshot().to_raw()) == content(want),
+                "{n} shards: forum-{i} differs"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_event_naming_an_unknown_message_is_refused_by_name() {
+    let (whole, _) = kith_ldbc::load(&vanilla()).expect("load");
+    let mut placement = split(&whole, 2).expect("splits").placement;
+    let like = kith_ldbc::parse_event(
+        std::path::Path::new("s"),
+        1,
+        "1|0|2|933|99999999999|1347528982194",
+    )
+    .expect("an IU2 line");
+    let e = placement.route(&like).expect_err("unknown post");
+    assert!(
+        matches!(
+            e,
+            PlacementError::UnknownMessage {
+                kind: "post",
+                id: 99999999999,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("post 99999999999"), "{e}");
+}
+
+#[test]
+fn a_placement_file_round_trips_and_damage_is_refused() {
+    let (whole, _) = kith_ldbc::load(&vanilla()).expect("load");
+    let placement = split(&whole, 4).expect("splits").placement;
+    assert!(placement.len() > 1000, "{}", placement.len());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(kith_ldbc::shard::PLACEMENT_FILE);
+    placement.write(&path).expect("writes");
+    assert_eq!(Placement::read(&path).expect("reads"), placement);
+    let mut bytes = std::fs::read(&path).expect("reads");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&path, &bytes).expect("writes");
+    let e = Placement::read(&path).expect_err("damaged");
+    assert!(e.to_string().contains("checksum"), "{e}");
+    std::fs::write(&path, b"hello").expect("writes");
+    let e = Placement::read(&path).expect_err("not one");
+    assert!(
+        e.to_string().contains("not a kith message placement"),
+        "{e}"
+    );
+}
+
+#[test]
+fn shard_names_parse_as_the_split_writes_them() {
+    for shard in [Shard::Person, Shard::Forum(0), Shard::Forum(17)] {
+        assert_eq!(Shard::parse(&shard.name()), Some(shard));
+    }
+    for bad in ["forum-", "forum-01", "forum-x", "persons", "forum--1"] {
+        assert_eq!(Shard::parse(bad), None, "{bad}");
+    }
+    assert_eq!(Shard::Forum(3).partition(), 4);
+    assert_eq!(Shard::Person.partition(), 0);
 }

@@ -18,6 +18,12 @@
 //! static. A relationship between two forum-side nodes of different shards, or between
 //! a forum-side node and an organisation, cannot be placed and is refused.
 
+mod placement;
+mod proxies;
+
+pub use placement::{Placement, PlacementError, Shard, Side, PLACEMENT_FILE};
+pub use proxies::with_proxies;
+
 use std::fmt;
 
 use kith_core::ldbc_schema::{key, label, rel};
@@ -110,6 +116,9 @@ pub struct Split {
     pub person: RawGraph,
     /// The forum shards, by index.
     pub forums: Vec<RawGraph>,
+    /// Every message's forum shard (what routes the likes and replies of an update
+    /// stream).
+    pub placement: Placement,
 }
 
 /// Splits `whole` into a person shard and `forum_shards` forum shards.
@@ -120,6 +129,7 @@ pub fn split(whole: &RawGraph, forum_shards: usize) -> Result<Split, SplitError>
         ));
     }
     let homes = homes(whole, forum_shards)?;
+    let placement = placement(whole, &homes, forum_shards);
     let mut shards: Vec<Builder> = (0..=forum_shards).map(|_| Builder::new(whole)).collect();
     let person_label = whole.catalog.find_label(label::PERSON);
     let id_key = whole.catalog.find_prop_key(key::ID);
@@ -157,7 +167,32 @@ pub fn split(whole: &RawGraph, forum_shards: usize) -> Result<Split, SplitError>
     for g in &mut forums {
         crate::cluster::messages_by_creator(g);
     }
-    Ok(Split { person, forums })
+    Ok(Split {
+        person,
+        forums,
+        placement,
+    })
+}
+
+/// The forum shard of every post and comment, by id.
+fn placement(g: &RawGraph, homes: &[Home], forum_shards: usize) -> Placement {
+    let mut placement = Placement::new(forum_shards);
+    let (post, comment) = (
+        g.catalog.find_label(label::POST),
+        g.catalog.find_label(label::COMMENT),
+    );
+    for (node, raw) in g.live_nodes() {
+        let (Home::Forum(shard), Some(id)) = (homes[node.index()], ext_id(g, node)) else {
+            continue;
+        };
+        let has = |l: Option<LabelId>| l.is_some_and(|l| raw.labels.contains(&l));
+        if has(post) {
+            placement.add_post(id, shard);
+        } else if has(comment) {
+            placement.add_comment(id, shard);
+        }
+    }
+    placement
 }
 
 fn is_person(g: &RawGraph, node: NodeId, person: Option<LabelId>) -> bool {
