@@ -219,8 +219,10 @@ fn streams() -> std::path::PathBuf {
     vanilla().join("../update_streams")
 }
 
-/// Every node (with its properties) and relationship of a graph, by identity.
-fn content(g: &RawGraph) -> (BTreeMap<Key, String>, BTreeMap<(String, Key, Key), usize>) {
+/// A graph's nodes (with their properties) and relationships, by identity.
+type Content = (BTreeMap<Key, String>, BTreeMap<(String, Key, Key), usize>);
+
+fn content(g: &RawGraph) -> Content {
     let nodes = g
         .live_nodes()
         .map(|(node, raw)| {
