@@ -49,6 +49,20 @@ pub fn resolve(dir: Option<PathBuf>) -> Result<PathBuf> {
     }
 }
 
+/// The shard a data directory is (`person`, `forum-3`), as `kith shard split` wrote
+/// in its manifest; `None` for a whole graph (or no manifest).
+pub fn shard_of(dir: &Path) -> Result<Option<String>> {
+    let path = dir.join(MANIFEST_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let manifest: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    Ok(manifest["shard"].as_str().map(str::to_owned))
+}
+
 /// Loads a data directory, or the default one (see [`resolve`]).
 pub fn load_or_default(dir: Option<PathBuf>) -> Result<Loaded> {
     load(&resolve(dir)?)

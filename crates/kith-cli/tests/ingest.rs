@@ -171,3 +171,169 @@ fn ingest_applies_every_event_exactly_once_across_kills() {
         events - 2
     );
 }
+
+/// Each shard of `layout` (as split, before any event) with its share of the
+/// streams applied in-process, routed as `kith produce ldbc --layout` routes them:
+/// one image per shard, person first.
+fn routed_replay(layout: &Path, streams: &Path, scratch: &Path) -> Vec<Vec<u8>> {
+    use kith_ldbc::shard::{with_proxies, Placement, Shard, PLACEMENT_FILE};
+    let mut placement = Placement::read(&layout.join(PLACEMENT_FILE)).expect("placement");
+    let n = placement.forum_shards();
+    let names: Vec<String> = std::iter::once(Shard::Person)
+        .chain((0..n).map(Shard::Forum))
+        .map(Shard::name)
+        .collect();
+    let dbs: Vec<Database> = names
+        .iter()
+        .map(|name| {
+            let options = DatabaseOptions::default();
+            Database::open(&layout.join(name), options)
+                .expect("opens")
+                .0
+        })
+        .collect();
+    let registry = Registry::with_builtins();
+    for event in kith_ldbc::read_streams(streams).expect("reads the streams") {
+        let ops = registry
+            .build_update(event.procedure, &event.params)
+            .expect("an update");
+        let (db, ops) = match placement.route(&event).expect("routes") {
+            Shard::Person => (&dbs[0], ops),
+            Shard::Forum(i) => (&dbs[i + 1], with_proxies(ops)),
+        };
+        db.commit_one(&WriteBatch { ops }).expect("applies");
+    }
+    drop(dbs);
+    names
+        .iter()
+        .map(|name| image(&layout.join(name), scratch))
+        .collect()
+}
+
+#[test]
+#[ignore = "needs a Kafka broker: scripts/kafka/test"]
+fn sharded_ingest_applies_each_shards_partition_as_routed() {
+    let broker = std::env::var("KITH_TEST_KAFKA")
+        .expect("KITH_TEST_KAFKA names a broker (HOST:PORT): run this through scripts/kafka/test");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let path = |name: &str| scratch.path().join(name);
+    let streams = shared().join("update_streams");
+    run(&[
+        "load",
+        "ldbc",
+        "--out",
+        path("whole").to_str().expect("utf-8"),
+        shared().join("vanilla").to_str().expect("utf-8"),
+    ]);
+    let layout = path("layout");
+    run(&[
+        "shard",
+        "split",
+        path("whole").to_str().expect("utf-8"),
+        "--forum-shards",
+        "2",
+        "--out",
+        layout.to_str().expect("utf-8"),
+    ]);
+    // The expected shards: a copy of the split, before the producer extends its
+    // placement.
+    let expected = path("expected");
+    let copied = Command::new("cp")
+        .args(["-r", layout.to_str().expect("utf-8")])
+        .arg(&expected)
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_nanos();
+    let topic = format!("kafka://{broker}/sharded-ingest-{nanos}");
+    // A plain (one-partition) topic is refused by a layout of three shards.
+    let plain = format!("kafka://{broker}/sharded-plain-{nanos}");
+    run(&[
+        "produce",
+        "ldbc",
+        streams.to_str().expect("utf-8"),
+        &plain,
+        "--limit",
+        "3",
+    ]);
+    let out = Command::new(KITH)
+        .args(["produce", "ldbc", streams.to_str().expect("utf-8"), &plain])
+        .args(["--layout", layout.to_str().expect("utf-8")])
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && said.contains("3 are needed"),
+        "{said}"
+    );
+    run(&[
+        "produce",
+        "ldbc",
+        streams.to_str().expect("utf-8"),
+        &topic,
+        "--layout",
+        layout.to_str().expect("utf-8"),
+    ]);
+    let url: kith_replication::KafkaUrl = topic.parse().expect("url");
+    let ends: Vec<i64> = (0..3)
+        .map(|p| {
+            let reader =
+                kith_replication::MessageReader::open_partition(&url, p, 0).expect("opens");
+            reader.watermarks().expect("offsets").1
+        })
+        .collect();
+    assert!(
+        ends.iter().all(|&e| e > 0),
+        "every shard gets events: {ends:?}"
+    );
+
+    let mut servers = Vec::new();
+    for (i, name) in ["person", "forum-0", "forum-1"].iter().enumerate() {
+        let addr = common::free_port();
+        let log = path(&format!("{name}.log"));
+        let server = serve(&layout.join(name), addr, &topic, &log);
+        servers.push((addr, log, server, ends[i]));
+    }
+    // One kill of a forum shard mid-stream: it resumes at its own cursor.
+    let (addr, log, server, _) = &mut servers[1];
+    while next_offset(*addr).is_none_or(|o| o < 1) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    server.kill();
+    *server = serve(&layout.join("forum-0"), *addr, &topic, log);
+    for (addr, log, _, end) in &servers {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while next_offset(*addr) != Some(*end) {
+            assert!(
+                Instant::now() < deadline,
+                "the ingest stopped at {:?} of {end}; see {}",
+                next_offset(*addr),
+                log.display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(
+            common::health_number(*addr, "failed"),
+            Some(0),
+            "{}",
+            log.display()
+        );
+    }
+    for (_, _, server, _) in &mut servers {
+        server.kill();
+    }
+    let want = routed_replay(&expected, &streams, scratch.path());
+    for (name, want) in ["person", "forum-0", "forum-1"].iter().zip(want) {
+        let got = image(&layout.join(name), scratch.path());
+        assert!(
+            got == want,
+            "{name} differs from its routed share applied once"
+        );
+    }
+    eprintln!(
+        "sharded ingest: partitions of {ends:?} events, each shard equal to its routed share"
+    );
+}

@@ -78,6 +78,15 @@ pub enum ReplicationError {
         /// The offset.
         offset: i64,
     },
+    /// The topic has fewer partitions than a sharded layout needs (one per shard).
+    Partitions {
+        /// The topic.
+        topic: String,
+        /// The partitions it has.
+        has: usize,
+        /// The partitions needed.
+        needs: usize,
+    },
     /// A replica's state file that cannot be used.
     BadState {
         /// The file (or the checkpoint it goes with).
@@ -103,6 +112,12 @@ impl fmt::Display for ReplicationError {
                 write!(f, "`{url}` is not a Kafka topic address: {reason}")
             }
             ReplicationError::Kafka { doing, source } => write!(f, "{doing}: {source}"),
+            ReplicationError::Partitions { topic, has, needs } => write!(
+                f,
+                "topic {topic} has {has} partition(s) but {needs} are needed (one per shard: \
+                 the person shard reads 0, forum shard i reads i + 1); produce the sharded \
+                 stream to a new topic with `kith produce ldbc --layout`"
+            ),
             ReplicationError::BadRecord { at, reason } => {
                 write!(f, "{at} is not a kith log record: {reason}")
             }

@@ -1,5 +1,6 @@
-//! Plain messages on partition 0 of a topic: what `kith produce` sends and an
-//! ingesting server consumes (S4's update path: one LDBC update event a message).
+//! Plain messages of a topic: what `kith produce` sends and an ingesting server
+//! consumes (S4's update path: one LDBC update event a message, on partition 0; S5's
+//! sharded one: each shard's events on its own partition).
 
 use std::time::{Duration, Instant};
 
@@ -22,7 +23,18 @@ pub fn produce_all(
     url: &KafkaUrl,
     messages: impl IntoIterator<Item = Vec<u8>>,
 ) -> Result<u64, ReplicationError> {
-    topic::ensure(url)?;
+    produce_partitioned(url, 1, messages.into_iter().map(|m| (PARTITION, m)))
+}
+
+/// Sends each message to its partition (order kept within a partition, as in
+/// [`produce_all`]), creating the topic with `partitions` partitions if needed and
+/// refusing one that has fewer. Answers how many were sent.
+pub fn produce_partitioned(
+    url: &KafkaUrl,
+    partitions: usize,
+    messages: impl IntoIterator<Item = (i32, Vec<u8>)>,
+) -> Result<u64, ReplicationError> {
+    topic::ensure_partitions(url, partitions)?;
     let producer: ThreadedProducer<Counting> = topic::config(url)
         .set("enable.idempotence", "true")
         .set("linger.ms", "5")
@@ -30,9 +42,13 @@ pub fn produce_all(
         .create_with_context(Counting::default())
         .map_err(kafka("creating the Kafka producer"))?;
     let mut sent = 0u64;
-    for message in messages {
+    for (partition, message) in messages {
+        assert!(
+            (0..partitions as i32).contains(&partition),
+            "partition {partition} of {partitions}"
+        );
         let mut record = BaseRecord::<[u8], [u8]>::to(&url.topic)
-            .partition(PARTITION)
+            .partition(partition)
             .payload(&message[..]);
         loop {
             match producer.send(record) {
@@ -92,18 +108,41 @@ impl ProducerContext for Counting {
     }
 }
 
-/// Reads partition 0 message by message from an offset.
+/// Reads one partition message by message from an offset.
 pub struct MessageReader {
     url: KafkaUrl,
+    partition: i32,
     consumer: BaseConsumer,
 }
 
 impl MessageReader {
-    /// Starts at `offset`.
+    /// Starts at `offset` of partition 0.
     pub fn open(url: &KafkaUrl, offset: i64) -> Result<MessageReader, ReplicationError> {
-        let consumer = topic::consumer_at(url, offset)?;
+        MessageReader::open_partition(url, PARTITION, offset)
+    }
+
+    /// Starts at `offset` of `partition`; a topic without that partition is refused
+    /// (a topic not made yet is waited for, as with partition 0).
+    pub fn open_partition(
+        url: &KafkaUrl,
+        partition: i32,
+        offset: i64,
+    ) -> Result<MessageReader, ReplicationError> {
+        let consumer = topic::consumer(url)?;
+        if partition != PARTITION {
+            let has = topic::partition_count(&consumer, url)?;
+            if has != 0 && has <= partition as usize {
+                return Err(ReplicationError::Partitions {
+                    topic: url.topic.clone(),
+                    has,
+                    needs: partition as usize + 1,
+                });
+            }
+        }
+        topic::assign_partition(&consumer, url, partition, offset)?;
         Ok(MessageReader {
             url: url.clone(),
+            partition,
             consumer,
         })
     }
@@ -135,6 +174,6 @@ impl MessageReader {
 
     /// The first offset and the offset after the last message.
     pub fn watermarks(&self) -> Result<(i64, i64), ReplicationError> {
-        topic::watermarks(&self.consumer, &self.url)
+        topic::partition_watermarks(&self.consumer, &self.url, self.partition)
     }
 }

@@ -32,10 +32,50 @@ pub(crate) fn config(url: &KafkaUrl) -> ClientConfig {
 /// Creates the topic with one partition (the cluster's default replication) unless
 /// it exists.
 pub(crate) fn ensure(url: &KafkaUrl) -> Result<(), ReplicationError> {
+    ensure_partitions(url, 1)
+}
+
+/// Creates the topic with `partitions` partitions unless it exists; an existing one
+/// with fewer is refused (a shard would wait on a partition nobody writes).
+pub(crate) fn ensure_partitions(url: &KafkaUrl, partitions: usize) -> Result<(), ReplicationError> {
+    create(url, partitions)?;
+    if partitions > 1 {
+        let has = partition_count(&consumer(url)?, url)?;
+        if has < partitions {
+            return Err(ReplicationError::Partitions {
+                topic: url.topic.clone(),
+                has,
+                needs: partitions,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// How many partitions the topic has (0: it does not exist).
+pub(crate) fn partition_count(
+    consumer: &BaseConsumer,
+    url: &KafkaUrl,
+) -> Result<usize, ReplicationError> {
+    let metadata = consumer
+        .fetch_metadata(Some(&url.topic), REQUEST_TIMEOUT)
+        .map_err(kafka(format!(
+            "reading the metadata of topic {}",
+            url.topic
+        )))?;
+    Ok(metadata
+        .topics()
+        .iter()
+        .find(|t| t.name() == url.topic)
+        .map_or(0, |t| t.partitions().len()))
+}
+
+fn create(url: &KafkaUrl, partitions: usize) -> Result<(), ReplicationError> {
     let admin: AdminClient<DefaultClientContext> = config(url)
         .create()
         .map_err(kafka("creating a Kafka admin client"))?;
-    let topic = NewTopic::new(&url.topic, 1, TopicReplication::Fixed(-1));
+    let count = i32::try_from(partitions).expect("at most 65 partitions");
+    let topic = NewTopic::new(&url.topic, count, TopicReplication::Fixed(-1));
     let options = AdminOptions::new().request_timeout(Some(REQUEST_TIMEOUT));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -86,10 +126,20 @@ pub(crate) fn consumer_at(url: &KafkaUrl, offset: i64) -> Result<BaseConsumer, R
 
 /// Points `consumer` at partition 0, `offset`.
 fn assign(consumer: &BaseConsumer, url: &KafkaUrl, offset: i64) -> Result<(), ReplicationError> {
+    assign_partition(consumer, url, PARTITION, offset)
+}
+
+/// Points `consumer` at `partition`, `offset`.
+pub(crate) fn assign_partition(
+    consumer: &BaseConsumer,
+    url: &KafkaUrl,
+    partition: i32,
+    offset: i64,
+) -> Result<(), ReplicationError> {
     let mut assignment = TopicPartitionList::new();
     assignment
-        .add_partition_offset(&url.topic, PARTITION, Offset::Offset(offset))
-        .map_err(kafka("assigning partition 0"))?;
+        .add_partition_offset(&url.topic, partition, Offset::Offset(offset))
+        .map_err(kafka(format!("assigning partition {partition}")))?;
     consumer
         .assign(&assignment)
         .map_err(kafka(format!("reading topic {}", url.topic)))
@@ -109,8 +159,17 @@ pub(crate) fn watermarks(
     consumer: &BaseConsumer,
     url: &KafkaUrl,
 ) -> Result<(i64, i64), ReplicationError> {
+    partition_watermarks(consumer, url, PARTITION)
+}
+
+/// The first and next offsets of `partition`.
+pub(crate) fn partition_watermarks(
+    consumer: &BaseConsumer,
+    url: &KafkaUrl,
+    partition: i32,
+) -> Result<(i64, i64), ReplicationError> {
     consumer
-        .fetch_watermarks(&url.topic, PARTITION, REQUEST_TIMEOUT)
+        .fetch_watermarks(&url.topic, partition, REQUEST_TIMEOUT)
         .map_err(kafka(format!("reading the offsets of topic {}", url.topic)))
 }
 

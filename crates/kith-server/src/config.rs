@@ -86,6 +86,12 @@ pub struct ServerConfig {
     /// `kafka://HOST:PORT/TOPIC`: apply the LDBC update events of that topic as the
     /// single writer (S4's update path; `kith produce ldbc` fills it).
     pub ingest: Option<String>,
+    /// The shard this server is in a sharded layout (`person`, `forum-3`; `kith
+    /// serve` takes it from the data directory's manifest, written by `kith shard
+    /// split`). With `ingest` it reads its shard's partition of a topic `kith produce
+    /// ldbc --layout` filled, and a forum shard makes the proxy persons an event
+    /// needs (docs/sharding.md).
+    pub shard: Option<String>,
     /// The primary's Bolt address (`host:port`) in a cluster: Bolt's ROUTE names it
     /// WRITE (docs/replication.md).
     pub route_write: Option<String>,
@@ -143,6 +149,7 @@ impl Default for ServerConfig {
             route_write: None,
             route_read: Vec::new(),
             ingest: None,
+            shard: None,
         }
     }
 }
@@ -209,6 +216,7 @@ impl ServerConfig {
         self.publish_options()?;
         self.replica_url()?;
         self.ingest_url()?;
+        self.shard()?;
         if !self.route_read.is_empty() && self.route_write.is_none() {
             return Err(
                 "`route_read` needs `route_write` (the primary, where Neo4j drivers send writes)"
@@ -249,6 +257,18 @@ impl ServerConfig {
                 "`replication` = `{other}`: expected `async` or `sync`"
             )),
         }
+    }
+
+    /// The shard this server is, if `shard` is set.
+    pub fn shard(&self) -> Result<Option<kith_ldbc::shard::Shard>, String> {
+        let Some(name) = &self.shard else {
+            return Ok(None);
+        };
+        kith_ldbc::shard::Shard::parse(name)
+            .map(Some)
+            .ok_or_else(|| {
+                format!("`shard`: `{name}` is not a shard of a layout (`person`, or `forum-N`)")
+            })
     }
 
     /// The topic of updates to ingest, if `ingest` is set.

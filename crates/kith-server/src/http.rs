@@ -210,10 +210,13 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
             "backlog_bytes": p.publisher.backlog_bytes(),
         });
     }
-    if let Some((url, status)) = &state.ingest {
+    if let Some(source) = &state.ingest {
         use std::sync::atomic::Ordering::Relaxed;
+        let status = &source.status;
         body["ingest"] = serde_json::json!({
-            "topic": url.to_string(),
+            "topic": source.url.to_string(),
+            "partition": source.partition(),
+            "shard": source.shard.map(|s| s.name()),
             "next_offset": status.next_offset.load(Relaxed),
             "applied": status.applied.load(Relaxed),
             "failed": status.failed.load(Relaxed),

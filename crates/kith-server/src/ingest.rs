@@ -13,6 +13,12 @@
 //! the cursor move alone, counted as failed; any other is retried after a pause.
 //! After a crash the server resumes at the committed cursor. So every message is
 //! applied exactly once, or counted failed exactly once.
+//!
+//! A shard of a sharded LDBC graph (S5, docs/sharding.md) reads its own partition
+//! (`kith produce ldbc --layout` routes each event there): the person shard
+//! partition 0, forum shard i partition i + 1. An event of the other side is failed
+//! by name (the stream was produced without the layout), and a forum shard makes
+//! sure of every person an event names first (proxies).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -21,6 +27,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use kith_core::SchemaOp;
+use kith_ldbc::shard::{Shard, Side};
 use kith_replication::{KafkaUrl, MessageReader};
 use kith_storage::{WriteBatch, WriteOp};
 
@@ -30,6 +37,33 @@ use crate::write_queue::WriteJob;
 /// Messages submitted and not yet committed, at most (the queue's share of one
 /// writer: enough to fill commit groups).
 const IN_FLIGHT_MAX: usize = 4_096;
+
+/// Where a server's updates come from.
+#[derive(Clone)]
+pub(crate) struct Source {
+    /// The topic.
+    pub(crate) url: KafkaUrl,
+    /// The shard this server is, in a sharded layout.
+    pub(crate) shard: Option<Shard>,
+    /// What the ingest did.
+    pub(crate) status: Arc<IngestStatus>,
+}
+
+impl Source {
+    /// The partition read.
+    pub(crate) fn partition(&self) -> i32 {
+        self.shard.map_or(0, Shard::partition)
+    }
+
+    /// The cursor's name in the schema: partition 0's is the topic's, as before
+    /// sharding.
+    fn cursor(&self) -> String {
+        match self.partition() {
+            0 => format!("ingest:{}", self.url.topic),
+            p => format!("ingest:{}#{p}", self.url.topic),
+        }
+    }
+}
 
 /// What the ingest did, for `/health`.
 #[derive(Default)]
@@ -79,18 +113,16 @@ pub(crate) struct Ingest {
 }
 
 impl Ingest {
-    /// Starts ingesting `url` into `state`'s write queue, counting in `status`.
-    pub(crate) fn start(
-        state: Arc<AppState>,
-        url: KafkaUrl,
-        status: Arc<IngestStatus>,
-    ) -> std::io::Result<Ingest> {
+    /// Starts ingesting `source` into `state`'s write queue.
+    pub(crate) fn start(state: Arc<AppState>, source: Source) -> std::io::Result<Ingest> {
         let stop = Arc::new(AtomicBool::new(false));
         let runner = Runner {
             state,
-            url: url.clone(),
-            cursor: format!("ingest:{}", url.topic),
-            status: status.clone(),
+            cursor: source.cursor(),
+            partition: source.partition(),
+            url: source.url,
+            shard: source.shard,
+            status: source.status,
             stop: stop.clone(),
         };
         let thread = std::thread::Builder::new()
@@ -115,6 +147,8 @@ impl Ingest {
 struct Runner {
     state: Arc<AppState>,
     url: KafkaUrl,
+    partition: i32,
+    shard: Option<Shard>,
     cursor: String,
     status: Arc<IngestStatus>,
     stop: Arc<AtomicBool>,
@@ -124,7 +158,7 @@ impl Runner {
     fn run(&self) {
         let mut offset = self.committed();
         self.status.next_offset.store(offset, Ordering::Release);
-        tracing::info!(topic = %self.url, offset, "ingesting updates");
+        tracing::info!(topic = %self.url, partition = self.partition, offset, "ingesting updates");
         while !self.stopped() {
             offset = match self.read_from(offset) {
                 Ok(next) => next,
@@ -157,7 +191,8 @@ impl Runner {
     /// the one before leaves it, until stopped (or a refusal: then it answers where
     /// to read again).
     fn read_from(&self, offset: i64) -> Result<i64, String> {
-        let mut reader = MessageReader::open(&self.url, offset).map_err(|e| e.to_string())?;
+        let mut reader = MessageReader::open_partition(&self.url, self.partition, offset)
+            .map_err(|e| e.to_string())?;
         let mut chain = offset;
         while !self.stopped() {
             if self.refused().is_some() {
@@ -292,15 +327,37 @@ impl Runner {
 
     /// The update procedure's operations for the event at `at`.
     fn event_ops(&self, at: i64, bytes: &[u8]) -> Result<Vec<WriteOp>, String> {
-        let source = format!("topic {} offset {at}", self.url.topic);
+        let source = format!(
+            "topic {} partition {} offset {at}",
+            self.url.topic, self.partition
+        );
         let text = std::str::from_utf8(bytes)
             .map_err(|_| format!("{source}: not UTF-8 text (an LDBC update stream line)"))?;
         let event = kith_ldbc::parse_event(Path::new(&source), 1, text.trim_end())
             .map_err(|e| e.to_string())?;
-        self.state
+        if let Some(shard) = self.shard {
+            let side = Side::of(event.procedure);
+            let mine = match shard {
+                Shard::Person => Side::Person,
+                Shard::Forum(_) => Side::Forum,
+            };
+            if side != Some(mine) {
+                return Err(format!(
+                    "{source}: {} does not belong on shard {} (was the stream produced without `--layout`?)",
+                    event.procedure,
+                    shard.name()
+                ));
+            }
+        }
+        let ops = self
+            .state
             .registry
             .build_update(event.procedure, &event.params)
-            .map_err(|e| format!("{source}: {}: {e}", event.procedure))
+            .map_err(|e| format!("{source}: {}: {e}", event.procedure))?;
+        Ok(match self.shard {
+            Some(Shard::Forum(_)) => kith_ldbc::shard::with_proxies(ops),
+            _ => ops,
+        })
     }
 
     /// Waits (up to 30 s) for what was submitted to be answered.

@@ -119,7 +119,11 @@ impl Server {
             config.ingest_url().map_err(invalid_input)?,
             writes.is_some(),
         ) {
-            (Some(url), true) => Some((url, Arc::default())),
+            (Some(url), true) => Some(crate::ingest::Source {
+                url,
+                shard: config.shard().map_err(invalid_input)?,
+                status: Arc::default(),
+            }),
             (Some(_), false) => {
                 return Err(invalid_input(
                     "`ingest` needs a writable server (a data directory, not a replica)".into(),
@@ -192,11 +196,7 @@ impl Server {
         }
         tokio::spawn(crate::transactions::sweep_every_second(state.clone()));
         let ingest = match &state.ingest {
-            Some((url, status)) => Some(crate::ingest::Ingest::start(
-                state.clone(),
-                url.clone(),
-                status.clone(),
-            )?),
+            Some(source) => Some(crate::ingest::Ingest::start(state.clone(), source.clone())?),
             None => None,
         };
         let app = Router::new()

@@ -37,7 +37,7 @@ pub(crate) struct AppState {
     /// The applied version as it changes, for requests that wait for one.
     pub(crate) versions: crate::consistency::Versions,
     /// With `--ingest`: the topic of updates this server applies, and its progress.
-    pub(crate) ingest: Option<(kith_replication::KafkaUrl, Arc<crate::ingest::IngestStatus>)>,
+    pub(crate) ingest: Option<crate::ingest::Source>,
     /// For a router (`kith route`): the shards the LDBC reads run across.
     pub(crate) shards: Option<Arc<kith_router::Router>>,
 }

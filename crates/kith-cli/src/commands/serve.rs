@@ -316,6 +316,14 @@ fn run_primary(mut config: ServerConfig) -> Result<()> {
     let dir = data_dir::resolve(config.data.clone())?;
     // The server reads its users from the data directory, the default one included.
     config.data = Some(dir.clone());
+    if config.shard.is_none() {
+        // A shard of `kith shard split` says which it is; the ingest reads its
+        // partition from that.
+        config.shard = data_dir::shard_of(&dir)?;
+    }
+    if let Some(shard) = &config.shard {
+        tracing::info!(shard, "serving a shard of a sharded LDBC graph");
+    }
     let mut options = config
         .database_options()
         .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;

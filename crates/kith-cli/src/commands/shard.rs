@@ -18,6 +18,27 @@ use crate::data_dir::{GRAPH_FILE, MANIFEST_FILE};
 /// The layout file of a split.
 pub const LAYOUT_FILE: &str = "shards.json";
 
+/// How many forum shards the split in `dir` has, from its layout file.
+pub fn forum_shards(dir: &Path) -> Result<usize> {
+    let path = dir.join(LAYOUT_FILE);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "reading {} (is {} the --out of `kith shard split`?)",
+            path.display(),
+            dir.display()
+        )
+    })?;
+    let layout: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    let n = layout["forum_shards"]
+        .as_u64()
+        .with_context(|| format!("{} has no forum_shards count", path.display()))?;
+    if !(1..=64).contains(&n) {
+        bail!("{}: forum_shards is {n}, not 1 to 64", path.display());
+    }
+    Ok(n as usize)
+}
+
 #[derive(Subcommand)]
 pub enum Action {
     /// Split an LDBC graph into a person shard and N forum shards.
@@ -129,6 +150,11 @@ fn write_split(
     version: u64,
 ) -> Result<Vec<String>> {
     let count = split.forums.len();
+    let placement_path = dir.join(kith_ldbc::shard::PLACEMENT_FILE);
+    split
+        .placement
+        .write(&placement_path)
+        .with_context(|| format!("writing {}", placement_path.display()))?;
     let mut lines = Vec::new();
     let mut forums = Vec::new();
     let shards = std::iter::once(("person".to_owned(), split.person))
@@ -153,6 +179,7 @@ fn write_split(
         "forum_shards": count,
         "person": "person",
         "forums": forums,
+        "message_placement": kith_ldbc::shard::PLACEMENT_FILE,
         "source": source,
         "source_version": version,
     });
