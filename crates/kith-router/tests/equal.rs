@@ -3,7 +3,10 @@
 //! 2, 4 and 8 forum shards made by `kith_ldbc::shard::split`, each served by a real
 //! kith server in this process. One server's answers equal the fixtures
 //! (kith-ldbc's `oracle.rs`), so these equal the fixtures too; they are compared
-//! exactly here, order included.
+//! exactly here, order included. The same after the update stream (the events the
+//! `*-after-updates` fixtures were answered after): applied to one server, and routed
+//! to the shards as `kith produce ldbc --layout` routes them and applied as a shard's
+//! ingest applies them (a forum shard making proxies).
 //!
 //! Also: a forum shard that stops makes the reads that need it fail with
 //! `shard_unavailable` (reads that need only the person shard still answer), and the
@@ -15,11 +18,13 @@ use std::sync::Arc;
 
 use kith_client::{Client, ClientConfig};
 use kith_core::Value;
+use kith_ldbc::shard::{with_proxies, Shard};
+use kith_ldbc::UpdateEvent;
 use kith_procedures::Registry;
 use kith_protocol::ErrorCode;
 use kith_router::Router;
 use kith_server::{Server, ServerConfig};
-use kith_storage::{RawGraph, Snapshot, Store};
+use kith_storage::{RawGraph, Snapshot, Store, WriteBatch};
 use serde_json::Value as Json;
 use tokio::sync::oneshot;
 
@@ -135,13 +140,32 @@ struct Sharded {
 }
 
 async fn sharded(whole: &RawGraph, n: usize) -> Sharded {
+    sharded_after(whole, n, &[]).await
+}
+
+/// The shards of a split with `events` applied as `kith produce ldbc --layout` routes
+/// them and a shard's ingest applies them (a forum shard with proxies).
+async fn sharded_after(whole: &RawGraph, n: usize, events: &[UpdateEvent]) -> Sharded {
     let split = kith_ldbc::shard::split(whole, n).expect("splits");
     let any = || "127.0.0.1:0".parse().expect("addr");
     let store = |raw| Arc::new(Store::new(Snapshot::from_raw(raw).expect("builds")));
-    let person = Running::serve(store(split.person), any()).await;
+    let person_store = store(split.person);
+    let forum_stores: Vec<Arc<Store>> = split.forums.into_iter().map(store).collect();
+    let mut placement = split.placement;
+    let registry = Registry::with_builtins();
+    for e in events {
+        let ops = registry.build_update(e.procedure, &e.params).expect("op");
+        let (target, ops) = match placement.route(e).expect("routes") {
+            Shard::Person => (&person_store, ops),
+            Shard::Forum(i) => (&forum_stores[i], with_proxies(ops)),
+        };
+        target
+            .apply(&WriteBatch { ops })
+            .unwrap_or_else(|err| panic!("{} at {}: {err}", e.procedure, e.timestamp));
+    }
+    let person = Running::serve(person_store, any()).await;
     let mut forums = Vec::new();
-    for raw in split.forums {
-        let s = store(raw);
+    for s in forum_stores {
         forums.push((s.clone(), Running::serve(s, any()).await));
     }
     let urls: Vec<String> = forums.iter().map(|(_, r)| r.url()).collect();
@@ -168,15 +192,26 @@ fn rows(result: &kith_procedures::ResultSet) -> Vec<Vec<Value>> {
 
 /// Every case through the router on each shard count, against one server.
 async fn check(src: &Path, dataset: &str, shard_counts: &[usize]) {
+    check_after(src, dataset, shard_counts, &[]).await
+}
+
+/// `events` applied to one server and, routed, to the shards; then every case of
+/// `dataset` through the router on each shard count, against the one server.
+async fn check_after(src: &Path, dataset: &str, shard_counts: &[usize], events: &[UpdateEvent]) {
     let (raw, _) = kith_ldbc::load(src).expect("loads");
-    let whole = Snapshot::from_raw(raw.clone()).expect("builds");
     let registry = Registry::with_builtins();
+    let whole = Store::new(Snapshot::from_raw(raw.clone()).expect("builds"));
+    for e in events {
+        let ops = registry.build_update(e.procedure, &e.params).expect("op");
+        whole.apply(&WriteBatch { ops }).expect("applies");
+    }
+    let whole = whole.snapshot();
     let cases = cases(dataset);
     for &n in shard_counts {
-        let s = sharded(&raw, n).await;
+        let s = sharded_after(&raw, n, events).await;
         let mut failures = Vec::new();
         for (procedure, params) in &cases {
-            let want = registry.call(&whole, procedure, params);
+            let want = registry.call(&*whole, procedure, params);
             let got = s.router.run(procedure, params).await;
             match (want, got) {
                 (Ok(w), Ok(g)) if rows(&w) == rows(&g) && w.columns() == g.columns() => {}
@@ -213,6 +248,38 @@ async fn check(src: &Path, dataset: &str, shard_counts: &[usize]) {
 async fn test_set_answers_equal_one_server_on_1_2_4_8_forum_shards() {
     let src = shared_data().join("ldbc-snb-interactive-test/vanilla");
     check(&src, "test", &[1, 2, 4, 8]).await;
+}
+
+/// The stream's first events, as many as the oracle replayed before answering a
+/// fixture (`replayed_events`; all when it does not say).
+fn replayed_events(dataset: &str, streams: &Path) -> Vec<UpdateEvent> {
+    let file = fixtures(dataset).join("is1.json");
+    let json: Json = serde_json::from_slice(&std::fs::read(&file).expect("reads")).expect("json");
+    let mut events = kith_ldbc::read_streams(streams).expect("reads the streams");
+    if let Some(n) = json["replayed_events"].as_u64() {
+        events.truncate(n as usize);
+    }
+    events
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn test_set_answers_equal_one_server_after_the_update_stream() {
+    let base = shared_data().join("ldbc-snb-interactive-test");
+    let events = replayed_events("test-after-updates", &base.join("update_streams"));
+    assert!(events.len() > 1000, "{}", events.len());
+    check_after(
+        &base.join("vanilla"),
+        "test-after-updates",
+        &[1, 2, 4, 8],
+        &events,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sf01_answers_equal_one_server_after_the_update_stream() {
+    let events = replayed_events("sf0.1-after-updates", &sf01_dir().join("../update_streams"));
+    check_after(&sf01_dir(), "sf0.1-after-updates", &[1, 2, 4, 8], &events).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
