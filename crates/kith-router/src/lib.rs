@@ -11,6 +11,7 @@
 //! A shard that cannot be reached fails the whole read with `shard_unavailable`:
 //! never a partial answer.
 
+mod cypher;
 mod error;
 mod merge;
 mod reads;
@@ -20,7 +21,8 @@ pub mod trace;
 use kith_core::Value;
 use kith_procedures::{Params, Procedure, Registry, ResultSet};
 
-pub use error::RouteError;
+pub use cypher::CypherAnswer;
+pub use error::{CypherDetail, RouteError};
 pub use shard::{Shard, ShardCall};
 
 /// The router: the person shard and the forum shards, by index (the index

@@ -88,16 +88,48 @@ impl Shard {
                 }
                 Err(RouteError::from_shard(&self.name, code, &message))
             }
-            Err(e) => {
-                // The connection is suspect: the next call connects afresh (unless
-                // another call already replaced it).
-                let mut slot = self.client.lock().await;
-                if slot.as_ref().is_some_and(|c| Arc::ptr_eq(c, &client)) {
-                    slot.take();
-                }
-                Err(RouteError::unavailable(&self.name, &self.url(), e))
-            }
+            Err(e) => Err(self.dropped(&client, e).await),
         }
+    }
+
+    /// Runs a Cypher query on this shard (`USE` on a router, docs/sharding.md).
+    pub(crate) async fn cypher(
+        &self,
+        text: &str,
+        params: Vec<(String, Value)>,
+    ) -> Result<QueryResult, RouteError> {
+        let client = self.client().await?;
+        match client.cypher(text, params).await {
+            Ok(answer) => Ok(answer),
+            Err(ClientError::Server { code, message }) => {
+                Err(RouteError::from_shard(&self.name, code, &message))
+            }
+            Err(ClientError::Cypher {
+                code,
+                cypher_code,
+                message,
+                ..
+            }) => {
+                // Its position is in the text the shard ran, not the router's: left out.
+                let mut e = RouteError::from_shard(&self.name, code, &message);
+                e.cypher = Some(crate::error::CypherDetail {
+                    code: cypher_code,
+                    position: None,
+                });
+                Err(e)
+            }
+            Err(e) => Err(self.dropped(&client, e).await),
+        }
+    }
+
+    /// The connection failed: the next call connects afresh (unless another call
+    /// already replaced it), and this one is `shard_unavailable`.
+    async fn dropped(&self, client: &Arc<Client>, e: ClientError) -> RouteError {
+        let mut slot = self.client.lock().await;
+        if slot.as_ref().is_some_and(|c| Arc::ptr_eq(c, client)) {
+            slot.take();
+        }
+        RouteError::unavailable(&self.name, &self.url(), e)
     }
 
     /// Calls `procedure`; a `not_found` (the person or message is not on this shard)

@@ -123,6 +123,14 @@ pub(crate) enum Job {
         params: Vec<(String, Value)>,
         timing: bool,
     },
+    /// Cypher on a router: Fabric's `USE` forms, or its own engine routing the
+    /// LDBC reads. `within`: a Bolt transaction's (empty) one, handed back.
+    RoutedCypher {
+        query: String,
+        params: Vec<(String, Value)>,
+        timing: bool,
+        within: Option<Box<Tx>>,
+    },
     /// Opens a WebSocket or HTTP transaction: answered with its id (column `tx`).
     Begin {
         timeout_ms: Option<u64>,
@@ -223,8 +231,8 @@ impl Job {
 }
 
 impl Job {
-    /// A router's job: an LDBC read across its shards; anything else is refused with
-    /// what a router does run.
+    /// A router's job: an LDBC read or a Cypher query across its shards; anything
+    /// else is refused with what a router does run.
     fn routed(state: &AppState, request: Request) -> Result<Job, ExecError> {
         match request {
             Request::Call {
@@ -236,20 +244,47 @@ impl Job {
                 params,
                 timing,
             }),
-            Request::Cypher { .. } => Err(not_routed(state, true)),
-            _ => Err(not_routed(state, false)),
+            Request::Cypher {
+                query,
+                params,
+                timing,
+                tx: None,
+            } => Ok(Job::RoutedCypher {
+                query,
+                params,
+                timing,
+                within: None,
+            }),
+            _ => Err(not_routed(state)),
+        }
+    }
+
+    /// The job a router runs for this one (Bolt makes its Cypher jobs itself), or
+    /// why it refuses it.
+    fn on_router(self, state: &AppState) -> Result<Job, ExecError> {
+        match self {
+            Job::Routed { .. } | Job::RoutedCypher { .. } => Ok(self),
+            Job::Cypher {
+                query,
+                params,
+                timing,
+                within,
+                named: None,
+                ..
+            } => Ok(Job::RoutedCypher {
+                query,
+                params,
+                timing,
+                within,
+            }),
+            _ => Err(not_routed(state)),
         }
     }
 }
 
-/// Why a router refuses a request it does not route: Cypher (also over Bolt) is
-/// `bad_request`, writes and transactions `read_only`.
-fn not_routed(state: &AppState, cypher: bool) -> ExecError {
-    if cypher {
-        let why = "this server is a router over shards: it runs the LDBC reads (ldbc.is1-7, \
-                   ldbc.ic1-14) across them; send Cypher to a shard (docs/sharding.md)";
-        return ExecError::new(Code::BadRequest, why);
-    }
+/// Why a router refuses a request it does not route: writes and transactions are
+/// `read_only`.
+fn not_routed(state: &AppState) -> ExecError {
     ExecError::new(Code::ReadOnly, state.read_only_reason())
 }
 
@@ -289,10 +324,14 @@ pub(crate) fn dispatch<R: Reply>(
     cancel: Arc<AtomicBool>,
 ) {
     // Every transport's jobs meet here (Bolt makes its Cypher jobs itself): a router
-    // runs routed reads only, and never a job against its empty store.
-    if state.shards.is_some() && !matches!(job, Job::Routed { .. }) {
-        return reply.refuse(&not_routed(state, matches!(job, Job::Cypher { .. })));
-    }
+    // runs routed jobs only, and never one against its empty store.
+    let job = match state.shards.is_some() {
+        true => match job.on_router(state) {
+            Ok(job) => job,
+            Err(e) => return reply.refuse(&e),
+        },
+        false => job,
+    };
     match job {
         Job::Call {
             procedure,
@@ -304,7 +343,13 @@ pub(crate) fn dispatch<R: Reply>(
             procedure,
             params,
             timing,
-        } => route(state, reply, procedure, params, timing),
+        } => crate::routed::read(state, reply, procedure, params, timing),
+        Job::RoutedCypher {
+            query,
+            params,
+            timing,
+            within,
+        } => crate::routed::cypher(state, reply, query, params, timing, within),
         Job::Cypher {
             query,
             params,
@@ -464,53 +509,6 @@ fn submit_call<R: Reply>(
             }
             Err(error) => reply.fail(metric, &error),
         }
-    });
-}
-
-/// Runs an LDBC read across a router's shards on a task (it waits on the network,
-/// not on a worker); the answer goes to `reply` from there.
-fn route<R: Reply>(
-    state: &Arc<AppState>,
-    reply: R,
-    procedure: String,
-    params: Vec<(String, Value)>,
-    timing: bool,
-) {
-    let Some(shards) = state.shards.clone() else {
-        return reply.refuse(&ExecError::new(Code::Internal, "routed without shards"));
-    };
-    let state = state.clone();
-    tokio::spawn(async move {
-        let started = Instant::now();
-        let limit = Duration::from_millis(state.config.query_timeout_ms);
-        let metric = if kith_router::Router::routes(&procedure) {
-            metric_name(&state, &procedure)
-        } else {
-            "<unknown>"
-        };
-        let outcome = tokio::time::timeout(limit, shards.run(&procedure, &params)).await;
-        let result = match outcome {
-            Ok(Ok(result)) => result,
-            Ok(Err(e)) => return reply.fail(metric, &ExecError::new(e.code, e.message)),
-            Err(_) => {
-                let message = format!(
-                    "{procedure} ran past query_timeout_ms ({} ms) across the shards; stopped",
-                    limit.as_millis()
-                );
-                return reply.fail(metric, &ExecError::new(Code::Timeout, message));
-            }
-        };
-        let timing = timing.then(|| Timing {
-            queue_us: started.duration_since(reply.arrived()).as_micros() as u64,
-            exec_us: started.elapsed().as_micros() as u64,
-            encode_us: 0,
-        });
-        reply.answer(
-            metric,
-            result.columns(),
-            result.values(),
-            Trailer::with_timing(timing),
-        );
     });
 }
 

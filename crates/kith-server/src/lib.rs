@@ -40,6 +40,7 @@ mod ingest;
 pub mod metrics;
 mod pool;
 pub mod procedures;
+mod routed;
 mod router;
 mod state;
 pub mod tls;

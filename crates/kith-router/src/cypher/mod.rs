@@ -1,0 +1,298 @@
+//! Cypher on a router, in the forms Neo4j Fabric gives a sharded graph
+//! (docs/sharding.md "Cypher on a router"):
+//!
+//! - `USE person ...`, `USE forum3 ...`, `USE kith.graph(id) ...`: the query runs on
+//!   that shard, as it is (graph id 0 is the person shard, i + 1 forum shard i);
+//! - `UNWIND kith.graphIds() AS g CALL { USE kith.graph(g) ... } RETURN ...`: the
+//!   subquery runs on every graph of the list at once, and what follows it runs on
+//!   the router over their rows (sums, top-k, ORDER BY);
+//! - anything else runs on the router's own engine, which holds no graph but routes
+//!   its CALLs of the LDBC reads (`CALL ldbc.ic9($personId, $maxDate)`), so Neo4j's
+//!   drivers reach the reads over Bolt.
+//!
+//! Writes are refused: the shards take updates from their update stream.
+
+mod form;
+mod local;
+
+use std::sync::Arc;
+
+use futures_util::future::join_all;
+use kith_core::GraphView;
+use kith_core::Value;
+use kith_cypher::{CallOutput, CypherError, Procedures, Signature};
+
+use crate::shard::Shard;
+use crate::{RouteError, Router};
+use form::{Form, Graph, Unwind};
+
+/// A Cypher query's answer on a router.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CypherAnswer {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows, one value per column.
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// The parameter a fan-out's rows reach the router's engine in.
+const ROWS_PARAM: &str = "__kith_rows";
+
+impl Router {
+    /// Runs a Cypher query across the shards (see the module's forms).
+    pub async fn cypher(
+        self: &Arc<Router>,
+        text: &str,
+        params: &[(String, Value)],
+    ) -> Result<CypherAnswer, RouteError> {
+        let (columns, rows) = match form::read(text)? {
+            Form::Use { graph, body } => {
+                let shard = self.graph(&graph, params, None).await?;
+                refuse_writes(body)?;
+                let answer = shard.cypher(body, params.to_vec()).await?;
+                (answer.columns, answer.rows)
+            }
+            Form::FanOut {
+                unwind,
+                graph,
+                imports,
+                inner,
+                rest,
+            } => {
+                // An imported variable reaches the subquery as a parameter.
+                let inner = match (&unwind, imports) {
+                    (Some(u), true) => {
+                        format!("WITH ${} AS {} {inner}", quoted(&u.var), quoted(&u.var))
+                    }
+                    _ => inner.to_owned(),
+                };
+                refuse_writes(&inner)?;
+                let ran = self.fan_out(unwind.as_ref(), &graph, imports, &inner, params);
+                let (var, columns, rows) = ran.await?;
+                self.after(var, columns, rows, rest, params).await?
+            }
+            Form::Local => local::run(self, text.to_owned(), params.to_vec(), true).await?,
+        };
+        Ok(CypherAnswer { columns, rows })
+    }
+
+    /// Runs `inner` on every graph of the fan-out at once: the variable, the inner
+    /// columns, and rows led by their graph id (when there is a variable).
+    async fn fan_out(
+        self: &Arc<Router>,
+        unwind: Option<&Unwind<'_>>,
+        graph: &Graph,
+        imports: bool,
+        inner: &str,
+        params: &[(String, Value)],
+    ) -> Result<(Option<String>, Vec<String>, Vec<Vec<Value>>), RouteError> {
+        let Some(unwind) = unwind else {
+            let shard = self.graph(graph, params, None).await?;
+            let answer = shard.cypher(inner, params.to_vec()).await?;
+            return Ok((None, answer.columns, answer.rows));
+        };
+        let ids = self.graph_ids(unwind.list, params).await?;
+        let mut calls = Vec::with_capacity(ids.len());
+        for &id in &ids {
+            let shard = self.graph(graph, params, Some((&unwind.var, id))).await?;
+            let mut p = params.to_vec();
+            if imports {
+                p.push((unwind.var.clone(), Value::Int(id)));
+            }
+            calls.push(async move { shard.cypher(inner, p).await });
+        }
+        let mut columns: Option<Vec<String>> = None;
+        let mut rows = Vec::new();
+        for (id, answer) in ids.iter().zip(join_all(calls).await) {
+            let answer = answer?;
+            if columns.get_or_insert_with(|| answer.columns.clone()) != &answer.columns {
+                return Err(RouteError::bad_request(
+                    "the shards answered the USE subquery with different columns",
+                ));
+            }
+            rows.extend(answer.rows.into_iter().map(|r| {
+                let mut row = Vec::with_capacity(r.len() + 1);
+                row.push(Value::Int(*id));
+                row.extend(r);
+                row
+            }));
+        }
+        Ok((Some(unwind.var.clone()), columns.unwrap_or_default(), rows))
+    }
+
+    /// What follows a fan-out, run on the router over its rows (none: the rows).
+    async fn after(
+        self: &Arc<Router>,
+        var: Option<String>,
+        columns: Vec<String>,
+        rows: Vec<Vec<Value>>,
+        rest: &str,
+        params: &[(String, Value)],
+    ) -> Result<local::Rows, RouteError> {
+        if rest.trim().is_empty() {
+            let skip = usize::from(var.is_some());
+            let rows = rows.into_iter().map(|r| r[skip..].to_vec()).collect();
+            return Ok((columns, rows));
+        }
+        let names: Vec<&str> = var
+            .iter()
+            .map(String::as_str)
+            .chain(columns.iter().map(String::as_str))
+            .collect();
+        let binds: Vec<String> = (names.iter().enumerate())
+            .map(|(i, n)| format!("__kith_row[{i}] AS {}", quoted(n)))
+            .collect();
+        let text = format!(
+            "UNWIND ${ROWS_PARAM} AS __kith_row WITH {} {rest}",
+            binds.join(", ")
+        );
+        let mut p = params.to_vec();
+        p.push((
+            ROWS_PARAM.to_owned(),
+            Value::List(rows.into_iter().map(Value::List).collect()),
+        ));
+        local::run(self, text, p, false).await
+    }
+
+    /// The graph ids a fan-out runs on: every graph, or the list's values.
+    async fn graph_ids(
+        self: &Arc<Router>,
+        list: Option<&str>,
+        params: &[(String, Value)],
+    ) -> Result<Vec<i64>, RouteError> {
+        let Some(expr) = list else {
+            return Ok((0..=self.forums.len() as i64).collect());
+        };
+        let bad = || {
+            RouteError::bad_request(format!(
+                "the UNWIND before a USE subquery takes a list of graph ids (integers), such as kith.graphIds(); `{expr}` is not one"
+            ))
+        };
+        match local::value(self, expr, params.to_vec()).await? {
+            Value::List(items) => items.iter().map(|v| v.as_int().ok_or_else(bad)).collect(),
+            _ => Err(bad()),
+        }
+    }
+
+    /// The shard `graph` names; `bound` is the fan-out's variable and its value.
+    async fn graph(
+        self: &Arc<Router>,
+        graph: &Graph,
+        params: &[(String, Value)],
+        bound: Option<(&str, i64)>,
+    ) -> Result<&Shard, RouteError> {
+        let id = match graph {
+            Graph::Name(name) => self.graph_id_of(name)?,
+            Graph::Id(expr) if bound.is_some_and(|(var, _)| var == expr.trim()) => {
+                bound.expect("checked").1
+            }
+            Graph::Id(expr) => {
+                let mut p = params.to_vec();
+                let text = match bound {
+                    Some((var, id)) => {
+                        p.push((var.to_owned(), Value::Int(id)));
+                        format!("WITH ${} AS {} RETURN {expr}", quoted(var), quoted(var))
+                    }
+                    None => format!("RETURN {expr}"),
+                };
+                let (_, rows) = local::run(self, text, p, false).await?;
+                let value = rows.into_iter().flatten().next().unwrap_or(Value::Null);
+                value.as_int().ok_or_else(|| {
+                    RouteError::bad_request(format!(
+                        "kith.graph({expr}) takes a graph id (an integer), not {value:?}"
+                    ))
+                })?
+            }
+        };
+        self.shard_of_graph(id).ok_or_else(|| match graph {
+            Graph::Name(name) => self.no_graph(name),
+            Graph::Id(_) => self.no_graph(&format!("kith.graph({id})")),
+        })
+    }
+
+    /// The graph id a name means: `person` 0, `forumI` (or `forum-I`) I + 1.
+    fn graph_id_of(&self, name: &str) -> Result<i64, RouteError> {
+        let forum = name
+            .strip_prefix("forum")
+            .map(|n| n.strip_prefix('-').unwrap_or(n))
+            .and_then(|n| n.parse::<i64>().ok());
+        match (name, forum) {
+            ("person", _) => Ok(0),
+            (_, Some(i)) if i >= 0 => Ok(i + 1),
+            _ => Err(self.no_graph(name)),
+        }
+    }
+
+    fn shard_of_graph(&self, id: i64) -> Option<&Shard> {
+        match id {
+            0 => Some(&self.person),
+            i if i > 0 && (i as usize) <= self.forums.len() => Some(&self.forums[i as usize - 1]),
+            _ => None,
+        }
+    }
+
+    fn no_graph(&self, what: &str) -> RouteError {
+        RouteError::bad_request(format!(
+            "no graph {what} here: this router has person (graph 0) and forum0 .. forum{} (graphs 1 .. {})",
+            self.forums.len() - 1,
+            self.forums.len()
+        ))
+    }
+}
+
+/// `name` as a Cypher name, quoted.
+fn quoted(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+/// Refuses a query for a shard that writes: the shards take updates from their
+/// update stream. A query that does not prepare here (a shard's stored procedure)
+/// is left for the shard to judge.
+fn refuse_writes(text: &str) -> Result<(), RouteError> {
+    let known = kith_cypher::procedures::ProcedureSet(Arc::new(Known(
+        kith_procedures::Registry::with_builtins(),
+    )));
+    match kith_cypher::Prepared::with_procedures(text, &known) {
+        Ok(p) if p.writes() => Err(RouteError::read_only(
+            "a router takes no writes, not even through USE: the shards take updates from their update stream (docs/sharding.md)",
+        )),
+        Err(e) if e.code == kith_cypher::ErrorCode::SyntaxError => Err(RouteError::cypher(e, false)),
+        _ => Ok(()),
+    }
+}
+
+/// kith's native procedures, known by signature only (to tell a read from a write).
+struct Known(kith_procedures::Registry);
+
+impl Procedures for Known {
+    fn signature(&self, name: &str) -> Option<Signature> {
+        let (description, params, outputs, writes) = match (self.0.get(name), self.0.update(name)) {
+            (Ok(p), _) => (p.description, p.params, p.columns, false),
+            (_, Some(u)) => (u.description, u.params, &[][..], true),
+            _ => return None,
+        };
+        Some(Signature {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            params: params.iter().map(local::param).collect(),
+            outputs: outputs.iter().map(|c| (*c).to_owned()).collect(),
+            writes,
+        })
+    }
+
+    fn list(&self) -> Vec<Signature> {
+        Vec::new()
+    }
+
+    fn call(
+        &self,
+        _: &dyn GraphView,
+        name: &str,
+        _: &[(String, Value)],
+    ) -> Result<CallOutput, CypherError> {
+        Err(CypherError::new(
+            kith_cypher::ErrorCode::ProcedureCallFailed,
+            format!("{name} is not run here"),
+        ))
+    }
+}
