@@ -112,6 +112,22 @@ async fn fan_outs_and_use_equal_one_server() {
         .map(|g| vec![Value::Int(g), Value::Int(g * 10)])
         .collect();
     assert_eq!(got.rows, want);
+    // docs/sharding.md's example: forums per shard, with a COUNT subquery inside.
+    let got = router
+        .cypher(
+            "UNWIND range(1, 4) AS g CALL { WITH g USE kith.graph(g) RETURN g AS shard, count{ MATCH (f:Forum) } AS forums } RETURN *",
+            &[],
+        )
+        .await
+        .expect("runs");
+    assert_eq!(got.columns, ["forums", "g", "shard"]);
+    for row in &got.rows {
+        let g = row[1].as_int().expect("g");
+        let want = whole_count(&whole, "Forum", |id| {
+            kith_ldbc::shard::forum_shard(id, 4) as i64 == g - 1
+        });
+        assert_eq!(row, &vec![Value::Int(want), Value::Int(g), Value::Int(g)]);
+    }
     // A USE subquery on one graph, named.
     let got = router
         .cypher(
