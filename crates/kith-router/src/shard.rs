@@ -156,6 +156,12 @@ impl Shard {
         let mut config = ClientConfig::new(self.url.clone());
         config.request_timeout = CALL_TIMEOUT;
         config.connections_per_url = 2;
+        // MessagePack: id lists go to and from shards by the thousand, and its arrays
+        // carry no per-element keys to write and check (BSON's "0", "1", ...).
+        config.subprotocol = kith_protocol::Subprotocol {
+            encoding: kith_protocol::Encoding::MsgPack,
+            compression: kith_protocol::Compression::None,
+        };
         let connected = match tokio::time::timeout(CONNECT_TIMEOUT, Client::connect(config)).await {
             Ok(Ok(client)) => Arc::new(client),
             Ok(Err(e)) => return Err(self.failed(e.to_string())),
