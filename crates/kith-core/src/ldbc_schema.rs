@@ -127,3 +127,14 @@ pub mod key {
     /// The year a person started working (Int, on WORK_AT).
     pub const WORK_FROM: &str = "workFrom";
 }
+
+/// The schema cursors holding a shard's identity (S5, docs/sharding.md): written by
+/// `kith shard split`, read by `shard.info`, checked by the router.
+pub mod shard_cursor {
+    /// Which shard: -1 the person shard, i forum shard i.
+    pub const INDEX: &str = "shard:index";
+    /// How many forum shards the layout has.
+    pub const FORUM_SHARDS: &str = "shard:forum_shards";
+    /// The split's id, the same on every shard of one split.
+    pub const SPLIT: &str = "shard:split";
+}

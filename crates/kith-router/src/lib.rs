@@ -56,10 +56,16 @@ impl Router {
                 twice.1
             )));
         }
+        let split = std::sync::Arc::default();
+        let expected = |index: i64| shard::Expected {
+            index,
+            forum_shards: forums.len() as i64,
+            split: std::sync::Arc::clone(&split),
+        };
         Ok(Router {
-            person: Shard::new("person", person),
+            person: Shard::new("person", person, expected(-1)),
             forums: (forums.iter().enumerate())
-                .map(|(i, url)| Shard::new(&format!("forum-{i}"), url))
+                .map(|(i, url)| Shard::new(&format!("forum-{i}"), url, expected(i as i64)))
                 .collect(),
             registry: Registry::with_builtins(),
             persons_per_call: reads::PERSONS_PER_CALL,

@@ -14,10 +14,22 @@ use crate::RouteError;
 /// A call on one shard: its procedure and parameters.
 pub type ShardCall = (&'static str, Vec<(String, Value)>);
 
+/// What a shard must say it is (`shard.info`), and the split every shard of one
+/// router shares: the first shard to answer sets it.
+pub(crate) struct Expected {
+    /// -1 the person shard, i forum shard i.
+    pub(crate) index: i64,
+    /// The router's number of forum shards.
+    pub(crate) forum_shards: i64,
+    /// The split's id and the shard that said it.
+    pub(crate) split: Arc<std::sync::Mutex<Option<(i64, String)>>>,
+}
+
 /// A shard's server.
 pub struct Shard {
     name: String,
     url: String,
+    expected: Expected,
     client: Mutex<Option<Arc<Client>>>,
     /// When connecting last failed: calls within [`RETRY_AFTER`] of it fail at once
     /// instead of queueing behind connects of their own.
@@ -33,10 +45,11 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 const RETRY_AFTER: Duration = Duration::from_millis(500);
 
 impl Shard {
-    pub(crate) fn new(name: &str, url: &str) -> Shard {
+    pub(crate) fn new(name: &str, url: &str, expected: Expected) -> Shard {
         Shard {
             name: name.to_owned(),
             url: url.to_owned(),
+            expected,
             client: Mutex::new(None),
             failed_at: std::sync::Mutex::new(None),
         }
@@ -167,8 +180,50 @@ impl Shard {
             Ok(Err(e)) => return Err(self.failed(e.to_string())),
             Err(_) => return Err(self.failed(format!("no connection within {CONNECT_TIMEOUT:?}"))),
         };
+        if let Err(why) = self.check_identity(&connected).await {
+            return Err(self.failed(why));
+        }
         *slot = Some(connected.clone());
         Ok(connected)
+    }
+
+    /// Whether the server is the shard it is listed as, of this router's split
+    /// (`shard.info`; a graph without an identity, made before identities, passes).
+    async fn check_identity(&self, client: &Client) -> Result<(), String> {
+        let info = client
+            .call("shard.info", Vec::new())
+            .await
+            .map_err(|e| format!("asking its identity (shard.info): {e}"))?;
+        let Some(row) = info.rows.first() else {
+            return Ok(());
+        };
+        let int = |i: usize| row.get(i).and_then(Value::as_int);
+        let (Some(index), Some(forum_shards), Some(split)) = (int(0), int(1), int(2)) else {
+            return Err(format!("its shard.info answer is malformed: {row:?}"));
+        };
+        let e = &self.expected;
+        let what = |index: i64, n: i64| match index {
+            -1 => format!("the person shard of a split into {n} forum shards"),
+            i => format!("forum-{i} of a split into {n} forum shards"),
+        };
+        if (index, forum_shards) != (e.index, e.forum_shards) {
+            return Err(format!(
+                "it is {}, but is listed as {}: give kith route the shards of one split in the order of its shards.json",
+                what(index, forum_shards),
+                what(e.index, e.forum_shards)
+            ));
+        }
+        let mut seen = e.split.lock().unwrap_or_else(|p| p.into_inner());
+        match &*seen {
+            Some((known, by)) if *known != split => Err(format!(
+                "it comes from split {split}, but shard {by} from split {known}: every shard must come from one `kith shard split`"
+            )),
+            Some(_) => Ok(()),
+            None => {
+                *seen = Some((split, self.name.clone()));
+                Ok(())
+            }
+        }
     }
 
     fn recent_failure(&self) -> Option<String> {

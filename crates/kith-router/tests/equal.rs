@@ -147,6 +147,38 @@ async fn long_person_lists_go_in_parts_and_answer_the_same() {
     s.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_not_the_shard_it_is_listed_as_is_refused() {
+    let (raw, _) =
+        kith_ldbc::load(&shared_data().join("ldbc-snb-interactive-test/vanilla")).expect("loads");
+    let (a, b) = (sharded(&raw, 2).await, sharded(&raw, 2).await);
+    let ic9 = cases("test")
+        .into_iter()
+        .find(|(p, _)| p == "ldbc.ic9")
+        .expect("an IC9 case");
+    let urls = |s: &Sharded| -> Vec<String> { s.forums.iter().map(|(_, r)| r.url()).collect() };
+    // The forum shards swapped.
+    let swapped: Vec<String> = urls(&a).into_iter().rev().collect();
+    let router = Router::new(&a.person.url(), &swapped).expect("router");
+    let e = router.run(&ic9.0, &ic9.1).await.expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ShardUnavailable, "{e}");
+    assert!(e.message.contains("is listed as forum-0"), "{e}");
+    // A forum shard of another split.
+    let mixed = vec![urls(&a)[0].clone(), urls(&b)[1].clone()];
+    let router = Router::new(&a.person.url(), &mixed).expect("router");
+    let e = router.run(&ic9.0, &ic9.1).await.expect_err("refused");
+    assert!(e.message.contains("every shard must come from one"), "{e}");
+    // Too few forum shards listed: each says how many its split has.
+    let router = Router::new(&a.person.url(), &urls(&a)[..1]).expect("router");
+    let e = router.run(&ic9.0, &ic9.1).await.expect_err("refused");
+    assert!(e.message.contains("split into 2 forum shards"), "{e}");
+    // The right ones answer.
+    let router = Router::new(&a.person.url(), &urls(&a)).expect("router");
+    router.run(&ic9.0, &ic9.1).await.expect("answers");
+    a.stop().await;
+    b.stop().await;
+}
+
 #[test]
 fn a_shard_listed_twice_is_refused() {
     let e = Router::new(

@@ -11,6 +11,7 @@ use clap::Subcommand;
 use kith_core::ldbc_schema::{key, label};
 use kith_core::write_op::WriteOp;
 use kith_core::GraphView;
+use kith_ldbc::shard::Shard;
 use kith_storage::{create_data_dir, RawGraph, Snapshot, Store, WriteBatch};
 
 use crate::data_dir::{GRAPH_FILE, MANIFEST_FILE};
@@ -157,9 +158,12 @@ fn write_split(
         .with_context(|| format!("writing {}", placement_path.display()))?;
     let mut lines = Vec::new();
     let mut forums = Vec::new();
-    let shards = std::iter::once(("person".to_owned(), split.person))
-        .chain((split.forums.into_iter().enumerate()).map(|(i, g)| (format!("forum-{i}"), g)));
-    for (name, raw) in shards {
+    let split_id = split_id();
+    let shards = std::iter::once((Shard::Person, split.person))
+        .chain((split.forums.into_iter().enumerate()).map(|(i, g)| (Shard::Forum(i), g)));
+    for (shard, raw) in shards {
+        let name = shard.name();
+        let identity = kith_ldbc::shard::identity_ops(shard, count, split_id);
         let about = serde_json::json!({
             "generator": "kith shard split",
             "source": source,
@@ -167,7 +171,7 @@ fn write_split(
             "shard": name,
             "forum_shards": count,
         });
-        let (nodes, rels) = write_shard(&dir.join(&name), raw, about)?;
+        let (nodes, rels) = write_shard(&dir.join(&name), raw, about, identity)?;
         lines.push(format!("{name}: {nodes} nodes, {rels} relationships"));
         if name != "person" {
             forums.push(name);
@@ -179,6 +183,7 @@ fn write_split(
         "forum_shards": count,
         "person": "person",
         "forums": forums,
+        "split": split_id,
         "message_placement": kith_ldbc::shard::PLACEMENT_FILE,
         "source": source,
         "source_version": version,
@@ -189,11 +194,29 @@ fn write_split(
     Ok(lines)
 }
 
-/// One shard as a data directory, with the name indexes `kith load ldbc` makes.
-fn write_shard(dir: &Path, raw: RawGraph, about: serde_json::Value) -> Result<(usize, usize)> {
+/// An id for one split, the same on all its shards (the router refuses to mix
+/// shards of two splits): the clock and the process, mixed.
+fn split_id() -> i64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut z = nanos ^ (u64::from(std::process::id()) << 32);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    ((z ^ (z >> 31)) >> 1) as i64
+}
+
+/// One shard as a data directory, with the name indexes `kith load ldbc` makes and
+/// its identity (`identity`: `shard.info`).
+fn write_shard(
+    dir: &Path,
+    raw: RawGraph,
+    about: serde_json::Value,
+    identity: Vec<WriteOp>,
+) -> Result<(usize, usize)> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let store = Store::new(Snapshot::from_raw(raw)?);
-    let mut batch = WriteBatch::new();
+    let mut batch = WriteBatch { ops: identity };
     for l in [label::COUNTRY, label::TAG, label::TAG_CLASS] {
         batch.push(WriteOp::CreateIndex {
             label: Arc::from(l),

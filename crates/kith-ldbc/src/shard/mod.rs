@@ -18,9 +18,11 @@
 //! static. A relationship between two forum-side nodes of different shards, or between
 //! a forum-side node and an organisation, cannot be placed and is refused.
 
+mod identity;
 mod placement;
 mod proxies;
 
+pub use identity::{identity_ops, shard_of_index};
 pub use placement::{Placement, PlacementError, Shard, Side, PLACEMENT_FILE};
 pub use proxies::with_proxies;
 

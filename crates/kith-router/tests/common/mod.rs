@@ -131,14 +131,26 @@ pub async fn sharded(whole: &RawGraph, n: usize) -> Sharded {
     sharded_after(whole, n, &[]).await
 }
 
+/// A new split id for each split a test makes.
+static SPLITS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1);
+
 /// The shards of a split with `events` applied as `kith produce ldbc --layout` routes
 /// them and a shard's ingest applies them (a forum shard with proxies).
 pub async fn sharded_after(whole: &RawGraph, n: usize, events: &[UpdateEvent]) -> Sharded {
     let split = kith_ldbc::shard::split(whole, n).expect("splits");
     let any = || "127.0.0.1:0".parse().expect("addr");
-    let store = |raw| Arc::new(Store::new(Snapshot::from_raw(raw).expect("builds")));
-    let person_store = store(split.person);
-    let forum_stores: Vec<Arc<Store>> = split.forums.into_iter().map(store).collect();
+    // Each with its identity, as `kith shard split` records it (`shard.info`).
+    let split_id = SPLITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let store = |raw, shard| {
+        let store = Arc::new(Store::new(Snapshot::from_raw(raw).expect("builds")));
+        let ops = kith_ldbc::shard::identity_ops(shard, n, split_id);
+        store.apply(&WriteBatch { ops }).expect("identity");
+        store
+    };
+    let person_store = store(split.person, Shard::Person);
+    let forum_stores: Vec<Arc<Store>> = (split.forums.into_iter().enumerate())
+        .map(|(i, raw)| store(raw, Shard::Forum(i)))
+        .collect();
     let mut placement = split.placement;
     let registry = Registry::with_builtins();
     for e in events {

@@ -15,6 +15,7 @@ mod ic05;
 mod ic06;
 mod ic10;
 mod ic12;
+mod info;
 mod interactions;
 mod persons;
 mod reach;
@@ -38,6 +39,7 @@ pub(crate) fn procedures() -> Vec<Procedure> {
         ic10::PROCEDURE,
         ic12::PROCEDURE,
         interactions::PROCEDURE,
+        info::PROCEDURE,
     ]
 }
 
