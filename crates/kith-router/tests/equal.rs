@@ -179,6 +179,84 @@ async fn a_server_that_is_not_the_shard_it_is_listed_as_is_refused() {
     b.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn users_on_the_router_and_on_the_shards() {
+    use kith_server::auth::{AuthMode, Role, UserFile};
+    let users = tempfile::tempdir().expect("tempdir");
+    let mut file = UserFile::default();
+    file.add("router", Role::Reader, "router-pw").expect("adds");
+    file.add("ann", Role::Reader, "ann-pw").expect("adds");
+    file.save(&UserFile::path_in(users.path())).expect("saves");
+    let config = || ServerConfig {
+        listen: "127.0.0.1:0".parse().expect("addr"),
+        workers: 2,
+        auth: AuthMode::Users,
+        data: Some(users.path().to_owned()),
+        ..ServerConfig::default()
+    };
+    let (raw, _) =
+        kith_ldbc::load(&shared_data().join("ldbc-snb-interactive-test/vanilla")).expect("loads");
+    let whole = Snapshot::from_raw(raw.clone()).expect("builds");
+    let split = kith_ldbc::shard::split(&raw, 2).expect("splits");
+    let mut shards = Vec::new();
+    for raw in std::iter::once(split.person).chain(split.forums) {
+        let store = Arc::new(Store::new(Snapshot::from_raw(raw).expect("builds")));
+        let server = Server::bind(config(), store).await.expect("binds");
+        shards.push(Running::run(server));
+    }
+    let with = |creds: &str, r: &Running| format!("ws://{creds}@{}/v1/ws", r.addr);
+    let ic9 = cases("test")
+        .into_iter()
+        .find(|(p, _)| p == "ldbc.ic9")
+        .expect("an IC9 case");
+    // Shards refuse a router without their credentials: unavailable, saying why.
+    let urls =
+        |creds: &str| -> Vec<String> { shards[1..].iter().map(|r| with(creds, r)).collect() };
+    let bad = Router::new(
+        &with("router:not-the-pw", &shards[0]),
+        &urls("router:not-the-pw"),
+    )
+    .expect("router");
+    let e = bad.run(&ic9.0, &ic9.1).await.expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ShardUnavailable, "{e}");
+    assert!(
+        !e.message.contains("not-the-pw"),
+        "the password is never shown: {e}"
+    );
+    assert!(e.message.contains("401"), "says why: {e}");
+    // With them, the router serves its own users.
+    let router = Router::new(
+        &with("router:router-pw", &shards[0]),
+        &urls("router:router-pw"),
+    )
+    .expect("router");
+    let server = Running::run(
+        Server::bind_router(config(), Arc::new(router))
+            .await
+            .expect("binds"),
+    );
+    let anonymous = Client::connect(ClientConfig::new(server.url())).await;
+    let refused = match anonymous {
+        Ok(client) => client.call(&ic9.0, ic9.1.clone()).await.err(),
+        Err(e) => Some(e),
+    };
+    let refused = refused.expect("no credentials, no answer").to_string();
+    assert!(refused.contains("unauthorized"), "{refused}");
+    let ann = Client::connect(ClientConfig::new(with("ann:ann-pw", &server)))
+        .await
+        .expect("connects");
+    let got = ann.call(&ic9.0, ic9.1.clone()).await.expect("answers");
+    let want = Registry::with_builtins()
+        .call(&whole, &ic9.0, &ic9.1)
+        .expect("one server");
+    assert_eq!(got.rows, rows(&want));
+    drop(ann);
+    server.stop().await;
+    for s in shards {
+        s.stop().await;
+    }
+}
+
 #[test]
 fn a_shard_listed_twice_is_refused() {
     let e = Router::new(

@@ -269,6 +269,11 @@ pub struct RouteArgs {
     /// comma-separated.
     #[arg(long, value_name = "URL,...", value_delimiter = ',', required = true)]
     forums: Vec<String>,
+    /// A directory whose users.toml the router checks clients against (`kith user
+    /// add NAME --role reader --data DIR`); the shards' own URLs carry the router's
+    /// credentials (ws://USER:PASSWORD@HOST:PORT/v1/ws).
+    #[arg(long, value_name = "DIR")]
+    users: Option<std::path::PathBuf>,
     #[command(flatten)]
     serve: ServeArgs,
 }
@@ -280,6 +285,7 @@ pub fn route(args: RouteArgs) -> Result<()> {
     let RouteArgs {
         person,
         forums,
+        users,
         serve: options,
     } = args;
     let refused = [
@@ -291,7 +297,19 @@ pub fn route(args: RouteArgs) -> Result<()> {
     if let Some((flag, _)) = refused.iter().find(|(_, set)| *set) {
         anyhow::bail!("a router holds no graph: {flag} belongs to the shards' `kith serve`");
     }
-    let config = options.config()?;
+    let mut config = options.config()?;
+    if let Some(dir) = users {
+        if !dir.join(kith_server::auth::USERS_FILE).is_file() {
+            anyhow::bail!(
+                "--users {}: no {} there (add one with `kith user add NAME --role reader --data {}`)",
+                dir.display(),
+                kith_server::auth::USERS_FILE,
+                dir.display()
+            );
+        }
+        // The router holds no graph: its data directory is where its users are.
+        config.data = Some(dir);
+    }
     let router = kith_router::Router::new(&person, &forums).map_err(|e| anyhow::anyhow!(e))?;
     let router = Arc::new(router);
     for shard in router.shards() {

@@ -74,12 +74,20 @@ pub fn run(action: Action) -> Result<()> {
     crate::commands::load::refuse_non_empty(&out)?;
     let started = Instant::now();
     let (whole, source) = read_source(src.as_deref(), from.as_deref(), &out)?;
+    // The source's users, for every shard (the router connects as one of them).
+    let users = src
+        .as_deref()
+        .map(|d| d.join(kith_server::auth::USERS_FILE))
+        .filter(|f| f.is_file());
     let read = started.elapsed().as_secs_f64();
     let version = whole.version();
     let split = kith_ldbc::shard::split(&whole.to_raw(), forum_shards)?;
     drop(whole);
     let staging = crate::commands::load::staging_dir(&out)?;
     let written = write_split(&staging, split, &source, version).and_then(|layout| {
+        if let Some(file) = &users {
+            copy_users(file, &staging, forum_shards)?;
+        }
         crate::commands::load::publish(&staging, &out)?;
         Ok(layout)
     });
@@ -192,6 +200,19 @@ fn write_split(
     std::fs::write(&path, serde_json::to_string_pretty(&layout)? + "\n")
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(lines)
+}
+
+/// The source's users file into every shard's directory.
+fn copy_users(file: &Path, dir: &Path, forum_shards: usize) -> Result<()> {
+    let names = std::iter::once(Shard::Person)
+        .chain((0..forum_shards).map(Shard::Forum))
+        .map(Shard::name);
+    for name in names {
+        let to = dir.join(name).join(kith_server::auth::USERS_FILE);
+        std::fs::copy(file, &to)
+            .with_context(|| format!("copying {} to {}", file.display(), to.display()))?;
+    }
+    Ok(())
 }
 
 /// An id for one split, the same on all its shards (the router refuses to mix
