@@ -20,7 +20,8 @@
 # --quick (CI): the test data set, 1 and 2 forum shards, 2 parameter lines, 1 s of
 # throughput. Env: SHARD_COUNTS (default 1,2,4,8), SHARD_LINES (parameter lines per read,
 # default 10), SHARD_REPEATS (calls per line, default 5), SHARD_SECONDS (throughput run,
-# default 10), KITH_BIN (default: cargo build --release).
+# default 10), SHARD_COLOCATE=1 (the router on the person shard, `kith route --data`;
+# --quick runs both), KITH_BIN (default: cargo build --release).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -66,7 +67,17 @@ if [[ -z $kith ]]; then
 fi
 rm -rf "$work/kith" "$work/shards"
 "$kith" load ldbc "$src" --out "$work/kith"
-"$kith" bench shard --data "$work/kith" --params "$params" --shards "$counts" \
-  --lines "$lines" --repeats "$repeats" --seconds "$seconds" \
-  --scratch "$work/shards" --out "$work"
+bench() {
+  "$kith" bench shard --data "$work/kith" --params "$params" --shards "$counts" \
+    --lines "$lines" --repeats "$repeats" --seconds "$seconds" \
+    --scratch "$work/shards" "$@"
+}
+if (( quick )); then
+  bench --out "$work"
+  bench --colocate --out "$work/colocated"
+elif [[ ${SHARD_COLOCATE:-0} == 1 ]]; then
+  bench --colocate --out "$work"
+else
+  bench --out "$work"
+fi
 echo "shard/run.sh: wrote $work/shard.md" >&2

@@ -62,16 +62,29 @@ pub fn serve(
 /// once it listens.
 pub fn route(
     kith: &Path,
-    person: &str,
+    person: Person<'_>,
     forums: &[String],
     addr: SocketAddr,
     log: &Path,
 ) -> Result<ServeProcess, String> {
     let mut command = Command::new(kith);
+    command.arg("route");
+    match person {
+        Person::Url(url) => command.args(["--person", &url]),
+        Person::Data(dir) => command.arg("--data").arg(dir),
+    };
     command
-        .args(["route", "--person", person, "--forums", &forums.join(",")])
+        .args(["--forums", &forums.join(",")])
         .args(loopback(addr));
     spawn_listening(command, addr, log)
+}
+
+/// Where a router finds the person shard.
+pub enum Person<'a> {
+    /// A shard server's WebSocket URL.
+    Url(String),
+    /// Its data directory: the router holds it.
+    Data(&'a Path),
 }
 
 /// Listen on `addr` without Bolt or users.

@@ -43,6 +43,9 @@ pub struct Options {
     pub scratch: PathBuf,
     /// The `kith` binary.
     pub kith: PathBuf,
+    /// The router on the person shard (`kith route --data DIR/person`) instead of
+    /// beside it.
+    pub colocate: bool,
 }
 
 /// One read's figures at one shard count (0: unsharded).
@@ -131,8 +134,7 @@ async fn run_async(options: &Options, queries: &[Query]) -> Result<Report, Strin
     drop(whole);
     for &n in &options.shards {
         let cluster = Cluster::start(options, n, &log)?;
-        let router = Router::new(&ws(cluster.person.addr), &cluster.forum_urls())
-            .map_err(|e| e.to_string())?;
+        let router = cluster.router()?;
         let client = connect(&ws(cluster.route.addr)).await?;
         for (q, want) in queries.iter().zip(&expected) {
             report
@@ -319,9 +321,11 @@ fn stride(task: usize) -> usize {
     [1, 3, 5, 7][task % 4]
 }
 
-/// The shard processes of one split and the router over them.
+/// The shard processes of one split and the router over them (holding the person
+/// shard itself when colocated).
 struct Cluster {
-    person: ServeProcess,
+    person: Option<ServeProcess>,
+    person_dir: PathBuf,
     forums: Vec<ServeProcess>,
     route: ServeProcess,
 }
@@ -350,23 +354,43 @@ impl Cluster {
                 log,
             )
         };
-        let person = serve("person")?;
         let forums = (0..n)
             .map(|i| serve(&format!("forum-{i}")))
             .collect::<Result<Vec<_>, _>>()?;
         let urls: Vec<String> = forums.iter().map(|f| ws(f.addr)).collect();
-        let route = process::route(
-            &options.kith,
-            &ws(person.addr),
-            &urls,
-            process::free_port()?,
-            log,
-        )?;
+        let person_dir = dir.join("person");
+        let (person, at) = match options.colocate {
+            true => (None, process::Person::Data(&person_dir)),
+            false => {
+                let person = serve("person")?;
+                let url = ws(person.addr);
+                (Some(person), process::Person::Url(url))
+            }
+        };
+        let route = process::route(&options.kith, at, &urls, process::free_port()?, log)?;
         Ok(Cluster {
             person,
+            person_dir,
             forums,
             route,
         })
+    }
+
+    /// A router in this process like the one in `route` (for the traced critical
+    /// path): the person shard reached over the network, or held here, read from
+    /// its checkpoint.
+    fn router(&self) -> Result<Router, String> {
+        let forums = self.forum_urls();
+        match &self.person {
+            Some(person) => Router::new(&ws(person.addr), &forums).map_err(|e| e.to_string()),
+            None => {
+                let file = self.person_dir.join("graph.kith");
+                let snapshot = kith_storage::load_snapshot(&file).map_err(|e| e.to_string())?;
+                let store = std::sync::Arc::new(kith_storage::Store::new(snapshot));
+                let local = std::sync::Arc::new(kith_server::LocalGraph::new(store));
+                Router::with_local_person(local, &forums).map_err(|e| e.to_string())
+            }
+        }
     }
 
     fn forum_urls(&self) -> Vec<String> {
@@ -377,8 +401,9 @@ impl Cluster {
 /// The report as markdown.
 pub fn markdown(options: &Options, report: &Report) -> String {
     let mut out = format!(
-        "## kith bench shard\n\nData: {}; {} parameter line(s) per read x {} call(s); one message round trip here: {:.0} µs.\n\n",
+        "## kith bench shard\n\nData: {}; router {}; {} parameter line(s) per read x {} call(s); one message round trip here: {:.0} µs.\n\n",
         options.data.display(),
+        if options.colocate { "on the person shard (kith route --data)" } else { "beside the shards" },
         options.lines,
         options.repeats,
         report.message_us

@@ -65,6 +65,12 @@ impl RouteError {
         }
     }
 
+    /// A Cypher engine's error (a local shard's), without its position: the text it
+    /// ran is not necessarily the client's.
+    pub fn from_cypher(e: kith_cypher::CypherError) -> RouteError {
+        RouteError::cypher(e, false)
+    }
+
     /// The router's own Cypher engine refused or failed a query; `at` says whether
     /// its position is in the text the client sent (not a text the router made).
     pub(crate) fn cypher(e: kith_cypher::CypherError, at: bool) -> RouteError {

@@ -23,7 +23,7 @@ use kith_procedures::{Params, Procedure, Registry, ResultSet};
 
 pub use cypher::CypherAnswer;
 pub use error::{CypherDetail, RouteError};
-pub use shard::{Shard, ShardCall};
+pub use shard::{LocalShard, Rows, Shard, ShardCall};
 
 /// The router: the person shard and the forum shards, by index (the index
 /// `kith_ldbc::shard::forum_shard` gives a forum).
@@ -70,6 +70,28 @@ impl Router {
             registry: Registry::with_builtins(),
             persons_per_call: reads::PERSONS_PER_CALL,
         })
+    }
+
+    /// A router holding the person shard in its own process (`local`), over these
+    /// forum shards' WebSocket URLs: a read's person side costs no message.
+    pub fn with_local_person(
+        local: std::sync::Arc<dyn LocalShard>,
+        forums: &[String],
+    ) -> Result<Router, RouteError> {
+        let mut router = Router::new("local:person", forums)?;
+        let expected = shard::Expected {
+            index: -1,
+            forum_shards: forums.len() as i64,
+            split: std::sync::Arc::clone(router.forums[0].expected_split()),
+        };
+        let person = Shard::local("person", local.clone(), expected);
+        // Its identity is checked now: it is no connection away.
+        let (_, rows) = local.call("shard.info", &[])?;
+        person.check_info(rows.first()).map_err(|why| {
+            RouteError::config(&format!("the router's own data directory: {why}"))
+        })?;
+        router.person = person;
+        Ok(router)
     }
 
     /// Sends at most `n` person ids per forum-shard call (a shard with a smaller

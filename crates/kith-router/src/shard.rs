@@ -25,10 +25,26 @@ pub(crate) struct Expected {
     pub(crate) split: Arc<std::sync::Mutex<Option<(i64, String)>>>,
 }
 
+/// A shard held in the router's own process: the person shard when the router runs
+/// on it (`kith route --data DIR/person`), so a read's person side costs no message.
+/// Calls run inline on the calling task: the person shard's parts are short (a
+/// reach, names), and a task hop would cost what the message did.
+pub trait LocalShard: Send + Sync {
+    /// Runs a procedure: columns and rows.
+    fn call(&self, procedure: &str, params: &[(String, Value)]) -> Result<Rows, RouteError>;
+    /// Runs a read-only Cypher query: columns and rows.
+    fn cypher(&self, text: &str, params: &[(String, Value)]) -> Result<Rows, RouteError>;
+}
+
+/// Columns and rows.
+pub type Rows = (Vec<String>, Vec<Vec<Value>>);
+
 /// A shard's server.
 pub struct Shard {
     name: String,
     url: String,
+    /// Set when the shard is in this process: calls go there, never to `url`.
+    local: Option<Arc<dyn LocalShard>>,
     expected: Expected,
     client: Mutex<Option<Arc<Client>>>,
     /// When connecting last failed: calls within [`RETRY_AFTER`] of it fail at once
@@ -49,6 +65,7 @@ impl Shard {
         Shard {
             name: name.to_owned(),
             url: url.to_owned(),
+            local: None,
             expected,
             client: Mutex::new(None),
             failed_at: std::sync::Mutex::new(None),
@@ -58,6 +75,11 @@ impl Shard {
     /// Its name in the layout (`person`, `forum-0`, ...).
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The split every shard of this router shares.
+    pub(crate) fn expected_split(&self) -> &Arc<std::sync::Mutex<Option<(i64, String)>>> {
+        &self.expected.split
     }
 
     /// Its URL without credentials.
@@ -71,12 +93,27 @@ impl Shard {
         self.call("shard.persons", nobody).await.is_ok()
     }
 
+    /// A shard in this process, named `name`.
+    pub(crate) fn local(name: &str, local: Arc<dyn LocalShard>, expected: Expected) -> Shard {
+        Shard {
+            name: name.to_owned(),
+            url: "(in this process)".to_owned(),
+            local: Some(local),
+            expected,
+            client: Mutex::new(None),
+            failed_at: std::sync::Mutex::new(None),
+        }
+    }
+
     /// Calls `procedure` on this shard.
     pub(crate) async fn call(
         &self,
         procedure: &str,
         params: Vec<(String, Value)>,
     ) -> Result<QueryResult, RouteError> {
+        if let Some(local) = &self.local {
+            return local.call(procedure, &params).map(answer);
+        }
         let client = self.client().await?;
         let traced = crate::trace::active();
         let sent = std::time::Instant::now();
@@ -111,6 +148,9 @@ impl Shard {
         text: &str,
         params: Vec<(String, Value)>,
     ) -> Result<QueryResult, RouteError> {
+        if let Some(local) = &self.local {
+            return local.cypher(text, &params).map(answer);
+        }
         let client = self.client().await?;
         match client.cypher(text, params).await {
             Ok(answer) => Ok(answer),
@@ -194,7 +234,12 @@ impl Shard {
             .call("shard.info", Vec::new())
             .await
             .map_err(|e| format!("asking its identity (shard.info): {e}"))?;
-        let Some(row) = info.rows.first() else {
+        self.check_info(info.rows.first())
+    }
+
+    /// Checks a `shard.info` row against what this shard must be.
+    pub(crate) fn check_info(&self, row: Option<&Vec<Value>>) -> Result<(), String> {
+        let Some(row) = row else {
             return Ok(());
         };
         let int = |i: usize| row.get(i).and_then(Value::as_int);
@@ -237,5 +282,14 @@ impl Shard {
         let mut failed = self.failed_at.lock().unwrap_or_else(|p| p.into_inner());
         *failed = Some((Instant::now(), why.clone()));
         RouteError::unavailable(&self.name, &self.url(), why)
+    }
+}
+
+/// A local shard's rows as a shard's answer.
+fn answer((columns, rows): Rows) -> QueryResult {
+    QueryResult {
+        columns,
+        rows,
+        ..QueryResult::default()
     }
 }

@@ -257,6 +257,50 @@ async fn users_on_the_router_and_on_the_shards() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_router_holding_the_person_shard_answers_the_same() {
+    let (raw, _) =
+        kith_ldbc::load(&shared_data().join("ldbc-snb-interactive-test/vanilla")).expect("loads");
+    let whole = Snapshot::from_raw(raw.clone()).expect("builds");
+    let s = sharded(&raw, 2).await;
+    let urls: Vec<String> = s.forums.iter().map(|(_, r)| r.url()).collect();
+    let local = Arc::new(kith_server::LocalGraph::new(s.person_store.clone()));
+    let router = Arc::new(Router::with_local_person(local, &urls).expect("router"));
+    let registry = Registry::with_builtins();
+    let mut checked = 0;
+    for (procedure, params) in cases("test") {
+        match (
+            registry.call(&whole, &procedure, &params),
+            router.run(&procedure, &params).await,
+        ) {
+            (Ok(w), Ok(g)) => assert_eq!(rows(&w), rows(&g), "{procedure} {params:?}"),
+            (Err(_), Err(e)) => assert_eq!(e.code, ErrorCode::NotFound, "{e}"),
+            (w, g) => panic!("{procedure} {params:?}: one server {w:?}, router {g:?}"),
+        }
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked}");
+    // USE person runs on the local shard.
+    let got = router
+        .cypher("USE person MATCH (p:Person) RETURN count(p) AS n", &[])
+        .await
+        .expect("runs");
+    let persons = whole_count(&whole, "Person");
+    assert_eq!(got.rows, vec![vec![Value::Int(persons)]]);
+    // A forum shard's graph is not the person shard: refused by its identity.
+    let forum = Arc::new(kith_server::LocalGraph::new(s.forums[0].0.clone()));
+    let e = Router::with_local_person(forum, &urls)
+        .err()
+        .expect("refused");
+    assert!(e.message.contains("it is forum-0"), "{e}");
+    s.stop().await;
+}
+
+fn whole_count(whole: &Snapshot, label: &str) -> i64 {
+    let l = kith_core::GraphView::label_id(whole, label).expect("label");
+    kith_core::GraphView::nodes_with_label(whole, l).count() as i64
+}
+
 #[test]
 fn a_shard_listed_twice_is_refused() {
     let e = Router::new(

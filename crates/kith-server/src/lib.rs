@@ -37,6 +37,7 @@ mod exec;
 mod export;
 mod http;
 mod ingest;
+mod local_shard;
 pub mod metrics;
 mod pool;
 pub mod procedures;
@@ -49,5 +50,6 @@ mod write_queue;
 mod ws;
 
 pub use config::ServerConfig;
+pub use local_shard::LocalGraph;
 pub use router::{serve, Server};
 pub use write_queue::Publishing;

@@ -18,6 +18,23 @@ use crate::tls::{Tls, TlsListener};
 use crate::write_queue::{GroupLimits, Publishing, WriteQueue};
 use crate::ServerConfig;
 
+/// The write path of a durable database, after checking `config`.
+fn write_queue(
+    config: &ServerConfig,
+    database: Arc<Database>,
+    publishing: Option<Publishing>,
+) -> std::io::Result<WriteQueue> {
+    let invalid = |e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
+    config.validate().map_err(invalid)?;
+    let limits = GroupLimits {
+        transactions_max: config.write_group_transactions_max,
+        ops_max: config.write_group_ops_max,
+        linger: std::time::Duration::from_micros(config.write_group_linger_us),
+    };
+    crate::export::remove_leftovers(database.dir());
+    WriteQueue::start(database, config.write_queue_max, limits, publishing)
+}
+
 /// A bound, not yet running server (binding first lets callers learn the port when
 /// they asked for port 0).
 pub struct Server {
@@ -63,16 +80,8 @@ impl Server {
         database: Arc<Database>,
         publishing: Option<Publishing>,
     ) -> std::io::Result<Server> {
-        let invalid = |e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
-        config.validate().map_err(invalid)?;
-        let limits = GroupLimits {
-            transactions_max: config.write_group_transactions_max,
-            ops_max: config.write_group_ops_max,
-            linger: std::time::Duration::from_micros(config.write_group_linger_us),
-        };
         let store = database.store().clone();
-        crate::export::remove_leftovers(database.dir());
-        let writes = WriteQueue::start(database, config.write_queue_max, limits, publishing)?;
+        let writes = write_queue(&config, database, publishing)?;
         Server::bind_with(config, store, Some(writes), None, None).await
     }
 
@@ -84,6 +93,20 @@ impl Server {
     ) -> std::io::Result<Server> {
         let store = Arc::new(Store::new(kith_storage::Snapshot::empty()));
         Server::bind_with(config, store, None, None, Some(shards)).await
+    }
+
+    /// Binds a router that holds the person shard itself (`kith route --data
+    /// DIR/person`): `shards` reads `database`'s store in-process (`LocalGraph`), and
+    /// the database keeps its write path, so `ingest` can apply the person shard's
+    /// partition of the update stream.
+    pub async fn bind_routing_database(
+        config: ServerConfig,
+        database: Arc<Database>,
+        shards: Arc<kith_router::Router>,
+    ) -> std::io::Result<Server> {
+        let store = database.store().clone();
+        let writes = write_queue(&config, database, None)?;
+        Server::bind_with(config, store, Some(writes), None, Some(shards)).await
     }
 
     async fn bind_with(

@@ -215,6 +215,10 @@ pub struct ShardArgs {
     /// Reads of the throughput mix.
     #[arg(long, value_delimiter = ',', default_value = "ic4,ic6,ic7,ic9")]
     pub mix: Vec<String>,
+    /// Run the router on the person shard (`kith route --data DIR/person`): a
+    /// read's person side costs no message.
+    #[arg(long)]
+    pub colocate: bool,
     /// Where the shards go [default: a temporary directory].
     #[arg(long)]
     pub scratch: Option<PathBuf>,
@@ -631,6 +635,7 @@ fn shard(args: ShardArgs) -> Result<()> {
         mix: args.mix.iter().map(|n| named(n)).collect(),
         scratch,
         kith: std::env::current_exe().context("finding the kith binary")?,
+        colocate: args.colocate,
     };
     let report = kith_bench::shard::run(&options, &queries).map_err(|e| anyhow::anyhow!(e))?;
     let summary = kith_bench::shard::markdown(&options, &report);

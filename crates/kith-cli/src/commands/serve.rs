@@ -262,9 +262,12 @@ pub fn run(args: ServeArgs) -> Result<()> {
 /// Options of `kith route`: the shards, and every transport option of `kith serve`.
 #[derive(Args)]
 pub struct RouteArgs {
-    /// The person shard's WebSocket URL (ws://HOST:PORT/v1/ws).
-    #[arg(long, value_name = "URL")]
-    person: String,
+    /// The person shard's WebSocket URL (ws://HOST:PORT/v1/ws). Or, instead, give
+    /// the person shard's data directory with --data: the router then holds it
+    /// itself (a read's person side costs no message; --ingest applies its
+    /// partition of the update stream).
+    #[arg(long, value_name = "URL", required_unless_present = "data")]
+    person: Option<String>,
     /// The forum shards' WebSocket URLs, in the layout's order (forum-0 first),
     /// comma-separated.
     #[arg(long, value_name = "URL,...", value_delimiter = ',', required = true)]
@@ -289,16 +292,23 @@ pub fn route(args: RouteArgs) -> Result<()> {
         serve: options,
     } = args;
     let refused = [
-        ("--data", options.data.is_some()),
         ("--publish", options.publish.is_some()),
         ("--replica-of", options.replica_of.is_some()),
-        ("--ingest", options.ingest.is_some()),
+        (
+            "--ingest",
+            options.ingest.is_some() && options.data.is_none(),
+        ),
     ];
     if let Some((flag, _)) = refused.iter().find(|(_, set)| *set) {
-        anyhow::bail!("a router holds no graph: {flag} belongs to the shards' `kith serve`");
+        anyhow::bail!(
+            "{flag} belongs to the shards' `kith serve` (a router holds at most the person shard, with --data)"
+        );
     }
     let mut config = options.config()?;
     if let Some(dir) = users {
+        if config.data.is_some() {
+            anyhow::bail!("--users: a router with --data checks that directory's users");
+        }
         if !dir.join(kith_server::auth::USERS_FILE).is_file() {
             anyhow::bail!(
                 "--users {}: no {} there (add one with `kith user add NAME --role reader --data {}`)",
@@ -309,15 +319,57 @@ pub fn route(args: RouteArgs) -> Result<()> {
         }
         // The router holds no graph: its data directory is where its users are.
         config.data = Some(dir);
+        return route_remote(config, person.as_deref(), &forums);
     }
-    let router = kith_router::Router::new(&person, &forums).map_err(|e| anyhow::anyhow!(e))?;
+    match config.data.clone() {
+        Some(dir) if person.is_none() => route_local(config, &dir, &forums),
+        Some(_) => {
+            anyhow::bail!("give the person shard either by --person URL or by --data DIR, not both")
+        }
+        None => route_remote(config, person.as_deref(), &forums),
+    }
+}
+
+/// A router over shards all reached over the network.
+fn route_remote(config: ServerConfig, person: Option<&str>, forums: &[String]) -> Result<()> {
+    let person = person.context("give the person shard: --person URL, or its --data DIR")?;
+    let router = kith_router::Router::new(person, forums).map_err(|e| anyhow::anyhow!(e))?;
     let router = Arc::new(router);
-    for shard in router.shards() {
-        tracing::info!(shard = shard.name(), url = %shard.url(), "routing to");
-    }
+    log_shards(&router);
     serve(config.clone(), move || {
         kith_server::Server::bind_router(config, router)
     })
+}
+
+/// A router holding the person shard (`dir`) itself.
+fn route_local(mut config: ServerConfig, dir: &std::path::Path, forums: &[String]) -> Result<()> {
+    let shard = data_dir::shard_of(dir)?;
+    if shard.as_deref() != Some("person") {
+        anyhow::bail!(
+            "--data {}: a router holds the person shard of `kith shard split`, and this directory is {}",
+            dir.display(),
+            shard.map_or("not a shard".to_owned(), |s| format!("shard {s}"))
+        );
+    }
+    config.shard = shard;
+    let options = config
+        .database_options()
+        .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+    let database = open(dir, options)?;
+    let local = Arc::new(kith_server::LocalGraph::new(database.store().clone()));
+    let router =
+        kith_router::Router::with_local_person(local, forums).map_err(|e| anyhow::anyhow!(e))?;
+    let router = Arc::new(router);
+    log_shards(&router);
+    serve(config.clone(), move || {
+        kith_server::Server::bind_routing_database(config, database, router)
+    })
+}
+
+fn log_shards(router: &kith_router::Router) {
+    for shard in router.shards() {
+        tracing::info!(shard = shard.name(), url = %shard.url(), "routing to");
+    }
 }
 
 fn init_tracing() {

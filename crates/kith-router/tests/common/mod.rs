@@ -123,6 +123,7 @@ impl Running {
 /// The shards of a split, each served, and a router over them.
 pub struct Sharded {
     pub person: Running,
+    pub person_store: Arc<Store>,
     pub forums: Vec<(Arc<Store>, Running)>,
     pub router: Router,
 }
@@ -163,7 +164,7 @@ pub async fn sharded_after(whole: &RawGraph, n: usize, events: &[UpdateEvent]) -
             .apply(&WriteBatch { ops })
             .unwrap_or_else(|err| panic!("{} at {}: {err}", e.procedure, e.timestamp));
     }
-    let person = Running::serve(person_store, any()).await;
+    let person = Running::serve(person_store.clone(), any()).await;
     let mut forums = Vec::new();
     for s in forum_stores {
         forums.push((s.clone(), Running::serve(s, any()).await));
@@ -172,6 +173,7 @@ pub async fn sharded_after(whole: &RawGraph, n: usize, events: &[UpdateEvent]) -
     let router = Router::new(&person.url(), &urls).expect("router");
     Sharded {
         person,
+        person_store,
         forums,
         router,
     }
