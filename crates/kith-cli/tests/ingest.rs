@@ -325,6 +325,26 @@ fn sharded_ingest_applies_each_shards_partition_as_routed() {
     for (_, _, server, _) in &mut servers {
         server.kill();
     }
+    // A server that is no shard, pointed at the sharded topic, applies nothing and
+    // says why.
+    let addr = common::free_port();
+    let log = path("whole.log");
+    let mut plain = serve(&path("whole"), addr, &topic, &log);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let said = loop {
+        let health = Command::new("curl")
+            .args(["-sf", &format!("http://{addr}/health")])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        if health.contains("a sharded stream") || Instant::now() > deadline {
+            break health;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(said.contains("a sharded stream"), "{said}");
+    assert_eq!(common::health_number(addr, "applied"), Some(0), "{said}");
+    plain.kill();
     let want = routed_replay(&expected, &streams, scratch.path());
     for (name, want) in ["person", "forum-0", "forum-1"].iter().zip(want) {
         let got = image(&layout.join(name), scratch.path());

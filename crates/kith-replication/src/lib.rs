@@ -20,7 +20,7 @@ mod url;
 
 pub use error::ReplicationError;
 pub use follow::{prepare, FollowState, Follower, ReplicaState, STATE_FILE};
-pub use messages::{produce_all, produce_partitioned, MessageReader};
+pub use messages::{produce_all, produce_partitioned, topic_partitions, MessageReader};
 pub use publish::{Ack, AckError, PublishOptions, Publisher, Refusal};
 pub use reader::LogReader;
 pub use url::KafkaUrl;

@@ -86,6 +86,11 @@ pub fn produce_partitioned(
     Ok(sent)
 }
 
+/// How many partitions the topic has (0: none yet).
+pub fn topic_partitions(url: &KafkaUrl) -> Result<usize, ReplicationError> {
+    topic::partition_count(&topic::consumer(url)?, url)
+}
+
 /// Counts the messages Kafka did not take (librdkafka's default context drops
 /// delivery failures silently).
 #[derive(Default)]

@@ -40,7 +40,14 @@ pub(crate) fn ensure(url: &KafkaUrl) -> Result<(), ReplicationError> {
 pub(crate) fn ensure_partitions(url: &KafkaUrl, partitions: usize) -> Result<(), ReplicationError> {
     create(url, partitions)?;
     if partitions > 1 {
-        let has = partition_count(&consumer(url)?, url)?;
+        let consumer = consumer(url)?;
+        // A topic just made may not be in every broker's metadata yet.
+        let mut has = partition_count(&consumer, url)?;
+        let deadline = std::time::Instant::now() + REQUEST_TIMEOUT;
+        while has == 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(100));
+            has = partition_count(&consumer, url)?;
+        }
         if has < partitions {
             return Err(ReplicationError::Partitions {
                 topic: url.topic.clone(),
@@ -52,7 +59,7 @@ pub(crate) fn ensure_partitions(url: &KafkaUrl, partitions: usize) -> Result<(),
     Ok(())
 }
 
-/// How many partitions the topic has (0: it does not exist).
+/// How many partitions the topic has (0: it does not exist, or not yet).
 pub(crate) fn partition_count(
     consumer: &BaseConsumer,
     url: &KafkaUrl,

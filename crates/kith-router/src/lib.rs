@@ -53,7 +53,7 @@ impl Router {
             // A shard listed twice would count its messages twice.
             return Err(RouteError::config(&format!(
                 "shard {} is listed twice",
-                twice.1
+                kith_client::redacted(twice.1)
             )));
         }
         let split = std::sync::Arc::default();

@@ -228,7 +228,8 @@ impl Shard {
     }
 
     /// Whether the server is the shard it is listed as, of this router's split
-    /// (`shard.info`; a graph without an identity, made before identities, passes).
+    /// (`shard.info`). The first shard to answer sets the split; the others must
+    /// agree with it.
     async fn check_identity(&self, client: &Client) -> Result<(), String> {
         let info = client
             .call("shard.info", Vec::new())
@@ -240,7 +241,11 @@ impl Shard {
     /// Checks a `shard.info` row against what this shard must be.
     pub(crate) fn check_info(&self, row: Option<&Vec<Value>>) -> Result<(), String> {
         let Some(row) = row else {
-            return Ok(());
+            return Err(
+                "it has no shard identity: its graph was not made by `kith shard split` \
+                 (a whole graph, or a split made before identities: split it again)"
+                    .into(),
+            );
         };
         let int = |i: usize| row.get(i).and_then(Value::as_int);
         let (Some(index), Some(forum_shards), Some(split)) = (int(0), int(1), int(2)) else {

@@ -99,6 +99,16 @@ async fn fan_outs_and_use_equal_one_server() {
         assert_eq!(got.columns, columns, "{routed}");
         assert_eq!(got.rows, rows, "{routed}");
     }
+    // A client parameter named like the graph variable does not leak into it.
+    let got = router
+        .cypher(
+            "UNWIND $g AS g CALL { WITH g USE kith.graph(g) RETURN g AS back } RETURN g, back",
+            &[p("g", Value::List(vec![Value::Int(1), Value::Int(3)]))],
+        )
+        .await
+        .expect("runs");
+    let want: Vec<Vec<Value>> = [1, 3].map(|g| vec![Value::Int(g), Value::Int(g)]).to_vec();
+    assert_eq!(got.rows, want);
     // Every graph once, its id beside its rows; an imported variable reaches the
     // subquery.
     let got = router
@@ -121,6 +131,7 @@ async fn fan_outs_and_use_equal_one_server() {
         .await
         .expect("runs");
     assert_eq!(got.columns, ["forums", "g", "shard"]);
+    assert_eq!(got.rows.len(), 4, "a row per forum shard");
     for row in &got.rows {
         let g = row[1].as_int().expect("g");
         let want = whole_count(&whole, "Forum", |id| {
@@ -165,11 +176,36 @@ async fn what_a_router_cannot_run_is_refused_by_name() {
             ErrorCode::ReadOnly,
             "no writes",
         ),
-        ("CREATE (n)", ErrorCode::CypherError, "CREATE needs `USE"),
+        ("CREATE (n)", ErrorCode::ReadOnly, "no writes"),
+        ("RETURN COUNT { (p:Person) } AS n", ErrorCode::CypherError, "holds no graph"),
+        ("RETURN [(a)-->(b) | b] AS bs", ErrorCode::CypherError, "holds no graph"),
+        (
+            "UNWIND kith.graphIds() AS g CALL { USE kith.graph(g) RETURN 1 AS x } MATCH (n) RETURN x",
+            ErrorCode::CypherError,
+            "holds no graph",
+        ),
+        (
+            "UNWIND [1, 1] AS g CALL { USE kith.graph(g) RETURN 1 AS x } RETURN x",
+            ErrorCode::BadRequest,
+            "listed twice",
+        ),
+        (
+            "USE person CALL kith.procedure.register('p', 'CREATE (:Person {id: 1})')",
+            ErrorCode::ReadOnly,
+            "can tell is a read",
+        ),
         ("UNWIND ['a'] AS g CALL { USE kith.graph(g) RETURN 1 AS x } RETURN x", ErrorCode::BadRequest, "graph id"),
         ("CALL shindig.friends(1)", ErrorCode::CypherError, "shindig.friends"),
         ("USE person MATCH (n RETURN n", ErrorCode::CypherError, ""),
     ];
+    // A name that is a keyword is still a name.
+    router
+        .cypher(
+            "WITH {set: 1, match: 2} AS m RETURN m.set + m.match AS n",
+            &[],
+        )
+        .await
+        .expect("keywords as map keys");
     for (text, code, says) in refused {
         let e = router.cypher(text, &[]).await.expect_err(text);
         assert_eq!(e.code, code, "{text}: {e}");

@@ -168,6 +168,13 @@ async fn a_server_that_is_not_the_shard_it_is_listed_as_is_refused() {
     let router = Router::new(&a.person.url(), &mixed).expect("router");
     let e = router.run(&ic9.0, &ic9.1).await.expect_err("refused");
     assert!(e.message.contains("every shard must come from one"), "{e}");
+    // A server without an identity (a whole graph) is no shard.
+    let whole_store = Arc::new(Store::new(Snapshot::from_raw(raw.clone()).expect("builds")));
+    let whole = Running::serve(whole_store, "127.0.0.1:0".parse().expect("addr")).await;
+    let router = Router::new(&a.person.url(), &[urls(&a)[0].clone(), whole.url()]).expect("router");
+    let e = router.run(&ic9.0, &ic9.1).await.expect_err("refused");
+    assert!(e.message.contains("no shard identity"), "{e}");
+    whole.stop().await;
     // Too few forum shards listed: each says how many its split has.
     let router = Router::new(&a.person.url(), &urls(&a)[..1]).expect("router");
     let e = router.run(&ic9.0, &ic9.1).await.expect_err("refused");
@@ -199,8 +206,15 @@ async fn users_on_the_router_and_on_the_shards() {
     let whole = Snapshot::from_raw(raw.clone()).expect("builds");
     let split = kith_ldbc::shard::split(&raw, 2).expect("splits");
     let mut shards = Vec::new();
-    for raw in std::iter::once(split.person).chain(split.forums) {
+    let shards_of = std::iter::once(kith_ldbc::shard::Shard::Person)
+        .chain((0..2).map(kith_ldbc::shard::Shard::Forum));
+    for (raw, shard) in std::iter::once(split.person)
+        .chain(split.forums)
+        .zip(shards_of)
+    {
         let store = Arc::new(Store::new(Snapshot::from_raw(raw).expect("builds")));
+        let ops = kith_ldbc::shard::identity_ops(shard, 2, 7);
+        store.apply(&WriteBatch { ops }).expect("identity");
         let server = Server::bind(config(), store).await.expect("binds");
         shards.push(Running::run(server));
     }

@@ -191,6 +191,21 @@ impl Runner {
     /// the one before leaves it, until stopped (or a refusal: then it answers where
     /// to read again).
     fn read_from(&self, offset: i64) -> Result<i64, String> {
+        match self.layout()? {
+            Layout::Matches => {}
+            Layout::NoTopicYet => {
+                std::thread::sleep(Duration::from_millis(200));
+                return Ok(offset);
+            }
+            Layout::Wrong(why) => {
+                // Nothing is read until the server is started right: say so and wait.
+                self.status.note(&why);
+                while !self.stopped() {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                return Ok(offset);
+            }
+        }
         let mut reader = MessageReader::open_partition(&self.url, self.partition, offset)
             .map_err(|e| e.to_string())?;
         let mut chain = offset;
@@ -218,6 +233,52 @@ impl Runner {
             chain = at + 1;
         }
         Ok(chain)
+    }
+
+    /// Whether this server reads its part of the topic: a sharded stream has a
+    /// partition per shard, a server that is no shard reads a one-partition topic,
+    /// and a shard's graph (`shard.info`'s cursors) must be the shard it is started
+    /// as, of a layout with as many forum shards as the topic has partitions less one.
+    fn layout(&self) -> Result<Layout, String> {
+        let partitions =
+            kith_replication::topic_partitions(&self.url).map_err(|e| e.to_string())?;
+        if partitions == 0 {
+            return Ok(Layout::NoTopicYet);
+        }
+        let topic = &self.url.topic;
+        let Some(shard) = self.shard else {
+            return Ok(match partitions {
+                1 => Layout::Matches,
+                n => Layout::Wrong(format!(
+                    "topic {topic} has {n} partitions: a sharded stream (kith produce ldbc --layout); \
+                     this server is no shard and would apply partition 0's events alone"
+                )),
+            });
+        };
+        let snapshot = self.state.store.snapshot();
+        let cursors = &kith_core::GraphView::schema(&*snapshot).cursors;
+        use kith_core::ldbc_schema::shard_cursor;
+        let index = cursors.get(shard_cursor::INDEX).copied();
+        let forum_shards = cursors.get(shard_cursor::FORUM_SHARDS).copied();
+        let mine = match shard {
+            Shard::Person => -1,
+            Shard::Forum(i) => i as i64,
+        };
+        if index.is_some_and(|i| i != mine) {
+            return Ok(Layout::Wrong(format!(
+                "this server is started as shard {}, but its graph is shard index {} of its split",
+                shard.name(),
+                index.unwrap_or_default()
+            )));
+        }
+        if forum_shards.is_some_and(|n| n + 1 != partitions as i64) {
+            return Ok(Layout::Wrong(format!(
+                "topic {topic} has {partitions} partitions, but this shard's split has {} forum shards (needs {} partitions): the stream was produced for another layout",
+                forum_shards.unwrap_or_default(),
+                forum_shards.unwrap_or_default() + 1
+            )));
+        }
+        Ok(Layout::Matches)
     }
 
     fn refused(&self) -> Option<(i64, kith_protocol::ErrorCode, String)> {
@@ -367,6 +428,16 @@ impl Runner {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
+}
+
+/// What [`Runner::layout`] found.
+enum Layout {
+    /// This server reads its part.
+    Matches,
+    /// The topic is not there yet: wait for it.
+    NoTopicYet,
+    /// This server must not read the topic: why.
+    Wrong(String),
 }
 
 /// Whether a refusal comes from the event itself (the store cannot take it: skip

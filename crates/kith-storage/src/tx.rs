@@ -225,6 +225,18 @@ impl GraphTx for Tx {
                 ),
             });
         }
+        // An ensured node takes a slot no `Created(n)` counts, which would shift the
+        // references this transaction records: it is for batches (a shard's ingest),
+        // not transactions.
+        if ops
+            .iter()
+            .any(|op| matches!(op, WriteOp::EnsureNode { .. }))
+        {
+            return Err(TxError {
+                kind: TxErrorKind::Other,
+                message: "EnsureNode is for write batches, not transactions".to_owned(),
+            });
+        }
         let first_created = self.nodes_created;
         let mut created = crate::write::Created::default();
         for op in ops {

@@ -52,8 +52,32 @@ def kith_bin() -> Path:
 
 
 def start(data: Path, log: Path, *extra: str, tls: tuple[Path, Path] | None = None) -> Server:
-    """Starts `kith serve` with Bolt; with ``tls`` (certificate, key) TLS only."""
-    http_port, bolt_port = _free_port(), _free_port()
+    """Starts `kith serve` with Bolt; with ``tls`` (certificate, key) TLS only. A port
+    taken between choosing it and binding it (another process on this machine) is
+    chosen again."""
+    for _ in range(3):
+        try:
+            return _start(data, log, *extra, tls=tls)
+        except PortTaken:
+            continue
+    return _start(data, log, *extra, tls=tls)
+
+
+class PortTaken(Exception):
+    pass
+
+
+def _two_free_ports() -> tuple[int, int]:
+    # The same port can come back twice once the first probe socket is closed.
+    first = _free_port()
+    second = _free_port()
+    while second == first:
+        second = _free_port()
+    return first, second
+
+
+def _start(data: Path, log: Path, *extra: str, tls: tuple[Path, Path] | None = None) -> Server:
+    http_port, bolt_port = _two_free_ports()
     command = [str(kith_bin()), "serve", "--data", str(data), "--listen", f"127.0.0.1:{http_port}",
                "--bolt-listen", f"127.0.0.1:{bolt_port}", "--workers", "2", *extra]
     health, context = f"http://127.0.0.1:{http_port}/health", None
@@ -64,7 +88,10 @@ def start(data: Path, log: Path, *extra: str, tls: tuple[Path, Path] | None = No
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"kith serve exited:\n{log.read_text()[-4000:]}")
+            said = log.read_text()
+            if "Address already in use" in said:
+                raise PortTaken()
+            pytest.fail(f"kith serve exited:\n{said[-4000:]}")
         try:
             with urllib.request.urlopen(health, timeout=1, context=context):
                 return Server(http_port, bolt_port, process)

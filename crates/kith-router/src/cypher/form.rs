@@ -5,7 +5,8 @@
 //! - `[UNWIND list AS var] CALL { [WITH var] USE graph inner } rest`: `inner` runs on
 //!   every graph of the list at once, and `rest` over their rows on the router;
 //! - anything else runs on the router's own engine, which holds no graph: only
-//!   clauses over values and CALLs of the routed LDBC reads.
+//!   clauses over values and CALLs of the routed LDBC reads (a query that looks
+//!   into the graph is refused as it runs: `nograph.rs`).
 
 use kith_cypher::lexer::{tokenize, Spanned, Token};
 
@@ -48,11 +49,6 @@ pub(crate) enum Form<'a> {
     Local,
 }
 
-/// Clauses that read or change a graph: the router has none to run them on.
-const GRAPH_CLAUSES: [&str; 8] = [
-    "MATCH", "CREATE", "MERGE", "DELETE", "DETACH", "SET", "REMOVE", "FOREACH",
-];
-
 fn syntax(message: impl Into<String>) -> RouteError {
     let mut e = RouteError::bad_request(message);
     e.code = kith_protocol::ErrorCode::CypherError;
@@ -80,10 +76,7 @@ pub(crate) fn read(text: &str) -> Result<Form<'_>, RouteError> {
     }
     match subquery_at(&tokens) {
         Some(call) => fan_out(text, &tokens, call),
-        None => {
-            refuse_graph_clauses(&tokens)?;
-            Ok(Form::Local)
-        }
+        None => Ok(Form::Local),
     }
 }
 
@@ -139,7 +132,6 @@ fn fan_out<'a>(text: &'a str, tokens: &[Spanned], call: usize) -> Result<Form<'a
             "a router runs one USE subquery per query (the fan-out); run the others as queries of their own",
         ));
     }
-    refuse_graph_clauses(rest_tokens)?;
     Ok(Form::FanOut {
         unwind,
         graph,
@@ -221,25 +213,6 @@ fn closing(tokens: &[Spanned], open: usize) -> Result<usize, RouteError> {
     Err(syntax("a bracket is never closed"))
 }
 
-/// Refuses clauses that need a graph in what the router runs itself.
-fn refuse_graph_clauses(tokens: &[Spanned]) -> Result<(), RouteError> {
-    for (i, t) in tokens.iter().enumerate() {
-        // `n.set`, `:Match`, `{set: 1}`: names, not clauses.
-        let named = (i > 0 && matches!(tokens[i - 1].token, Token::Dot | Token::Colon))
-            || tokens.get(i + 1).is_some_and(|n| n.token == Token::Colon);
-        if let Some(kw) = GRAPH_CLAUSES.iter().find(|kw| is_kw(t, kw)) {
-            if !named {
-                return Err(syntax(format!(
-                    "this server is a router and holds no graph: {kw} needs `USE <graph>` \
-                     (person, forum0, ..., or kith.graph(id)) or a `CALL {{ USE ... }}` \
-                     subquery (docs/sharding.md)"
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,7 +271,6 @@ mod tests {
     #[test]
     fn refuses_what_it_cannot_run_by_name() {
         for (text, says) in [
-            ("MATCH (n) RETURN n", "MATCH needs `USE"),
             ("USE", "USE takes a graph"),
             ("USE person", "then the query"),
             ("USE kith.nope(1) RETURN 1", "USE takes a graph"),
@@ -309,10 +281,6 @@ mod tests {
             (
                 "UNWIND [1] AS g CALL { USE kith.graph(g) RETURN 1 AS x } CALL { USE person RETURN 2 AS y } RETURN x",
                 "one USE subquery",
-            ),
-            (
-                "UNWIND [1] AS g CALL { USE kith.graph(g) RETURN 1 AS x } MATCH (n) RETURN x",
-                "MATCH needs",
             ),
             ("RETURN 'unclosed", "unclosed"),
         ] {

@@ -1,22 +1,31 @@
-//! The router's own Cypher engine: it holds no graph (an empty one), and its CALLs
-//! of the LDBC reads run across the shards (`Router::run`), so `CALL ldbc.ic9(...)
-//! YIELD ... RETURN ...` works as on one server, over Bolt too. It also runs what a
-//! fan-out leaves for the router: the clauses after `CALL { USE ... }` over the
-//! shards' rows.
+//! The router's own Cypher engine: it holds no graph (`NoGraph`: a query that looks
+//! into it is refused), and its CALLs of the LDBC reads run across the shards
+//! (`Router::run`), so `CALL ldbc.ic9(...) YIELD ... RETURN ...` works as on one
+//! server, over Bolt too. It also runs what a fan-out leaves for the router: the
+//! clauses after `CALL { USE ... }` over the shards' rows.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use kith_core::{GraphView, Value};
 use kith_cypher::{
     CallOutput, CypherError, ErrorCode, Limits, Prepared, ProcParam, Procedures, Signature,
 };
 
+use super::nograph::NoGraph;
 use crate::{RouteError, Router};
+
+/// How long the router's engine may run one query (its routed CALLs included).
+const QUERY_TIME_MAX: Duration = Duration::from_secs(30);
 
 /// The routed reads as procedures of the router's engine.
 struct Routed {
     router: Arc<Router>,
     runtime: tokio::runtime::Handle,
+    /// The first routed call's failure, answered as it is (`shard_unavailable`
+    /// stays transient) rather than as the engine's procedure error.
+    failed: Mutex<Option<RouteError>>,
 }
 
 impl Procedures for Routed {
@@ -50,15 +59,16 @@ impl Procedures for Routed {
     ) -> Result<CallOutput, CypherError> {
         // The engine runs on a blocking thread (`run`), so waiting here holds no
         // task of the runtime.
-        let answer = self.runtime.block_on(self.router.run(name, args));
-        match answer {
+        match self.runtime.block_on(self.router.run(name, args)) {
             Ok(result) => Ok(CallOutput::Rows(
                 result.rows().map(<[Value]>::to_vec).collect(),
             )),
-            Err(e) => Err(CypherError::new(
-                ErrorCode::ProcedureCallFailed,
-                format!("{name}: {} ({})", e.message, e.code),
-            )),
+            Err(e) => {
+                let message = format!("{name}: {} ({})", e.message, e.code);
+                let mut failed = self.failed.lock().unwrap_or_else(|p| p.into_inner());
+                failed.get_or_insert(e);
+                Err(CypherError::new(ErrorCode::ProcedureCallFailed, message))
+            }
         }
     }
 }
@@ -75,6 +85,16 @@ pub(crate) fn param(s: &kith_procedures::ParamSpec) -> ProcParam {
 /// Columns and rows.
 pub(crate) type Rows = (Vec<String>, Vec<Vec<Value>>);
 
+/// Sets the flag when dropped: the query's future is gone (the client left, the
+/// server's time limit passed), so the engine stops.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Runs `text` on the router's engine, on a blocking thread. `at`: whether error
 /// positions point into the client's text.
 pub(crate) async fn run(
@@ -83,12 +103,21 @@ pub(crate) async fn run(
     params: Vec<(String, Value)>,
     at: bool,
 ) -> Result<Rows, RouteError> {
-    let procedures = Routed {
+    let procedures = Arc::new(Routed {
         router: router.clone(),
         runtime: tokio::runtime::Handle::current(),
+        failed: Mutex::new(None),
+    });
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _cancel_on_drop = CancelOnDrop(cancel.clone());
+    let limits = Limits {
+        timeout: Some(QUERY_TIME_MAX),
+        cancel: Some(cancel),
+        ..Limits::default()
     };
+    let routed = procedures.clone();
     let ran = tokio::task::spawn_blocking(move || {
-        let set = kith_cypher::procedures::ProcedureSet(Arc::new(procedures));
+        let set = kith_cypher::procedures::ProcedureSet(routed);
         let prepared =
             Prepared::with_procedures(&text, &set).map_err(|e| RouteError::cypher(e, at))?;
         if prepared.writes() {
@@ -96,18 +125,50 @@ pub(crate) async fn run(
                 "a router takes no writes: updates reach the shards through their update stream (docs/sharding.md)",
             ));
         }
-        let graph = kith_storage::Snapshot::empty();
-        kith_cypher::run(&graph, &prepared, &params, &Limits::default())
-            .map_err(|e| RouteError::cypher(e, at))
+        let graph = NoGraph::new();
+        let result = kith_cypher::run(&graph, &prepared, &params, &limits);
+        if graph.looked() {
+            return Err(no_graph());
+        }
+        result.map_err(|e| RouteError::cypher(e, at))
     })
     .await;
-    match ran {
-        Ok(Ok(result)) => Ok((result.columns, result.rows)),
-        Ok(Err(e)) => Err(e),
-        Err(e) => Err(RouteError::bad_request(format!(
+    let failed = procedures
+        .failed
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    match (ran, failed) {
+        (Ok(Ok(result)), _) => Ok((result.columns, result.rows)),
+        // A shard down or slow stays what it is (transient: drivers retry it); any
+        // other routed failure reads as on one server, the procedure's error.
+        (Ok(Err(_)), Some(routed))
+            if matches!(
+                routed.code,
+                kith_protocol::ErrorCode::ShardUnavailable | kith_protocol::ErrorCode::Timeout
+            ) =>
+        {
+            Err(routed)
+        }
+        (Ok(Err(e)), _) => Err(e),
+        (Err(e), _) => Err(RouteError::bad_request(format!(
             "the router's Cypher engine stopped: {e}"
         ))),
     }
+}
+
+fn no_graph() -> RouteError {
+    let mut e = RouteError::bad_request(
+        "this server is a router and holds no graph: the query reads the graph (a MATCH, a \
+         pattern, a label); run it with `USE <graph>` (person, forum0, ..., or kith.graph(id)) \
+         or inside `CALL { USE ... }` (docs/sharding.md)",
+    );
+    e.code = kith_protocol::ErrorCode::CypherError;
+    e.cypher = Some(crate::error::CypherDetail {
+        code: "Neo.ClientError.Statement.SemanticError".into(),
+        position: None,
+    });
+    e
 }
 
 /// The value of one expression over `params` (a graph id, a list of them).

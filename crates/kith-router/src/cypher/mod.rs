@@ -14,6 +14,7 @@
 
 mod form;
 mod local;
+mod nograph;
 
 use std::sync::Arc;
 
@@ -37,6 +38,16 @@ pub struct CypherAnswer {
 
 /// The parameter a fan-out's rows reach the router's engine in.
 const ROWS_PARAM: &str = "__kith_rows";
+/// The parameter a graph id reaches a subquery or an expression in.
+const GRAPH_PARAM: &str = "__kith_graph";
+
+/// `params` with `name` set to `value` (a client's parameter of that name is
+/// replaced: the engine would take the first).
+fn with_param(params: &[(String, Value)], name: &str, value: Value) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = params.iter().filter(|(k, _)| k != name).cloned().collect();
+    out.push((name.to_owned(), value));
+    out
+}
 
 impl Router {
     /// Runs a Cypher query across the shards (see the module's forms).
@@ -61,9 +72,7 @@ impl Router {
             } => {
                 // An imported variable reaches the subquery as a parameter.
                 let inner = match (&unwind, imports) {
-                    (Some(u), true) => {
-                        format!("WITH ${} AS {} {inner}", quoted(&u.var), quoted(&u.var))
-                    }
+                    (Some(u), true) => format!("WITH ${GRAPH_PARAM} AS {} {inner}", quoted(&u.var)),
                     _ => inner.to_owned(),
                 };
                 refuse_writes(&inner)?;
@@ -95,10 +104,10 @@ impl Router {
         let mut calls = Vec::with_capacity(ids.len());
         for &id in &ids {
             let shard = self.graph(graph, params, Some((&unwind.var, id))).await?;
-            let mut p = params.to_vec();
-            if imports {
-                p.push((unwind.var.clone(), Value::Int(id)));
-            }
+            let p = match imports {
+                true => with_param(params, GRAPH_PARAM, Value::Int(id)),
+                false => params.to_vec(),
+            };
             calls.push(async move { shard.cypher(inner, p).await });
         }
         let mut columns: Option<Vec<String>> = None;
@@ -146,12 +155,8 @@ impl Router {
             "UNWIND ${ROWS_PARAM} AS __kith_row WITH {} {rest}",
             binds.join(", ")
         );
-        let mut p = params.to_vec();
-        p.push((
-            ROWS_PARAM.to_owned(),
-            Value::List(rows.into_iter().map(Value::List).collect()),
-        ));
-        local::run(self, text, p, false).await
+        let rows = Value::List(rows.into_iter().map(Value::List).collect());
+        local::run(self, text, with_param(params, ROWS_PARAM, rows), false).await
     }
 
     /// The graph ids a fan-out runs on: every graph, or the list's values.
@@ -168,10 +173,21 @@ impl Router {
                 "the UNWIND before a USE subquery takes a list of graph ids (integers), such as kith.graphIds(); `{expr}` is not one"
             ))
         };
-        match local::value(self, expr, params.to_vec()).await? {
-            Value::List(items) => items.iter().map(|v| v.as_int().ok_or_else(bad)).collect(),
-            _ => Err(bad()),
+        let Value::List(items) = local::value(self, expr, params.to_vec()).await? else {
+            return Err(bad());
+        };
+        let mut ids = Vec::with_capacity(items.len());
+        for item in &items {
+            let id = item.as_int().ok_or_else(bad)?;
+            // Each graph once: the list is bounded by the graphs there are.
+            if ids.contains(&id) {
+                return Err(RouteError::bad_request(format!(
+                    "graph {id} is listed twice before the USE subquery: each graph once"
+                )));
+            }
+            ids.push(id);
         }
+        Ok(ids)
     }
 
     /// The shard `graph` names; `bound` is the fan-out's variable and its value.
@@ -187,13 +203,12 @@ impl Router {
                 bound.expect("checked").1
             }
             Graph::Id(expr) => {
-                let mut p = params.to_vec();
-                let text = match bound {
-                    Some((var, id)) => {
-                        p.push((var.to_owned(), Value::Int(id)));
-                        format!("WITH ${} AS {} RETURN {expr}", quoted(var), quoted(var))
-                    }
-                    None => format!("RETURN {expr}"),
+                let (text, p) = match bound {
+                    Some((var, id)) => (
+                        format!("WITH ${GRAPH_PARAM} AS {} RETURN {expr}", quoted(var)),
+                        with_param(params, GRAPH_PARAM, Value::Int(id)),
+                    ),
+                    None => (format!("RETURN {expr}"), params.to_vec()),
                 };
                 let (_, rows) = local::run(self, text, p, false).await?;
                 let value = rows.into_iter().flatten().next().unwrap_or(Value::Null);
@@ -245,19 +260,25 @@ fn quoted(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
 }
 
-/// Refuses a query for a shard that writes: the shards take updates from their
-/// update stream. A query that does not prepare here (a shard's stored procedure)
-/// is left for the shard to judge.
+/// Refuses a query for a shard unless the router can tell it only reads: one that
+/// does not prepare here (a shard's stored procedure, a name the router does not
+/// know) is refused too, since it might write under the router's credentials.
 fn refuse_writes(text: &str) -> Result<(), RouteError> {
     let known = kith_cypher::procedures::ProcedureSet(Arc::new(Known(
         kith_procedures::Registry::with_builtins(),
     )));
     match kith_cypher::Prepared::with_procedures(text, &known) {
-        Ok(p) if p.writes() => Err(RouteError::read_only(
+        Ok(p) if !p.writes() => Ok(()),
+        Ok(_) => Err(RouteError::read_only(
             "a router takes no writes, not even through USE: the shards take updates from their update stream (docs/sharding.md)",
         )),
-        Err(e) if e.code == kith_cypher::ErrorCode::SyntaxError => Err(RouteError::cypher(e, false)),
-        _ => Ok(()),
+        Err(e) if e.code == kith_cypher::ErrorCode::ProcedureNotFound => {
+            Err(RouteError::read_only(format!(
+                "{}: through a router, USE runs only what it can tell is a read (kith's own procedures, no stored ones)",
+                e.message
+            )))
+        }
+        Err(e) => Err(RouteError::cypher(e, false)),
     }
 }
 
