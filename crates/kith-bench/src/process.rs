@@ -65,6 +65,7 @@ pub fn route(
     person: Person<'_>,
     forums: &[String],
     addr: SocketAddr,
+    extra: &[String],
     log: &Path,
 ) -> Result<ServeProcess, String> {
     let mut command = Command::new(kith);
@@ -75,7 +76,8 @@ pub fn route(
     };
     command
         .args(["--forums", &forums.join(",")])
-        .args(loopback(addr));
+        .args(loopback(addr))
+        .args(extra);
     spawn_listening(command, addr, log)
 }
 

@@ -367,7 +367,7 @@ impl Cluster {
                 (Some(person), process::Person::Url(url))
             }
         };
-        let route = process::route(&options.kith, at, &urls, process::free_port()?, log)?;
+        let route = process::route(&options.kith, at, &urls, process::free_port()?, &[], log)?;
         Ok(Cluster {
             person,
             person_dir,

@@ -290,12 +290,30 @@ fn sharded_ingest_applies_each_shards_partition_as_routed() {
         "every shard gets events: {ends:?}"
     );
 
+    // The forum shards as `kith serve`, the person shard inside the router (`kith
+    // route --data`), each applying its own partition.
     let mut servers = Vec::new();
-    for (i, name) in ["person", "forum-0", "forum-1"].iter().enumerate() {
-        let addr = common::free_port();
+    let addrs: Vec<SocketAddr> = (0..3).map(|_| common::free_port()).collect();
+    let forum_urls: Vec<String> = addrs[1..]
+        .iter()
+        .map(|a| format!("ws://{a}/v1/ws"))
+        .collect();
+    let route_log = path("route.log");
+    let extra = ["--ingest".to_owned(), topic.clone()];
+    let router = kith_bench::process::route(
+        Path::new(KITH),
+        kith_bench::process::Person::Data(&layout.join("person")),
+        &forum_urls,
+        addrs[0],
+        &extra,
+        &route_log,
+    )
+    .expect("kith route --data");
+    servers.push((addrs[0], route_log, router, ends[0]));
+    for (i, name) in ["forum-0", "forum-1"].iter().enumerate() {
         let log = path(&format!("{name}.log"));
-        let server = serve(&layout.join(name), addr, &topic, &log);
-        servers.push((addr, log, server, ends[i]));
+        let server = serve(&layout.join(name), addrs[i + 1], &topic, &log);
+        servers.push((addrs[i + 1], log, server, ends[i + 1]));
     }
     // One kill of a forum shard mid-stream: it resumes at its own cursor.
     let (addr, log, server, _) = &mut servers[1];
@@ -322,6 +340,9 @@ fn sharded_ingest_applies_each_shards_partition_as_routed() {
             log.display()
         );
     }
+    // The router answers over the shards as they are after the stream: one read
+    // of each side checked against the whole graph with the stream applied.
+    check_routed_reads(addrs[0], &path("whole"), &streams, scratch.path());
     for (_, _, server, _) in &mut servers {
         server.kill();
     }
@@ -356,4 +377,62 @@ fn sharded_ingest_applies_each_shards_partition_as_routed() {
     eprintln!(
         "sharded ingest: partitions of {ends:?} events, each shard equal to its routed share"
     );
+}
+
+/// IS1 (person side) and IC9 (both sides) through the router at `addr` equal the
+/// whole graph (`whole`, loaded, not yet updated) with the streams applied.
+fn check_routed_reads(addr: SocketAddr, whole: &Path, streams: &Path, scratch: &Path) {
+    let copy = scratch.join("whole-updated");
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(whole)
+        .arg(&copy)
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    replayed(&copy, streams, scratch);
+    let (db, _) = Database::open(&copy, DatabaseOptions::default()).expect("opens");
+    let snapshot = db.store().snapshot();
+    let registry = Registry::with_builtins();
+    let events = kith_ldbc::read_streams(streams).expect("streams");
+    // A person the stream added, and one it gave a new friend.
+    let first = |procedure: &str, param: &str| {
+        events
+            .iter()
+            .find(|e| e.procedure == procedure)
+            .and_then(|e| e.params.iter().find(|(k, _)| k == param))
+            .map(|(_, v)| v.clone())
+            .expect("in the stream")
+    };
+    let (added, befriended) = (
+        first("ldbc.iu1", "personId"),
+        first("ldbc.iu8", "person1Id"),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let client = runtime
+        .block_on(kith_client::Client::connect(
+            kith_client::ClientConfig::new(format!("ws://{addr}/v1/ws")),
+        ))
+        .expect("connects to the router");
+    for (procedure, params) in [
+        ("ldbc.is1", vec![("personId".to_owned(), added.clone())]),
+        (
+            "ldbc.ic9",
+            vec![
+                ("personId".to_owned(), befriended),
+                ("maxDate".to_owned(), kith_core::Value::Int(i64::MAX)),
+            ],
+        ),
+    ] {
+        let want = registry
+            .call(&*snapshot, procedure, &params)
+            .expect("one server");
+        let got = runtime
+            .block_on(client.call(procedure, params.clone()))
+            .expect("the router answers");
+        let want: Vec<Vec<kith_core::Value>> =
+            want.rows().map(<[kith_core::Value]>::to_vec).collect();
+        assert!(!want.is_empty(), "{procedure} {params:?} answers something");
+        assert_eq!(got.rows, want, "{procedure} {params:?}");
+    }
 }
