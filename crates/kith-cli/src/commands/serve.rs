@@ -21,6 +21,10 @@ pub struct ServeArgs {
     /// on first start).
     #[arg(long)]
     data: Option<PathBuf>,
+    /// How the log (standard error) is written: `text` (coloured only on a terminal
+    /// without NO_COLOR) or `json` (one JSON object a line) [default: text].
+    #[arg(long, value_enum)]
+    log_format: Option<LogFormat>,
     /// Address to listen on [default: 127.0.0.1:7600].
     #[arg(long)]
     listen: Option<SocketAddr>,
@@ -248,7 +252,7 @@ fn auth_mode(text: &str) -> Result<kith_server::auth::AuthMode, String> {
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
-    init_tracing();
+    init_tracing(args.log_format.unwrap_or_default());
     let config = args.config()?;
     let replica = config
         .replica_url()
@@ -284,7 +288,7 @@ pub struct RouteArgs {
 /// `kith route`: a server holding no graph that runs the LDBC reads across the shards
 /// of `kith shard split` (docs/sharding.md), on every transport.
 pub fn route(args: RouteArgs) -> Result<()> {
-    init_tracing();
+    init_tracing(args.serve.log_format.unwrap_or_default());
     let RouteArgs {
         person,
         forums,
@@ -372,13 +376,31 @@ fn log_shards(router: &kith_router::Router) {
     }
 }
 
-fn init_tracing() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+/// The log's form (`--log-format`).
+#[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Lines for people.
+    #[default]
+    Text,
+    /// One JSON object a line, for log collectors.
+    Json,
+}
+
+fn init_tracing(format: LogFormat) {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        // Colour codes only where a terminal shows them: a file or a pipe gets text.
+        LogFormat::Text => {
+            let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            log.with_ansi(colour).init();
+        }
+        LogFormat::Json => log.json().with_ansi(false).init(),
+    }
 }
 
 /// A server that takes writes (and publishes its log with `--publish`).
