@@ -387,7 +387,10 @@ impl Cluster {
                 let file = self.person_dir.join("graph.kith");
                 let snapshot = kith_storage::load_snapshot(&file).map_err(|e| e.to_string())?;
                 let store = std::sync::Arc::new(kith_storage::Store::new(snapshot));
-                let local = std::sync::Arc::new(kith_server::LocalGraph::new(store));
+                let local = std::sync::Arc::new(kith_server::LocalGraph::new(
+                    store,
+                    std::time::Duration::from_secs(10),
+                ));
                 Router::with_local_person(local, &forums).map_err(|e| e.to_string())
             }
         }

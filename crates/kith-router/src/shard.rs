@@ -27,8 +27,8 @@ pub(crate) struct Expected {
 
 /// A shard held in the router's own process: the person shard when the router runs
 /// on it (`kith route --data DIR/person`), so a read's person side costs no message.
-/// Calls run inline on the calling task: the person shard's parts are short (a
-/// reach, names), and a task hop would cost what the message did.
+/// Calls run on a blocking thread (a `USE person` query may be long; the runtime's
+/// threads serve every connection), bounded by the implementation's time limit.
 pub trait LocalShard: Send + Sync {
     /// Runs a procedure: columns and rows.
     fn call(&self, procedure: &str, params: &[(String, Value)]) -> Result<Rows, RouteError>;
@@ -112,7 +112,8 @@ impl Shard {
         params: Vec<(String, Value)>,
     ) -> Result<QueryResult, RouteError> {
         if let Some(local) = &self.local {
-            return local.call(procedure, &params).map(answer);
+            let (local, procedure) = (local.clone(), procedure.to_owned());
+            return off_runtime(&self.name, move || local.call(&procedure, &params)).await;
         }
         let client = self.client().await?;
         let traced = crate::trace::active();
@@ -149,7 +150,8 @@ impl Shard {
         params: Vec<(String, Value)>,
     ) -> Result<QueryResult, RouteError> {
         if let Some(local) = &self.local {
-            return local.cypher(text, &params).map(answer);
+            let (local, text) = (local.clone(), text.to_owned());
+            return off_runtime(&self.name, move || local.cypher(&text, &params)).await;
         }
         let client = self.client().await?;
         match client.cypher(text, params).await {
@@ -287,6 +289,22 @@ impl Shard {
         let mut failed = self.failed_at.lock().unwrap_or_else(|p| p.into_inner());
         *failed = Some((Instant::now(), why.clone()));
         RouteError::unavailable(&self.name, &self.url(), why)
+    }
+}
+
+/// Runs a local shard's call on a blocking thread: its rows as a shard's answer.
+async fn off_runtime(
+    name: &str,
+    call: impl FnOnce() -> Result<Rows, RouteError> + Send + 'static,
+) -> Result<QueryResult, RouteError> {
+    match tokio::task::spawn_blocking(call).await {
+        Ok(rows) => rows.map(answer).map_err(|e| RouteError {
+            message: format!("{} (shard {name})", e.message),
+            ..e
+        }),
+        Err(e) => Err(RouteError::bad_request(format!(
+            "the router's own shard stopped: {e}"
+        ))),
     }
 }
 

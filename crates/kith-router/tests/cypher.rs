@@ -191,7 +191,7 @@ async fn what_a_router_cannot_run_is_refused_by_name() {
         ),
         (
             "USE person CALL kith.procedure.register('p', 'CREATE (:Person {id: 1})')",
-            ErrorCode::ReadOnly,
+            ErrorCode::CypherError,
             "can tell is a read",
         ),
         ("UNWIND ['a'] AS g CALL { USE kith.graph(g) RETURN 1 AS x } RETURN x", ErrorCode::BadRequest, "graph id"),

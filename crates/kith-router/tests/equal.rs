@@ -271,6 +271,8 @@ async fn users_on_the_router_and_on_the_shards() {
     }
 }
 
+const TEN_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_router_holding_the_person_shard_answers_the_same() {
     let (raw, _) =
@@ -278,7 +280,10 @@ async fn a_router_holding_the_person_shard_answers_the_same() {
     let whole = Snapshot::from_raw(raw.clone()).expect("builds");
     let s = sharded(&raw, 2).await;
     let urls: Vec<String> = s.forums.iter().map(|(_, r)| r.url()).collect();
-    let local = Arc::new(kith_server::LocalGraph::new(s.person_store.clone()));
+    let local = Arc::new(kith_server::LocalGraph::new(
+        s.person_store.clone(),
+        TEN_SECONDS,
+    ));
     let router = Arc::new(Router::with_local_person(local, &urls).expect("router"));
     let registry = Registry::with_builtins();
     let mut checked = 0;
@@ -302,7 +307,10 @@ async fn a_router_holding_the_person_shard_answers_the_same() {
     let persons = whole_count(&whole, "Person");
     assert_eq!(got.rows, vec![vec![Value::Int(persons)]]);
     // A forum shard's graph is not the person shard: refused by its identity.
-    let forum = Arc::new(kith_server::LocalGraph::new(s.forums[0].0.clone()));
+    let forum = Arc::new(kith_server::LocalGraph::new(
+        s.forums[0].0.clone(),
+        TEN_SECONDS,
+    ));
     let e = Router::with_local_person(forum, &urls)
         .err()
         .expect("refused");

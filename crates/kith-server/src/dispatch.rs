@@ -343,13 +343,13 @@ pub(crate) fn dispatch<R: Reply>(
             procedure,
             params,
             timing,
-        } => crate::routed::read(state, reply, procedure, params, timing),
+        } => crate::routed::read(state, reply, procedure, params, timing, cancel),
         Job::RoutedCypher {
             query,
             params,
             timing,
             within,
-        } => crate::routed::cypher(state, reply, query, params, timing, within),
+        } => crate::routed::cypher(state, reply, query, params, timing, within, cancel),
         Job::Cypher {
             query,
             params,

@@ -198,7 +198,7 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
         "nodes": snapshot.node_count(),
         "relationships": snapshot.rel_count(),
         "version": snapshot.version(),
-        "writable": state.writes.is_some(),
+        "writable": state.takes_writes(),
         "durability": state.config.durability,
     });
     if let Some(p) = state.writes.as_ref().and_then(|w| w.publishing()) {

@@ -90,6 +90,17 @@ impl IngestStatus {
             .clone()
     }
 
+    /// The topic is there: a "waiting for it" note is no longer the last error.
+    fn waited(&self) {
+        let mut last = self.last_error.lock().unwrap_or_else(|p| p.into_inner());
+        if last
+            .as_deref()
+            .is_some_and(|e| e.starts_with("waiting for topic"))
+        {
+            *last = None;
+        }
+    }
+
     fn failed(&self, why: String) {
         self.note(&why);
         self.failed.fetch_add(1, Ordering::Relaxed);
@@ -192,9 +203,13 @@ impl Runner {
     /// to read again).
     fn read_from(&self, offset: i64) -> Result<i64, String> {
         match self.layout()? {
-            Layout::Matches => {}
+            Layout::Matches => self.status.waited(),
             Layout::NoTopicYet => {
-                std::thread::sleep(Duration::from_millis(200));
+                self.status.note(&format!(
+                    "waiting for topic {} to be created",
+                    self.url.topic
+                ));
+                std::thread::sleep(Duration::from_secs(1));
                 return Ok(offset);
             }
             Layout::Wrong(why) => {
@@ -264,6 +279,12 @@ impl Runner {
             Shard::Person => -1,
             Shard::Forum(i) => i as i64,
         };
+        if index.is_none() || forum_shards.is_none() {
+            return Ok(Layout::Wrong(format!(
+                "this server is started as shard {}, but its graph has no shard identity (made before identities, or not by `kith shard split`): split it again",
+                shard.name()
+            )));
+        }
         if index.is_some_and(|i| i != mine) {
             return Ok(Layout::Wrong(format!(
                 "this server is started as shard {}, but its graph is shard index {} of its split",

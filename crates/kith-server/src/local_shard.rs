@@ -15,13 +15,17 @@ pub struct LocalGraph {
     store: Arc<Store>,
     registry: Registry,
     cypher: Engine,
+    /// How long a Cypher query may run (the server's `query_timeout_ms`).
+    timeout: std::time::Duration,
 }
 
 impl LocalGraph {
-    /// Reads `store` (the person shard's; an ingest may keep writing to it).
-    pub fn new(store: Arc<Store>) -> LocalGraph {
+    /// Reads `store` (the person shard's; an ingest may keep writing to it); a
+    /// Cypher query may run for `timeout`.
+    pub fn new(store: Arc<Store>, timeout: std::time::Duration) -> LocalGraph {
         LocalGraph {
             store,
+            timeout,
             registry: Registry::with_builtins(),
             cypher: Engine::with_procedures(
                 256,
@@ -43,7 +47,15 @@ impl LocalShard for LocalGraph {
         let snapshot = self.store.snapshot();
         let result = self
             .cypher
-            .query(&*snapshot, text, params, &Limits::default())
+            .query(
+                &*snapshot,
+                text,
+                params,
+                &Limits {
+                    timeout: Some(self.timeout),
+                    ..Limits::default()
+                },
+            )
             .map_err(RouteError::from_cypher)?;
         Ok((result.columns, result.rows))
     }

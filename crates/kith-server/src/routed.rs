@@ -2,6 +2,7 @@
 //! the shards, each on a task of its own (it waits on the network, not on a worker).
 
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,6 +27,7 @@ pub(crate) fn read<R: Reply>(
     procedure: String,
     params: Vec<(String, Value)>,
     timing: bool,
+    cancel: Arc<AtomicBool>,
 ) {
     let Some(shards) = state.shards.clone() else {
         return reply.refuse(&ExecError::new(Code::Internal, "routed without shards"));
@@ -37,7 +39,8 @@ pub(crate) fn read<R: Reply>(
         } else {
             "<unknown>"
         };
-        let ran = within_limit(&state, &procedure, shards.run(&procedure, &params)).await;
+        let work = shards.run(&procedure, &params);
+        let ran = within_limit(&state, &procedure, work, cancel).await;
         let (started, result) = match ran {
             Ok(done) => done,
             Err(e) => return reply.fail(metric, &e),
@@ -56,13 +59,15 @@ pub(crate) fn cypher<R: Reply>(
     params: Vec<(String, Value)>,
     timing: bool,
     within: Option<Box<Tx>>,
+    cancel: Arc<AtomicBool>,
 ) {
     let Some(shards) = state.shards.clone() else {
         return reply.refuse(&ExecError::new(Code::Internal, "routed without shards"));
     };
     let state = state.clone();
     tokio::spawn(async move {
-        let ran = within_limit(&state, "the query", shards.cypher(&query, &params)).await;
+        let work = shards.cypher(&query, &params);
+        let ran = within_limit(&state, "the query", work, cancel).await;
         let (started, answer) = match ran {
             Ok(done) => done,
             Err(e) => return reply.fail(CYPHER_METRIC, &e),
@@ -85,25 +90,35 @@ pub(crate) fn cypher<R: Reply>(
     });
 }
 
-/// Awaits `work` within the server's query time limit: when it started, and its
-/// answer, or the error to send.
+/// Awaits `work` within the server's query time limit, or until `cancel` is set
+/// (the client is gone): when it started, and its answer, or the error to send.
+/// Dropping `work` stops it (the router's engine sees its cancel flag).
 async fn within_limit<T>(
     state: &AppState,
     what: &str,
     work: impl Future<Output = Result<T, RouteError>>,
+    cancel: Arc<AtomicBool>,
 ) -> Result<(Instant, T), ExecError> {
     let started = Instant::now();
     let limit = Duration::from_millis(state.config.query_timeout_ms);
-    match tokio::time::timeout(limit, work).await {
-        Ok(Ok(done)) => Ok((started, done)),
-        Ok(Err(e)) => Err(exec_error(e)),
-        Err(_) => Err(ExecError::new(
-            Code::Timeout,
-            format!(
-                "{what} ran past query_timeout_ms ({} ms) across the shards; stopped",
-                limit.as_millis()
-            ),
-        )),
+    let gone = async move {
+        while !cancel.load(Ordering::Relaxed) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::select! {
+        outcome = tokio::time::timeout(limit, work) => match outcome {
+            Ok(Ok(done)) => Ok((started, done)),
+            Ok(Err(e)) => Err(exec_error(e)),
+            Err(_) => Err(ExecError::new(
+                Code::Timeout,
+                format!(
+                    "{what} ran past query_timeout_ms ({} ms) across the shards; stopped",
+                    limit.as_millis()
+                ),
+            )),
+        },
+        () = gone => Err(ExecError::new(Code::Timeout, format!("{what}: the client is gone; stopped"))),
     }
 }
 

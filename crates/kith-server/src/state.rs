@@ -44,6 +44,12 @@ pub(crate) struct AppState {
 
 impl AppState {
     /// Why this server takes no writes (`read_only`), naming the primary of a replica.
+    /// Whether clients may write here: a router keeps a write path only for its
+    /// person shard's ingest (`kith route --data`), never for clients.
+    pub(crate) fn takes_writes(&self) -> bool {
+        self.writes.is_some() && self.shards.is_none()
+    }
+
     pub(crate) fn read_only_reason(&self) -> String {
         match &self.replica {
             Some(replica) => format!(

@@ -6,6 +6,7 @@ answers, through `bolt://` sessions and `execute_query` (a read transaction); wh
 router cannot run fails with a Neo4j error code."""
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 import urllib.request
@@ -17,9 +18,10 @@ import pytest
 from conftest import SHARED, _two_free_ports, kith_bin, start, stop
 
 
-def route(person: str, forums: list[str], log: Path):
+def route(person: list[str], forums: list[str], log: Path):
+    """`kith route`; ``person`` is ``["--person", URL]`` or ``["--data", DIR]``."""
     http_port, bolt_port = _two_free_ports()
-    command = [str(kith_bin()), "route", "--person", person, "--forums", ",".join(forums),
+    command = [str(kith_bin()), "route", *person, "--forums", ",".join(forums),
                "--listen", f"127.0.0.1:{http_port}", "--bolt-listen", f"127.0.0.1:{bolt_port}",
                "--auth", "none"]
     process = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT)
@@ -28,7 +30,10 @@ def route(person: str, forums: list[str], log: Path):
         if process.poll() is not None:
             pytest.fail(f"kith route exited:\n{log.read_text()[-4000:]}")
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/health", timeout=1):
+            with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/health", timeout=1) as r:
+                health = json.loads(r.read())
+                # A router takes no writes, even one holding the person shard.
+                assert health["writable"] is False, health
                 return process, f"bolt://127.0.0.1:{bolt_port}"
         except OSError:
             time.sleep(0.1)
@@ -36,18 +41,22 @@ def route(person: str, forums: list[str], log: Path):
     pytest.fail(f"kith route did not answer /health within 30 s:\n{log.read_text()[-4000:]}")
 
 
-@pytest.fixture(scope="module")
-def router(tmp_path_factory: pytest.TempPathFactory, ldbc_server):
+@pytest.fixture(scope="module", params=["beside", "on-person-shard"])
+def router(request, tmp_path_factory: pytest.TempPathFactory, ldbc_server):
+    """The router beside the shards (`--person URL`), or holding the person shard
+    itself (`--data DIR/person`)."""
     root = tmp_path_factory.mktemp("shards")
     whole = root / "whole"
     subprocess.run([str(kith_bin()), "load", "ldbc", str(SHARED / "ldbc-snb-interactive-test" / "vanilla"),
                     "--out", str(whole)], check=True, capture_output=True)
     subprocess.run([str(kith_bin()), "shard", "split", str(whole), "--forum-shards", "2",
                     "--out", str(root / "shards")], check=True, capture_output=True)
-    shards = [start(root / "shards" / name, root / f"{name}.log")
-              for name in ["person", "forum-0", "forum-1"]]
+    colocated = request.param == "on-person-shard"
+    names = ["forum-0", "forum-1"] if colocated else ["person", "forum-0", "forum-1"]
+    shards = [start(root / "shards" / name, root / f"{name}.log") for name in names]
     urls = [f"ws://127.0.0.1:{s.http_port}/v1/ws" for s in shards]
-    process, bolt = route(urls[0], urls[1:], root / "route.log")
+    person = ["--data", str(root / "shards" / "person")] if colocated else ["--person", urls.pop(0)]
+    process, bolt = route(person, urls, root / "route.log")
     yield bolt
     process.terminate()
     process.wait(timeout=30)

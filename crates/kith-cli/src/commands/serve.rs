@@ -360,7 +360,10 @@ fn route_local(mut config: ServerConfig, dir: &std::path::Path, forums: &[String
         .database_options()
         .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
     let database = open(dir, options)?;
-    let local = Arc::new(kith_server::LocalGraph::new(database.store().clone()));
+    let local = Arc::new(kith_server::LocalGraph::new(
+        database.store().clone(),
+        std::time::Duration::from_millis(config.query_timeout_ms),
+    ));
     let router =
         kith_router::Router::with_local_person(local, forums).map_err(|e| anyhow::anyhow!(e))?;
     let router = Arc::new(router);

@@ -273,10 +273,17 @@ fn refuse_writes(text: &str) -> Result<(), RouteError> {
             "a router takes no writes, not even through USE: the shards take updates from their update stream (docs/sharding.md)",
         )),
         Err(e) if e.code == kith_cypher::ErrorCode::ProcedureNotFound => {
-            Err(RouteError::read_only(format!(
+            // A client error, not `read_only`: a driver would retry that elsewhere.
+            let mut refused = RouteError::bad_request(format!(
                 "{}: through a router, USE runs only what it can tell is a read (kith's own procedures, no stored ones)",
                 e.message
-            )))
+            ));
+            refused.code = kith_protocol::ErrorCode::CypherError;
+            refused.cypher = Some(crate::error::CypherDetail {
+                code: "Neo.ClientError.Statement.AccessMode".into(),
+                position: None,
+            });
+            Err(refused)
         }
         Err(e) => Err(RouteError::cypher(e, false)),
     }

@@ -553,7 +553,7 @@ impl Session {
     fn route(&self, out: &mut Out) {
         let config = &self.state.config;
         let me = || vec![self.address.clone()];
-        let write = match (&config.route_write, self.state.writes.is_some()) {
+        let write = match (&config.route_write, self.state.takes_writes()) {
             (Some(primary), _) => vec![primary.clone()],
             (None, true) => me(),
             (None, false) => Vec::new(),
