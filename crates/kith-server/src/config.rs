@@ -100,6 +100,9 @@ pub struct ServerConfig {
     /// How long a request naming a version (`min_version`, a Bolt bookmark) waits for
     /// this server to apply it before it is answered `timeout`.
     pub min_version_wait_ms: u64,
+    /// Log every request that runs longer than this many milliseconds (the
+    /// slow-query log; 0: every request). `None`: no slow-query log.
+    pub slow_query_ms: Option<u64>,
     /// `kafka://HOST:PORT[,HOST:PORT]/TOPIC`: serve as a read replica applying the log
     /// its primary publishes there.
     pub replica_of: Option<String>,
@@ -146,6 +149,7 @@ impl Default for ServerConfig {
             replica_of: None,
             bootstrap: None,
             min_version_wait_ms: 5_000,
+            slow_query_ms: None,
             route_write: None,
             route_read: Vec::new(),
             ingest: None,
@@ -202,6 +206,9 @@ impl ServerConfig {
             || self.transaction_timeout_ms == 0
         {
             return Err("timeouts must be at least 1 ms".into());
+        }
+        if self.slow_query_ms.is_some_and(|ms| ms > 24 * 3600 * 1000) {
+            return Err("`slow_query_ms` is at most a day (86,400,000)".into());
         }
         if self.min_version_wait_ms > 3600 * 1000 {
             return Err("`min_version_wait_ms` is at most an hour (3,600,000)".into());

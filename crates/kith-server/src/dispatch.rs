@@ -499,10 +499,18 @@ fn submit_call<R: Reply>(
 ) {
     on_worker(state, reply, move |state, reply, started| {
         let metric = metric_name(state, &procedure);
-        match started
+        let ran = started
             .budget()
-            .and_then(|_| execute(state, &procedure, &params))
-        {
+            .and_then(|_| execute(state, &procedure, &params));
+        let ran_for = started.at.elapsed();
+        crate::slow::note(
+            state,
+            crate::slow::Ran::Call(&procedure),
+            &params,
+            ran_for,
+            started.waited,
+        );
+        match ran {
             Ok(result) => {
                 let trailer = Trailer::with_timing(timing.then(|| started.timing()));
                 reply.answer(metric, result.columns(), result.values(), trailer);
@@ -648,6 +656,25 @@ impl CypherJob {
     /// Runs the query within what is left of its time budget, its answer values made
     /// by `runner`.
     fn run<T>(
+        &mut self,
+        state: &AppState,
+        started: &Started,
+        cancel: Arc<AtomicBool>,
+        runner: &crate::cypher::Runner<T>,
+    ) -> Result<crate::cypher::Answer<T>, ExecError> {
+        let answer = self.run_within(state, started, cancel, runner);
+        let ran = crate::slow::Ran::Cypher(&self.query);
+        crate::slow::note(
+            state,
+            ran,
+            &self.params,
+            started.at.elapsed(),
+            started.waited,
+        );
+        answer
+    }
+
+    fn run_within<T>(
         &mut self,
         state: &AppState,
         started: &Started,

@@ -43,6 +43,7 @@ mod pool;
 pub mod procedures;
 mod routed;
 mod router;
+mod slow;
 mod state;
 pub mod tls;
 mod transactions;

@@ -39,8 +39,10 @@ pub(crate) fn read<R: Reply>(
         } else {
             "<unknown>"
         };
-        let work = shards.run(&procedure, &params);
+        let (begun, work) = (Instant::now(), shards.run(&procedure, &params));
         let ran = within_limit(&state, &procedure, work, cancel).await;
+        let slow = crate::slow::Ran::Routed(&procedure);
+        crate::slow::note(&state, slow, &params, begun.elapsed(), Duration::ZERO);
         let (started, result) = match ran {
             Ok(done) => done,
             Err(e) => return reply.fail(metric, &e),
@@ -66,8 +68,10 @@ pub(crate) fn cypher<R: Reply>(
     };
     let state = state.clone();
     tokio::spawn(async move {
-        let work = shards.cypher(&query, &params);
+        let (begun, work) = (Instant::now(), shards.cypher(&query, &params));
         let ran = within_limit(&state, "the query", work, cancel).await;
+        let slow = crate::slow::Ran::Cypher(&query);
+        crate::slow::note(&state, slow, &params, begun.elapsed(), Duration::ZERO);
         let (started, answer) = match ran {
             Ok(done) => done,
             Err(e) => return reply.fail(CYPHER_METRIC, &e),

@@ -25,6 +25,10 @@ pub struct ServeArgs {
     /// without NO_COLOR) or `json` (one JSON object a line) [default: text].
     #[arg(long, value_enum)]
     log_format: Option<LogFormat>,
+    /// Log every request that runs longer than this many milliseconds, with its
+    /// procedure or query text and its parameters' names (0: every request).
+    #[arg(long, value_name = "MS")]
+    slow_query_ms: Option<u64>,
     /// Address to listen on [default: 127.0.0.1:7600].
     #[arg(long)]
     listen: Option<SocketAddr>,
@@ -208,6 +212,9 @@ impl ServeArgs {
         }
         if let Some(ms) = self.min_version_wait_ms {
             c.min_version_wait_ms = ms;
+        }
+        if self.slow_query_ms.is_some() {
+            c.slow_query_ms = self.slow_query_ms;
         }
         if self.data.is_some() {
             c.data = self.data;
