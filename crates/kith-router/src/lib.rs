@@ -32,7 +32,7 @@ pub struct Router {
     forums: Vec<Shard>,
     /// The LDBC reads' parameter schemas and columns (the router validates a call as
     /// the procedure would, before asking any shard).
-    registry: Registry,
+    registry: std::sync::Arc<Registry>,
     /// Person ids per forum-shard call ([`reads::PERSONS_PER_CALL`] unless set).
     persons_per_call: usize,
 }
@@ -67,7 +67,7 @@ impl Router {
             forums: (forums.iter().enumerate())
                 .map(|(i, url)| Shard::new(&format!("forum-{i}"), url, expected(i as i64)))
                 .collect(),
-            registry: Registry::with_builtins(),
+            registry: std::sync::Arc::new(Registry::with_builtins()),
             persons_per_call: reads::PERSONS_PER_CALL,
         })
     }

@@ -30,17 +30,9 @@ struct Routed {
 
 impl Procedures for Routed {
     fn signature(&self, name: &str) -> Option<Signature> {
-        if !Router::routes(name) {
-            return None;
-        }
-        let p = self.router.registry.get(name).ok()?;
-        Some(Signature {
-            name: p.name.to_owned(),
-            description: p.description.to_owned(),
-            params: p.params.iter().map(param).collect(),
-            outputs: p.columns.iter().map(|c| (*c).to_owned()).collect(),
-            writes: false,
-        })
+        Router::routes(name)
+            .then(|| signature(&self.router.registry, name))
+            .flatten()
     }
 
     fn list(&self) -> Vec<Signature> {
@@ -73,13 +65,25 @@ impl Procedures for Routed {
     }
 }
 
-/// A procedure parameter as the engine sees it.
-pub(crate) fn param(s: &kith_procedures::ParamSpec) -> ProcParam {
-    ProcParam {
+/// A native procedure (a read or an update) as the engine sees it.
+pub(crate) fn signature(registry: &kith_procedures::Registry, name: &str) -> Option<Signature> {
+    let (description, params, outputs, writes) = match (registry.get(name), registry.update(name)) {
+        (Ok(p), _) => (p.description, p.params, p.columns, false),
+        (_, Some(u)) => (u.description, u.params, &[][..], true),
+        _ => return None,
+    };
+    let param = |s: &kith_procedures::ParamSpec| ProcParam {
         name: s.name.to_owned(),
         type_name: s.ty.name().to_owned(),
         optional: s.default.is_some(),
-    }
+    };
+    Some(Signature {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        params: params.iter().map(param).collect(),
+        outputs: outputs.iter().map(|c| (*c).to_owned()).collect(),
+        writes,
+    })
 }
 
 /// Columns and rows.

@@ -22,6 +22,7 @@ use futures_util::future::join_all;
 use kith_core::GraphView;
 use kith_core::Value;
 use kith_cypher::{CallOutput, CypherError, Procedures, Signature};
+use kith_procedures::Registry;
 
 use crate::shard::Shard;
 use crate::{RouteError, Router};
@@ -59,7 +60,7 @@ impl Router {
         let (columns, rows) = match form::read(text)? {
             Form::Use { graph, body } => {
                 let shard = self.graph(&graph, params, None).await?;
-                refuse_writes(body)?;
+                refuse_writes(&self.registry, body)?;
                 let answer = shard.cypher(body, params.to_vec()).await?;
                 (answer.columns, answer.rows)
             }
@@ -75,7 +76,7 @@ impl Router {
                     (Some(u), true) => format!("WITH ${GRAPH_PARAM} AS {} {inner}", quoted(&u.var)),
                     _ => inner.to_owned(),
                 };
-                refuse_writes(&inner)?;
+                refuse_writes(&self.registry, &inner)?;
                 let ran = self.fan_out(unwind.as_ref(), &graph, imports, &inner, params);
                 let (var, columns, rows) = ran.await?;
                 self.after(var, columns, rows, rest, params).await?
@@ -263,10 +264,8 @@ fn quoted(name: &str) -> String {
 /// Refuses a query for a shard unless the router can tell it only reads: one that
 /// does not prepare here (a shard's stored procedure, a name the router does not
 /// know) is refused too, since it might write under the router's credentials.
-fn refuse_writes(text: &str) -> Result<(), RouteError> {
-    let known = kith_cypher::procedures::ProcedureSet(Arc::new(Known(
-        kith_procedures::Registry::with_builtins(),
-    )));
+fn refuse_writes(registry: &Arc<Registry>, text: &str) -> Result<(), RouteError> {
+    let known = kith_cypher::procedures::ProcedureSet(Arc::new(Known(registry.clone())));
     match kith_cypher::Prepared::with_procedures(text, &known) {
         Ok(p) if !p.writes() => Ok(()),
         Ok(_) => Err(RouteError::read_only(
@@ -290,22 +289,11 @@ fn refuse_writes(text: &str) -> Result<(), RouteError> {
 }
 
 /// kith's native procedures, known by signature only (to tell a read from a write).
-struct Known(kith_procedures::Registry);
+struct Known(Arc<Registry>);
 
 impl Procedures for Known {
     fn signature(&self, name: &str) -> Option<Signature> {
-        let (description, params, outputs, writes) = match (self.0.get(name), self.0.update(name)) {
-            (Ok(p), _) => (p.description, p.params, p.columns, false),
-            (_, Some(u)) => (u.description, u.params, &[][..], true),
-            _ => return None,
-        };
-        Some(Signature {
-            name: name.to_owned(),
-            description: description.to_owned(),
-            params: params.iter().map(local::param).collect(),
-            outputs: outputs.iter().map(|c| (*c).to_owned()).collect(),
-            writes,
-        })
+        local::signature(&self.0, name)
     }
 
     fn list(&self) -> Vec<Signature> {
