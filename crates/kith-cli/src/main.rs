@@ -146,6 +146,9 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Bulk-import CSV files in the format of `neo4j-admin database import` into a
+    /// new data directory (docs/import.md).
+    Import(Box<commands::import::ImportArgs>),
     /// Build RUN_DIR/report.html (and charts/*.svg) from a run's raw results
     /// (`kith bench shindig --out RUN_DIR`, `kith bench throughput --out RUN_DIR`).
     Report {
@@ -199,6 +202,7 @@ fn main() -> ExitCode {
         }),
         Command::Shell { target } => commands::shell::run(target.as_deref()),
         Command::Export { dir, out } => commands::export::run(&dir, &out),
+        Command::Import(args) => commands::import::run(&args),
         Command::Report { run_dir } => kith_bench::report::build(&run_dir)
             .map(|w| {
                 println!("{} ({} charts)", w.html.display(), w.charts.len());

@@ -126,8 +126,6 @@ fn write_data_dir(
     src: &Path,
     stats: &kith_ldbc::LoadStats,
 ) -> Result<()> {
-    create_data_dir(dir, snapshot)
-        .with_context(|| format!("writing the graph into {}", dir.display()))?;
     let tables: serde_json::Map<String, serde_json::Value> = stats
         .tables
         .iter()
@@ -141,12 +139,30 @@ fn write_data_dir(
     let manifest = serde_json::json!({
         "generator": "ldbc-snb-interactive-v1",
         "source": std::fs::canonicalize(src).unwrap_or_else(|_| src.to_owned()),
-        "graph_file": GRAPH_FILE,
-        "graph_file_version": kith_storage::GRAPH_FILE_VERSION,
-        "nodes": snapshot.node_count(),
-        "relationships": snapshot.rel_count(),
         "tables": tables,
     });
+    write_graph_and_manifest(dir, snapshot, &manifest)
+}
+
+/// Writes `snapshot` as the directory's checkpoint and `manifest` (with the graph
+/// file's name, version and counts added) beside it, both synced.
+pub(crate) fn write_graph_and_manifest(
+    dir: &Path,
+    snapshot: &Snapshot,
+    manifest: &serde_json::Value,
+) -> Result<()> {
+    create_data_dir(dir, snapshot)
+        .with_context(|| format!("writing the graph into {}", dir.display()))?;
+    let mut manifest = manifest.clone();
+    if let Some(fields) = manifest.as_object_mut() {
+        fields.insert("graph_file".into(), GRAPH_FILE.into());
+        fields.insert(
+            "graph_file_version".into(),
+            kith_storage::GRAPH_FILE_VERSION.into(),
+        );
+        fields.insert("nodes".into(), snapshot.node_count().into());
+        fields.insert("relationships".into(), snapshot.rel_count().into());
+    }
     let path = dir.join(MANIFEST_FILE);
     std::fs::write(&path, serde_json::to_string_pretty(&manifest)? + "\n")
         .with_context(|| format!("writing {}", path.display()))?;

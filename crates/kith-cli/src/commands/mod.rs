@@ -4,6 +4,7 @@ pub mod bench;
 pub mod call;
 pub mod export;
 pub mod generate;
+pub mod import;
 pub mod load;
 pub mod procedures;
 pub mod produce;

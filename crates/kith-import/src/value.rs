@@ -1,0 +1,200 @@
+//! Fields as property values, by their column's type.
+
+use std::sync::Arc;
+
+use kith_core::temporal::{self, Temporal};
+use kith_core::{Str, Value};
+
+use crate::header::PropType;
+
+/// How fields become values, beyond their type.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldRules {
+    /// Between an array's elements.
+    pub array_delimiter: u8,
+    /// `""` is no value rather than an empty string.
+    pub ignore_empty_strings: bool,
+    /// Unquoted strings lose surrounding spaces.
+    pub trim_strings: bool,
+}
+
+/// A field's value; `Ok(None)` when the field gives no property (it is empty). The
+/// error says why the text is not a value of the type.
+pub fn value(
+    bytes: &[u8],
+    quoted: bool,
+    ty: PropType,
+    array: bool,
+    rules: FieldRules,
+) -> Result<Option<Value>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "the field is not UTF-8 text".to_owned())?;
+    let stringy = matches!(ty, PropType::String | PropType::Char);
+    let text = if !stringy || (rules.trim_strings && !quoted) {
+        text.trim()
+    } else {
+        text
+    };
+    if text.is_empty() {
+        let keep = quoted && stringy && !array && !rules.ignore_empty_strings;
+        return Ok(keep.then(|| Value::String(Str::new(""))));
+    }
+    if array {
+        let delimiter = char::from(rules.array_delimiter);
+        return text
+            .split(delimiter)
+            .map(|item| scalar(if stringy { item } else { item.trim() }, ty))
+            .collect::<Result<Vec<_>, _>>()
+            .map(|items| Some(Value::List(items)));
+    }
+    scalar(text, ty).map(Some)
+}
+
+fn scalar(text: &str, ty: PropType) -> Result<Value, String> {
+    match ty {
+        PropType::Int(bits) => int(text, bits),
+        PropType::Float => text
+            .parse::<f64>()
+            .map(Value::Float)
+            .map_err(|_| format!("`{text}` is not a number")),
+        PropType::Boolean => match text {
+            _ if text.eq_ignore_ascii_case("true") => Ok(Value::Bool(true)),
+            _ if text.eq_ignore_ascii_case("false") => Ok(Value::Bool(false)),
+            _ => Err(format!("`{text}` is not true or false")),
+        },
+        PropType::Char if text.chars().count() != 1 => {
+            Err(format!("`{text}` is not one character"))
+        }
+        PropType::Char | PropType::String => Ok(Value::String(Str::new(text))),
+        PropType::Temporal(kind) => {
+            let t = temporal::parse::parse(kind, text).map_err(|e| e.to_string())?;
+            // A UTC instant to the millisecond is kept in kith's 8-byte form: the two
+            // are the same value to every query (see `Temporal::utc_epoch_millis`).
+            Ok(match t.utc_epoch_millis() {
+                Some(ms) => Value::DateTime(ms),
+                None => Value::Temporal(Arc::new(t)),
+            })
+        }
+        PropType::Duration => temporal::parse::duration(text)
+            .map(|d| Value::Temporal(Arc::new(Temporal::Duration(d))))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+fn int(text: &str, bits: u32) -> Result<Value, String> {
+    let n: i64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not an integer"))?;
+    let fits = bits >= 64 || (n >= -(1i64 << (bits - 1)) && n < (1i64 << (bits - 1)));
+    if !fits {
+        let name = match bits {
+            8 => "byte",
+            16 => "short",
+            _ => "int",
+        };
+        return Err(format!(
+            "`{text}` does not fit a {name} ({bits} bits; use long)"
+        ));
+    }
+    Ok(Value::Int(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULES: FieldRules = FieldRules {
+        array_delimiter: b';',
+        ignore_empty_strings: false,
+        trim_strings: false,
+    };
+
+    fn v(text: &str, quoted: bool, ty: PropType, array: bool) -> Result<Option<Value>, String> {
+        value(text.as_bytes(), quoted, ty, array, RULES)
+    }
+
+    #[test]
+    fn scalars_by_type() {
+        assert_eq!(
+            v("42", false, PropType::Int(64), false),
+            Ok(Some(Value::Int(42)))
+        );
+        assert_eq!(
+            v(" 7 ", false, PropType::Int(32), false),
+            Ok(Some(Value::Int(7)))
+        );
+        assert_eq!(
+            v("2.5", false, PropType::Float, false),
+            Ok(Some(Value::Float(2.5)))
+        );
+        assert_eq!(
+            v("TRUE", false, PropType::Boolean, false),
+            Ok(Some(Value::Bool(true)))
+        );
+        assert_eq!(
+            v(" a b ", false, PropType::String, false),
+            Ok(Some(Value::String(Str::new(" a b "))))
+        );
+        assert!(v("300", false, PropType::Int(8), false)
+            .expect_err("overflow")
+            .contains("byte"));
+        assert!(v("x", false, PropType::Int(64), false)
+            .expect_err("bad")
+            .contains("`x` is not an integer"));
+        assert!(v("ab", false, PropType::Char, false).is_err());
+    }
+
+    #[test]
+    fn empty_fields_are_absent_and_quoted_empty_strings_kept() {
+        assert_eq!(v("", false, PropType::String, false), Ok(None));
+        assert_eq!(
+            v("", true, PropType::String, false),
+            Ok(Some(Value::String(Str::new(""))))
+        );
+        assert_eq!(v("", false, PropType::Int(64), false), Ok(None));
+        let rules = FieldRules {
+            ignore_empty_strings: true,
+            ..RULES
+        };
+        assert_eq!(value(b"", true, PropType::String, false, rules), Ok(None));
+    }
+
+    #[test]
+    fn arrays_split_on_the_array_delimiter() {
+        assert_eq!(
+            v("1;2;3", false, PropType::Int(64), true),
+            Ok(Some(Value::List(vec![
+                Value::Int(1),
+                Value::Int(2),
+                Value::Int(3)
+            ])))
+        );
+        assert!(v("1;x", false, PropType::Int(64), true).is_err());
+    }
+
+    #[test]
+    fn utc_millisecond_datetimes_are_instants() {
+        let ty = PropType::Temporal(temporal::Kind::DateTime);
+        assert_eq!(
+            v("1970-01-01T00:00:01.500Z", false, ty, false),
+            Ok(Some(Value::DateTime(1500)))
+        );
+        assert!(matches!(
+            v("2020-05-01T10:00+02:00", false, ty, false),
+            Ok(Some(Value::Temporal(_)))
+        ));
+        assert!(matches!(
+            v(
+                "2020-05-01",
+                false,
+                PropType::Temporal(temporal::Kind::Date),
+                false
+            ),
+            Ok(Some(Value::Temporal(_)))
+        ));
+        assert!(matches!(
+            v("P1DT2H", false, PropType::Duration, false),
+            Ok(Some(Value::Temporal(_)))
+        ));
+        assert!(v("yesterday", false, ty, false).is_err());
+    }
+}
