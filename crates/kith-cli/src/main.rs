@@ -146,6 +146,25 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Copy a graph, consistent at one version, from a running server (online, while
+    /// it takes writes; needs an admin) or from a data directory no server holds
+    /// (docs/operations.md).
+    Backup {
+        /// A server's HTTP address (http://[USER:PASSWORD@]HOST:PORT; https:// with
+        /// TLS) or a data directory.
+        source: String,
+        /// The backup directory to create; it must not exist or be empty.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Make a new data directory from a backup of `kith backup`.
+    Restore {
+        /// The backup directory.
+        backup: PathBuf,
+        /// The data directory to create; it must not exist or be empty.
+        #[arg(long)]
+        data: PathBuf,
+    },
     /// Bulk-import CSV files in the format of `neo4j-admin database import` into a
     /// new data directory (docs/import.md).
     Import(Box<commands::import::ImportArgs>),
@@ -203,6 +222,8 @@ fn main() -> ExitCode {
         Command::Shell { target } => commands::shell::run(target.as_deref()),
         Command::Export { dir, out } => commands::export::run(&dir, &out),
         Command::Import(args) => commands::import::run(&args),
+        Command::Backup { source, out } => commands::backup::backup(&source, &out),
+        Command::Restore { backup, data } => commands::backup::restore(&backup, &data),
         Command::Report { run_dir } => kith_bench::report::build(&run_dir)
             .map(|w| {
                 println!("{} ({} charts)", w.html.display(), w.charts.len());

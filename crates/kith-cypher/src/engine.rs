@@ -114,8 +114,10 @@ pub struct Limits {
     pub result_rows_max: usize,
     /// Time the query may run.
     pub timeout: Option<Duration>,
-    /// Set to stop the query.
+    /// Set to stop the query (its client is gone).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Set to stop the query on an operator's word (`TERMINATE TRANSACTION`).
+    pub terminate: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Limits {
@@ -125,6 +127,7 @@ impl Default for Limits {
             result_rows_max: 1_000_000,
             timeout: None,
             cancel: None,
+            terminate: None,
         }
     }
 }
@@ -338,6 +341,7 @@ fn run_as<T: std::fmt::Debug>(
         rows_max: limits.rows_max,
         deadline: limits.timeout.map(|t| Instant::now() + t),
         cancel: limits.cancel.clone(),
+        terminate: limits.terminate.clone(),
     };
     let profiler = (prepared.mode == Mode::Profile).then(Profiler::default);
     let run = Run {

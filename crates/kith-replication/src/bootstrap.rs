@@ -78,15 +78,65 @@ pub fn fetch(
     dest: &Path,
     stop: Option<&AtomicBool>,
 ) -> Result<Checkpoint, ReplicationError> {
-    let (base, authorization) = credentials(primary);
+    let got = download(primary, "/v1/checkpoint", dest, stop)?;
+    let base = without_credentials(primary);
+    let text = |name: &str| -> Result<String, ReplicationError> {
+        got.header(name).map(str::to_owned).ok_or_else(|| {
+            failed(&base, format!("the answer has no {name} header (is it a kith primary started with --publish?)"))
+        })
+    };
+    let offset = text(header::OFFSET)?
+        .parse::<i64>()
+        .map_err(|e| failed(&base, format!("header {}: {e}", header::OFFSET)))?;
+    Ok(Checkpoint {
+        version: got.version,
+        topic: text(header::TOPIC)?,
+        offset,
+        bytes: got.bytes,
+    })
+}
+
+/// A graph file a server answered.
+#[derive(Clone, Debug)]
+pub struct Downloaded {
+    /// The version it holds.
+    pub version: u64,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Its CRC-32, checked.
+    pub crc32: u32,
+    headers: Vec<(String, String)>,
+}
+
+impl Downloaded {
+    /// A header of the answer.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Fetches the graph file a kith server answers at `path` (`/v1/checkpoint`,
+/// `/v1/backup`) into `dest`, checking its CRC-32 as it streams; `dest` is synced
+/// before this returns. Credentials in `server` (`http://user:password@host:port`)
+/// go into an `Authorization` header.
+pub fn download(
+    server: &str,
+    path: &str,
+    dest: &Path,
+    stop: Option<&AtomicBool>,
+) -> Result<Downloaded, ReplicationError> {
+    let (base, authorization) = credentials(server);
     let agent = ureq::Agent::config_builder()
         .timeout_connect(Some(Duration::from_secs(10)))
-        // The primary writes the whole file before it answers.
+        // The server writes the whole file before it answers.
         .timeout_recv_response(Some(Duration::from_secs(600)))
         .http_status_as_error(false)
         .build()
         .new_agent();
-    let mut request = agent.get(format!("{}/v1/checkpoint", base.trim_end_matches('/')));
+    let mut request = agent.get(format!("{}{path}", base.trim_end_matches('/')));
     if let Some(value) = &authorization {
         request = request.header("authorization", value);
     }
@@ -102,76 +152,92 @@ pub fn fetch(
             .read_to_string(&mut body);
         return Err(failed(&base, format!("HTTP {status}: {}", body.trim())));
     }
-    let headers = response.headers();
-    let text = |name: &str| -> Result<String, ReplicationError> {
+    let headers: Vec<(String, String)> = response
+        .headers()
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned())))
+        .collect();
+    let find = |name: &str| -> Result<&str, ReplicationError> {
         headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned)
-            .ok_or_else(|| failed(&base, format!("the answer has no {name} header (is it a kith primary started with --publish?)")))
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .ok_or_else(|| {
+                failed(
+                    &base,
+                    format!("the answer has no {name} header (is it a kith server?)"),
+                )
+            })
     };
-    let number = |name: &str| -> Result<i64, ReplicationError> {
-        text(name)?
-            .parse::<i64>()
-            .map_err(|e| failed(&base, format!("header {name}: {e}")))
-    };
-    let version = number(header::VERSION)?;
-    let offset = number(header::OFFSET)?;
-    let topic = text(header::TOPIC)?;
-    let crc = u32::from_str_radix(&text(header::CRC32)?, 16)
+    let version = find(header::VERSION)?
+        .parse::<u64>()
+        .map_err(|e| failed(&base, format!("header {}: {e}", header::VERSION)))?;
+    let crc = u32::from_str_radix(find(header::CRC32)?, 16)
         .map_err(|e| failed(&base, format!("header {}: {e}", header::CRC32)))?;
-    let mut body = response
+    let body = response
         .into_body()
         .into_with_config()
         .limit(u64::MAX)
         .reader();
-    let file = File::create(dest).map_err(|source| ReplicationError::Io {
-        doing: format!("creating {}", dest.display()),
-        source,
+    let bytes = copy_checked(body, dest, crc, stop).map_err(|e| match e {
+        Copy::Io(e) => e,
+        Copy::Failed(why) => failed(&base, why),
     })?;
+    Ok(Downloaded {
+        version,
+        bytes,
+        crc32: crc,
+        headers,
+    })
+}
+
+/// Why a copy stopped.
+enum Copy {
+    Io(ReplicationError),
+    Failed(String),
+}
+
+/// Streams `body` into `dest` (synced), checking it against `crc`.
+fn copy_checked(
+    mut body: impl Read,
+    dest: &Path,
+    crc: u32,
+    stop: Option<&AtomicBool>,
+) -> Result<u64, Copy> {
+    let io = |doing: String| move |source| Copy::Io(ReplicationError::Io { doing, source });
+    let file = File::create(dest).map_err(io(format!("creating {}", dest.display())))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     let mut hasher = crc32fast::Hasher::new();
     let mut buf = vec![0u8; 1 << 20];
     let mut bytes = 0u64;
     loop {
         if stop.is_some_and(|s| s.load(Ordering::Acquire)) {
-            return Err(failed(&base, "the replica is shutting down"));
+            return Err(Copy::Failed("stopped: shutting down".into()));
         }
         let n = body
             .read(&mut buf)
-            .map_err(|e| failed(&base, format!("reading the checkpoint: {e}")))?;
+            .map_err(|e| Copy::Failed(format!("reading the graph file: {e}")))?;
         if n == 0 {
             break;
         }
         hasher.update(&buf[..n]);
         out.write_all(&buf[..n])
-            .map_err(|source| ReplicationError::Io {
-                doing: format!("writing {}", dest.display()),
-                source,
-            })?;
+            .map_err(io(format!("writing {}", dest.display())))?;
         bytes += n as u64;
     }
-    let file = out.into_inner().map_err(|e| ReplicationError::Io {
-        doing: format!("writing {}", dest.display()),
-        source: e.into_error(),
-    })?;
-    file.sync_all().map_err(|source| ReplicationError::Io {
-        doing: format!("syncing {}", dest.display()),
-        source,
-    })?;
+    let file = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .map_err(io(format!("writing {}", dest.display())))?;
+    file.sync_all()
+        .map_err(io(format!("syncing {}", dest.display())))?;
     let got = hasher.finalize();
     if got != crc {
-        return Err(failed(
-            &base,
-            format!("the checkpoint's CRC-32 is {got:08x}, the primary announced {crc:08x} (damaged in transit)"),
-        ));
+        return Err(Copy::Failed(format!(
+            "the graph file's CRC-32 is {got:08x}, the server announced {crc:08x} (damaged in transit)"
+        )));
     }
-    Ok(Checkpoint {
-        version: version as u64,
-        topic,
-        offset,
-        bytes,
-    })
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -67,9 +67,16 @@ pub(crate) struct Query<'a> {
     params: &'a [(String, Value)],
     within: Option<Box<Tx>>,
     role: Role,
+    terminate: Option<Arc<AtomicBool>>,
 }
 
 impl<'a> Query<'a> {
+    /// The same query, stopped when `flag` is set (`TERMINATE TRANSACTION`).
+    pub(crate) fn terminated_by(mut self, flag: Option<Arc<AtomicBool>>) -> Query<'a> {
+        self.terminate = flag;
+        self
+    }
+
     pub(crate) fn new(
         text: &'a str,
         params: &'a [(String, Value)],
@@ -81,6 +88,7 @@ impl<'a> Query<'a> {
             params,
             within,
             role,
+            terminate: None,
         }
     }
 }
@@ -110,6 +118,7 @@ pub(crate) fn run<T>(
         result_rows_max: state.config.result_rows_max,
         timeout: Some(budget),
         cancel: Some(cancel),
+        terminate: query.terminate.clone(),
     };
     if let Some(tx) = query.within {
         let statement = (query.params, query.role);

@@ -17,6 +17,7 @@ use kith_storage::{CommitInfo, ReadCheck, Tx, WriteBatch};
 use crate::auth::{self, Role};
 use crate::error::ExecError;
 use crate::exec::{commit_row, execute, metric_name, update_batch, WRITE_METRIC};
+use crate::running::{Kind, Origin, Tracked};
 use crate::state::AppState;
 use crate::write_queue::{WriteJob, WriteTiming};
 
@@ -91,6 +92,9 @@ pub(crate) struct GraphAnswer {
     pub(crate) counts: Option<WriteCounts>,
 }
 
+/// What SHOW TRANSACTIONS lists of a job: its kind, text and parameters.
+type Listed<'a> = (Kind, &'a str, &'a [(String, Value)]);
+
 /// A decoded request, ready to run.
 pub(crate) enum Job {
     Call {
@@ -153,6 +157,23 @@ pub(crate) enum Job {
 }
 
 impl Job {
+    /// What SHOW TRANSACTIONS lists for this job; `None` for writes and transaction
+    /// control, which are not listed.
+    fn listed(&self) -> Option<Listed<'_>> {
+        match self {
+            Job::Cypher { query, params, .. } | Job::RoutedCypher { query, params, .. } => {
+                Some((Kind::Cypher, query, params))
+            }
+            Job::Call {
+                procedure, params, ..
+            } => Some((Kind::Call, procedure, params)),
+            Job::Routed {
+                procedure, params, ..
+            } => Some((Kind::Routed, procedure, params)),
+            _ => None,
+        }
+    }
+
     /// The job of a request. Writes are converted here, before the request takes any
     /// slot: a malformed one is answered at once and never queued.
     pub(crate) fn of(state: &AppState, request: Request, role: Role) -> Result<Job, ExecError> {
@@ -301,6 +322,7 @@ pub(crate) fn dispatch_after<R: Reply>(
     role: crate::auth::Role,
     reply: R,
     cancel: Arc<AtomicBool>,
+    origin: Origin,
 ) {
     if state.shards.is_some() {
         // A router holds no versions of its own: waiting would end in a timeout.
@@ -311,7 +333,7 @@ pub(crate) fn dispatch_after<R: Reply>(
     tokio::spawn(async move {
         let waited = crate::consistency::reach(&state, min_version, Some(&cancel)).await;
         match waited.and_then(|()| Job::of(&state, request, role)) {
-            Ok(job) => dispatch(&state, job, reply, cancel),
+            Ok(job) => dispatch(&state, job, reply, cancel, origin),
             Err(e) => reply.refuse(&e),
         }
     });
@@ -322,6 +344,72 @@ pub(crate) fn dispatch<R: Reply>(
     job: Job,
     reply: R,
     cancel: Arc<AtomicBool>,
+    origin: Origin,
+) {
+    if let Job::Cypher { query, .. } = &job {
+        if let Some(admin) = crate::admin::parse(query) {
+            return crate::admin::run(state, job, admin, reply, cancel, origin);
+        }
+    }
+    // Queries and calls are listed for SHOW TRANSACTIONS while they run.
+    let Some((kind, text, params)) = job.listed() else {
+        return run_job(state, job, reply, cancel, None);
+    };
+    let ticket = state.running.start(kind, text, params, origin);
+    let terminate = ticket.terminate_flag();
+    run_job(
+        state,
+        job,
+        Tracked::new(reply, ticket),
+        cancel,
+        Some(terminate),
+    );
+}
+
+/// Runs a Cypher job on this thread rather than a worker: SHOW TRANSACTIONS, which
+/// reads only its own short list and must answer while every worker is busy (with
+/// the very queries an operator wants to see).
+pub(crate) fn cypher_now<R: Reply>(
+    state: &Arc<AppState>,
+    job: Job,
+    reply: R,
+    stop: (Arc<AtomicBool>, Option<Arc<AtomicBool>>),
+    sent: String,
+) {
+    let (cancel, terminate) = stop;
+    let Some(cypher) = CypherJob::of(job, terminate, Some(sent)) else {
+        return reply.refuse(&ExecError::new(Code::Internal, "cypher_now takes a query"));
+    };
+    let started = Started {
+        at: Instant::now(),
+        waited: Duration::ZERO,
+        limit: Duration::from_millis(state.config.query_timeout_ms),
+    };
+    run_cypher(state, reply, started, cypher, cancel);
+}
+
+/// Runs a Cypher job as its transport wants its rows.
+fn run_cypher<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    started: Started,
+    cypher: CypherJob,
+    cancel: Arc<AtomicBool>,
+) {
+    if R::GRAPH {
+        cypher_graph(state, reply, started, cypher, cancel);
+    } else {
+        cypher_plain(state, reply, started, cypher, cancel);
+    }
+}
+
+/// Runs a job; `terminate` is the flag `TERMINATE TRANSACTION` sets for it.
+fn run_job<R: Reply>(
+    state: &Arc<AppState>,
+    job: Job,
+    reply: R,
+    cancel: Arc<AtomicBool>,
+    terminate: Option<Arc<AtomicBool>>,
 ) {
     // Every transport's jobs meet here (Bolt makes its Cypher jobs itself): a router
     // runs routed jobs only, and never one against its empty store.
@@ -343,36 +431,28 @@ pub(crate) fn dispatch<R: Reply>(
             procedure,
             params,
             timing,
-        } => crate::routed::read(state, reply, procedure, params, timing, cancel),
+        } => {
+            let stop = crate::routed::Stop { cancel, terminate };
+            crate::routed::read(state, reply, procedure, params, timing, stop)
+        }
         Job::RoutedCypher {
             query,
             params,
             timing,
             within,
-        } => crate::routed::cypher(state, reply, query, params, timing, within, cancel),
-        Job::Cypher {
-            query,
-            params,
-            timing,
-            within,
-            named,
-            role,
         } => {
-            let cypher = CypherJob {
-                query,
-                params,
-                timing,
-                within,
-                named,
-                role,
-                attempt: 0,
+            let stop = crate::routed::Stop { cancel, terminate };
+            crate::routed::cypher(state, reply, query, params, timing, within, stop)
+        }
+        job @ Job::Cypher { .. } => {
+            let Some(cypher) = CypherJob::of(job, terminate, None) else {
+                return reply.refuse(&ExecError::new(
+                    Code::Internal,
+                    "a query job without a query",
+                ));
             };
             on_worker(state, reply, move |state, reply, started| {
-                if R::GRAPH {
-                    cypher_graph(state, reply, started, cypher, cancel);
-                } else {
-                    cypher_plain(state, reply, started, cypher, cancel);
-                }
+                run_cypher(state, reply, started, cypher, cancel)
             });
         }
         Job::Begin { timeout_ms } => crate::transactions::begin(state, reply, timeout_ms),
@@ -609,6 +689,11 @@ struct CypherJob {
     role: Role,
     /// Runs before this one whose commit conflicted.
     attempt: u8,
+    /// Set by `TERMINATE TRANSACTION`.
+    terminate: Option<Arc<AtomicBool>>,
+    /// What the client sent, when `query` is a rewrite of it (SHOW TRANSACTIONS):
+    /// the slow-query log shows this, without the rewrite's own parameter.
+    sent: Option<String>,
 }
 
 /// How often an auto-commit query whose commit conflicts (another transaction
@@ -623,6 +708,31 @@ type Again<R> = fn(&Arc<AppState>, R, Started, CypherJob, Arc<AtomicBool>);
 type Retry<R> = Box<dyn FnOnce(R) + Send>;
 
 impl CypherJob {
+    /// The parts of a `Job::Cypher` (`None` for another job).
+    fn of(job: Job, terminate: Option<Arc<AtomicBool>>, sent: Option<String>) -> Option<CypherJob> {
+        let Job::Cypher {
+            query,
+            params,
+            timing,
+            within,
+            named,
+            role,
+        } = job
+        else {
+            return None;
+        };
+        Some(CypherJob {
+            query,
+            params,
+            timing,
+            within,
+            named,
+            role,
+            attempt: 0,
+            terminate,
+            sent,
+        })
+    }
     /// An auto-commit query's retry on a conflict: the same query, run afresh on a
     /// worker (it then reads the version that conflicted). `None` for a statement of
     /// an explicit transaction (the client retries the transaction) and after
@@ -644,6 +754,8 @@ impl CypherJob {
             named: None,
             role: self.role,
             attempt: self.attempt + 1,
+            terminate: self.terminate.clone(),
+            sent: self.sent.clone(),
         };
         let state = state.clone();
         Some(Box::new(move |reply: R| {
@@ -663,14 +775,13 @@ impl CypherJob {
         runner: &crate::cypher::Runner<T>,
     ) -> Result<crate::cypher::Answer<T>, ExecError> {
         let answer = self.run_within(state, started, cancel, runner);
-        let ran = crate::slow::Ran::Cypher(&self.query);
-        crate::slow::note(
-            state,
-            ran,
-            &self.params,
-            started.at.elapsed(),
-            started.waited,
-        );
+        let (text, params) = match &self.sent {
+            // The rewrite's rows are its last parameter.
+            Some(sent) => (sent, &self.params[..self.params.len().saturating_sub(1)]),
+            None => (&self.query, &self.params[..]),
+        };
+        let ran = crate::slow::Ran::Cypher(text);
+        crate::slow::note(state, ran, params, started.at.elapsed(), started.waited);
         answer
     }
 
@@ -684,14 +795,16 @@ impl CypherJob {
         let budget = started.budget()?;
         let Some(id) = self.named.clone() else {
             let query =
-                crate::cypher::Query::new(&self.query, &self.params, self.within.take(), self.role);
+                crate::cypher::Query::new(&self.query, &self.params, self.within.take(), self.role)
+                    .terminated_by(self.terminate.clone());
             return crate::cypher::run(state, query, budget, cancel, runner);
         };
         let tx = state.transactions.take(&id)?;
         // Until it is given back, the transaction is marked failed if this returns
         // early or unwinds (an engine bug must not leave it "busy" until it times out).
         let lent = crate::transactions::Lent::new(&state.transactions, &id);
-        let query = crate::cypher::Query::new(&self.query, &self.params, Some(tx), self.role);
+        let query = crate::cypher::Query::new(&self.query, &self.params, Some(tx), self.role)
+            .terminated_by(self.terminate.clone());
         let mut answer = crate::cypher::run(state, query, budget, cancel, runner);
         if let Ok(Some(tx)) = answer.as_mut().map(|a| a.tx.take()) {
             lent.give_back(tx);

@@ -1,5 +1,6 @@
 //! `GET /v1/checkpoint`: the current version as a graph file, for a replica to start
-//! from (docs/replication.md).
+//! from (docs/replication.md); `GET /v1/backup`: the same file for `kith backup`
+//! (an admin's, on any server).
 //!
 //! The graph file is written to a temporary file first (on a blocking thread, from an
 //! immutable snapshot, while writers go on), then streamed a megabyte at a time
@@ -66,11 +67,42 @@ pub(crate) async fn checkpoint(State(state): State<Arc<AppState>>, headers: Head
         let message = "the primary has not reached Kafka yet; retry in a moment";
         return fail(&state, &ExecError::new(Code::Busy, message));
     };
+    let topic = publishing.publisher.url().topic.clone();
+    send_snapshot(
+        &state,
+        vec![(names::TOPIC, topic), (names::OFFSET, offset.to_string())],
+    )
+    .await
+}
+
+/// `GET /v1/backup`: the current version as a graph file, consistent (one immutable
+/// snapshot, written while writers go on), for an admin.
+pub(crate) async fn backup(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    if state.shards.is_some() {
+        let message = "this server is a router and holds no graph: back up each shard";
+        return fail(&state, &ExecError::new(Code::NotFound, message));
+    }
+    match crate::auth::of_headers(&state, &headers).await {
+        Ok(who) if who.role == crate::auth::Role::Admin => send_snapshot(&state, Vec::new()).await,
+        Ok(who) => {
+            let message = format!(
+                "a backup holds the whole graph: it needs an admin, and {} is a {}",
+                who.user.as_deref().unwrap_or("this user"),
+                who.role.as_str()
+            );
+            fail(&state, &ExecError::new(Code::Forbidden, message))
+        }
+        Err(e) => fail(&state, &e),
+    }
+}
+
+/// Answers the current snapshot as a graph file with its version, CRC-32, length and
+/// `extra` headers.
+async fn send_snapshot(state: &Arc<AppState>, extra: Vec<(&'static str, String)>) -> Response {
     let Some(slot) = Slot::take() else {
         let message = format!("{EXPORTS_MAX} checkpoints are being sent already; retry later");
-        return fail(&state, &ExecError::new(Code::Busy, message));
+        return fail(state, &ExecError::new(Code::Busy, message));
     };
-    let topic = publishing.publisher.url().topic.clone();
     let snapshot = state.store.snapshot();
     let version = snapshot.version();
     // In the data directory's file system, not /tmp (which may be memory).
@@ -82,8 +114,8 @@ pub(crate) async fn checkpoint(State(state): State<Arc<AppState>>, headers: Head
             .await;
     let ((file, crc, len), slot) = match written {
         Ok(Ok(done)) => done,
-        Ok(Err(e)) => return fail(&state, &ExecError::new(Code::StorageFailure, e)),
-        Err(e) => return fail(&state, &ExecError::new(Code::Internal, e.to_string())),
+        Ok(Err(e)) => return fail(state, &ExecError::new(Code::StorageFailure, e)),
+        Err(e) => return fail(state, &ExecError::new(Code::Internal, e.to_string())),
     };
     let mut response = Body::from_stream(stream(file, slot)).into_response();
     *response.status_mut() = StatusCode::OK;
@@ -93,8 +125,9 @@ pub(crate) async fn checkpoint(State(state): State<Arc<AppState>>, headers: Head
         }
     };
     set(&mut response, names::VERSION, version.to_string());
-    set(&mut response, names::TOPIC, topic);
-    set(&mut response, names::OFFSET, offset.to_string());
+    for (name, value) in extra {
+        set(&mut response, name, value);
+    }
     set(&mut response, names::CRC32, format!("{crc:08x}"));
     set(&mut response, "content-length", len.to_string());
     response.headers_mut().insert(

@@ -160,8 +160,9 @@ async fn serve(
             return fail(&state, &e);
         }
     }
+    let origin = crate::running::Origin::of("http", who.user.as_deref());
     match Job::of(&state, request, who.role) {
-        Ok(job) => run(state, job, arrived).await,
+        Ok(job) => run(state, job, arrived, origin).await,
         Err(e) => fail(&state, &e),
     }
 }
@@ -364,7 +365,12 @@ impl Reply for HttpReply {
 /// and a write waits for the writer, since an answer `timeout` could not tell the
 /// client whether it committed (the bounded queues answer `busy` instead of growing).
 /// A client that disconnects drops this future, which cancels its Cypher query.
-async fn run(state: Arc<AppState>, job: Job, arrived: Instant) -> Response {
+async fn run(
+    state: Arc<AppState>,
+    job: Job,
+    arrived: Instant,
+    origin: crate::running::Origin,
+) -> Response {
     let cancel = CancelOnDrop(Arc::default());
     let (done, answer) = OnceSender::new();
     let reply = HttpReply {
@@ -372,7 +378,7 @@ async fn run(state: Arc<AppState>, job: Job, arrived: Instant) -> Response {
         arrived,
         done,
     };
-    dispatch(&state, job, reply, cancel.0.clone());
+    dispatch(&state, job, reply, cancel.0.clone(), origin);
     let response = match answer.await {
         Ok(Ok(bytes)) => {
             state.metrics.bytes_out(bytes.len());

@@ -17,7 +17,8 @@
 //! - `cypher`: Cypher requests on the shared engine, their limits and errors;
 //! - [`ws`]: the WebSocket protocol (`docs/protocol.md` 1);
 //! - [`http`]: the HTTP baseline, health and metrics (`docs/protocol.md` 2);
-//! - `export`: `GET /v1/checkpoint`, a primary's current version for a replica;
+//! - `export`: `GET /v1/checkpoint`, a primary's current version for a replica, and
+//!   `GET /v1/backup`, the same for `kith backup`;
 //! - `ingest`: `--ingest`, the server as the single writer of an update topic;
 //! - `bolt`: Neo4j's Bolt protocol on its own port (`docs/bolt.md`);
 //! - [`tls`]: the certificate and key, and TLS for every transport's connections;
@@ -25,6 +26,7 @@
 //!   and the checkpointer;
 //! - [`metrics`]: counters and histograms in Prometheus text format.
 
+mod admin;
 pub mod auth;
 mod bolt;
 mod codes;
@@ -43,6 +45,7 @@ mod pool;
 pub mod procedures;
 mod routed;
 mod router;
+mod running;
 mod slow;
 mod state;
 pub mod tls;

@@ -20,6 +20,26 @@ use crate::state::AppState;
 /// The metric a router's Cypher queries are counted under.
 const CYPHER_METRIC: &str = "cypher";
 
+/// What stops a routed request: its client leaving, or `TERMINATE TRANSACTION`.
+pub(crate) struct Stop {
+    pub(crate) cancel: Arc<AtomicBool>,
+    pub(crate) terminate: Option<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    /// Why to stop now, if at all.
+    fn reason(&self) -> Option<&'static str> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Some("the client is gone");
+        }
+        let terminated = self
+            .terminate
+            .as_ref()
+            .is_some_and(|t| t.load(Ordering::Relaxed));
+        terminated.then_some("terminated (TERMINATE TRANSACTION)")
+    }
+}
+
 /// Runs an LDBC read across the shards; the answer goes to `reply` from its task.
 pub(crate) fn read<R: Reply>(
     state: &Arc<AppState>,
@@ -27,7 +47,7 @@ pub(crate) fn read<R: Reply>(
     procedure: String,
     params: Vec<(String, Value)>,
     timing: bool,
-    cancel: Arc<AtomicBool>,
+    stop: Stop,
 ) {
     let Some(shards) = state.shards.clone() else {
         return reply.refuse(&ExecError::new(Code::Internal, "routed without shards"));
@@ -40,7 +60,7 @@ pub(crate) fn read<R: Reply>(
             "<unknown>"
         };
         let (begun, work) = (Instant::now(), shards.run(&procedure, &params));
-        let ran = within_limit(&state, &procedure, work, cancel).await;
+        let ran = within_limit(&state, &procedure, work, stop).await;
         let slow = crate::slow::Ran::Routed(&procedure);
         crate::slow::note(&state, slow, &params, begun.elapsed(), Duration::ZERO);
         let (started, result) = match ran {
@@ -61,7 +81,7 @@ pub(crate) fn cypher<R: Reply>(
     params: Vec<(String, Value)>,
     timing: bool,
     within: Option<Box<Tx>>,
-    cancel: Arc<AtomicBool>,
+    stop: Stop,
 ) {
     let Some(shards) = state.shards.clone() else {
         return reply.refuse(&ExecError::new(Code::Internal, "routed without shards"));
@@ -69,7 +89,7 @@ pub(crate) fn cypher<R: Reply>(
     let state = state.clone();
     tokio::spawn(async move {
         let (begun, work) = (Instant::now(), shards.cypher(&query, &params));
-        let ran = within_limit(&state, "the query", work, cancel).await;
+        let ran = within_limit(&state, "the query", work, stop).await;
         let slow = crate::slow::Ran::Cypher(&query);
         crate::slow::note(&state, slow, &params, begun.elapsed(), Duration::ZERO);
         let (started, answer) = match ran {
@@ -101,12 +121,15 @@ async fn within_limit<T>(
     state: &AppState,
     what: &str,
     work: impl Future<Output = Result<T, RouteError>>,
-    cancel: Arc<AtomicBool>,
+    stop: Stop,
 ) -> Result<(Instant, T), ExecError> {
     let started = Instant::now();
     let limit = Duration::from_millis(state.config.query_timeout_ms);
     let gone = async move {
-        while !cancel.load(Ordering::Relaxed) {
+        loop {
+            if let Some(why) = stop.reason() {
+                return why;
+            }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     };
@@ -122,7 +145,7 @@ async fn within_limit<T>(
                 ),
             )),
         },
-        () = gone => Err(ExecError::new(Code::Timeout, format!("{what}: the client is gone; stopped"))),
+        why = gone => Err(ExecError::new(Code::Timeout, format!("{what}: {why}; stopped"))),
     }
 }
 

@@ -172,6 +172,7 @@ impl Server {
             writes,
             auth,
             transactions: crate::transactions::Transactions::new(config_transactions_max),
+            running: Arc::default(),
             replica,
             versions: crate::consistency::Versions::watch(store_for_versions, replica_for_versions),
             ingest,
@@ -233,6 +234,7 @@ impl Server {
             .route("/v1/tx/{id}/rollback", post(crate::http::rollback))
             .route("/v1/auth/token", post(crate::http::token))
             .route("/v1/checkpoint", get(crate::export::checkpoint))
+            .route("/v1/backup", get(crate::export::backup))
             .route("/health", get(crate::http::health))
             .route("/metrics", get(crate::http::metrics))
             .with_state(state.clone());

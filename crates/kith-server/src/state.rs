@@ -32,6 +32,8 @@ pub(crate) struct AppState {
     pub(crate) auth: crate::auth::Auth,
     /// Open WebSocket and HTTP transactions.
     pub(crate) transactions: crate::transactions::Transactions,
+    /// The queries and calls running now (SHOW TRANSACTIONS).
+    pub(crate) running: Arc<crate::running::Running>,
     /// For a read replica: what applies its primary's log.
     pub(crate) replica: Option<Arc<kith_replication::Follower>>,
     /// The applied version as it changes, for requests that wait for one.

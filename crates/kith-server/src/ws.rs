@@ -23,6 +23,7 @@ use crate::auth::{Credentials, Role};
 use crate::dispatch::{dispatch, dispatch_after, Job, Reply};
 use crate::error::ExecError;
 use crate::metrics::Transport;
+use crate::running::Origin;
 use crate::state::{AppState, ConnectionSlot};
 
 /// Close code for a message over the size limit (RFC 6455 "message too big").
@@ -49,8 +50,11 @@ pub(crate) async fn upgrade(
 ) -> Response {
     // Credentials come with the handshake: the `Authorization` header, or (browsers
     // cannot set headers here) an `access_token` query parameter.
-    let role = match handshake_principal(&state, &headers, &uri).await {
-        Ok(who) => who.role,
+    let caller = match handshake_principal(&state, &headers, &uri).await {
+        Ok(who) => Caller {
+            role: who.role,
+            origin: Origin::of("websocket", who.user.as_deref()),
+        },
         Err(e) => return refuse_handshake(&state, &e),
     };
     let Some(slot) = ConnectionSlot::take(&state) else {
@@ -101,7 +105,7 @@ pub(crate) async fn upgrade(
             ws.set_selected_protocol(value);
         }
     }
-    ws.on_upgrade(move |socket| connection(state, socket, subprotocol, role, slot))
+    ws.on_upgrade(move |socket| connection(state, socket, subprotocol, caller, slot))
 }
 
 async fn handshake_principal(
@@ -133,11 +137,17 @@ fn refuse_handshake(state: &AppState, error: &ExecError) -> Response {
         .into_response()
 }
 
+/// Who a connection's requests run as, and where they come from.
+struct Caller {
+    role: Role,
+    origin: Origin,
+}
+
 async fn connection(
     state: Arc<AppState>,
     mut socket: WebSocket,
     subprotocol: Subprotocol,
-    role: Role,
+    caller: Caller,
     _slot: ConnectionSlot,
 ) {
     tracing::debug!(%subprotocol, "connection opened");
@@ -170,7 +180,8 @@ async fn connection(
             while reading && closing.is_none() && queues.bytes < room {
                 match socket.next().now_or_never() {
                     Some(message) => {
-                        reading = on_message(&state, &wire, role, &inflight, &out, &gone, message);
+                        reading =
+                            on_message(&state, &wire, &caller, &inflight, &out, &gone, message);
                     }
                     None => break,
                 }
@@ -203,7 +214,7 @@ async fn connection(
                 None => break,
             },
             message = socket.next(), if reading => {
-                reading = on_message(&state, &wire, role, &inflight, &out, &gone, message);
+                reading = on_message(&state, &wire, &caller, &inflight, &out, &gone, message);
             }
             _ = shutdown.changed() => {
                 let _ = out.send(Outgoing::Close(CLOSE_GOING_AWAY, "server shutting down".into()));
@@ -309,13 +320,13 @@ async fn write_next(
 fn on_message(
     state: &Arc<AppState>,
     wire: &Wire,
-    role: Role,
+    caller: &Caller,
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
     gone: &Gone,
     message: Option<Result<Message, axum::Error>>,
 ) -> bool {
-    let reading = read_message(state, wire, role, inflight, out, &gone.0, message);
+    let reading = read_message(state, wire, caller, inflight, out, &gone.0, message);
     if !reading {
         gone.set();
     }
@@ -326,7 +337,7 @@ fn on_message(
 fn read_message(
     state: &Arc<AppState>,
     wire: &Wire,
-    role: Role,
+    caller: &Caller,
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
     gone: &Arc<AtomicBool>,
@@ -335,7 +346,7 @@ fn read_message(
     match message {
         Some(Ok(Message::Binary(bytes))) => {
             state.metrics.bytes_in(bytes.len());
-            handle_frame(state, wire, role, &bytes, inflight, out, gone);
+            handle_frame(state, wire, caller, &bytes, inflight, out, gone);
             true
         }
         Some(Ok(Message::Text(_))) => {
@@ -380,7 +391,7 @@ fn send_error(
 fn handle_frame(
     state: &Arc<AppState>,
     wire: &Wire,
-    role: Role,
+    caller: &Caller,
     bytes: &[u8],
     inflight: &Arc<Mutex<HashSet<u64>>>,
     out: &mpsc::UnboundedSender<Outgoing>,
@@ -412,7 +423,7 @@ fn handle_frame(
     let waiting = min_version.filter(|v| !crate::consistency::reached(state, Some(*v)));
     let work = match waiting {
         Some(version) => Err((version, request)),
-        None => match Job::of(state, request, role) {
+        None => match Job::of(state, request, caller.role) {
             Ok(job) => Ok(job),
             Err(ExecError { code, message, .. }) => {
                 return send_error(state, out, wire, request_id, code, &message)
@@ -446,9 +457,18 @@ fn handle_frame(
         out: out.clone(),
     };
     match work {
-        Ok(job) => dispatch(state, job, responder, gone.clone()),
+        Ok(job) => dispatch(state, job, responder, gone.clone(), caller.origin.clone()),
         Err((version, request)) => {
-            dispatch_after(state, version, request, role, responder, gone.clone())
+            let (role, origin) = (caller.role, caller.origin.clone());
+            dispatch_after(
+                state,
+                version,
+                request,
+                role,
+                responder,
+                gone.clone(),
+                origin,
+            )
         }
     }
 }

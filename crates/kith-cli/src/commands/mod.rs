@@ -1,5 +1,6 @@
 //! One module per `kith` subcommand.
 
+pub mod backup;
 pub mod bench;
 pub mod call;
 pub mod export;

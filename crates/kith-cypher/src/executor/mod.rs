@@ -155,6 +155,8 @@ pub struct Budget {
     pub deadline: Option<Instant>,
     /// Set by another thread to stop the query.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Set by `TERMINATE TRANSACTION` to stop the query.
+    pub terminate: Option<Arc<AtomicBool>>,
 }
 
 /// A list and the set of its values.
@@ -445,6 +447,14 @@ impl<'g> Ctx<'g> {
     }
 
     fn check_budget(&self) -> Result<()> {
+        if let Some(t) = &self.budget.terminate {
+            if t.load(Ordering::Relaxed) {
+                return Err(CypherError::new(
+                    ErrorCode::Cancelled,
+                    "the query was terminated (TERMINATE TRANSACTION)",
+                ));
+            }
+        }
         if let Some(c) = &self.budget.cancel {
             if c.load(Ordering::Relaxed) {
                 return Err(CypherError::new(

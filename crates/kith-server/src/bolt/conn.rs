@@ -112,6 +112,7 @@ pub(crate) async fn connection(
     let _slot = slot;
     let _ = stream.set_nodelay(true);
     let local = stream.local_addr().ok();
+    let peer = stream.peer_addr().ok().map(|a| a.to_string());
     // One deadline for TLS's handshake and Bolt's: together they hold a connection slot.
     let opening = open(&state, stream, tls.as_ref(), id);
     let Ok(Some((mut reader, mut out, version))) =
@@ -123,6 +124,7 @@ pub(crate) async fn connection(
     tracing::debug!(id, %version, "bolt connection negotiated");
     let address = local.map_or_else(|| state.config.listen.to_string(), |a| a.to_string());
     let mut session = Session::new(state.clone(), version, id, address);
+    session.set_peer(peer);
     let _ = serve(&state, &mut reader, &mut out, &mut session).await;
     session.close();
     // Under TLS this also sends close_notify, so the client sees a clean end.

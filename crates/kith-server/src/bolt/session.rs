@@ -90,6 +90,10 @@ pub(crate) struct Session {
     cancel: Arc<AtomicBool>,
     /// The authenticated user's role (HELLO or LOGON sets it; nothing runs before).
     role: Role,
+    /// The authenticated user (`None` on an open server).
+    user: Option<String>,
+    /// The client's address, for SHOW TRANSACTIONS.
+    peer: Option<String>,
 }
 
 impl Session {
@@ -106,7 +110,24 @@ impl Session {
             next_qid: 0,
             cancel: Arc::default(),
             role: Role::Reader,
+            user: None,
+            peer: None,
         }
+    }
+
+    /// Where this connection's requests come from (SHOW TRANSACTIONS).
+    fn origin(&self) -> crate::running::Origin {
+        crate::running::Origin {
+            user: self.user.as_deref().map(Arc::from),
+            protocol: "bolt",
+            connection: Some(format!("bolt-{}", self.id)),
+            client: self.peer.clone(),
+        }
+    }
+
+    /// Records the client's address.
+    pub(crate) fn set_peer(&mut self, peer: Option<String>) {
+        self.peer = peer;
     }
 
     /// The connection is gone: stop what it runs.
@@ -224,6 +245,7 @@ impl Session {
             .await
             .map_err(|e| Failure::from(&e))?;
         self.role = who.role;
+        self.user = who.user;
         Ok(())
     }
 
@@ -280,7 +302,7 @@ impl Session {
             Err(failure) => return Ok(Err(failure)),
         };
         let (reply, outcome) = BoltReply::new(&self.state);
-        dispatch(&self.state, job, reply, self.cancel.clone());
+        dispatch(&self.state, job, reply, self.cancel.clone(), self.origin());
         let (answer, trailer) = match outcome.await {
             Ok(Outcome::Answered(answered)) => *answered,
             Ok(Outcome::Failed(error)) => return Ok(Err(Failure::from(&error))),
@@ -514,6 +536,7 @@ impl Session {
                     Job::Commit { batch, check },
                     reply,
                     self.cancel.clone(),
+                    self.origin(),
                 );
                 match outcome.await {
                     Ok(Outcome::Answered(answered)) => answered
