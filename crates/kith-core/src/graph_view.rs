@@ -58,6 +58,18 @@ pub trait GraphView: Send + Sync {
     fn rel_type_name(&self, id: RelTypeId) -> &str;
     /// The name of a property key id.
     fn prop_key_name(&self, id: PropKeyId) -> &str;
+    /// Every label name the graph knows (`db.labels()`, a console's completion).
+    fn label_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Every relationship type name the graph knows.
+    fn rel_type_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Every property key the graph knows.
+    fn prop_key_names(&self) -> Vec<String> {
+        Vec::new()
+    }
 
     /// One past the largest node id ever allocated: the size for dense per-node arrays.
     fn node_id_bound(&self) -> usize;

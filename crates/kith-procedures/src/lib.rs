@@ -6,6 +6,7 @@
 //! sees a missing or mistyped value) and runs it on a snapshot. Results are named
 //! columns and rows of [`Value`](kith_core::Value)s.
 
+pub mod db;
 mod error;
 pub mod graph;
 pub mod ldbc;

@@ -61,6 +61,7 @@ impl Registry {
         let mut registry = Registry::new();
         for p in crate::graph::procedures()
             .into_iter()
+            .chain(crate::db::procedures())
             .chain(crate::shindig::procedures())
             .chain(crate::ldbc::procedures())
             .chain(crate::ldbc::micro::procedures())

@@ -32,6 +32,7 @@ mod bolt;
 mod codes;
 pub mod config;
 mod consistency;
+mod console;
 mod cypher;
 mod dispatch;
 mod error;

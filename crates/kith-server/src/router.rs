@@ -236,6 +236,11 @@ impl Server {
             .route("/v1/checkpoint", get(crate::export::checkpoint))
             .route("/v1/backup", get(crate::export::backup))
             .route("/health", get(crate::http::health))
+            .route("/", get(crate::console::index))
+            .route("/console.js", get(crate::console::script))
+            .route("/console.css", get(crate::console::style))
+            .route("/console.js.LEGAL.txt", get(crate::console::licenses))
+            .layer(axum::middleware::from_fn(crate::console::no_prompt))
             .route("/metrics", get(crate::http::metrics))
             .with_state(state.clone());
         let mut signal = state.shutdown.clone();

@@ -243,6 +243,10 @@ impl Catalog {
     pub fn rel_type_count(&self) -> usize {
         self.rel_types.names.len()
     }
+    /// Number of property keys.
+    pub fn prop_key_count(&self) -> usize {
+        self.prop_keys.names.len()
+    }
 }
 
 impl Names {
