@@ -86,7 +86,8 @@ export class GraphView {
       ...[...this.colors].map(([label, color]) => {
         const s = document.createElement("span");
         s.style.background = color;
-        s.textContent = `${label || "(no label)"} ${this.cy.nodes(`[label = "${label}"]`).length}`;
+        const count = this.cy.nodes().filter((n) => n.data("label") === label).length;
+        s.textContent = `${label || "(no label)"} ${count}`;
         return s;
       }),
     );

@@ -68,6 +68,13 @@ export class Connection {
     const flags = bytes[2];
     const id = Number(view.getBigUint64(4, true));
     const doc = JSON.parse(new TextDecoder().decode(bytes.subarray(12)));
+    if (kind === ERROR && id === 0) {
+      // An error the server could not tie to a request (a frame too large to read):
+      // it answers every request in flight, and the connection closes after it.
+      for (const q of this.pending.values()) q.reject(new KithError(doc));
+      this.pending.clear();
+      return;
+    }
     const p = this.pending.get(id);
     if (!p) return;
     if (kind === ERROR) {
@@ -84,13 +91,21 @@ export class Connection {
   }
 }
 
+/// Base64 of the text's UTF-8 bytes (`btoa` alone takes Latin-1 and throws on more).
+function base64(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
 /// A token for `user`/`password`, or an error saying why not.
 export async function signIn(user, password) {
   const answer = await fetch("/v1/auth/token", {
     method: "POST",
     // X-Requested-With: the server then challenges with Bearer, and the browser shows
     // no password dialog of its own on a wrong password.
-    headers: { authorization: "Basic " + btoa(`${user}:${password}`), "x-requested-with": "kith-console" },
+    headers: { authorization: "Basic " + base64(`${user}:${password}`), "x-requested-with": "kith-console" },
   });
   const body = await answer.json().catch(() => ({}));
   if (!answer.ok) throw new Error(body.message || `HTTP ${answer.status}`);

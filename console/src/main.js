@@ -71,8 +71,9 @@ function showError(error, query) {
 }
 
 async function run() {
-  const query = editor.state.doc.toString().trim();
-  if (!query || !state.conn) return;
+  // Sent as written: the server's error positions are then the editor's.
+  const query = editor.state.doc.toString();
+  if (!query.trim() || !state.conn) return;
   $("#error").hidden = true;
   let params;
   try {
@@ -111,8 +112,8 @@ async function expand(id) {
 }
 
 function remember(query) {
-  const list = JSON.parse(localStorage.getItem(HISTORY_KEY) || "[]").filter((q) => q !== query);
-  list.unshift(query);
+  const list = JSON.parse(localStorage.getItem(HISTORY_KEY) || "[]").filter((q) => q !== query.trim());
+  list.unshift(query.trim());
   localStorage.setItem(HISTORY_KEY, JSON.stringify(list.slice(0, HISTORY_MAX)));
   drawHistory();
 }

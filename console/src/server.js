@@ -1,6 +1,7 @@
 // The server page: /health facts and live charts from /metrics (Prometheus text),
 // polled every second: requests/s, latency percentiles, open connections, the write
-// queue, and a primary's replication backlog.
+// queue, and replication lag (a primary's versions not yet in Kafka, a replica's
+// messages of the log not yet applied).
 import uPlot from "uplot";
 
 const WINDOW = 120;
@@ -88,7 +89,7 @@ export class ServerPage {
       latency: new Chart(charts, "Latency (ms)", ["p50", "p95", "p99"], " ms"),
       connections: new Chart(charts, "Open connections", ["connections"], ""),
       queue: new Chart(charts, "Write queue depth", ["transactions waiting"], ""),
-      backlog: new Chart(charts, "Replication backlog (versions not yet in Kafka)", ["versions"], ""),
+      lag: new Chart(charts, "Replication lag", ["primary: versions not yet in Kafka", "replica: messages behind"], ""),
     };
     this.before = null;
     this.polls = 0;
@@ -120,7 +121,8 @@ export class ServerPage {
     this.charts.connections.push(now.t, [sum(samples, "kith_connections_open")]);
     this.charts.queue.push(now.t, [sum(samples, "kith_write_queue_depth")]);
     const acked = samples.find(([n]) => n === "kith_replication_acknowledged_version");
-    this.charts.backlog.push(now.t, [acked ? h.version - acked[2] : null]);
+    const behind = samples.find(([n]) => n === "kith_replica_messages_behind");
+    this.charts.lag.push(now.t, [acked ? h.version - acked[2] : null, behind ? behind[2] : null]);
     this.before = now;
     this.polls += 1;
   }

@@ -164,7 +164,7 @@ async function securedServer(browser) {
   const data = join(work, "secured");
   generate(data);
   execFileSync(kith, ["user", "add", "ada", "--role", "admin", "--data", data, "--password-stdin"], {
-    input: "ada-pw\n",
+    input: "ädä-pw\n", // not ASCII: the sign-in must send it as UTF-8
     stdio: ["pipe", "ignore", "inherit"],
   });
   const url = await serve(data);
@@ -179,7 +179,7 @@ async function securedServer(browser) {
   assert.match(await page.$eval("#login-error", (e) => e.textContent), /authentication failed/);
   await page.screenshot({ path: join(shots, "login.png") });
   await page.$eval("#login input[name=password]", (i) => (i.value = ""));
-  await page.type("#login input[name=password]", "ada-pw");
+  await page.type("#login input[name=password]", "ädä-pw");
   await page.click("#login button");
   await page.waitForSelector("body[data-ready=true]");
   assert.match(await page.$eval("#who", (w) => w.textContent), /ada/);

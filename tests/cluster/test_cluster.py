@@ -8,6 +8,7 @@ Needs ``KITH_TEST_KAFKA`` (a broker's HOST:PORT) and ``KITH_BIN``:
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -187,3 +188,21 @@ def test_neo4j_routing_sends_writes_entered_at_a_replica_to_the_primary(cluster)
             summary = session.run("CREATE (:Person {id: 77})").consume()
             assert (summary.server.address.host, summary.server.address.port) == ("127.0.0.1", primary.bolt)
             assert summary.counters.nodes_created == 1
+
+
+def test_replicas_report_how_far_behind_they_are(cluster):
+    primary, replicas = cluster
+    with kith.connect(primary.ws) as client:
+        client.cypher("CREATE (:Lag {n: 1})")
+    for replica in replicas:
+        deadline = time.monotonic() + 30
+        while True:
+            with urllib.request.urlopen(f"{replica.base}/health", timeout=5) as answer:
+                health = json.loads(answer.read())
+            behind = health["replication"]["messages_behind"]
+            if behind == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert behind == 0, health
+        with urllib.request.urlopen(f"{replica.base}/metrics", timeout=5) as answer:
+            assert "kith_replica_messages_behind 0" in answer.read().decode()

@@ -84,10 +84,11 @@ fn import_args(dir: &Path) -> Vec<String> {
 }
 
 fn import(args: &[String], extra: &[&str], out: &Path) -> (bool, String) {
+    let report = out.with_extension("report");
     let mut all: Vec<&str> = vec!["import"];
     all.extend(args.iter().map(String::as_str));
     all.extend_from_slice(extra);
-    all.extend_from_slice(&["--out", s(out)]);
+    all.extend_from_slice(&["--out", s(out), "--report-file", s(&report)]);
     kith(&all)
 }
 
@@ -264,8 +265,51 @@ fn skipped_entries_are_reported_within_the_tolerance() {
 
     let mut strict = args.to_vec();
     strict.extend(["--bad-tolerance", "2"]);
-    let (ok, out, _w) = import_files(&files, &strict);
+    let (ok, out, work) = import_files(&files, &strict);
     assert!(!ok && out.contains("more than 2 entries were bad"), "{out}");
+    // The failed import's report lists what it skipped, and the entry that failed it.
+    let report = std::fs::read_to_string(work.path().join("report.txt")).expect("report");
+    assert_eq!(report.lines().count(), 3, "{report}");
+}
+
+#[test]
+fn a_byte_order_mark_and_an_untyped_relationship_file() {
+    // Excel's UTF-8 files open with a byte-order mark: it is not part of the header.
+    let nodes = "\u{FEFF}uid:ID(P),name\n1,Ann\n2,Bob\n";
+    let more = "\u{FEFF}3,Cid\n";
+    let rels = ":START_ID(P),:END_ID(P)\n1,3\n";
+    let files = [("p.csv", nodes), ("q.csv", more), ("r.csv", rels)];
+    let (ok, out, work) = import_files(
+        &files,
+        &[
+            "--nodes=P=DIR/p.csv,DIR/q.csv",
+            "--relationships=KNOWS=DIR/r.csv",
+        ],
+    );
+    assert!(ok, "{out}");
+    let lines = canonical(&graph(&work.path().join("out")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("(P{name=String(\"Ann\"),uid=String(\"1\")})")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("-[:KNOWS{}]->(P{name=String(\"Cid\")")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("report.txt")).expect("report"),
+        ""
+    );
+    // Relationships without a :TYPE column or a TYPE= are refused at the header.
+    let (ok, out, _w) = import_files(
+        &files,
+        &["--nodes=P=DIR/p.csv", "--relationships=DIR/r.csv"],
+    );
+    assert!(!ok && out.contains("relationships need a type"), "{out}");
 }
 
 #[test]

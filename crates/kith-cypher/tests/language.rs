@@ -232,6 +232,24 @@ fn aggregation_distinct_and_with() {
     );
     let q = "MATCH (p:Person) WITH p ORDER BY p.id DESC LIMIT 2 WHERE p.id > 3 RETURN p.id";
     assert_eq!(ints(&run(&g, q)), [4]);
+    // A property grouping key read beside an aggregate is its group's value (it was
+    // null: only the key's slot survives the grouping, not the variable), wherever the
+    // key item stands.
+    let q = "MATCH (g:Group)<-[:MEMBER_OF]-(p) RETURN g.id AS id, g.id + count(p) AS sum, \
+             {key: g.id, n: count(p)} AS m, g.id = 10 AND count(p) = 2 AS both";
+    let m = Value::Map(vec![
+        ("key".into(), Value::Int(10)),
+        ("n".into(), Value::Int(2)),
+    ]);
+    assert_eq!(
+        run(&g, q),
+        [[Value::Int(10), Value::Int(12), m, Value::Bool(true)]]
+    );
+    let q = "MATCH (p:Person)-[:MEMBER_OF]->(g) RETURN g.id + count(p) AS sum, g.id AS id";
+    assert_eq!(run(&g, q), [[Value::Int(12), Value::Int(10)]]);
+    let q =
+        "MATCH (p:Person)-[:MEMBER_OF]->(g) WITH g.title AS t, g.title + count(*) AS s RETURN t, s";
+    assert_eq!(run(&g, q), [[s("g"), s("g2")]]);
 }
 
 #[test]

@@ -127,6 +127,9 @@ pub fn first_line(path: &Path) -> Result<Vec<u8>> {
     };
     let mut line = Vec::new();
     reader.read_until(b'\n', &mut line).map_err(io)?;
+    if line.starts_with(BOM) {
+        line.drain(..BOM.len());
+    }
     while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
         line.pop();
     }
@@ -170,6 +173,14 @@ pub fn chunks(text: &[u8], first_line: u64, whole: bool) -> Vec<Chunk<'_>> {
         start = end;
     }
     out
+}
+
+/// The UTF-8 byte-order mark some editors (Excel) put at a file's start.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// `text` without a leading byte-order mark: it is not part of the first field.
+pub fn without_bom(text: &[u8]) -> &[u8] {
+    text.strip_prefix(BOM).unwrap_or(text)
 }
 
 /// Splits off the first line of `text` (the header): (header, rest).

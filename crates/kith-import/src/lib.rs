@@ -73,8 +73,6 @@ pub struct Imported {
     pub graph: RawGraph,
     /// Per group.
     pub groups: Vec<GroupStats>,
-    /// What was skipped.
-    pub report: Report,
 }
 
 /// A group ready to read: its files, header and names.
@@ -85,8 +83,10 @@ struct Prepared {
     bytes: u64,
 }
 
-/// Runs the import `plan` describes.
-pub fn import(plan: &Plan, progress: &dyn Progress) -> Result<Imported> {
+/// Runs the import `plan` describes. What was skipped goes into `report`, which the
+/// caller keeps whether the import succeeds or fails (more than `--bad-tolerance`
+/// skipped entries fail it, and the report then says which they were).
+pub fn import(plan: &Plan, progress: &dyn Progress, report: &mut Report) -> Result<Imported> {
     check_options(&plan.options)?;
     if plan.nodes.is_empty() {
         return Err(ImportError::new(
@@ -98,7 +98,7 @@ pub fn import(plan: &Plan, progress: &dyn Progress) -> Result<Imported> {
         .num_threads(plan.options.threads)
         .build()
         .map_err(|e| ImportError::new(ErrorKind::Argument, format!("--threads: {e}")))?;
-    pool.install(|| Importer::new(plan)?.run(progress))
+    pool.install(|| Importer::new(plan)?.run(progress, report))
 }
 
 fn check_options(o: &Options) -> Result<()> {
@@ -157,11 +157,10 @@ impl<'p> Importer<'p> {
         })
     }
 
-    fn run(self, progress: &dyn Progress) -> Result<Imported> {
+    fn run(self, progress: &dyn Progress, report: &mut Report) -> Result<Imported> {
         let options = &self.plan.options;
         let mut raw = RawGraph::default();
         let mut ids = ids::Ids::new(self.spaces.len(), options.id_type);
-        let mut report = Report::default();
         let mut groups = Vec::new();
         progress.phase("nodes", self.nodes.iter().map(|p| p.bytes).sum());
         raw.nodes.reserve_exact(lines(&self.nodes)?);
@@ -169,16 +168,8 @@ impl<'p> Importer<'p> {
             let labels = self.group_labels(&p.group)?;
             let mut count = 0;
             for (k, file) in p.files.iter().enumerate() {
-                count += self.node_file(
-                    p,
-                    k,
-                    file,
-                    &labels,
-                    &mut raw,
-                    &mut ids,
-                    &mut report,
-                    progress,
-                )?;
+                count +=
+                    self.node_file(p, k, file, &labels, &mut raw, &mut ids, report, progress)?;
             }
             groups.push(self.stats(p, FileKind::Nodes, count));
         }
@@ -191,25 +182,13 @@ impl<'p> Importer<'p> {
             };
             let mut count = 0;
             for (k, file) in p.files.iter().enumerate() {
-                count += self.rel_file(
-                    p,
-                    k,
-                    file,
-                    default_type,
-                    &ids,
-                    &mut raw,
-                    &mut report,
-                    progress,
-                )?;
+                count +=
+                    self.rel_file(p, k, file, default_type, &ids, &mut raw, report, progress)?;
             }
             groups.push(self.stats(p, FileKind::Relationships, count));
         }
         raw.catalog = self.catalog.into_inner().unwrap_or_else(|e| e.into_inner());
-        Ok(Imported {
-            graph: raw,
-            groups,
-            report,
-        })
+        Ok(Imported { graph: raw, groups })
     }
 
     fn group_labels(&self, group: &Group) -> Result<Vec<LabelId>> {
@@ -243,6 +222,7 @@ impl<'p> Importer<'p> {
 
     /// A file's records, without its header line when it has one.
     fn body<'t>(&self, k: usize, text: &'t [u8]) -> (&'t [u8], u64) {
+        let text = files::without_bom(text);
         if k == 0 || self.plan.options.auto_skip_subsequent_headers {
             (files::split_header(text).1, 2)
         } else {
@@ -250,29 +230,37 @@ impl<'p> Importer<'p> {
         }
     }
 
-    /// Reads one file of group `p` (its `k`-th) and parses its chunks on every core
-    /// with `parse`, in file order.
+    /// Reads one file of group `p` (its `k`-th), parses its chunks on every core with
+    /// `parse`, and hands each chunk's result to `add` in file order. Chunks are
+    /// parsed a window at a time, so what waits to be added stays a few megabytes
+    /// whatever the file's size, and an error stops the work early.
     fn parse_file<T: Send>(
         &self,
-        p: &Prepared,
-        k: usize,
-        file: &Path,
+        (p, k, file): (&Prepared, usize, &Path),
         progress: &dyn Progress,
         parse: impl Fn(files::Chunk<'_>, &Context<'_>) -> Result<T> + Sync,
-    ) -> Result<Vec<Result<T>>> {
+        mut add: impl FnMut(T) -> Result<()>,
+    ) -> Result<()> {
         let text = files::read(file)?;
         let (body, first_line) = self.body(k, &text);
         let ctx = self.context(p, file);
         let parts = files::chunks(body, first_line, self.plan.options.multiline_fields);
         let on_disk = files::size(file);
-        Ok(parts
-            .par_iter()
-            .map(|c| {
-                let r = parse(*c, &ctx);
-                progress.advance(share(on_disk, c.text.len(), body.len()));
-                r
-            })
-            .collect())
+        let window = 2 * rayon::current_num_threads().max(1);
+        for group in parts.chunks(window) {
+            let parsed: Vec<Result<T>> = group
+                .par_iter()
+                .map(|c| {
+                    let r = parse(*c, &ctx);
+                    progress.advance(share(on_disk, c.text.len(), body.len()));
+                    r
+                })
+                .collect();
+            for chunk in parsed {
+                add(chunk?)?;
+            }
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -288,16 +276,19 @@ impl<'p> Importer<'p> {
         progress: &dyn Progress,
     ) -> Result<u64> {
         let o = &self.plan.options;
-        let parsed = self.parse_file(p, k, file, progress, |c, ctx| {
-            nodes::parse(c, ctx, labels, o.id_type)
-        })?;
         let mut added = 0;
-        for chunk in parsed {
-            let skip = o
-                .skip_duplicate_nodes
-                .then_some((&mut *report, o.bad_tolerance));
-            added += nodes::add(raw, ids, chunk?, file, &self.spaces, skip)?;
-        }
+        self.parse_file(
+            (p, k, file),
+            progress,
+            |c, ctx| nodes::parse(c, ctx, labels, o.id_type),
+            |chunk| {
+                let skip = o
+                    .skip_duplicate_nodes
+                    .then_some((&mut *report, o.bad_tolerance));
+                added += nodes::add(raw, ids, chunk, file, &self.spaces, skip)?;
+                Ok(())
+            },
+        )?;
         Ok(added)
     }
 
@@ -319,11 +310,9 @@ impl<'p> Importer<'p> {
             default_type,
             skip_bad: self.plan.options.skip_bad_relationships,
         };
-        let parsed =
-            self.parse_file(p, k, file, progress, |c, ctx| rels::parse(c, ctx, &inputs))?;
         let mut added = 0;
-        for chunk in parsed {
-            let chunk = chunk?;
+        let parse = |c: files::Chunk<'_>, ctx: &Context<'_>| rels::parse(c, ctx, &inputs);
+        self.parse_file((p, k, file), progress, parse, |chunk: rels::Rows| {
             if raw.rels.len() + chunk.rels.len() > u32::MAX as usize {
                 return Err(ImportError::new(
                     ErrorKind::Storage,
@@ -335,7 +324,8 @@ impl<'p> Importer<'p> {
             for what in chunk.bad {
                 report.skip(what, self.plan.options.bad_tolerance)?;
             }
-        }
+            Ok(())
+        })?;
         Ok(added)
     }
 }
@@ -406,6 +396,15 @@ fn prepare(
     };
     let header = Header::parse(&entries, kind, id_type, catalog, spaces)
         .map_err(|e| e.in_file(first).at_line(1))?;
+    let typed = header.columns.contains(&header::Column::Type) || !group.names.is_empty();
+    if kind == FileKind::Relationships && !typed {
+        return Err(ImportError::new(
+            ErrorKind::Header,
+            "relationships need a type: the header has no :TYPE column and the argument no TYPE= (--relationships=KNOWS=file.csv)",
+        )
+        .in_file(first)
+        .at_line(1));
+    }
     let bytes = files.iter().map(|f| files::size(f)).sum();
     Ok(Prepared {
         group: group.clone(),

@@ -19,18 +19,17 @@ impl Report {
     /// Notes a skipped entry; fails once more than `tolerance` were skipped.
     pub fn skip(&mut self, line: String, tolerance: u64) -> Result<()> {
         self.skipped += 1;
-        if self.skipped > tolerance {
-            return Err(ImportError::new(
-                ErrorKind::TooManyBad,
-                format!(
-                    "more than {tolerance} entries were bad (--bad-tolerance); the last: {line}"
-                ),
-            ));
-        }
+        let over = self.skipped > tolerance;
+        let message = over.then(|| {
+            format!("more than {tolerance} entries were bad (--bad-tolerance); the last: {line}")
+        });
         if self.lines.len() < KEPT {
             self.lines.push(line);
         }
-        Ok(())
+        match message {
+            Some(message) => Err(ImportError::new(ErrorKind::TooManyBad, message)),
+            None => Ok(()),
+        }
     }
 
     /// The report file's text.

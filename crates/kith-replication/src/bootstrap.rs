@@ -53,21 +53,19 @@ pub fn without_credentials(primary: &str) -> String {
 }
 
 /// Splits `http://user:password@host:port` into the address without credentials and
-/// an `Authorization` header value.
+/// an `Authorization` header value. The credentials end at the last `@` (a host never
+/// holds one), so a password with an unescaped `/` is still taken out, never shown;
+/// `%XX` escapes in them are decoded (`p%40ss` is `p@ss`).
 fn credentials(primary: &str) -> (String, Option<String>) {
     let Some((scheme, rest)) = primary.split_once("://") else {
         return (primary.to_owned(), None);
     };
-    let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
-    let Some((userinfo, host)) = authority.rsplit_once('@') else {
+    let Some((userinfo, host)) = rest.rsplit_once('@') else {
         return (primary.to_owned(), None);
     };
-    let token = base64::engine::general_purpose::STANDARD.encode(userinfo);
-    let bare = match path {
-        "" => format!("{scheme}://{host}"),
-        path => format!("{scheme}://{host}/{path}"),
-    };
-    (bare, Some(format!("Basic {token}")))
+    let decoded: Vec<u8> = percent_encoding::percent_decode_str(userinfo).collect();
+    let token = base64::engine::general_purpose::STANDARD.encode(decoded);
+    (format!("{scheme}://{host}"), Some(format!("Basic {token}")))
 }
 
 /// Fetches the checkpoint of the primary at `primary` (its HTTP base address) into
@@ -251,5 +249,11 @@ mod tests {
         assert_eq!(auth.as_deref(), Some("Basic YW5uOnNlY3JldA=="));
         assert_eq!(credentials("http://h:1/x").0, "http://h:1/x");
         assert_eq!(credentials("http://h:1").1, None);
+        // Escapes are decoded; an unescaped `/` in a password is still taken out.
+        let (_, auth) = credentials("http://ann:p%40ss@h:1");
+        assert_eq!(auth.as_deref(), Some("Basic YW5uOnBAc3M="));
+        let (bare, auth) = credentials("http://ann:a/b@h:1");
+        assert_eq!(bare, "http://h:1");
+        assert_eq!(auth.as_deref(), Some("Basic YW5uOmEvYg=="));
     }
 }

@@ -220,6 +220,9 @@ struct Shared {
     stop: AtomicBool,
     state: Mutex<FollowState>,
     offset: AtomicI64,
+    /// The topic's end as last seen (the offset after its newest message), -1 before
+    /// it is known: with `offset`, how far behind the primary's log the replica is.
+    end: AtomicI64,
 }
 
 /// A running replica: a thread that applies the topic to a database.
@@ -246,6 +249,7 @@ impl Follower {
             stop: AtomicBool::new(false),
             state: Mutex::new(FollowState::Following),
             offset: AtomicI64::new(state.offset),
+            end: AtomicI64::new(-1),
         });
         let applier = Applier {
             shared: shared.clone(),
@@ -255,6 +259,7 @@ impl Follower {
             dir: database.dir().to_path_buf(),
             saved: state.offset,
             saved_at: Instant::now(),
+            end_checked: Instant::now(),
         };
         let thread = crate::threads::spawn("kith-follower", move || applier.run_guarded())?;
         let (db, stop) = (database.clone(), shared.clone());
@@ -287,6 +292,13 @@ impl Follower {
     /// The offset of the next message it reads.
     pub fn offset(&self) -> i64 {
         self.shared.offset.load(Ordering::Acquire)
+    }
+
+    /// How many of the topic's messages it has not applied yet, as of the end it last
+    /// saw (each fetch brings it); `None` before it has seen one.
+    pub fn messages_behind(&self) -> Option<i64> {
+        let end = self.shared.end.load(Ordering::Acquire);
+        (end >= 0).then(|| (end - self.offset()).max(0))
     }
 
     /// The topic it follows.
@@ -348,7 +360,12 @@ struct Applier {
     dir: PathBuf,
     saved: i64,
     saved_at: Instant,
+    /// When the topic's end was last asked for ([`Applier::note_end`]).
+    end_checked: Instant,
 }
+
+/// How often a replica asks where the topic ends, for its lag.
+const END_CHECK_EVERY: Duration = Duration::from_secs(1);
 
 impl Applier {
     /// Runs; a panic (a bug) stops applying visibly instead of silently.
@@ -418,6 +435,7 @@ impl Applier {
         let offset = self.shared.offset.load(Ordering::Acquire);
         let mut reader = LogReader::open(&self.url, offset)?;
         let (low, high) = topic::watermarks(reader.consumer(), &self.url)?;
+        self.shared.end.store(high, Ordering::Release);
         if offset > high {
             // The topic was made again (or truncated): what this replica read is
             // not there any more.
@@ -448,6 +466,7 @@ impl Applier {
                 None => match reader.next(Duration::from_millis(200))? {
                     Some(record) => record,
                     None => {
+                        self.note_end(&reader);
                         self.save(false);
                         continue;
                     }
@@ -472,9 +491,22 @@ impl Applier {
             }
             self.apply(&records)?;
             self.shared.offset.store(next_offset, Ordering::Release);
+            self.note_end(&reader);
             self.save(false);
         }
         Ok(())
+    }
+
+    /// Asks the broker where the topic ends, at most once a second (a short request on
+    /// the follower's thread); a failure only leaves the last answer in place.
+    fn note_end(&mut self, reader: &LogReader) {
+        if self.end_checked.elapsed() < END_CHECK_EVERY {
+            return;
+        }
+        self.end_checked = Instant::now();
+        if let Ok((_, high)) = topic::watermarks(reader.consumer(), &self.url) {
+            self.shared.end.store(high, Ordering::Release);
+        }
     }
 
     /// Commits the records' transactions above the applied version, as one group.

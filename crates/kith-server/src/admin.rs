@@ -73,9 +73,22 @@ pub(crate) fn parse(query: &str) -> Option<Result<Admin, ExecError>> {
     Some(parse_rest(show, rest))
 }
 
+/// Clauses a SHOW's tail may not hold: it projects and filters the listing, and
+/// reads nothing else (no graph, no procedures) and writes nothing. (Subqueries such
+/// as `COUNT { ... }` need MATCH inside; the listing holds no nodes for a pattern.)
+const NOT_IN_SHOW: &[&str] = &[
+    "MATCH", "OPTIONAL", "CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "CALL", "UNWIND",
+    "FOREACH", "LOAD", "USE", "UNION",
+];
+
 fn parse_rest(show: bool, rest: &str) -> Result<Admin, ExecError> {
     let (ids, tail) = ids(rest)?;
     let tail = tail.trim();
+    if let Some(word) = NOT_IN_SHOW.iter().find(|w| show && has_word(tail, w)) {
+        return Err(bad(format!(
+            "SHOW TRANSACTIONS takes YIELD, WHERE, ORDER BY, SKIP, LIMIT and RETURN over its own columns, not {word}"
+        )));
+    }
     if show {
         let (word, _) = split_word(tail);
         if !tail.is_empty()
@@ -289,7 +302,9 @@ fn row(e: &Entry) -> Value {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0);
-    let status = if e.terminate.load(Ordering::Relaxed) {
+    let status = if e.committing.load(Ordering::Relaxed) {
+        "Committing"
+    } else if e.terminate.load(Ordering::Relaxed) {
         "Terminated"
     } else {
         "Running"
@@ -411,6 +426,11 @@ fn word_at(text: &str, word: &str) -> Option<usize> {
 
 /// Whether `text` has a RETURN clause (outside string literals).
 fn has_return(text: &str) -> bool {
+    has_word(text, "RETURN")
+}
+
+/// Whether `text` holds the word `word` (any case) outside string literals.
+fn has_word(text: &str, word: &str) -> bool {
     let mut plain = String::with_capacity(text.len());
     let mut quote = None;
     for c in text.chars() {
@@ -423,7 +443,7 @@ fn has_return(text: &str) -> bool {
     }
     plain
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| w.eq_ignore_ascii_case("RETURN"))
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 fn terminate(
@@ -437,17 +457,22 @@ fn terminate(
     let mut values = Vec::new();
     for (text, id) in resolve(ids, params)? {
         let entry = id.and_then(|n| state.running.get(n));
+        // Another user's request is "not found" to someone who may not see it: a
+        // different answer would tell them it exists, and whose it is.
         let (user, message) = match entry {
             Some(e) if visible(&e, role, origin) => {
-                e.terminate.store(true, Ordering::Relaxed);
-                let message = match e.kind {
-                    Kind::Call => "Transaction terminated. (A procedure call runs to its end, within query_timeout_ms.)",
-                    Kind::Cypher | Kind::Routed => "Transaction terminated.",
+                let message = if e.committing.load(Ordering::Relaxed) {
+                    "Transaction is committing its writes and cannot be stopped."
+                } else {
+                    e.terminate.store(true, Ordering::Relaxed);
+                    match e.kind {
+                        Kind::Call => "Transaction terminated. (A procedure call runs to its end, within query_timeout_ms.)",
+                        Kind::Cypher | Kind::Routed => "Transaction terminated.",
+                    }
                 };
                 (e.origin.user.clone(), message)
             }
-            Some(e) => (e.origin.user.clone(), "Permission denied."),
-            None => (None, "Transaction not found."),
+            _ => (None, "Transaction not found."),
         };
         let user = user
             .as_deref()
@@ -503,6 +528,22 @@ mod tests {
         assert!(err("TERMINATE TRANSACTIONS").contains("needs the ids"));
         assert!(err("TERMINATE TRANSACTION 'x' YIELD *").contains("ids only"));
         assert!(err("SHOW TRANSACTIONS RETURN 1").contains("expected YIELD or WHERE"));
+        // The tail reads the listing alone: no graph, no procedures, no writes.
+        for tail in [
+            "WHERE true CREATE (n)",
+            "YIELD * MATCH (a) RETURN count(*)",
+            "YIELD * CALL db.labels() YIELD label RETURN label",
+            "WHERE COUNT { MATCH (n) } > 0",
+        ] {
+            let message = err(&format!("SHOW TRANSACTIONS {tail}"));
+            assert!(
+                message.contains("over its own columns, not"),
+                "{tail}: {message}"
+            );
+        }
+        let q =
+            "SHOW TRANSACTIONS YIELD * WHERE currentQuery CONTAINS 'MATCH' RETURN transactionId";
+        assert!(parse(q).is_some_and(|r| r.is_ok()));
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub(crate) trait Reply: Clone + Send + 'static {
     /// The request was refused before it ran (no latency is recorded).
     fn refuse(self, error: &ExecError);
 
+    /// The request's writes go to the writer now: past this point it cannot be
+    /// stopped (SHOW TRANSACTIONS says so; see `running::Tracked`).
+    fn committing(&self) {}
+
     /// Whether this transport answers Cypher with nodes, relationships and paths kept
     /// as such, through [`Reply::answer_graph`] (Bolt); kith's own protocol flattens
     /// them into maps.
@@ -380,13 +384,18 @@ pub(crate) fn cypher_now<R: Reply>(
     let Some(cypher) = CypherJob::of(job, terminate, Some(sent)) else {
         return reply.refuse(&ExecError::new(Code::Internal, "cypher_now takes a query"));
     };
+    // It runs on a thread that serves connections: a second at most.
+    let limit = Duration::from_millis(state.config.query_timeout_ms).min(SHOW_TIME_MAX);
     let started = Started {
         at: Instant::now(),
         waited: Duration::ZERO,
-        limit: Duration::from_millis(state.config.query_timeout_ms),
+        limit,
     };
     run_cypher(state, reply, started, cypher, cancel);
 }
+
+/// The longest a SHOW TRANSACTIONS query may run on a connection's thread.
+const SHOW_TIME_MAX: Duration = Duration::from_secs(1);
 
 /// Runs a Cypher job as its transport wants its rows.
 fn run_cypher<R: Reply>(
@@ -934,6 +943,7 @@ fn finish<R: Reply>(
         check: commit.check,
         retry: commit.retry,
     };
+    reply.committing();
     submit_commit(state, reply, batch, checked, metric, answer);
 }
 

@@ -238,6 +238,7 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
             "failure": failure,
             "applied_version": snapshot.version(),
             "offset": replica.offset(),
+            "messages_behind": replica.messages_behind(),
         });
     }
     json(StatusCode::OK, body.to_string().into_bytes())
@@ -275,6 +276,12 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>, headers: HeaderM
                 p.publisher.backlog_bytes()
             ));
         }
+    }
+    if let Some(behind) = state.replica.as_ref().and_then(|r| r.messages_behind()) {
+        text.push_str(&format!(
+            "# HELP kith_replica_messages_behind Messages of the primary's log this replica has not applied.\n\
+             # TYPE kith_replica_messages_behind gauge\nkith_replica_messages_behind {behind}\n"
+        ));
     }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }

@@ -240,8 +240,9 @@ impl Server {
             .route("/console.js", get(crate::console::script))
             .route("/console.css", get(crate::console::style))
             .route("/console.js.LEGAL.txt", get(crate::console::licenses))
-            .layer(axum::middleware::from_fn(crate::console::no_prompt))
             .route("/metrics", get(crate::http::metrics))
+            // After every route: a layer wraps only the routes added before it.
+            .layer(axum::middleware::from_fn(crate::console::no_prompt))
             .with_state(state.clone());
         let mut signal = state.shutdown.clone();
         tokio::spawn(async move {

@@ -71,6 +71,8 @@ pub(crate) struct Entry {
     pub(crate) started_at: SystemTime,
     /// Set by `TERMINATE TRANSACTION`; a query stops at its next check.
     pub(crate) terminate: Arc<AtomicBool>,
+    /// Set once its writes went to the writer: it can no longer be stopped.
+    pub(crate) committing: Arc<AtomicBool>,
 }
 
 /// The running requests.
@@ -95,6 +97,7 @@ impl Running {
             None => text.to_owned(),
         };
         let terminate = Arc::new(AtomicBool::new(false));
+        let committing = Arc::new(AtomicBool::new(false));
         let entry = Entry {
             id,
             kind,
@@ -104,12 +107,14 @@ impl Running {
             started: Instant::now(),
             started_at: SystemTime::now(),
             terminate: terminate.clone(),
+            committing: committing.clone(),
         };
         self.lock().insert(id, entry);
         Ticket {
             running: self.clone(),
             id,
             terminate,
+            committing,
         }
     }
 
@@ -133,6 +138,7 @@ pub(crate) struct Ticket {
     running: Arc<Running>,
     id: u64,
     terminate: Arc<AtomicBool>,
+    committing: Arc<AtomicBool>,
 }
 
 impl Ticket {
@@ -189,6 +195,11 @@ impl<R: Reply> Reply for Tracked<R> {
 
     fn refuse(self, error: &ExecError) {
         self.inner.refuse(error);
+    }
+
+    fn committing(&self) {
+        self._ticket.committing.store(true, Ordering::Relaxed);
+        self.inner.committing();
     }
 
     fn answer_graph(self, metric: &str, answer: GraphAnswer, trailer: Trailer) {

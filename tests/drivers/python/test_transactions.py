@@ -72,8 +72,9 @@ def test_an_admin_lists_and_stops_queries_while_every_worker_is_busy(server):
     # A reader sees only their own requests, and may not stop will's.
     mine = show(server, ("rita", "rita-pw"))
     assert [r["username"] for r in mine] == ["rita"], mine
+    # To her another user's request does not exist: no answer tells whose it is.
     denied = show(server, ("rita", "rita-pw"), "TERMINATE TRANSACTION $id", id=first["transactionId"])
-    assert denied == [{"transactionId": first["transactionId"], "username": "will", "message": "Permission denied."}]
+    assert denied == [{"transactionId": first["transactionId"], "username": None, "message": "Transaction not found."}]
 
     ids = [r["transactionId"] for r in running]
     stopped = show(server, ("ada", "ada-pw"), "TERMINATE TRANSACTIONS $ids", ids=ids + ["kith-transaction-999999"])
@@ -95,3 +96,9 @@ def test_malformed_commands_say_what_is_wrong(server):
         with pytest.raises(Neo4jError) as e:
             d.execute_query("SHOW TRANSACTIONS RETURN 1")
         assert "expected YIELD or WHERE" in e.value.message
+        # Its tail reads the listing only: a write or a graph read is refused.
+        with pytest.raises(Neo4jError) as e:
+            d.execute_query("SHOW TRANSACTIONS WHERE true CREATE (n:Sneaky)")
+        assert "not CREATE" in e.value.message
+        records, _, _ = d.execute_query("MATCH (n:Sneaky) RETURN count(n) AS n")
+        assert records[0]["n"] == 0

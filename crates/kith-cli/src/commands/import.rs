@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{ArgAction, Args};
 use kith_core::GraphView;
-use kith_import::{FileKind, Group, IdType, Imported, Options, Plan, Progress};
+use kith_import::{FileKind, Group, IdType, Imported, Options, Plan, Progress, Report};
 use kith_storage::Snapshot;
 
 use crate::commands::load::{publish, refuse_non_empty, staging_dir, write_graph_and_manifest};
@@ -48,7 +48,7 @@ pub struct ImportArgs {
     /// How many skipped entries the import takes before it fails.
     #[arg(long, default_value_t = 1000)]
     bad_tolerance: u64,
-    /// Where skipped entries are listed (written when there are any).
+    /// Where skipped entries are listed (always written; empty when none were).
     #[arg(long, default_value = "import.report")]
     report_file: PathBuf,
     /// Treat `""` as no value instead of an empty string.
@@ -141,12 +141,15 @@ pub fn run(args: &ImportArgs) -> Result<()> {
     let bars = Bars {
         bar: Mutex::new(None),
     };
-    let imported = kith_import::import(&plan, &bars);
+    let mut report = Report::default();
+    let imported = kith_import::import(&plan, &bars, &mut report);
     bars.finish();
+    // Written whatever happened, as Neo4j's importer does: empty when nothing was
+    // skipped, and listing the skipped entries when too many of them failed it.
+    write_report(&report, &args.report_file)?;
     let imported = imported?;
     let parsed = started.elapsed().as_secs_f64();
-    write_report(&imported, &args.report_file)?;
-    let manifest = manifest(&imported);
+    let manifest = manifest(&imported, &report);
     let snapshot = Snapshot::from_raw(imported.graph)?;
     let built = started.elapsed().as_secs_f64();
     let staging = staging_dir(&args.out)?;
@@ -171,25 +174,22 @@ pub fn run(args: &ImportArgs) -> Result<()> {
         total - built,
         elements / total
     );
-    if imported.report.skipped > 0 {
+    if report.skipped > 0 {
         println!(
             "  skipped {} bad entries, listed in {}",
-            imported.report.skipped,
+            report.skipped,
             args.report_file.display()
         );
     }
     Ok(())
 }
 
-fn write_report(imported: &Imported, path: &Path) -> Result<()> {
-    if imported.report.skipped == 0 {
-        return Ok(());
-    }
-    std::fs::write(path, imported.report.text())
+fn write_report(report: &Report, path: &Path) -> Result<()> {
+    std::fs::write(path, report.text())
         .with_context(|| format!("writing the report {}", path.display()))
 }
 
-fn manifest(imported: &Imported) -> serde_json::Value {
+fn manifest(imported: &Imported, report: &Report) -> serde_json::Value {
     let groups: Vec<serde_json::Value> = imported
         .groups
         .iter()
@@ -205,6 +205,6 @@ fn manifest(imported: &Imported) -> serde_json::Value {
     serde_json::json!({
         "generator": "kith-import",
         "groups": groups,
-        "skipped": imported.report.skipped,
+        "skipped": report.skipped,
     })
 }

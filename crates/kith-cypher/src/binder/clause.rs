@@ -193,8 +193,17 @@ impl Binder<'_> {
         let mut keys: Vec<(usize, BExpr)> =
             outputs.iter().map(|(_, s)| (*s, BExpr::Slot(*s))).collect();
         self.aggs = if aggregating { Some(Vec::new()) } else { None };
-        for item in &p.items {
+        // Grouping keys bind first, so an aggregating item before them (`RETURN
+        // c.n + count(*), c.n`) still reads its group's key.
+        let order: Vec<usize> = (0..p.items.len())
+            .filter(|i| !has_aggregate(&p.items[*i].expr))
+            .chain((0..p.items.len()).filter(|i| has_aggregate(&p.items[*i].expr)))
+            .collect();
+        let mut slots = vec![0; p.items.len()];
+        for i in order {
+            let item = &p.items[i];
             if with && !item.aliased && !matches!(item.expr.kind, ExprKind::Var(_)) {
+                self.group_keys.clear();
                 return Err(self.error(
                     ErrorCode::SyntaxError,
                     "expression in WITH must be aliased (use AS)",
@@ -203,13 +212,16 @@ impl Binder<'_> {
             }
             let item_aggregates = has_aggregate(&item.expr);
             if item_aggregates {
-                self.check_grouped(item, &p.items, false)?;
+                if let Err(e) = self.check_grouped(item, &p.items, false) {
+                    self.group_keys.clear();
+                    return Err(e);
+                }
             }
-            let bound = self.expr(&item.expr);
-            let bound = match bound {
+            let bound = match self.expr(&item.expr) {
                 Ok(b) => b,
                 Err(e) => {
                     self.aggs = None;
+                    self.group_keys.clear();
                     return Err(e);
                 }
             };
@@ -228,7 +240,14 @@ impl Binder<'_> {
             };
             if aggregating && !item_aggregates {
                 keys.push((slot, BExpr::Slot(slot)));
+                if matches!(item.expr.kind, ExprKind::Property(..)) {
+                    self.group_keys.push((canonical(&item.expr), slot));
+                }
             }
+            slots[i] = slot;
+        }
+        self.group_keys.clear();
+        for (item, slot) in p.items.iter().zip(slots) {
             if outputs.iter().any(|(n, _)| n == &item.name) {
                 self.aggs = None;
                 return Err(self.error(
@@ -613,6 +632,21 @@ fn canonical(e: &Expr) -> String {
     }
     out.push_str(rest);
     out
+}
+
+impl Binder<'_> {
+    /// The slot holding `e`'s value when `e` is one of the aggregating projection's
+    /// property grouping keys being bound (see `Binder::group_keys`).
+    pub(crate) fn group_key_slot(&self, e: &Expr) -> Option<usize> {
+        if self.group_keys.is_empty() {
+            return None;
+        }
+        let text = canonical(e);
+        self.group_keys
+            .iter()
+            .find(|(k, _)| *k == text)
+            .map(|(_, s)| *s)
+    }
 }
 
 /// Variables an expression reads outside aggregate calls and outside the grouping

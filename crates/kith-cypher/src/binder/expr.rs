@@ -22,6 +22,9 @@ impl Binder<'_> {
             ExprKind::Param(p) => BExpr::Param(self.names.param(p)),
             ExprKind::Var(v) => BExpr::Slot(self.lookup(v, e.pos)?),
             ExprKind::Property(base, key) => {
+                if let Some(slot) = self.group_key_slot(e) {
+                    return Ok(BExpr::Slot(slot));
+                }
                 let base = self.expr(base)?;
                 if matches!(Kind::of(&base, &self.kinds), Kind::Path | Kind::RelList) {
                     return Err(self.error(

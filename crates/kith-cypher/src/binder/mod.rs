@@ -299,6 +299,11 @@ pub(crate) struct Binder<'t> {
     pub(crate) width: usize,
     /// Where aggregates found in a projection go; `None` where none may stand.
     pub(crate) aggs: Option<Vec<AggSpec>>,
+    /// While an aggregating projection's items bind: its property grouping keys
+    /// (`c.n` in `RETURN c.n, c.n + count(*)`) by canonical text, and the slot that
+    /// holds each. Read beside an aggregate, such a key is its group's value; the
+    /// variable itself (`c`) is not kept by the grouping.
+    pub(crate) group_keys: Vec<(String, usize)>,
     /// What each variable's slot holds, where known.
     pub(crate) kinds: rustc_hash::FxHashMap<usize, Kind>,
     /// The variable name of each slot, where it has one.
@@ -379,6 +384,7 @@ impl<'t> Binder<'t> {
             scope: Scope::default(),
             width: 0,
             aggs: None,
+            group_keys: Vec::new(),
             kinds: Default::default(),
             slot_names: Vec::new(),
             bound_rel_checks: Vec::new(),
