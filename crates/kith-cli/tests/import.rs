@@ -329,3 +329,43 @@ fn quoting_arrays_labels_and_split_files() {
         ]
     );
 }
+
+#[test]
+fn labels_and_types_from_fields_get_the_same_ids_on_any_number_of_threads() {
+    // Megabytes, so the files are cut into 1 MiB chunks the threads parse at once. The
+    // first chunk meets `Yak` only at its end, the second `Zed` at its start: parsed
+    // apart, `Zed` is met first; read in order, `Yak` is. (Types likewise.)
+    const MIB: usize = 1 << 20;
+    let mut nodes = String::from("uid:ID,:LABEL,v:int\n");
+    let mut rels = String::from(":START_ID,:END_ID,:TYPE\n");
+    for i in 0..150_000 {
+        let at = nodes.len();
+        let label = match at {
+            _ if (MIB - 3000..MIB - 200).contains(&at) => "Yak",
+            _ if (MIB + 200..MIB + 3000).contains(&at) => "Zed",
+            _ => "Ant",
+        };
+        nodes.push_str(&format!("n{i},{label},{i}\n"));
+        let at = rels.len();
+        let ty = match at {
+            _ if (MIB - 3000..MIB - 200).contains(&at) => "Y",
+            _ if (MIB + 200..MIB + 3000).contains(&at) => "Z",
+            _ => "A",
+        };
+        rels.push_str(&format!("n{i},n{},{ty}\n", (i * 31) % 150_000));
+    }
+    let files = [("n.csv", nodes.as_str()), ("r.csv", rels.as_str())];
+    let args = ["--nodes=DIR/n.csv", "--relationships=DIR/r.csv"];
+    let (ok, out, many) = import_files(&files, &args);
+    assert!(ok, "{out}");
+    let mut one_thread = args.to_vec();
+    one_thread.extend(["--threads", "1"]);
+    let (ok, out, one) = import_files(&files, &one_thread);
+    assert!(ok, "{out}");
+    let bytes =
+        |w: &tempfile::TempDir| std::fs::read(w.path().join("out/graph.kith")).expect("graph");
+    assert!(
+        bytes(&many) == bytes(&one),
+        "the graph files differ between 1 and many threads"
+    );
+}

@@ -13,6 +13,7 @@ mod error;
 mod files;
 mod header;
 mod ids;
+mod names;
 mod nodes;
 mod options;
 mod rels;
@@ -188,6 +189,7 @@ impl<'p> Importer<'p> {
             groups.push(self.stats(p, FileKind::Relationships, count));
         }
         raw.catalog = self.catalog.into_inner().unwrap_or_else(|e| e.into_inner());
+        names::canonical(&mut raw)?;
         Ok(Imported { graph: raw, groups })
     }
 
