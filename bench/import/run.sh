@@ -35,7 +35,7 @@ for ((i = 1; i <= repeats; i++)); do
   rm -rf "$work/kith-data"
   t0=$(now)
   out=$("$kith" import "${args[@]}" --delimiter '|' --array-delimiter ';' --id-type integer \
-    --out "$work/kith-data" 2>/dev/null)
+    --out "$work/kith-data" --report-file "$work/kith-import.report" 2>/dev/null)
   t1=$(now)
   kith_times+=("$(printf '%.2f' "$(echo "$t1 - $t0" | bc)")")
   elements=$(echo "$out" | sed -n 's/^imported \([0-9]*\) nodes and \([0-9]*\) relationships.*/\1 \2/p' | awk '{print $1 + $2}')
