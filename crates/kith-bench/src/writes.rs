@@ -487,6 +487,7 @@ fn fresh_database(options: &Options) -> Result<(tempfile::TempDir, Database), St
         checkpoint_wal_bytes: u64::MAX,
         checkpoint_interval: Duration::from_secs(24 * 3600),
         log_consumed: None,
+        ..DatabaseOptions::default()
     };
     let (database, _) = Database::open(scratch.path(), db_options).map_err(|e| e.to_string())?;
     Ok((scratch, database))

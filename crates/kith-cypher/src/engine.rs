@@ -9,12 +9,13 @@ use std::cell::RefCell;
 use kith_core::{GraphTx, GraphView, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::binder::bind_statement;
+use crate::binder::bind_statement_with;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::executor::profile::Profiler;
 use crate::executor::{self, Budget, Ctx, Source};
 use crate::output::GraphValue;
 use crate::parser::parse;
+use crate::planner::PlanMode;
 use crate::planner::{describe, Plan, PlanNode};
 use crate::procedures::{NoProcedures, ProcedureSet, Procedures};
 use crate::value::Val;
@@ -80,11 +81,23 @@ impl Prepared {
 
     /// Parses, binds and plans `text`; CALL may name `procs`.
     pub fn with_procedures(text: &str, procs: &ProcedureSet) -> Result<Prepared> {
+        Prepared::with_plan_mode(text, procs, PlanMode::Optimised)
+    }
+
+    /// [`Prepared::with_procedures`], planning every pattern in `plan_mode`
+    /// ([`PlanMode::Naive`] is an oracle for the optimised plans, not for serving).
+    pub fn with_plan_mode(
+        text: &str,
+        procs: &ProcedureSet,
+        plan_mode: PlanMode,
+    ) -> Result<Prepared> {
         let epoch = procs.0.epoch();
         let (mode, body) = split_mode(text);
         let statement = parse(&body)?;
-        let mut plan = bind_statement(&body, &statement, procs)?;
-        crate::planner::annotate(&mut plan);
+        let mut plan = bind_statement_with(&body, &statement, procs, plan_mode)?;
+        if plan_mode == PlanMode::Optimised {
+            crate::planner::annotate(&mut plan);
+        }
         Ok(Prepared {
             text: text.to_owned(),
             plan,

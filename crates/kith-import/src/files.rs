@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use kith_storage::disk::{Disk, FileBytes, OsDisk};
 use regex::Regex;
 
 use crate::error::{ErrorKind, ImportError, Result};
@@ -50,30 +51,15 @@ pub fn expand(name: &str) -> Result<Vec<PathBuf>> {
     Ok(found)
 }
 
-/// A file's whole text: mapped from the page cache, or decompressed (`.gz`).
-pub enum Text {
-    /// A plain file, mapped.
-    Mapped(memmap2::Mmap),
-    /// A decompressed or empty file.
-    Owned(Vec<u8>),
-}
-
-impl std::ops::Deref for Text {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match self {
-            Text::Mapped(m) => m,
-            Text::Owned(v) => v,
-        }
-    }
-}
+/// A file's whole text: mapped from the page cache (as the store maps a graph
+/// file), or decompressed (`.gz`).
+pub type Text = FileBytes;
 
 /// A file's whole text; `.gz` files are decompressed.
 pub fn read(path: &Path) -> Result<Text> {
     let io = |e: std::io::Error| ImportError::new(ErrorKind::Io, e.to_string()).in_file(path);
-    let file = std::fs::File::open(path).map_err(io)?;
     if path.extension().is_some_and(|e| e == "gz") {
+        let file = std::fs::File::open(path).map_err(io)?;
         let mut text = Vec::new();
         flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file))
             .read_to_end(&mut text)
@@ -82,25 +68,7 @@ pub fn read(path: &Path) -> Result<Text> {
             })?;
         return Ok(Text::Owned(text));
     }
-    if file.metadata().map_err(io)?.len() == 0 {
-        return Ok(Text::Owned(Vec::new()));
-    }
-    map(&file).map(Text::Mapped).map_err(io)
-}
-
-#[expect(
-    unsafe_code,
-    reason = "maps an input file instead of copying it into fresh memory"
-)]
-fn map(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
-    // Safety: the mapping is read-only and lives only while its file is parsed; every
-    // value is copied out of it, so the graph keeps no reference into it. Someone
-    // truncating the file meanwhile would stop the import with SIGBUS, not make it
-    // read wrong data.
-    let map = unsafe { memmap2::MmapOptions::new().populate().map(file) }?;
-    #[cfg(unix)]
-    let _ = map.advise(memmap2::Advice::Sequential);
-    Ok(map)
+    OsDisk.map(path).map_err(io)
 }
 
 /// The number of line breaks in a file, to size the graph's lists once instead of

@@ -24,6 +24,7 @@ pub mod ops;
 mod wire;
 
 pub use code::{ErrorCode, UnknownCode};
+pub use codec::{decode_document, encode_document};
 pub use error::ProtocolError;
 
 /// WebSocket read buffer size for kith's peers. tungstenite zero-fills its whole read

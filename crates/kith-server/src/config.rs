@@ -366,6 +366,7 @@ impl ServerConfig {
             checkpoint_wal_bytes: self.checkpoint_wal_bytes,
             checkpoint_interval: std::time::Duration::from_secs(self.checkpoint_interval_s),
             log_consumed: None,
+            ..kith_storage::DatabaseOptions::default()
         })
     }
 }

@@ -54,6 +54,19 @@ mod transactions;
 mod write_queue;
 mod ws;
 
+/// The server's own decoders of outside bytes that live here rather than in
+/// kith-protocol, for the fuzz targets (`crates/kith-fuzz`); not an API.
+#[doc(hidden)]
+pub mod fuzzing {
+    /// A Bolt RUN parameter (PackStream) as a kith value, or why it is refused.
+    pub fn bolt_param(
+        name: &str,
+        pack: kith_protocol::bolt::Pack,
+    ) -> Result<kith_core::Value, String> {
+        crate::bolt::param_value(name, pack)
+    }
+}
+
 pub use config::ServerConfig;
 pub use local_shard::LocalGraph;
 pub use router::{serve, Server};

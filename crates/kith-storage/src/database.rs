@@ -12,13 +12,13 @@
 //! the log records after its version, cut a torn tail. A checkpoint rotates the log,
 //! writes the graph file atomically, and only then removes the segments it covers.
 
-use std::fs::{self, File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::graph_file::{load_snapshot, write_graph_file};
+use crate::disk::{DirLock, Disk, OsDisk};
+use crate::graph_file::{load_snapshot_on, write_graph_file_on, GRAPH_FILE_VERSION};
 use crate::store::GroupResults;
 use crate::wal::{self, Durability, WalWriter};
 use crate::{Snapshot, StorageError, Store, WriteBatch};
@@ -46,6 +46,8 @@ pub struct DatabaseOptions {
     /// now, but a directory whose log was consumed before (it has a `log-consumed`
     /// file) still keeps what its file says was not taken.
     pub log_consumed: Option<Arc<AtomicU64>>,
+    /// The file system: the real one, or a simulated disk in crash-injection tests.
+    pub disk: Arc<dyn Disk>,
 }
 
 impl Default for DatabaseOptions {
@@ -55,6 +57,7 @@ impl Default for DatabaseOptions {
             checkpoint_wal_bytes: 256 * 1024 * 1024,
             checkpoint_interval: Duration::from_secs(15 * 60),
             log_consumed: None,
+            disk: Arc::new(OsDisk),
         }
     }
 }
@@ -130,7 +133,7 @@ pub struct Database {
     checkpointing: Mutex<()>,
     options: DatabaseOptions,
     /// Holds the directory's advisory lock for as long as the database is open.
-    _lock: File,
+    _lock: DirLock,
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StorageError + '_ {
@@ -154,35 +157,26 @@ impl Database {
         dir: &Path,
         options: DatabaseOptions,
     ) -> Result<(Database, RecoveryReport), StorageError> {
+        let disk = Arc::clone(&options.disk);
         let wal_dir = dir.join(WAL_DIR);
-        fs::create_dir_all(&wal_dir).map_err(io_error(&wal_dir))?;
+        disk.create_dir_all(&wal_dir).map_err(io_error(&wal_dir))?;
         let lock_path = dir.join(LOCK_FILE);
-        let lock_file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_error(&lock_path))?;
-        match lock_file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(StorageError::Locked(dir.to_path_buf()))
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(&lock_path)(e)),
-        }
+        let Some(lock_file) = disk.lock(&lock_path).map_err(io_error(&lock_path))? else {
+            return Err(StorageError::Locked(dir.to_path_buf()));
+        };
         // A checkpoint interrupted before its rename leaves its temporary file.
         let leftover = dir.join(CHECKPOINT_FILE).with_extension("tmp");
-        if leftover.exists() {
-            fs::remove_file(&leftover).map_err(io_error(&leftover))?;
+        if disk.exists(&leftover) {
+            disk.remove(&leftover).map_err(io_error(&leftover))?;
         }
 
         let options = with_log_floor(dir, options)?;
         let mut report = RecoveryReport::default();
         let started = Instant::now();
         let checkpoint = dir.join(CHECKPOINT_FILE);
-        let mut snapshot = if checkpoint.exists() {
+        let mut snapshot = if disk.exists(&checkpoint) {
             report.checkpoint_found = true;
-            load_snapshot(&checkpoint)?
+            load_snapshot_on(&*disk, &checkpoint)?
         } else {
             Snapshot::empty()
         };
@@ -190,7 +184,7 @@ impl Database {
         report.load_time = started.elapsed();
 
         let started = Instant::now();
-        let segments = wal::list_segments(&wal_dir)?;
+        let segments = wal::list_segments(&*disk, &wal_dir)?;
         if let Some(first) = segments.first() {
             if first.first_version > snapshot.version + 1 {
                 return Err(StorageError::Corrupt {
@@ -218,7 +212,7 @@ impl Database {
             if newest {
                 newest_next = segment.first_version;
             }
-            let scan = wal::scan_segment(segment, |first_version, batches| {
+            let scan = wal::scan_segment(&*disk, segment, |first_version, batches| {
                 report.replayed_groups += 1;
                 if newest {
                     newest_next = first_version + batches.len() as u64;
@@ -249,12 +243,7 @@ impl Database {
                         ),
                     });
                 }
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(&segment.path)
-                    .map_err(io_error(&segment.path))?;
-                file.set_len(scan.valid_len)
-                    .and_then(|()| file.sync_all())
+                disk.truncate(&segment.path, scan.valid_len)
                     .map_err(io_error(&segment.path))?;
                 let message = format!(
                     "{}: cut the log after its last valid record: {damage}",
@@ -272,19 +261,20 @@ impl Database {
         // its new segment was made) starts a segment of its own.
         let writer = match segments.last() {
             Some(last) if newest_next == snapshot.version + 1 => {
-                WalWriter::append_to(&wal_dir, last.clone(), options.durability)?
+                WalWriter::append_to(&disk, &wal_dir, last.clone(), options.durability)?
             }
             Some(_) => {
-                let writer = WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?;
+                let writer =
+                    WalWriter::create(&disk, &wal_dir, snapshot.version + 1, options.durability)?;
                 // The older segments end below the checkpoint: it covers them all
                 // (kept only above a replication floor).
                 let floor = options.log_consumed.as_ref().map_or(snapshot.version, |c| {
                     snapshot.version.min(c.load(Ordering::Acquire))
                 });
-                wal::remove_segments_covered(&wal_dir, floor)?;
+                wal::remove_segments_covered(&*disk, &wal_dir, floor)?;
                 writer
             }
-            None => WalWriter::create(&wal_dir, snapshot.version + 1, options.durability)?,
+            None => WalWriter::create(&disk, &wal_dir, snapshot.version + 1, options.durability)?,
         };
         let database = Database {
             dir: dir.to_path_buf(),
@@ -365,7 +355,7 @@ impl Database {
     /// the versions before it are only in the checkpoint.
     pub fn log_first_version(&self) -> Result<u64, StorageError> {
         let _log = lock(&self.log);
-        let segments = wal::list_segments(&self.dir.join(WAL_DIR))?;
+        let segments = wal::list_segments(&*self.options.disk, &self.dir.join(WAL_DIR))?;
         let current = self.store.snapshot().version;
         Ok(segments
             .first()
@@ -392,7 +382,10 @@ impl Database {
         let (segments, through) = {
             let _log = lock(&self.log);
             let current = self.store.snapshot().version;
-            (wal::list_segments(&wal_dir)?, through.min(current))
+            (
+                wal::list_segments(&*self.options.disk, &wal_dir)?,
+                through.min(current),
+            )
         };
         let oldest = segments.first().map_or(through + 1, |s| s.first_version);
         // The next version a handed record must start at (none handed yet: any).
@@ -404,7 +397,7 @@ impl Database {
             if skip || segment.first_version > through {
                 continue;
             }
-            let scan = wal::scan_segment_raw(segment, |raw| {
+            let scan = wal::scan_segment_raw(&*self.options.disk, segment, |raw| {
                 let record = LogRecord {
                     first_version: raw.first_version,
                     transactions: raw.transactions,
@@ -492,8 +485,9 @@ impl Database {
             snapshot
         };
         let path = self.dir.join(CHECKPOINT_FILE);
-        write_graph_file(&snapshot, &path)?;
-        let bytes = fs::metadata(&path).map_err(io_error(&path))?.len();
+        let disk = &*self.options.disk;
+        write_graph_file_on(disk, &snapshot, &path, GRAPH_FILE_VERSION)?;
+        let bytes = disk.len(&path).map_err(io_error(&path))?;
         let removed_segments = {
             let mut log = lock(&self.log);
             log.checkpointed = Some(snapshot.version);
@@ -502,9 +496,9 @@ impl Database {
                 snapshot.version.min(c.load(Ordering::Acquire))
             });
             if consumed.is_some() {
-                write_log_floor(&self.dir, covered)?;
+                write_log_floor(disk, &self.dir, covered)?;
             }
-            wal::remove_segments_covered(&self.dir.join(WAL_DIR), covered)?
+            wal::remove_segments_covered(disk, &self.dir.join(WAL_DIR), covered)?
         };
         Ok(CheckpointReport {
             version: snapshot.version,
@@ -522,7 +516,8 @@ impl Database {
     /// that it covers (recovery skips them).
     pub fn reset_to(&self, file: &Path) -> Result<u64, StorageError> {
         let _one_at_a_time = lock(&self.checkpointing);
-        let snapshot = load_snapshot(file)?;
+        let disk = Arc::clone(&self.options.disk);
+        let snapshot = load_snapshot_on(&*disk, file)?;
         let version = snapshot.version;
         let mut log = lock(&self.log);
         let current = self.store.snapshot().version;
@@ -535,11 +530,11 @@ impl Database {
             });
         }
         let path = self.dir.join(CHECKPOINT_FILE);
-        fs::rename(file, &path).map_err(io_error(&path))?;
-        wal::sync_dir(&self.dir)?;
+        disk.rename(file, &path).map_err(io_error(&path))?;
+        wal::sync_dir(&*disk, &self.dir)?;
         let wal_dir = self.dir.join(WAL_DIR);
-        log.writer = WalWriter::create(&wal_dir, version + 1, self.options.durability)?;
-        wal::remove_segments_covered(&wal_dir, version)?;
+        log.writer = WalWriter::create(&disk, &wal_dir, version + 1, self.options.durability)?;
+        wal::remove_segments_covered(&*disk, &wal_dir, version)?;
         log.bytes_since_checkpoint = 0;
         log.last_checkpoint = Instant::now();
         log.checkpointed = Some(version);
@@ -568,8 +563,12 @@ fn with_log_floor(
     dir: &Path,
     mut options: DatabaseOptions,
 ) -> Result<DatabaseOptions, StorageError> {
+    let disk = &*options.disk;
     let path = dir.join(LOG_CONSUMED_FILE);
-    let kept = match fs::read_to_string(&path) {
+    let text = disk
+        .read(&path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    let kept = match text {
         Ok(text) => Some(
             text.trim()
                 .parse::<u64>()
@@ -582,7 +581,7 @@ fn with_log_floor(
         Err(e) => return Err(io_error(&path)(e)),
     };
     match (&options.log_consumed, kept) {
-        (Some(_), None) => write_log_floor(dir, 0)?,
+        (Some(_), None) => write_log_floor(disk, dir, 0)?,
         (None, Some(version)) => {
             tracing::info!(
                 version,
@@ -597,26 +596,34 @@ fn with_log_floor(
 }
 
 /// Writes the log floor atomically (before any segment above it is removed).
-fn write_log_floor(dir: &Path, version: u64) -> Result<(), StorageError> {
+fn write_log_floor(disk: &dyn Disk, dir: &Path, version: u64) -> Result<(), StorageError> {
     let path = dir.join(LOG_CONSUMED_FILE);
     let tmp = path.with_extension("tmp");
-    fs::write(&tmp, format!("{version}\n"))
-        .and_then(|()| File::open(&tmp)?.sync_all())
+    disk.create(&tmp)
+        .and_then(|mut file| {
+            file.write_all(format!("{version}\n").as_bytes())?;
+            file.sync_all()
+        })
         .map_err(io_error(&tmp))?;
-    fs::rename(&tmp, &path).map_err(io_error(&path))?;
-    wal::sync_dir(dir)
+    disk.rename(&tmp, &path).map_err(io_error(&path))?;
+    wal::sync_dir(disk, dir)
 }
 
 /// Creates a data directory holding `snapshot` as its first checkpoint (how
 /// generators and loaders produce a directory `kith serve` can open).
 pub fn create_data_dir(dir: &Path, snapshot: &Snapshot) -> Result<(), StorageError> {
     let wal_dir = dir.join(WAL_DIR);
-    fs::create_dir_all(&wal_dir).map_err(io_error(&wal_dir))?;
-    if !wal::list_segments(&wal_dir)?.is_empty() {
+    std::fs::create_dir_all(&wal_dir).map_err(io_error(&wal_dir))?;
+    if !wal::list_segments(&OsDisk, &wal_dir)?.is_empty() {
         return Err(StorageError::Corrupt {
             path: wal_dir,
             reason: "the directory already holds a log; refusing to overwrite its data".into(),
         });
     }
-    write_graph_file(snapshot, &dir.join(CHECKPOINT_FILE))
+    write_graph_file_on(
+        &OsDisk,
+        snapshot,
+        &dir.join(CHECKPOINT_FILE),
+        GRAPH_FILE_VERSION,
+    )
 }

@@ -19,6 +19,7 @@ mod columns;
 mod compaction;
 mod conflict;
 mod database;
+pub mod disk;
 mod error;
 mod graph_file;
 mod id_index;
@@ -46,13 +47,13 @@ pub use database::{
 };
 pub use error::StorageError;
 pub use graph_file::{
-    load_snapshot, read_graph_file, read_graph_file_with_meta, write_graph_file,
-    write_graph_file_version, GraphFileMeta, GRAPH_FILE_VERSION,
+    load_snapshot, read_graph_file, read_graph_file_with_meta, snapshot_from_bytes,
+    write_graph_file, write_graph_file_version, GraphFileMeta, GRAPH_FILE_VERSION,
 };
 pub use memory::MemoryReport;
 pub use raw::{RawGraph, RawNode, RawRel};
 pub use snapshot::Snapshot;
 pub use store::{CommitInfo, GroupResults, Store};
 pub use tx::Tx;
-pub use wal::{decode_payload, Durability, WAL_FORMAT_VERSION};
+pub use wal::{decode_payload, scan_log_bytes, Durability, LogScan, WAL_FORMAT_VERSION};
 pub use write::{Condition, Name, NodeRef, WriteBatch, WriteOp};

@@ -128,9 +128,11 @@ fn time(r: &mut Reader<'_>) -> Result<NaiveTime, StorageError> {
 fn offset(r: &mut Reader<'_>) -> Result<i32, StorageError> {
     let n = r.i64()?;
     // java.time's bound, which Cypher shares: offsets within +-18:00.
+    // A range, not `abs()`: i32::MIN has no absolute value (found by the fuzz target
+    // `wal_record`).
     i32::try_from(n)
         .ok()
-        .filter(|o| o.abs() <= 18 * 3600)
+        .filter(|o| (-18 * 3600..=18 * 3600).contains(o))
         .ok_or_else(|| r.corrupt(format!("UTC offset {n} s out of range")))
 }
 
@@ -177,5 +179,19 @@ mod tests {
         bytes[9..17].copy_from_slice(&(19 * 3600i64).to_le_bytes());
         assert!(decode(&bytes).is_err());
         assert!(decode(&[9]).is_err());
+    }
+
+    /// Regression: fuzz target `wal_record`, fuzz/regressions/wal_record/offset-i32-min.
+    #[test]
+    fn an_offset_of_i32_min_is_corrupt_not_a_panic() {
+        let local = NaiveDate::from_ymd_opt(1984, 7, 20)
+            .and_then(|d| d.and_hms_opt(12, 0, 0))
+            .expect("a datetime");
+        let mut bytes = Vec::new();
+        put(&mut bytes, &Temporal::Time(local.time(), 0));
+        let at = bytes.len() - 8;
+        bytes[at..].copy_from_slice(&i64::from(i32::MIN).to_le_bytes());
+        let err = decode(&bytes).expect_err("out of range");
+        assert!(err.to_string().contains("out of range"), "{err}");
     }
 }

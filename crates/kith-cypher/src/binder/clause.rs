@@ -11,12 +11,22 @@ use crate::ast::{
     Statement,
 };
 use crate::error::{ErrorCode, Result};
-use crate::planner::{plan_match, CreateNode, CreateRel, CreateSpec, Op, Plan};
+use crate::planner::{CreateNode, CreateRel, CreateSpec, Op, Plan, PlanMode};
 use crate::procedures::ProcedureSet;
 
 /// Binds and plans a whole statement.
 pub fn bind_statement(text: &str, statement: &Statement, procs: &ProcedureSet) -> Result<Plan> {
-    let mut plan = bind_query(text, &statement.query, procs)?;
+    bind_statement_with(text, statement, procs, PlanMode::Optimised)
+}
+
+/// [`bind_statement`], planning every pattern in `mode`.
+pub fn bind_statement_with(
+    text: &str,
+    statement: &Statement,
+    procs: &ProcedureSet,
+    mode: PlanMode,
+) -> Result<Plan> {
+    let mut plan = bind_query(text, &statement.query, procs, mode)?;
     if statement.unions.windows(2).any(|w| w[0].0 != w[1].0) {
         return Err(crate::error::CypherError::new(
             ErrorCode::SyntaxError,
@@ -24,7 +34,7 @@ pub fn bind_statement(text: &str, statement: &Statement, procs: &ProcedureSet) -
         ));
     }
     for (all, query) in &statement.unions {
-        let other = bind_query(text, query, procs)?;
+        let other = bind_query(text, query, procs, mode)?;
         let names = |p: &Plan| p.columns.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
         if names(&other) != names(&plan) {
             return Err(crate::error::CypherError::new(
@@ -37,8 +47,13 @@ pub fn bind_statement(text: &str, statement: &Statement, procs: &ProcedureSet) -
     Ok(plan)
 }
 
-fn bind_query(text: &str, query: &SingleQuery, procs: &ProcedureSet) -> Result<Plan> {
-    let mut b = Binder::new(text, procs.clone());
+fn bind_query(
+    text: &str,
+    query: &SingleQuery,
+    procs: &ProcedureSet,
+    mode: PlanMode,
+) -> Result<Plan> {
+    let mut b = Binder::new(text, procs.clone(), mode);
     let q = b.clauses(&query.clauses)?;
     let last_is_return = matches!(
         query.clauses.last(),
@@ -90,7 +105,7 @@ impl Binder<'_> {
                     if let Some(w) = &m.where_ {
                         conjuncts.extend(split_and(self.expr(w)?));
                     }
-                    let steps = plan_match(&parts, conjuncts, &pre, &self.names);
+                    let steps = self.plan_match(&parts, conjuncts, &pre);
                     if m.optional {
                         q.ops.push(Op::Optional {
                             steps,

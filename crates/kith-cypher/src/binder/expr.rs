@@ -423,7 +423,7 @@ impl Binder<'_> {
                 if let Some(w) = where_ {
                     conjuncts.extend(super::pattern::split_and(self.expr(w)?));
                 }
-                let steps = crate::planner::plan_match(&parts, conjuncts, &pre, &self.names);
+                let steps = self.plan_match(&parts, conjuncts, &pre);
                 (vec![crate::planner::Op::Match(steps)], Vec::new())
             }
             SubqueryBody::Query(q) => {

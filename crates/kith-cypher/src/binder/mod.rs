@@ -17,7 +17,7 @@ use crate::functions::{Aggregate, Function};
 use crate::planner::Step;
 use crate::value::Val;
 
-pub use clause::bind_statement;
+pub use clause::{bind_statement, bind_statement_with};
 pub(crate) use expr::compile_regex;
 
 /// Names the query uses, interned: expressions refer to them by index, and each run
@@ -313,6 +313,8 @@ pub(crate) struct Binder<'t> {
     pub(crate) bound_rel_checks: Vec<BExpr>,
     /// The procedures CALL may name.
     pub(crate) procs: crate::procedures::ProcedureSet,
+    /// How MATCH patterns are planned.
+    pub(crate) mode: crate::planner::PlanMode,
 }
 
 /// What a variable holds, as far as the binder knows: patterns may only reuse a
@@ -376,9 +378,14 @@ pub struct AggSpec {
 }
 
 impl<'t> Binder<'t> {
-    pub(crate) fn new(text: &'t str, procs: crate::procedures::ProcedureSet) -> Binder<'t> {
+    pub(crate) fn new(
+        text: &'t str,
+        procs: crate::procedures::ProcedureSet,
+        mode: crate::planner::PlanMode,
+    ) -> Binder<'t> {
         Binder {
             procs,
+            mode,
             text,
             names: Names::default(),
             scope: Scope::default(),
@@ -389,6 +396,16 @@ impl<'t> Binder<'t> {
             slot_names: Vec::new(),
             bound_rel_checks: Vec::new(),
         }
+    }
+
+    /// Plans a pattern's steps in the statement's [`crate::planner::PlanMode`].
+    pub(crate) fn plan_match(
+        &self,
+        parts: &[BPart],
+        conjuncts: Vec<BExpr>,
+        pre: &rustc_hash::FxHashSet<usize>,
+    ) -> Vec<crate::planner::Step> {
+        crate::planner::plan_match(parts, conjuncts, pre, &self.names, self.mode)
     }
 
     /// A fresh slot.

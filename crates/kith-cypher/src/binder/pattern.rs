@@ -7,7 +7,7 @@ use rustc_hash::FxHashSet;
 use super::{BExpr, BNode, BPart, BRel, Binder, Kind, VAR_LENGTH_HOPS_MAX};
 use crate::ast::{Expr, ExprKind, NodePattern, PathKind, PathPattern, PatternPart, RelPattern};
 use crate::error::{ErrorCode, Result};
-use crate::planner::{plan_match, Step};
+use crate::planner::Step;
 
 /// Property equalities of a pattern element, and a parameter map of them.
 type PatternProps = (Vec<(usize, BExpr)>, Option<BExpr>);
@@ -211,7 +211,7 @@ impl Binder<'_> {
         let parts = self.pattern_parts(&[part_of(path)], &pre);
         self.scope = saved;
         let checks = std::mem::take(&mut self.bound_rel_checks);
-        let steps = plan_match(&parts?, checks, &pre, &self.names);
+        let steps = self.plan_match(&parts?, checks, &pre);
         Ok(BExpr::Exists(Arc::new(steps)))
     }
 
@@ -246,7 +246,7 @@ impl Binder<'_> {
             conjuncts.extend(split_and(self.expr(f)?));
         }
         let map = self.expr(map)?;
-        Ok((plan_match(&parts, conjuncts, &pre, &self.names), map))
+        Ok((self.plan_match(&parts, conjuncts, &pre), map))
     }
 }
 

@@ -6,9 +6,7 @@ use super::clause::reads_any;
 use super::{BExpr, BPart, Binder};
 use crate::ast::{Clause, Expr, ExprKind, Merge, PropertyKey, RelDirection, RemoveItem, SetItem};
 use crate::error::{ErrorCode, Result};
-use crate::planner::{
-    plan_match, CreateNode, CreateRel, CreateSpec, MergeSpec, Op, PropKey, SetOp,
-};
+use crate::planner::{CreateNode, CreateRel, CreateSpec, MergeSpec, Op, PropKey, SetOp};
 
 impl Binder<'_> {
     /// The operator of an update clause.
@@ -138,7 +136,7 @@ impl Binder<'_> {
         let parts = self.pattern_parts(std::slice::from_ref(part), &pre)?;
         let conjuncts = std::mem::take(&mut self.bound_rel_checks);
         let create = self.merge_create(&parts[0], part)?;
-        let steps = plan_match(&parts, conjuncts, &pre, &self.names);
+        let steps = self.plan_match(&parts, conjuncts, &pre);
         let b = &parts[0];
         let path = b.path_slot.map(|slot| {
             let nodes = b.nodes.iter().map(|n| n.slot).collect();

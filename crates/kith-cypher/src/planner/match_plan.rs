@@ -6,6 +6,20 @@ use super::{Dir, Expand, Step};
 use crate::ast::{PathKind, RelDirection};
 use crate::binder::{BExpr, BNode, BPart, Names};
 
+/// How a MATCH is planned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlanMode {
+    /// Seeks by id and property, the cheapest edge first, filters as soon as their
+    /// variables are bound: what every query runs with.
+    #[default]
+    Optimised,
+    /// The plainest correct plan: every start a scan of all nodes with every label and
+    /// property checked after it, edges in the order the pattern writes them, every
+    /// filter at the end. Only an oracle: the fuzz target `cypher_diff` checks that
+    /// both modes answer every query alike.
+    Naive,
+}
+
 /// Plans a MATCH (or a pattern predicate or comprehension): `pre` are the slots bound
 /// before it, `conjuncts` the WHERE split at its ANDs.
 pub fn plan_match(
@@ -13,8 +27,10 @@ pub fn plan_match(
     conjuncts: Vec<BExpr>,
     pre: &FxHashSet<usize>,
     names: &Names,
+    mode: PlanMode,
 ) -> Vec<Step> {
     let mut p = MatchPlanner {
+        mode,
         parts,
         id_key: names.keys.iter().position(|k| &**k == "id"),
         bound: pre.clone(),
@@ -29,7 +45,9 @@ pub fn plan_match(
         id_seeks: Vec::new(),
         unique_rels: overlapping_rels(parts),
     };
-    p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
+    if mode == PlanMode::Optimised {
+        p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
+    }
     p.check_prebound();
     p.emit_ready();
     while p.advance() {
@@ -42,6 +60,7 @@ pub fn plan_match(
 type EdgeRank = (u8, usize, usize);
 
 struct MatchPlanner<'a> {
+    mode: PlanMode,
     parts: &'a [BPart],
     /// The name index of the `id` key: `{id: ...}` on a labelled node is an id seek.
     id_key: Option<usize>,
@@ -108,7 +127,8 @@ impl MatchPlanner<'_> {
                 if !ba && !bb {
                     continue;
                 }
-                let rank = if ba && bb {
+                // Naive: every edge ranks alike, so the pattern's order decides.
+                let rank = if (ba && bb) || self.mode == PlanMode::Naive {
                     0
                 } else if rel.length.is_none() {
                     1
@@ -143,7 +163,8 @@ impl MatchPlanner<'_> {
         // changes least from row to row, so its list is the one still in cache; IC10
         // asks `(friend)-[:KNOWS]-(person)` of every friend of a friend. One hop only:
         // a variable-length one binds its relationships in order from `from`.
-        let (from, to, dir) = if into && rel.length.is_none() && to < from {
+        let reverse = self.mode == PlanMode::Optimised && into && rel.length.is_none();
+        let (from, to, dir) = if reverse && to < from {
             (to, from, dir.reversed())
         } else {
             (from, to, dir)
@@ -229,6 +250,9 @@ impl MatchPlanner<'_> {
             if self.bound.contains(&n.slot) {
                 continue;
             }
+            if self.mode == PlanMode::Naive {
+                return Some(n.slot); // the first unbound node, in pattern order
+            }
             let mut score = start_score(n, self.id_key);
             if score < 90 && !n.labels.is_empty() && self.id_seeks.iter().any(|(s, _)| *s == n.slot)
             {
@@ -245,6 +269,12 @@ impl MatchPlanner<'_> {
         let node = self.all_nodes().find(|n| n.slot == slot).cloned();
         let Some(node) = node else { return };
         let mut used_prop = None;
+        if self.mode == PlanMode::Naive {
+            self.steps.push(Step::ScanAll { slot });
+            self.bound.insert(slot);
+            self.check_node(slot, None);
+            return;
+        }
         let step = match (node.labels.first(), id_prop(&node, self.id_key)) {
             (Some(&label), Some(i)) => {
                 used_prop = Some(i);
@@ -344,6 +374,9 @@ impl MatchPlanner<'_> {
                 self.built_paths.insert(pi);
                 self.bound.insert(path_slot);
             }
+        }
+        if self.mode == PlanMode::Naive {
+            return; // every filter waits for the end
         }
         let bound = &self.bound;
         let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.filters)

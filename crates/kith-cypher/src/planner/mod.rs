@@ -16,8 +16,8 @@ pub use describe::{describe, Counted, PlanNode};
 
 use std::sync::Arc;
 
-pub use match_plan::plan_match;
 pub(crate) use match_plan::{free_slots, needed_slots};
+pub use match_plan::{plan_match, PlanMode};
 pub use prefetch::annotate;
 
 use crate::binder::{AggSpec, BExpr, Names};

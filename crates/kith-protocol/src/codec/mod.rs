@@ -94,6 +94,27 @@ pub(crate) fn decode(encoding: Encoding, bytes: &[u8]) -> Result<Value, Protocol
     }
 }
 
+/// Decodes a document from outside (a request, a chunk, an error body): the decoder
+/// every payload goes through, public for the fuzz targets (`crates/kith-fuzz`).
+pub fn decode_document(encoding: Encoding, bytes: &[u8]) -> Result<Value, ProtocolError> {
+    decode(encoding, bytes)
+}
+
+/// Encodes a map as a document, its entries at the top level as the encoders write
+/// a request's (any other value is wrapped as `{"value": ...}`).
+pub fn encode_document(encoding: Encoding, value: &Value) -> Vec<u8> {
+    match value {
+        Value::Map(entries) => {
+            let top = entries
+                .iter()
+                .map(|(k, v)| (&**k, Node::Value(v)))
+                .collect();
+            encode(encoding, &Node::Map(top))
+        }
+        other => encode(encoding, &Node::Map(vec![("value", Node::Value(other))])),
+    }
+}
+
 /// Nesting deeper than this is refused while decoding (a bound on recursion).
 pub(crate) const DEPTH_MAX: usize = 32;
 

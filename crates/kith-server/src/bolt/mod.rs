@@ -17,6 +17,8 @@ mod session;
 mod status;
 mod values;
 
+pub(crate) use values::param_value;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 

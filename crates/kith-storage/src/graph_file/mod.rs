@@ -29,13 +29,12 @@
 mod image;
 mod records;
 
-use std::fs::{self, File};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use kith_core::{IndexDef, LabelId, LabelKey, PropKeyId, Schema, Value};
 
 use crate::catalog::Names;
+use crate::disk::{Disk, DiskFile, FileBytes, OsDisk};
 use crate::{Catalog, RawGraph, Snapshot, StorageError};
 
 /// The format version this build writes. Versions 1 (no meta section: commit
@@ -84,7 +83,7 @@ const TAG_TEMPORAL: u8 = 7;
 /// is written, synced and renamed over the target, so a crash leaves either the old
 /// file or the new one.
 pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageError> {
-    write_graph_file_version(snapshot, path, GRAPH_FILE_VERSION)
+    write_graph_file_on(&OsDisk, snapshot, path, GRAPH_FILE_VERSION)
 }
 
 /// Writes a snapshot in format `version`: 5 (the current one), 4 (the same without
@@ -97,6 +96,16 @@ pub fn write_graph_file_version(
     path: &Path,
     version: u32,
 ) -> Result<(), StorageError> {
+    write_graph_file_on(&OsDisk, snapshot, path, version)
+}
+
+/// [`write_graph_file_version`] on a given disk.
+pub(crate) fn write_graph_file_on(
+    disk: &dyn Disk,
+    snapshot: &Snapshot,
+    path: &Path,
+    version: u32,
+) -> Result<(), StorageError> {
     if ![RECORDS_VERSION, IMAGE_VERSION, GRAPH_FILE_VERSION].contains(&version) {
         return Err(StorageError::UnsupportedVersion {
             path: path.into(),
@@ -104,7 +113,7 @@ pub fn write_graph_file_version(
             supported: GRAPH_FILE_VERSION,
         });
     }
-    write_atomically(path, |sink| {
+    write_atomically(disk, path, |sink| {
         sink.out.extend_from_slice(MAGIC);
         put_u32(&mut sink.out, version);
         put_u32(&mut sink.out, 0);
@@ -124,7 +133,7 @@ pub fn read_graph_file(path: &Path) -> Result<RawGraph, StorageError> {
 
 /// Reads a graph file into record lists and its metadata.
 pub fn read_graph_file_with_meta(path: &Path) -> Result<(RawGraph, GraphFileMeta), StorageError> {
-    let bytes = read_bytes(path)?;
+    let bytes = read_bytes(&OsDisk, path)?;
     let (version, mut r) = open(&bytes, path)?;
     let (catalog, meta) = read_head(&mut r, version)?;
     if version <= RECORDS_VERSION {
@@ -135,7 +144,18 @@ pub fn read_graph_file_with_meta(path: &Path) -> Result<(RawGraph, GraphFileMeta
 
 /// Loads a graph file as a ready snapshot: records, commit version and indexes.
 pub fn load_snapshot(path: &Path) -> Result<Snapshot, StorageError> {
-    decode(&read_bytes(path)?, path)
+    load_snapshot_on(&OsDisk, path)
+}
+
+/// [`load_snapshot`] from a given disk.
+pub(crate) fn load_snapshot_on(disk: &dyn Disk, path: &Path) -> Result<Snapshot, StorageError> {
+    decode(&read_bytes(disk, path)?, path)
+}
+
+/// A graph file's bytes as a ready snapshot: the loader's whole path from bytes, for
+/// the fuzz targets (`crates/kith-fuzz`).
+pub fn snapshot_from_bytes(bytes: &[u8]) -> Result<Snapshot, StorageError> {
+    decode(bytes, Path::new("<bytes>"))
 }
 
 /// A graph file's bytes as a ready snapshot (`path` names it in errors).
@@ -151,56 +171,15 @@ fn decode(bytes: &[u8], path: &Path) -> Result<Snapshot, StorageError> {
     Ok(snapshot)
 }
 
-/// A graph file's bytes: mapped, so that they are read from the page cache in place
-/// rather than copied into a buffer as large as the file (which would be fresh memory
-/// the kernel zeroes first: at a gigabyte that was a third of a load's time).
-enum FileBytes {
-    Mapped(memmap2::Mmap),
-    /// An empty file (which cannot be mapped).
-    Empty,
-}
-
-impl std::ops::Deref for FileBytes {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match self {
-            FileBytes::Mapped(map) => map,
-            FileBytes::Empty => &[],
-        }
-    }
-}
-
-fn read_bytes(path: &Path) -> Result<FileBytes, StorageError> {
-    let io = |source| StorageError::Io {
+/// A graph file's bytes: mapped on a real disk, so that they are read from the page
+/// cache in place rather than copied into a buffer as large as the file (which would
+/// be fresh memory the kernel zeroes first: at a gigabyte that was a third of a load's
+/// time).
+fn read_bytes(disk: &dyn Disk, path: &Path) -> Result<FileBytes, StorageError> {
+    disk.map(path).map_err(|source| StorageError::Io {
         path: path.into(),
         source,
-    };
-    let file = File::open(path).map_err(io)?;
-    if file.metadata().map_err(io)?.len() == 0 {
-        return Ok(FileBytes::Empty);
-    }
-    map(&file).map(FileBytes::Mapped).map_err(io)
-}
-
-#[expect(
-    unsafe_code,
-    reason = "maps a graph file instead of copying it into memory"
-)]
-fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
-    // Safety: the mapping is read-only and lives only while the file is decoded;
-    // decoding copies every name, string and array out of it, so the graph keeps no
-    // reference into it. kith never changes a graph file in place: a checkpoint
-    // writes a new file and renames it over the old one, which leaves a mapped file
-    // intact, even while a server holds the directory and a tool (`kith stats`) reads
-    // its last checkpoint. Someone else truncating the file meanwhile would stop the
-    // process with SIGBUS, not make it read wrong data: checksum and section checks
-    // run over the mapped bytes.
-    let map = unsafe { memmap2::MmapOptions::new().populate().map(file) }?;
-    // Only a hint: the load is correct without it.
-    #[cfg(unix)]
-    let _ = map.advise(memmap2::Advice::Sequential);
-    Ok(map)
+    })
 }
 
 /// Checks length, magics, version and checksum; returns the version and a reader
@@ -316,7 +295,7 @@ fn read_head(r: &mut Reader<'_>, version: u32) -> Result<(Catalog, GraphFileMeta
 pub(crate) struct Sink {
     pub(crate) out: Vec<u8>,
     crc: crc32fast::Hasher,
-    file: File,
+    file: Box<dyn DiskFile>,
     path: PathBuf,
 }
 
@@ -359,11 +338,12 @@ impl Sink {
 
 /// Writes `path` through a synced temporary file renamed over it.
 fn write_atomically(
+    disk: &dyn Disk,
     path: &Path,
     body: impl FnOnce(&mut Sink) -> Result<(), StorageError>,
 ) -> Result<(), StorageError> {
     let tmp = path.with_extension("tmp");
-    let file = File::create(&tmp).map_err(|source| StorageError::Io {
+    let file = disk.create(&tmp).map_err(|source| StorageError::Io {
         path: tmp.clone(),
         source,
     })?;
@@ -375,18 +355,16 @@ fn write_atomically(
     };
     body(&mut sink)?;
     sink.finish()?;
-    fs::rename(&tmp, path).map_err(|source| StorageError::Io {
+    disk.rename(&tmp, path).map_err(|source| StorageError::Io {
         path: path.into(),
         source,
     })?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         // Make the rename itself durable.
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|source| StorageError::Io {
-                path: dir.into(),
-                source,
-            })?;
+        disk.sync_dir(dir).map_err(|source| StorageError::Io {
+            path: dir.into(),
+            source,
+        })?;
     }
     Ok(())
 }
@@ -760,7 +738,7 @@ mod tests {
         let dir = tempdir::Dir::new();
         let path = dir.path().join("graph.kith");
         write_graph_file_version(snapshot, &path, version).expect("write");
-        let bytes = fs::read(&path).expect("read back");
+        let bytes = std::fs::read(&path).expect("read back");
         (dir, bytes)
     }
 

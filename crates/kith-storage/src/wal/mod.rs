@@ -18,10 +18,10 @@
 
 pub(crate) mod codec;
 
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use crate::disk::{Disk, DiskFile};
 use crate::graph_file::Reader;
 use crate::{StorageError, WriteBatch};
 
@@ -88,14 +88,15 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StorageError + '_ {
 
 /// The segments in `dir`, oldest first. Files that are not segments are refused by
 /// name, except leftovers of an interrupted segment creation, which are removed.
-pub(crate) fn list_segments(dir: &Path) -> Result<Vec<Segment>, StorageError> {
+pub(crate) fn list_segments(disk: &dyn Disk, dir: &Path) -> Result<Vec<Segment>, StorageError> {
     let mut segments = Vec::new();
-    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
-        let entry = entry.map_err(io_error(dir))?;
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for path in disk.list(dir).map_err(io_error(dir))? {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if name.ends_with(".wal.tmp") {
-            fs::remove_file(&path).map_err(io_error(&path))?;
+            disk.remove(&path).map_err(io_error(&path))?;
             continue;
         }
         let first_version = name
@@ -117,10 +118,8 @@ pub(crate) fn list_segments(dir: &Path) -> Result<Vec<Segment>, StorageError> {
 }
 
 /// Makes directory entries (creations, renames, removals) durable.
-pub(crate) fn sync_dir(dir: &Path) -> Result<(), StorageError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io_error(dir))
+pub(crate) fn sync_dir(disk: &dyn Disk, dir: &Path) -> Result<(), StorageError> {
+    disk.sync_dir(dir).map_err(io_error(dir))
 }
 
 /// What scanning one segment found.
@@ -135,10 +134,11 @@ pub(crate) struct SegmentScan {
 /// Reads every valid record of a segment in order, handing each group's first
 /// version and transactions to `apply`.
 pub(crate) fn scan_segment(
+    disk: &dyn Disk,
     segment: &Segment,
     mut apply: impl FnMut(u64, Vec<WriteBatch>) -> Result<(), StorageError>,
 ) -> Result<SegmentScan, StorageError> {
-    scan_segment_raw(segment, |record| {
+    scan_segment_raw(disk, segment, |record| {
         let (first_version, batches) = decode_payload(record.payload, &segment.path)?;
         apply(first_version, batches)
     })
@@ -155,13 +155,57 @@ pub(crate) struct RawRecord<'a> {
 /// Reads every valid record of a segment in order, checking its frame, checksum and
 /// version sequence, and hands each payload to `visit` undecoded.
 pub(crate) fn scan_segment_raw(
+    disk: &dyn Disk,
     segment: &Segment,
     mut visit: impl FnMut(RawRecord<'_>) -> Result<(), StorageError>,
 ) -> Result<SegmentScan, StorageError> {
     let path = &segment.path;
-    let bytes = fs::read(path).map_err(io_error(path))?;
+    let bytes = disk.read(path).map_err(io_error(path))?;
+    scan_bytes(&bytes, segment.first_version, path, &mut visit)
+}
+
+/// What [`scan_log_bytes`] found in one segment's bytes.
+#[derive(Debug)]
+pub struct LogScan {
+    /// Transactions in the valid records.
+    pub transactions: u64,
+    /// Bytes up to the end of the last valid record.
+    pub valid_len: u64,
+    /// Why the segment ends before its bytes do, if it does.
+    pub damage: Option<String>,
+}
+
+/// Scans a segment's bytes as recovery does, decoding every valid record: the log
+/// reader's whole path from bytes, for the fuzz targets (`crates/kith-fuzz`).
+pub fn scan_log_bytes(bytes: &[u8], first_version: u64) -> Result<LogScan, StorageError> {
+    let path = Path::new("<bytes>");
+    let mut transactions = 0u64;
+    let scan = scan_bytes(bytes, first_version, path, &mut |record| {
+        let (first, batches) = decode_payload(record.payload, path)?;
+        assert_eq!(
+            first, record.first_version,
+            "the record head was read twice"
+        );
+        assert_eq!(batches.len(), record.transactions as usize);
+        transactions += u64::from(record.transactions);
+        Ok(())
+    })?;
+    Ok(LogScan {
+        transactions,
+        valid_len: scan.valid_len,
+        damage: scan.damage,
+    })
+}
+
+/// [`scan_segment_raw`] over bytes already read.
+fn scan_bytes(
+    bytes: &[u8],
+    segment_first: u64,
+    path: &Path,
+    visit: &mut dyn FnMut(RawRecord<'_>) -> Result<(), StorageError>,
+) -> Result<SegmentScan, StorageError> {
     let corrupt = |reason: String| StorageError::Corrupt {
-        path: path.clone(),
+        path: path.to_path_buf(),
         reason,
     };
     if bytes.len() < SEGMENT_HEADER_BYTES || &bytes[..8] != SEGMENT_MAGIC {
@@ -172,22 +216,21 @@ pub(crate) fn scan_segment_raw(
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
     if version != WAL_FORMAT_VERSION {
         return Err(StorageError::UnsupportedVersion {
-            path: path.clone(),
+            path: path.to_path_buf(),
             found: version,
             supported: WAL_FORMAT_VERSION,
         });
     }
     let mut first = [0u8; 8];
     first.copy_from_slice(&bytes[16..24]);
-    if u64::from_le_bytes(first) != segment.first_version {
+    if u64::from_le_bytes(first) != segment_first {
         return Err(corrupt(format!(
-            "its header says it starts at version {}, its name says {}",
+            "its header says it starts at version {}, its name says {segment_first}",
             u64::from_le_bytes(first),
-            segment.first_version
         )));
     }
     let mut pos = SEGMENT_HEADER_BYTES;
-    let mut expected = segment.first_version;
+    let mut expected = segment_first;
     while pos < bytes.len() {
         let rest = &bytes[pos..];
         if rest.len() < RECORD_HEADER_BYTES {
@@ -224,7 +267,15 @@ pub(crate) fn scan_segment_raw(
                 "the record at byte {pos} starts at version {first_version}, expected {expected}"
             )));
         }
-        expected += u64::from(transactions);
+        // Found by the fuzz target `wal_record`: a record claiming versions past
+        // u64::MAX overflowed this sum.
+        expected = expected
+            .checked_add(u64::from(transactions))
+            .ok_or_else(|| {
+                corrupt(format!(
+                    "the record at byte {pos} holds versions past the largest ({first_version} + {transactions})"
+                ))
+            })?;
         visit(RawRecord {
             first_version,
             transactions,
@@ -283,14 +334,18 @@ fn damaged(pos: usize, what: String) -> SegmentScan {
 
 /// The appending end of the log.
 pub(crate) struct WalWriter {
+    disk: Arc<dyn Disk>,
     dir: PathBuf,
-    file: File,
+    file: Box<dyn DiskFile>,
     path: PathBuf,
     segment_first: u64,
     durability: Durability,
     buf: Vec<u8>,
+    /// The segment's length up to its last record written whole (and, with
+    /// `Durability::Fsync`, synced).
+    len: u64,
     /// Set when a write or sync failed: the file's tail is unknown, so nothing more is
-    /// appended (and nothing more acknowledged) until a restart recovers the log.
+    /// appended until [`WalWriter::cut_failed_tail`] has cut it back to `len`.
     failed: Option<String>,
 }
 
@@ -298,6 +353,7 @@ impl WalWriter {
     /// Creates a new, empty segment starting at `first_version` (written to a
     /// temporary name, synced, then renamed, so a segment never has a torn header).
     pub(crate) fn create(
+        disk: &Arc<dyn Disk>,
         dir: &Path,
         first_version: u64,
         durability: Durability,
@@ -310,13 +366,14 @@ impl WalWriter {
         header.extend_from_slice(&0u32.to_le_bytes());
         header.extend_from_slice(&first_version.to_le_bytes());
         {
-            let mut file = File::create(&tmp).map_err(io_error(&tmp))?;
+            let mut file = disk.create(&tmp).map_err(io_error(&tmp))?;
             file.write_all(&header).map_err(io_error(&tmp))?;
             file.sync_all().map_err(io_error(&tmp))?;
         }
-        fs::rename(&tmp, &path).map_err(io_error(&path))?;
-        sync_dir(dir)?;
+        disk.rename(&tmp, &path).map_err(io_error(&path))?;
+        sync_dir(&**disk, dir)?;
         WalWriter::append_to(
+            disk,
             dir,
             Segment {
                 first_version,
@@ -328,15 +385,18 @@ impl WalWriter {
 
     /// Opens an existing (recovered) segment for appending at its end.
     pub(crate) fn append_to(
+        disk: &Arc<dyn Disk>,
         dir: &Path,
         segment: Segment,
         durability: Durability,
     ) -> Result<WalWriter, StorageError> {
-        let file = OpenOptions::new()
-            .append(true)
-            .open(&segment.path)
+        let file = disk
+            .append(&segment.path)
             .map_err(io_error(&segment.path))?;
+        let len = disk.len(&segment.path).map_err(io_error(&segment.path))?;
         Ok(WalWriter {
+            disk: Arc::clone(disk),
+            len,
             dir: dir.to_path_buf(),
             file,
             path: segment.path,
@@ -354,9 +414,7 @@ impl WalWriter {
         first_version: u64,
         batches: &[&WriteBatch],
     ) -> Result<u64, StorageError> {
-        if let Some(reason) = &self.failed {
-            return Err(self.failure(reason.clone()));
-        }
+        self.cut_failed_tail()?;
         self.buf.clear();
         self.buf.extend_from_slice(&[0u8; RECORD_HEADER_BYTES]);
         self.buf.extend_from_slice(&first_version.to_le_bytes());
@@ -382,7 +440,32 @@ impl WalWriter {
             self.failed = Some(reason.clone());
             return Err(self.failure(reason));
         }
+        self.len += self.buf.len() as u64;
         Ok(self.buf.len() as u64)
+    }
+
+    /// After a failed append, cuts the segment back to its last whole record and
+    /// syncs it, so that appending can go on (a disk that was full has room again).
+    /// The failed group was never acknowledged, and no later one is appended behind
+    /// its torn bytes. Whether its sync or its write failed, the cut segment holds
+    /// exactly the records before it, synced: those were synced before the failure.
+    fn cut_failed_tail(&mut self) -> Result<(), StorageError> {
+        let Some(reason) = self.failed.clone() else {
+            return Ok(());
+        };
+        let cut = self
+            .disk
+            .truncate(&self.path, self.len)
+            .and_then(|()| self.disk.append(&self.path));
+        match cut {
+            Ok(file) => {
+                tracing::warn!(path = %self.path.display(), after = %reason, "the log's failed tail was cut; appending again");
+                self.file = file;
+                self.failed = None;
+                Ok(())
+            }
+            Err(e) => Err(self.failure(format!("{reason}; cutting its tail failed too: {e}"))),
+        }
     }
 
     /// The payload of the record [`WalWriter::append`] wrote last.
@@ -394,21 +477,19 @@ impl WalWriter {
         StorageError::Io {
             path: self.path.clone(),
             source: std::io::Error::other(format!(
-                "the log could not be written ({reason}); no write is accepted until the server restarts"
+                "the log could not be written ({reason}); writes are refused until the log can be written again (reads go on)"
             )),
         }
     }
 
     /// Closes the current segment and starts a new one at `next_version`.
     pub(crate) fn rotate(&mut self, next_version: u64) -> Result<(), StorageError> {
-        if let Some(reason) = &self.failed {
-            return Err(self.failure(reason.clone()));
-        }
+        self.cut_failed_tail()?;
         if next_version == self.segment_first {
             return Ok(()); // the current segment is still empty
         }
         self.file.sync_all().map_err(io_error(&self.path))?;
-        *self = WalWriter::create(&self.dir, next_version, self.durability)?;
+        *self = WalWriter::create(&self.disk, &self.dir, next_version, self.durability)?;
         Ok(())
     }
 
@@ -422,17 +503,49 @@ impl WalWriter {
 /// a segment starting at or before `covered + 1`. A checkpoint at version `c` rotates
 /// the log to `c + 1`, so with `covered = c` every older segment goes; a lower
 /// `covered` (versions not yet replicated) keeps the segments holding what is above it.
-pub(crate) fn remove_segments_covered(dir: &Path, covered: u64) -> Result<usize, StorageError> {
-    let segments = list_segments(dir)?;
+pub(crate) fn remove_segments_covered(
+    disk: &dyn Disk,
+    dir: &Path,
+    covered: u64,
+) -> Result<usize, StorageError> {
+    let segments = list_segments(disk, dir)?;
     let mut removed = 0;
     for pair in segments.windows(2) {
         if pair[1].first_version <= covered + 1 {
-            fs::remove_file(&pair[0].path).map_err(io_error(&pair[0].path))?;
+            disk.remove(&pair[0].path)
+                .map_err(io_error(&pair[0].path))?;
             removed += 1;
         }
     }
     if removed > 0 {
-        sync_dir(dir)?;
+        sync_dir(disk, dir)?;
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A segment holding one record with a valid checksum and `payload`.
+    fn segment(first_version: u64, payload: &[u8]) -> Vec<u8> {
+        let mut out = SEGMENT_MAGIC.to_vec();
+        out.extend_from_slice(&WAL_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&first_version.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        out.extend_from_slice(payload);
+        out
+    }
+
+    /// Regression: fuzz target `wal_record`, fuzz/regressions/wal_record/version-overflow.
+    #[test]
+    fn a_record_whose_versions_pass_u64_max_is_corrupt_not_a_panic() {
+        let first = u64::MAX - 1;
+        let mut payload = first.to_le_bytes().to_vec();
+        payload.extend_from_slice(&5u32.to_le_bytes());
+        let e = scan_log_bytes(&segment(first, &payload), first).expect_err("corrupt");
+        assert!(e.to_string().contains("past the largest"), "{e}");
+    }
 }

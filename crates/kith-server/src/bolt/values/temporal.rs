@@ -177,7 +177,7 @@ impl Fields<'_> {
     fn offset(&self, i: usize) -> Result<i32, String> {
         i32::try_from(self.int(i)?)
             .ok()
-            .filter(|o| o.abs() <= 18 * 3600)
+            .filter(|o| (-18 * 3600..=18 * 3600).contains(o))
             .ok_or_else(|| self.range())
     }
 

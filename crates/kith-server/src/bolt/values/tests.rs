@@ -211,3 +211,16 @@ fn parameters_kith_cannot_keep_are_refused_by_name() {
         )]))
     );
 }
+
+/// The same `abs()` of i32::MIN that the fuzz target `wal_record` found in the
+/// store's temporal codec, here in the Bolt parameter decoder (found by review of that
+/// pattern): an offset of i32::MIN is out of range, not a panic.
+#[test]
+fn a_time_offset_of_i32_min_is_refused_not_a_panic() {
+    let time = Pack::Struct(
+        tag::TIME,
+        vec![Pack::Int(0), Pack::Int(i64::from(i32::MIN))],
+    );
+    let e = param_value("t", time).expect_err("out of range");
+    assert!(e.contains("t"), "{e}");
+}

@@ -1,0 +1,3 @@
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| kith_fuzz::targets::cypher::cypher_parse(data));
