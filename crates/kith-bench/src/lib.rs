@@ -21,6 +21,7 @@ pub mod report_s4;
 pub mod shard;
 pub mod shindig;
 pub mod shindig_cypher;
+pub mod soak;
 mod svg;
 pub mod throughput;
 pub mod transport;

@@ -1,10 +1,11 @@
-//! The crash test: concurrent writers against a real `kith serve`, killed with SIGKILL
-//! at random moments (some of them while a checkpoint is being written), restarted;
-//! after each kill every acknowledged write must be there and no transaction may be
-//! partly visible.
+//! The crash test: 8 concurrent writers against a real `kith serve`, killed with
+//! SIGKILL at random moments (every third one while a checkpoint is being written),
+//! restarted; after each kill every acknowledged write must be there, no transaction
+//! may be partly visible, and none may be there twice.
 //!
 //! `KITH_CRASH_TRIALS` sets the number of kills (default 4, the CI run); the full run
-//! is `KITH_CRASH_TRIALS=25 cargo test --release -p kith-cli --test crash -- --nocapture`.
+//! (issue 18, docs/reliability.md) is
+//! `KITH_CRASH_TRIALS=100 cargo test --release -p kith-cli --test crash -- --nocapture`.
 
 mod common;
 
@@ -22,7 +23,7 @@ use kith_storage::{Database, DatabaseOptions};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
-const WRITERS: u64 = 4;
+const WRITERS: u64 = 8;
 /// Nodes in a "bulk" transaction: all of them or none must survive.
 const BULK_NODES: i64 = 20;
 
@@ -135,6 +136,7 @@ fn check_recovered(dir: &Path, acked: &Acked) -> (usize, usize) {
     let (crash, part_label, bulk) = (label("Crash"), label("CrashPart"), label("Bulk"));
     let key = |name: &str| g.prop_key_id(name);
     let mut pairs = 0;
+    let mut pair_ids = HashSet::new();
     if let (Some(crash), Some(part_label)) = (crash, part_label) {
         let part = g.rel_type_id("PART").expect("PART exists with Crash nodes");
         let (id_key, tx_key) = (key("id").expect("id"), key("tx").expect("tx"));
@@ -142,6 +144,7 @@ fn check_recovered(dir: &Path, acked: &Acked) -> (usize, usize) {
             if g.has_label(n, crash) {
                 pairs += 1;
                 let id = g.node_property(n, id_key).as_ref().and_then(Value::as_int);
+                assert!(pair_ids.insert(id), "pair {id:?} was applied twice");
                 let edges = g.neighbors(n, part, Direction::Out);
                 assert_eq!(
                     edges.len(),

@@ -480,3 +480,117 @@ async fn connections_past_the_cap_are_refused_and_closed_ones_free_their_slot() 
     drop((again, open));
     server.stop().await;
 }
+
+/// Slowloris: connections that trickle their headers are closed when the header
+/// timeout runs out, and a flood of connections past `http_connections_max` is closed
+/// at once; meanwhile a well-behaved client is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slowloris_and_connection_floods_are_closed_while_others_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start(0.1, |c| {
+        c.http_connections_max = 20;
+        c.http_header_timeout_ms = 1_000;
+    })
+    .await;
+    // Ten slow clients: each sends a little of its headers every 200 ms.
+    let mut slow = Vec::new();
+    for _ in 0..10 {
+        let mut s = TcpStream::connect(server.addr).await.expect("connects");
+        s.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .expect("writes");
+        slow.push(s);
+    }
+    // Within the timeout they stay open: the server does not cut a slow client short.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    for s in &mut slow {
+        s.write_all(b"X-Slow: 1\r\n")
+            .await
+            .expect("still open within the timeout");
+        let mut byte = [0u8; 1];
+        let read = tokio::time::timeout(Duration::from_millis(20), s.read(&mut byte)).await;
+        assert!(
+            read.is_err(),
+            "a slow connection was closed within the timeout: {read:?}"
+        );
+    }
+    // A flood: 200 connections at once, past the cap of 20 (the slow ten included).
+    let mut flood = Vec::new();
+    for _ in 0..200 {
+        if let Ok(s) = TcpStream::connect(server.addr).await {
+            flood.push(s);
+        }
+    }
+    let mut closed_at_once = 0;
+    for s in &mut flood {
+        let mut byte = [0u8; 1];
+        let read = tokio::time::timeout(Duration::from_millis(50), s.read(&mut byte)).await;
+        if let Ok(Ok(0) | Err(_)) = read {
+            closed_at_once += 1;
+        }
+    }
+    assert!(
+        closed_at_once >= 150,
+        "only {closed_at_once} of 200 flood connections were closed at once"
+    );
+    drop(flood);
+    // A real client is answered once the flood's slots are free again (the server
+    // sees the flood's connections close a moment after they do).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, _) = server.http("GET", "/health", "").await;
+    assert_eq!(status, 200);
+    // The slow clients keep trickling; the header timeout closes every one.
+    let started = std::time::Instant::now();
+    let mut open = slow.len();
+    while open > 0 && started.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        open = 0;
+        for s in &mut slow {
+            if s.write_all(b"X-Slow: 1\r\n").await.is_ok() {
+                let mut byte = [0u8; 1];
+                if let Ok(Ok(n)) =
+                    tokio::time::timeout(Duration::from_millis(1), s.read(&mut byte)).await
+                {
+                    if n == 0 {
+                        continue;
+                    }
+                }
+                open += 1;
+            }
+        }
+    }
+    assert_eq!(open, 0, "slowloris connections outlived the header timeout");
+    assert!(metric(&server, "kith_http_connections_refused_total").await >= 150);
+    server.stop().await;
+}
+
+/// Deeply nested values and queries, and parameters past the frame limit, over
+/// HTTP: each is refused with a clear error naming what was wrong, quickly, and the
+/// server keeps serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deep_nesting_and_oversized_parameters_are_refused_by_name() {
+    let server = TestServer::start(0.1, |c| c.frame_bytes_max = 64 * 1024).await;
+    let deep_value = format!("{}1{}", "[".repeat(20_000), "]".repeat(20_000));
+    let body = format!(r#"{{"query": "RETURN $p", "params": {{"p": {deep_value}}}}}"#);
+    let (status, answer) = server.http("POST", "/v1/cypher", &body).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer.contains("nest") || answer.contains("recursion limit"),
+        "{answer}"
+    );
+    let deep_query = format!("RETURN {}1{}", "(".repeat(20_000), ")".repeat(20_000));
+    let body = format!(r#"{{"query": "{deep_query}"}}"#);
+    let (status, answer) = server.http("POST", "/v1/cypher", &body).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.contains("nests deeper than"), "{answer}");
+    let big = "x".repeat(200 * 1024);
+    let body = format!(r#"{{"query": "RETURN $p", "params": {{"p": "{big}"}}}}"#);
+    let (status, answer) = server.http("POST", "/v1/cypher", &body).await;
+    assert_eq!(status, 413, "{answer}");
+    // Still serving.
+    let (status, answer) = server
+        .http("POST", "/v1/cypher", r#"{"query": "RETURN 1 AS one"}"#)
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    server.stop().await;
+}

@@ -33,6 +33,12 @@ pub struct ServerConfig {
     pub queue_depth_max: usize,
     /// Open WebSocket and Bolt connections, together.
     pub connections_max: usize,
+    /// Open HTTP connections not (yet) upgraded to WebSocket; past it a new one is
+    /// closed at once.
+    pub http_connections_max: usize,
+    /// Time an HTTP connection may take to send a request's headers (and, kept
+    /// alive, to start its next request) before it is closed: slowloris.
+    pub http_header_timeout_ms: u64,
     /// Time a request may take before the client gets `timeout`.
     pub query_timeout_ms: u64,
     /// Time a connection's writer may make no progress before it is closed.
@@ -126,6 +132,8 @@ impl Default for ServerConfig {
             inflight_per_connection_max: 256,
             queue_depth_max: 4_096,
             connections_max: 1_024,
+            http_connections_max: 4_096,
+            http_header_timeout_ms: 10_000,
             query_timeout_ms: 10_000,
             write_stall_timeout_ms: 30_000,
             answer_queue_bytes_max: 8 << 20,
@@ -180,6 +188,11 @@ impl ServerConfig {
             ),
             ("queue_depth_max", self.queue_depth_max),
             ("connections_max", self.connections_max),
+            ("http_connections_max", self.http_connections_max),
+            (
+                "http_header_timeout_ms",
+                self.http_header_timeout_ms as usize,
+            ),
             ("write_ops_max", self.write_ops_max),
             ("transactions_max", self.transactions_max),
             ("write_queue_max", self.write_queue_max),

@@ -39,6 +39,7 @@ mod error;
 mod exec;
 mod export;
 mod http;
+mod http_serve;
 mod ingest;
 mod local_shard;
 pub mod metrics;

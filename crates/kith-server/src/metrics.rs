@@ -51,6 +51,7 @@ pub struct Metrics {
     connections_total: AtomicU64,
     bytes_in: AtomicU64,
     bytes_out: AtomicU64,
+    http_connections_refused: AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -111,6 +112,12 @@ impl Metrics {
     /// Open WebSocket connections.
     pub fn connections_open(&self) -> i64 {
         self.connections_open.load(Ordering::Relaxed)
+    }
+
+    /// An HTTP connection closed at once: `http_connections_max` were open.
+    pub fn http_connection_refused(&self) {
+        self.http_connections_refused
+            .fetch_add(1, Ordering::Relaxed);
     }
 
     /// Bytes received.
@@ -183,6 +190,14 @@ impl Metrics {
                 "WebSocket connections accepted.",
                 "counter",
                 self.connections_total.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "kith_http_connections_refused_total",
+                "HTTP connections closed at once because http_connections_max were open.",
+                "counter",
+                self.http_connections_refused
+                    .load(Ordering::Relaxed)
+                    .to_string(),
             ),
             (
                 "kith_bytes_in_total",

@@ -252,8 +252,7 @@ impl Server {
         let stopped = async move {
             let _ = signal.changed().await;
         };
-        let handshakes_max = state.config.connections_max;
-        let served = serve_http(listener, tls, handshakes_max, app, stopped).await;
+        let served = serve_http(listener, tls, state.clone(), app, stopped).await;
         // Commit what is queued and write the final checkpoint.
         let finishing = state.clone();
         let _ = tokio::task::spawn_blocking(move || {
@@ -278,21 +277,16 @@ impl Server {
 async fn serve_http(
     listener: TcpListener,
     tls: Option<Tls>,
-    handshakes_max: usize,
+    state: Arc<AppState>,
     app: Router,
     stopped: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     match tls {
-        None => {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(stopped)
-                .await
-        }
+        None => crate::http_serve::serve(listener, app, state, stopped).await,
         Some(tls) => {
+            let handshakes_max = state.config.connections_max;
             let listener = TlsListener::new(listener, tls, handshakes_max)?;
-            axum::serve(listener, app)
-                .with_graceful_shutdown(stopped)
-                .await
+            crate::http_serve::serve(listener, app, state, stopped).await
         }
     }
 }

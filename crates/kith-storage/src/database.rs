@@ -160,6 +160,8 @@ impl Database {
         let disk = Arc::clone(&options.disk);
         let wal_dir = dir.join(WAL_DIR);
         disk.create_dir_all(&wal_dir).map_err(io_error(&wal_dir))?;
+        // A new `wal/` entry is durable only once its parent directory is synced.
+        wal::sync_dir(&*disk, dir)?;
         let lock_path = dir.join(LOCK_FILE);
         let Some(lock_file) = disk.lock(&lock_path).map_err(io_error(&lock_path))? else {
             return Err(StorageError::Locked(dir.to_path_buf()));
@@ -253,6 +255,16 @@ impl Database {
                 report.cut_tail = Some(message);
             }
         }
+        // What was replayed is served, so it must be durable before it is: a record
+        // whose fsync failed (its group answered as failed) can still be whole in
+        // the page cache after a process restart. (On Linux, pages an fsync failed to
+        // write may be marked clean and not written again; the writer's own tail cut
+        // covers that case while the process lives.) Found by crash injection.
+        for segment in &segments {
+            disk.append(&segment.path)
+                .and_then(|mut file| file.sync_all())
+                .map_err(io_error(&segment.path))?;
+        }
         report.replay_time = started.elapsed();
         report.version = snapshot.version;
 
@@ -266,11 +278,16 @@ impl Database {
             Some(_) => {
                 let writer =
                     WalWriter::create(&disk, &wal_dir, snapshot.version + 1, options.durability)?;
-                // The older segments end below the checkpoint: it covers them all
-                // (kept only above a replication floor).
-                let floor = options.log_consumed.as_ref().map_or(snapshot.version, |c| {
-                    snapshot.version.min(c.load(Ordering::Acquire))
-                });
+                // Segments the checkpoint covers go (kept only above a replication
+                // floor). The checkpoint's version, not the replayed one: the newest
+                // segment may be an empty one a failed checkpoint left behind older
+                // segments that hold versions no checkpoint has (found in review of
+                // the crash-injection work).
+                let covered = report.checkpoint_version;
+                let floor = options
+                    .log_consumed
+                    .as_ref()
+                    .map_or(covered, |c| covered.min(c.load(Ordering::Acquire)));
                 wal::remove_segments_covered(&*disk, &wal_dir, floor)?;
                 writer
             }

@@ -190,31 +190,58 @@ fn digest(g: &dyn GraphView) -> Digest {
     (nodes, rels)
 }
 
-/// The recovered directory holds the acknowledged transactions, plus at most one
-/// group in doubt applied whole; and it takes new writes.
-fn check(disk: &SimDisk, outcome: &Outcome, what: &str) {
-    let (db, report) = Database::open(Path::new(DIR), options(disk))
-        .unwrap_or_else(|e| panic!("{what}: recovery failed: {e}"));
-    let got = db.store().snapshot();
+/// What the recovered directory may hold: the acknowledged transactions, or those
+/// plus one group in doubt applied whole.
+fn candidates(outcome: &Outcome) -> Vec<Digest> {
     let acked = outcome.acked.snapshot();
-    let mut candidates = vec![digest(&*acked)];
+    let mut out = vec![digest(&*acked)];
     for group in &outcome.in_doubt {
         let store = Store::new(Snapshot::clone(&acked));
         for batch in group {
             let _ = store.apply(batch);
         }
-        candidates.push(digest(&*store.snapshot()));
+        out.push(digest(&*store.snapshot()));
     }
+    out
+}
+
+/// Recovers the directory and checks it holds one of the candidates with every
+/// acknowledged commit; recovers it again (the process restarting) and after
+/// another crash (recovery's own writes must be durable): the same state each time;
+/// then it takes new writes.
+fn check(disk: &SimDisk, outcome: &Outcome, what: &str) {
+    let open = |disk: &SimDisk, how: &str| {
+        Database::open(Path::new(DIR), options(disk))
+            .unwrap_or_else(|e| panic!("{what}, {how}: recovery failed: {e}"))
+            .0
+    };
+    let db = open(disk, "first recovery");
+    let got = db.store().snapshot();
+    let acked = outcome.acked.snapshot();
     let found = digest(&*got);
     assert!(
-        candidates.contains(&found),
-        "{what}: recovered version {} ({report:?}) is no prefix of the commits (acknowledged: version {})",
+        candidates(outcome).contains(&found),
+        "{what}: recovered version {} is no prefix of the commits (acknowledged: version {})",
         got.version(),
         acked.version()
     );
     assert!(
         got.version() >= acked.version(),
         "{what}: an acknowledged transaction was lost"
+    );
+    drop(db);
+    let again = open(disk, "second recovery");
+    assert_eq!(
+        digest(&*again.store().snapshot()),
+        found,
+        "{what}: a second recovery differs"
+    );
+    drop(again);
+    let db = open(&disk.crash(), "recovery after a crash after recovery");
+    assert_eq!(
+        digest(&*db.store().snapshot()),
+        found,
+        "{what}: recovery's work was not durable"
     );
     let probe = WriteBatch {
         ops: vec![WriteOp::CreateNode {
@@ -228,20 +255,50 @@ fn check(disk: &SimDisk, outcome: &Outcome, what: &str) {
     assert_eq!(info.version, got.version() + 1, "{what}: the next version");
 }
 
-/// One fault at one point: run, then recover both ways.
-fn trial(seed: u64, steps: &[Step], point: u64, fault: Fault) {
-    let disk = SimDisk::new(seed ^ point.wrapping_mul(0x9E37_79B9));
-    disk.fail_at(point, fault);
+/// Crashes at every point of recovering `disk`, then recovers again and checks.
+fn crash_during_recovery(disk: &SimDisk, outcome: &Outcome, what: &str) -> usize {
+    let clean = disk.fork();
+    let base = clean.points();
+    drop(Database::open(Path::new(DIR), options(&clean)));
+    let points = clean.points() - base;
+    for k in 0..points {
+        let fork = disk.fork();
+        fork.fail_at(base + k, Fault::Crash);
+        drop(Database::open(Path::new(DIR), options(&fork)));
+        check(
+            &fork.crash(),
+            outcome,
+            &format!("{what}, crashed at recovery point {k}"),
+        );
+    }
+    points as usize
+}
+
+/// Faults at the given points: run, then recover both ways (and, after a machine
+/// crash, crash recovery itself at each of its points). Returns the recoveries run.
+fn trial(seed: u64, steps: &[Step], faults: &[(u64, Fault)]) -> usize {
+    let disk = SimDisk::new(seed ^ faults[0].0.wrapping_mul(0x9E37_79B9));
+    for &(point, fault) in faults {
+        disk.fail_at(point, fault);
+    }
     let outcome = run(&disk, steps);
-    let what = format!("seed {seed}, {fault:?} at point {point}");
+    let what = format!("seed {seed}, {faults:?}");
     let after_crash = disk.crash();
+    let mut recoveries = 1;
     if !disk.crashed() {
         // The process restarts; the machine did not stop: the page cache survives
-        // (and a full disk has room again).
-        disk.free_space();
-        check(&disk, &outcome, &format!("{what}, process restart"));
+        // (and a full disk has room again; faults planned past the run's end are
+        // dropped).
+        let restarted = disk.fork();
+        restarted.free_space();
+        check(&restarted, &outcome, &format!("{what}, process restart"));
+        recoveries += 1;
     }
     check(&after_crash, &outcome, &format!("{what}, machine restart"));
+    if faults.iter().any(|(_, f)| *f == Fault::Crash) {
+        recoveries += crash_during_recovery(&after_crash, &outcome, &what);
+    }
+    recoveries
 }
 
 fn seeds() -> u64 {
@@ -253,7 +310,7 @@ fn seeds() -> u64 {
 
 #[test]
 fn every_fault_at_every_point_recovers_a_prefix_with_every_acknowledged_commit() {
-    let mut trials = 0;
+    let (mut trials, mut recoveries) = (0, 0);
     for seed in 1..=seeds() {
         let steps = workload(seed, 24);
         let clean = SimDisk::new(seed);
@@ -265,13 +322,24 @@ fn every_fault_at_every_point_recovers_a_prefix_with_every_acknowledged_commit()
         );
         let points = clean.points();
         for point in 0..points {
-            for fault in [Fault::Crash, Fault::Error, Fault::Full] {
-                trial(seed, &steps, point, fault);
+            // One fault at every point; then a failure followed by a crash a few
+            // operations later (while the writer cuts its tail or retries).
+            let later = point + 1 + (point * 7 + seed) % 12;
+            for faults in [
+                vec![(point, Fault::Crash)],
+                vec![(point, Fault::Error)],
+                vec![(point, Fault::Full)],
+                vec![(point, Fault::Error), (later, Fault::Crash)],
+                vec![(point, Fault::Full), (later, Fault::Crash)],
+            ] {
+                recoveries += trial(seed, &steps, &faults);
                 trials += 1;
             }
         }
     }
-    eprintln!("crash injection: {trials} trials, every one recovered a prefix with every acknowledged commit");
+    eprintln!(
+        "crash injection: {trials} trials, {recoveries} recoveries checked; every one held a prefix with every acknowledged commit"
+    );
 }
 
 #[test]

@@ -55,6 +55,43 @@ pub enum Bench {
     /// The S3 write experiment: concurrent clients writing through the durable path,
     /// per write pattern, acknowledged only after fsync (docs/benchmarks.md).
     Writes(WritesArgs),
+    /// The soak (issue 18): a mixed read/write load at 90 % of the measured maximum
+    /// for a long time against a durable server, with errors, latency percentiles
+    /// and memory over time (docs/reliability.md).
+    Soak(SoakArgs),
+}
+
+/// `kith bench soak`.
+#[derive(clap::Args)]
+pub struct SoakArgs {
+    /// Data directory, copied first: the soak writes (default ./kith-data,
+    /// generated at scale 1 if absent).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// How long the soak runs, minutes.
+    #[arg(long, default_value_t = 30.0)]
+    pub minutes: f64,
+    /// Seconds the closed-loop maximum is measured first.
+    #[arg(long, default_value_t = 20.0)]
+    pub max_seconds: f64,
+    /// The soak's rate as a share of the maximum.
+    #[arg(long, default_value_t = 0.9)]
+    pub fraction: f64,
+    /// Concurrent clients.
+    #[arg(long, default_value_t = 32)]
+    pub clients: usize,
+    /// Share of requests that are durable writes (property updates).
+    #[arg(long, default_value_t = 0.1)]
+    pub write_share: f64,
+    /// Server worker threads [default: cores].
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// Seconds per window [default: a sixtieth of the run, at least 10].
+    #[arg(long)]
+    pub window_seconds: Option<f64>,
+    /// Where soak.md, soak.csv, the plots and the server's log go.
+    #[arg(long, default_value = "soak-report")]
+    pub out: PathBuf,
 }
 
 /// `kith bench transport`.
@@ -398,6 +435,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Shindig(args) => shindig(args),
         Bench::Throughput(args) => throughput(args),
         Bench::Writes(args) => writes(args),
+        Bench::Soak(args) => soak(args),
     }
 }
 
@@ -940,6 +978,91 @@ fn writes(args: WritesArgs) -> Result<()> {
     if let Some(path) = json {
         std::fs::write(&path, serde_json::to_string_pretty(&report.json())? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn soak(args: SoakArgs) -> Result<()> {
+    let dir = data_dir::resolve(args.data)?;
+    let (queries, nodes) = {
+        let loaded = data_dir::load(&dir)?;
+        let queries =
+            kith_bench::shindig::queries(&loaded.snapshot, 64).map_err(|e| anyhow::anyhow!(e))?;
+        (queries, loaded.snapshot.node_id_bound() as u64)
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    // The soak writes: it serves a copy, removed after.
+    let data = args.out.join("data");
+    let _ = std::fs::remove_dir_all(&data);
+    copy_dir(&dir, &data)?;
+    let duration = Duration::from_secs_f64(args.minutes.max(0.1) * 60.0);
+    let window = Duration::from_secs_f64(
+        args.window_seconds
+            .unwrap_or((duration.as_secs_f64() / 60.0).max(10.0))
+            .max(1.0),
+    );
+    let options = kith_bench::soak::Options {
+        kith: std::env::current_exe().context("locating the kith binary")?,
+        data: data.clone(),
+        log: args.out.join("serve.log"),
+        duration,
+        max_duration: Duration::from_secs_f64(args.max_seconds.max(1.0)),
+        fraction: args.fraction.clamp(0.01, 1.0),
+        clients: args.clients.max(1),
+        write_share: args.write_share.clamp(0.0, 1.0),
+        workers: args
+            .workers
+            .unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+        nodes,
+    };
+    eprintln!(
+        "measuring the maximum for {:.0} s, then soaking at {:.0} % of it for {:.1} min",
+        args.max_seconds,
+        options.fraction * 100.0,
+        args.minutes
+    );
+    let report = runtime()?
+        .block_on(kith_bench::soak::run(&queries, options, window, |w| {
+            eprintln!(
+                "{:>6.0} s  {:>7.0} req/s  errors {}  p50 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  RSS {:.0} MiB",
+                w.at_s, w.ops_per_s, w.errors, w.p50_ms, w.p99_ms, w.p999_ms, w.rss_mib
+            )
+        }))
+        .map_err(|e| anyhow::anyhow!(e));
+    let _ = std::fs::remove_dir_all(&data);
+    let report = report?;
+    let markdown = report.markdown();
+    print!("{markdown}");
+    let svgs = report.svgs();
+    let mut files = vec![("soak.md", markdown.as_str())];
+    let csv = report.csv();
+    files.push(("soak.csv", &csv));
+    for (name, svg) in &svgs {
+        files.push((name, svg));
+    }
+    write_run_files(&args.out, &files)?;
+    if !report.passed() {
+        anyhow::bail!(
+            "the soak failed a check (see {})",
+            args.out.join("soak.md").display()
+        );
+    }
+    Ok(())
+}
+
+/// Copies a data directory (its files and `wal/`).
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
+    for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else if entry.file_name() != "LOCK" {
+            std::fs::copy(entry.path(), &target)
+                .with_context(|| format!("copying {}", entry.path().display()))?;
+        }
     }
     Ok(())
 }

@@ -73,6 +73,12 @@ pub struct ServeArgs {
     /// Open WebSocket connections.
     #[arg(long)]
     connections_max: Option<usize>,
+    /// Open HTTP connections not upgraded to WebSocket; past it new ones are closed.
+    #[arg(long)]
+    http_connections_max: Option<usize>,
+    /// Time an HTTP connection may take to send a request's headers, in ms.
+    #[arg(long)]
+    http_header_timeout_ms: Option<u64>,
     /// Time a request may take, in ms.
     #[arg(long)]
     query_timeout_ms: Option<u64>,
@@ -174,7 +180,9 @@ impl ServeArgs {
         set!(
             inflight_per_connection_max,
             queue_depth_max,
-            connections_max
+            connections_max,
+            http_connections_max,
+            http_header_timeout_ms
         );
         set!(
             query_timeout_ms,

@@ -13,9 +13,11 @@ pub fn write_ops(data: &[u8]) {
         Some((_, Value::List(items))) => items.clone(),
         _ => vec![Value::Map(entries)],
     };
-    let n = ops.len();
-    match kith_protocol::ops::decode(ops, 64) {
-        Ok(converted) => assert!(converted.len() >= n.min(1), "operations were lost"),
-        Err(e) => assert!(!e.is_empty(), "an error without a reason"),
+    if let Err(e) = kith_protocol::ops::decode(ops, 64) {
+        // Every refusal names the operation (by position) or the request's count.
+        assert!(
+            e.contains("operation"),
+            "an error that names no operation: {e}"
+        );
     }
 }

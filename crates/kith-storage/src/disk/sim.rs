@@ -1,10 +1,14 @@
 //! A simulated disk for crash-injection tests: a file system in memory that keeps,
-//! for every file, what was written and what was last synced, and for every
-//! directory entry, whether the directory was synced since. At a chosen operation it
-//! fails, fills up, or "crashes"; [`SimDisk::crash`] then gives the disk as a
-//! restarted machine would find it: only synced data and synced directory entries,
-//! plus a random part of what was written after the last sync (a torn write), which
-//! may read back as zeros (the size reached the disk, the data did not).
+//! for every file, what was written and what was last synced, and the directory
+//! changes (creations, renames, removals) not yet made durable by a directory sync,
+//! in order. At chosen operations it fails, fills up, or "crashes";
+//! [`SimDisk::crash`] then gives the disk as a restarted machine would find it:
+//! synced data and synced directory entries, plus a random prefix of the pending
+//! directory changes (a journaling file system commits them in order, and any
+//! later sync may have carried them), plus a random part of what was written after
+//! a file's last sync (a torn write), which may read back as zeros (the size reached
+//! the disk, the data did not). Directories themselves are kept (the database syncs
+//! a new one's parent).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -32,17 +36,52 @@ struct Inode {
     synced: Vec<u8>,
 }
 
+/// A directory change not yet durable.
+#[derive(Clone, Debug)]
+enum Change {
+    Link(PathBuf, usize),
+    Unlink(PathBuf),
+    /// Atomic: a crash keeps both halves or neither.
+    Rename(PathBuf, PathBuf, usize),
+}
+
+impl Change {
+    /// The entry it changes (a rename's target, in the same directory as its source).
+    fn path(&self) -> &Path {
+        match self {
+            Change::Link(p, _) | Change::Unlink(p) | Change::Rename(_, p, _) => p,
+        }
+    }
+
+    fn apply(&self, names: &mut BTreeMap<PathBuf, usize>) {
+        match self {
+            Change::Link(p, i) => {
+                names.insert(p.clone(), *i);
+            }
+            Change::Unlink(p) => {
+                names.remove(p);
+            }
+            Change::Rename(from, to, i) => {
+                names.remove(from);
+                names.insert(to.clone(), *i);
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 struct State {
     inodes: Vec<Inode>,
     /// The directory entries a process sees.
     names: BTreeMap<PathBuf, usize>,
-    /// The entries a crash keeps (as of each directory's last sync).
+    /// The entries a crash keeps for certain (as of each directory's last sync).
     durable: BTreeMap<PathBuf, usize>,
+    /// Changes since, in order: a crash keeps a prefix of them.
+    pending: Vec<Change>,
     dirs: BTreeSet<PathBuf>,
     /// Operations that could fail, so far.
     points: u64,
-    fault: Option<(u64, Fault)>,
+    faults: Vec<(u64, Fault)>,
     full: bool,
     crashed: bool,
     rng: u64,
@@ -71,8 +110,16 @@ impl SimDisk {
 
     /// Plans `fault` at the operation numbered `point` (counting from 0 since the
     /// disk was made) that writes, syncs, creates, renames, removes or truncates.
+    /// Several faults may be planned.
     pub fn fail_at(&self, point: u64, fault: Fault) {
-        self.state().fault = Some((point, fault));
+        self.state().faults.push((point, fault));
+    }
+
+    /// A copy that goes its own way from here (the same files, no fault planned).
+    pub fn fork(&self) -> SimDisk {
+        let mut s = self.state().clone();
+        s.faults.clear();
+        SimDisk(Arc::new(Mutex::new(s)))
     }
 
     /// Such operations so far: a fault-free run tells how many points to try.
@@ -100,8 +147,15 @@ impl SimDisk {
             inode.data = kept.clone();
             inode.synced = kept;
         }
-        s.names = s.durable.clone();
-        s.fault = None;
+        let kept = (next(&mut s.rng) % (s.pending.len() as u64 + 1)) as usize;
+        let mut names = s.durable.clone();
+        for change in &s.pending[..kept] {
+            change.apply(&mut names);
+        }
+        s.names = names.clone();
+        s.durable = names;
+        s.pending.clear();
+        s.faults.clear();
         s.full = false;
         s.crashed = false;
         SimDisk(Arc::new(Mutex::new(s)))
@@ -140,10 +194,10 @@ impl State {
         }
         let here = self.points;
         self.points += 1;
-        match self.fault {
-            Some((at, fault)) if at == here => Ok(Some(fault)),
-            _ if self.full && writes => Ok(Some(Fault::Full)),
-            _ => Ok(None),
+        match self.faults.iter().find(|(at, _)| *at == here) {
+            Some(&(_, fault)) => Ok(Some(fault)),
+            None if self.full && writes => Ok(Some(Fault::Full)),
+            None => Ok(None),
         }
     }
 
@@ -286,7 +340,8 @@ impl Disk for SimDisk {
         let path = path.to_path_buf();
         s.change(true, |s| {
             s.inodes.push(Inode::default());
-            s.names.insert(path, inode);
+            s.names.insert(path.clone(), inode);
+            s.pending.push(Change::Link(path, inode));
             Ok(())
         })?;
         Ok(Box::new(SimFile {
@@ -315,11 +370,18 @@ impl Disk for SimDisk {
     }
 
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        debug_assert_eq!(
+            from.parent(),
+            to.parent(),
+            "renames stay in their directory"
+        );
         let mut s = self.state();
         let inode = s.inode(from)?;
         s.change(false, |s| {
             s.names.remove(from);
             s.names.insert(to.to_path_buf(), inode);
+            s.pending
+                .push(Change::Rename(from.to_path_buf(), to.to_path_buf(), inode));
             Ok(())
         })
     }
@@ -329,6 +391,7 @@ impl Disk for SimDisk {
         s.inode(path)?;
         s.change(false, |s| {
             s.names.remove(path);
+            s.pending.push(Change::Unlink(path.to_path_buf()));
             Ok(())
         })
     }
@@ -336,15 +399,14 @@ impl Disk for SimDisk {
     fn sync_dir(&self, dir: &Path) -> io::Result<()> {
         let mut s = self.state();
         s.change(false, |s| {
-            let in_dir = |p: &PathBuf| p.parent() == Some(dir);
-            s.durable.retain(|p, _| !in_dir(p));
-            let entries: Vec<(PathBuf, usize)> = s
-                .names
-                .iter()
-                .filter(|(p, _)| in_dir(p))
-                .map(|(p, i)| (p.clone(), *i))
-                .collect();
-            s.durable.extend(entries);
+            // The directory's changes become durable, in order; others stay pending.
+            let (mine, others): (Vec<Change>, Vec<Change>) = std::mem::take(&mut s.pending)
+                .into_iter()
+                .partition(|c| c.path().parent() == Some(dir));
+            for change in &mine {
+                change.apply(&mut s.durable);
+            }
+            s.pending = others;
             Ok(())
         })
     }

@@ -448,7 +448,8 @@ impl WalWriter {
     /// syncs it, so that appending can go on (a disk that was full has room again).
     /// The failed group was never acknowledged, and no later one is appended behind
     /// its torn bytes. Whether its sync or its write failed, the cut segment holds
-    /// exactly the records before it, synced: those were synced before the failure.
+    /// exactly the records before it, synced: with `Durability::Fsync` each was
+    /// synced before the failure, and the cut's own sync covers them otherwise.
     fn cut_failed_tail(&mut self) -> Result<(), StorageError> {
         let Some(reason) = self.failed.clone() else {
             return Ok(());
@@ -489,12 +490,28 @@ impl WalWriter {
             return Ok(()); // the current segment is still empty
         }
         self.file.sync_all().map_err(io_error(&self.path))?;
-        *self = WalWriter::create(&self.disk, &self.dir, next_version, self.durability)?;
+        match WalWriter::create(&self.disk, &self.dir, next_version, self.durability) {
+            Ok(next) => *self = next,
+            Err(e) => {
+                // The new segment may exist (renamed in, its directory not synced):
+                // the writer goes on in the old one, so the new one goes too, as far
+                // as it can. Recovery copes with it left behind (an empty newest
+                // segment below the versions the older one holds).
+                let stray = segment_path(&self.dir, next_version);
+                if self.disk.exists(&stray) {
+                    let _ = self.disk.remove(&stray);
+                    let _ = self.disk.sync_dir(&self.dir);
+                }
+                return Err(e);
+            }
+        }
         Ok(())
     }
 
-    /// Syncs what was written (for `Durability::None` on a clean shutdown).
+    /// Syncs what was written (for `Durability::None` on a clean shutdown); a failed
+    /// group's torn tail is cut first, so it never becomes durable.
     pub(crate) fn sync(&mut self) -> Result<(), StorageError> {
+        self.cut_failed_tail()?;
         self.file.sync_all().map_err(io_error(&self.path))
     }
 }

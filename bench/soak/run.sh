@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The soak (issue 18): a mixed read/write load (the Shindig read mix and 10 % durable
+# property updates) at 90 % of the measured maximum against a durable `kith serve`,
+# for --minutes, with errors, latency percentiles and resident memory per window.
+# Fails unless there is no error, memory grows under 5 % after the warm-up and the
+# p99 stays flat (docs/reliability.md). Report: OUT/soak.md, soak.csv,
+# soak-latency.svg, soak-memory.svg and the server's log.
+#
+# usage: bench/soak/run.sh [--minutes 30] [--out DIR] [--scale S] [kith bench soak flags...]
+# env:   KITH_BIN (default target/release/kith, built if absent)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+minutes=30 out="$root/target/soak" scale=1 extra=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --minutes) minutes=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --scale) scale=$2; shift 2 ;;
+    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    *) extra+=("$1"); shift ;;
+  esac
+done
+kith=${KITH_BIN:-$root/target/release/kith}
+if [[ -z ${KITH_BIN:-} ]]; then
+  (cd "$root" && cargo build --release -q -p kith-cli)
+fi
+data="$root/target/soak-data/shindig-$scale"
+if [[ ! -f $data/graph.kith ]]; then
+  "$kith" generate shindig --scale "$scale" --out "$data"
+fi
+mkdir -p "$out"
+"$kith" bench soak --data "$data" --minutes "$minutes" --out "$out" "${extra[@]}"
