@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use kith_client::{ops, Client, ClientConfig};
 use kith_core::Value;
 
+use crate::ldbc::median;
 use crate::process::{self, ServeProcess};
 use crate::shindig::Query;
 use crate::throughput::{schedule, Call};
@@ -252,11 +253,6 @@ pub const RSS_GROWTH_MAX_PCT: f64 = 5.0;
 /// The bound on latency drift: the last fifth's median p99 over the first steady
 /// fifth's.
 pub const P99_DRIFT_MAX: f64 = 1.5;
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs.get(xs.len() / 2).copied().unwrap_or(0.0)
-}
 
 impl Report {
     /// The windows after the warm-up (the first fifth of the run).

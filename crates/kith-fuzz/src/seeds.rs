@@ -20,7 +20,7 @@ pub fn all() -> Vec<(&'static str, Vec<Vec<u8>>)> {
         ("msgpack", documents(Encoding::MsgPack)),
         ("decompress", compressed()),
         ("write_ops", documents(Encoding::MsgPack)),
-        ("packstream", packstream()),
+        ("packstream", bolt_messages()),
         ("bolt_messages", bolt()),
         ("cypher_parse", cypher()),
         ("cypher_plan", cypher()),
@@ -188,10 +188,6 @@ fn compressed() -> Vec<Vec<u8>> {
         }
     }
     out
-}
-
-fn packstream() -> Vec<Vec<u8>> {
-    bolt_messages().into_iter().collect()
 }
 
 /// HELLO, LOGON, RUN with parameters of every kind, PULL, BEGIN, COMMIT, GOODBYE.
