@@ -199,6 +199,10 @@ impl Database {
                 });
             }
         }
+        // Damage is a torn write only where the log ends: in the newest segment, or in
+        // one followed only by empty segments (a failed rotation whose stray segment
+        // could not be removed, then a crash mid-append).
+        let log_end = wal::last_with_records(&*disk, &segments)?;
         // The version after the newest segment's last record.
         let mut newest_next = 0;
         for (i, segment) in segments.iter().enumerate() {
@@ -236,7 +240,7 @@ impl Database {
                 Ok(())
             })?;
             if let Some(damage) = scan.damage {
-                if !newest {
+                if log_end.is_some_and(|end| i < end) {
                     return Err(StorageError::Corrupt {
                         path: segment.path.clone(),
                         reason: format!(

@@ -749,3 +749,50 @@ fn a_checkpoint_newer_than_the_whole_log_starts_a_segment_of_its_own() {
     assert_eq!(report.version, 11);
     assert!(node_with_id(&db, 100));
 }
+
+/// A failed log rotation whose stray segment could not be removed leaves an empty
+/// newest segment; the writer goes on in the older one, and a crash mid-append tears
+/// its tail. That tail is where the log ends, so it is cut, as in the newest segment.
+#[test]
+fn a_torn_tail_followed_only_by_an_empty_segment_is_cut() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(dir.path());
+        for i in 1..=3 {
+            db.commit_one(&batch(vec![person(i, "a")]))
+                .expect("commits");
+        }
+    }
+    // The stray: an empty segment made by the real code (a checkpoint's rotation in
+    // another directory after two versions), named for version 3.
+    let other = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(other.path());
+        for i in 1..=2 {
+            db.commit_one(&batch(vec![person(i, "b")]))
+                .expect("commits");
+        }
+        db.checkpoint().expect("checkpoint");
+    }
+    let stray = segments(other.path()).pop().expect("the rotated segment");
+    let stray_name = stray.file_name().expect("a name").to_owned();
+    fs::copy(&stray, dir.path().join("wal").join(&stray_name)).expect("copies");
+    let older = segments(dir.path())[0].clone();
+    let mut torn = fs::read(&older).expect("reads");
+    torn.extend_from_slice(&[200, 0, 0, 0, 1, 2, 3]);
+    fs::write(&older, &torn).expect("tears the tail");
+
+    let (db, report) = open(dir.path());
+    assert_eq!(report.version, 3);
+    let cut = report.cut_tail.expect("the torn tail is cut");
+    assert!(cut.contains(&older.display().to_string()), "{cut}");
+    assert!((1..=3).all(|i| node_with_id(&db, i)));
+    let info = db
+        .commit_one(&batch(vec![person(4, "after")]))
+        .expect("writable");
+    assert_eq!(info.version, 4);
+    drop(db);
+    let (db, report) = open(dir.path());
+    assert_eq!((report.version, report.cut_tail), (4, None));
+    assert!((1..=4).all(|i| node_with_id(&db, i)));
+}

@@ -117,6 +117,20 @@ pub(crate) fn list_segments(disk: &dyn Disk, dir: &Path) -> Result<Vec<Segment>,
     Ok(segments)
 }
 
+/// The index of the last segment holding a record (more than its header), if any.
+pub(crate) fn last_with_records(
+    disk: &dyn Disk,
+    segments: &[Segment],
+) -> Result<Option<usize>, StorageError> {
+    for (i, segment) in segments.iter().enumerate().rev() {
+        let len = disk.len(&segment.path).map_err(io_error(&segment.path))?;
+        if len > SEGMENT_HEADER_BYTES as u64 {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
 /// Makes directory entries (creations, renames, removals) durable.
 pub(crate) fn sync_dir(disk: &dyn Disk, dir: &Path) -> Result<(), StorageError> {
     disk.sync_dir(dir).map_err(io_error(dir))
