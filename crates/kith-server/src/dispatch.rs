@@ -33,6 +33,12 @@ pub(crate) trait Reply: Clone + Send + 'static {
     /// The request was refused before it ran (no latency is recorded).
     fn refuse(self, error: &ExecError);
 
+    /// Requests its connection has in flight, this one included: it picks the
+    /// worker queue's lane (`pool::Lane`). HTTP and Bolt run one at a time.
+    fn in_flight(&self) -> usize {
+        1
+    }
+
     /// The request's writes go to the writer now: past this point it cannot be
     /// stopped (SHOW TRANSACTIONS says so; see `running::Tracked`).
     fn committing(&self) {}
@@ -564,7 +570,8 @@ fn on_worker<R: Reply>(
 ) {
     let refused = reply.clone();
     let job_state = state.clone();
-    let submitted = state.pool.submit(move || {
+    let lane = crate::pool::Lane::for_in_flight(reply.in_flight());
+    let submitted = state.pool.submit(lane, move || {
         let at = Instant::now();
         let started = Started {
             at,

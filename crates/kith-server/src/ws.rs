@@ -165,6 +165,7 @@ async fn connection(
     // either.
     let mut queues = AnswerQueue::default();
     let room = state.config.answer_queue_bytes_max;
+    let mut pacing = Pacing::new(state.config.inflight_per_connection_max);
     let mut reading = true;
     let mut closing: Option<(u16, String)> = None;
     loop {
@@ -174,14 +175,17 @@ async fn connection(
                 Outgoing::Close(code, reason) => closing = Some((code, reason)),
             }
         }
+        pacing.refresh(&inflight);
         if !queues.is_empty() {
             // Requests are taken in between frames only while the unsent answers fit
             // `answer_queue_bytes_max`: past it the client is paced by its own reading.
-            while reading && closing.is_none() && queues.bytes < room {
+            while reading && closing.is_none() && queues.bytes < room && pacing.may_read() {
                 match socket.next().now_or_never() {
                     Some(message) => {
+                        let full = pacing.before_read(&inflight);
                         reading =
                             on_message(&state, &wire, &caller, &inflight, &out, &gone, message);
+                        pacing.after_read(full);
                     }
                     None => break,
                 }
@@ -213,8 +217,10 @@ async fn connection(
                 Some(Outgoing::Close(code, reason)) => closing = Some((code, reason)),
                 None => break,
             },
-            message = socket.next(), if reading => {
+            message = socket.next(), if reading && pacing.may_read() => {
+                let full = pacing.before_read(&inflight);
                 reading = on_message(&state, &wire, &caller, &inflight, &out, &gone, message);
+                pacing.after_read(full);
             }
             _ = shutdown.changed() => {
                 let _ = out.send(Outgoing::Close(CLOSE_GOING_AWAY, "server shutting down".into()));
@@ -223,6 +229,53 @@ async fn connection(
         }
     }
     tracing::debug!("connection closed");
+}
+
+/// Reading paced by the in-flight limit: a request that arrives while
+/// `inflight_per_connection_max` are in flight is answered `busy`, and then no more of
+/// the connection's requests are read until one of its requests finishes. A flood
+/// costs the server one `busy` per finished request, not one per request sent (an
+/// unpaced flood of 4 connections drew 5 million `busy` answers in 15 s and starved
+/// every other client: `kith bench overload`); the rest wait in TCP.
+struct Pacing {
+    cap: usize,
+    busy_sent: bool,
+}
+
+impl Pacing {
+    fn new(cap: usize) -> Pacing {
+        // With no slot, no answer would ever resume reading (the config refuses 0).
+        assert!(cap > 0, "inflight_per_connection_max must be at least 1");
+        Pacing {
+            cap,
+            busy_sent: false,
+        }
+    }
+
+    fn in_flight(inflight: &Mutex<HashSet<u64>>) -> usize {
+        inflight.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// Reading resumes once a request has finished since the last `busy`.
+    fn refresh(&mut self, inflight: &Mutex<HashSet<u64>>) {
+        if self.busy_sent && Self::in_flight(inflight) < self.cap {
+            self.busy_sent = false;
+        }
+    }
+
+    fn may_read(&self) -> bool {
+        !self.busy_sent
+    }
+
+    /// Whether the connection is at its limit as a message is read: a request read
+    /// now is answered `busy`.
+    fn before_read(&self, inflight: &Mutex<HashSet<u64>>) -> bool {
+        Self::in_flight(inflight) >= self.cap
+    }
+
+    fn after_read(&mut self, was_full: bool) {
+        self.busy_sent |= was_full;
+    }
 }
 
 /// A connection's "client gone" flag, the cancel flag of its Cypher queries. It is set
@@ -502,6 +555,10 @@ impl Responder {
 impl Reply for Responder {
     fn arrived(&self) -> Instant {
         self.arrived
+    }
+
+    fn in_flight(&self) -> usize {
+        Pacing::in_flight(&self.inflight)
     }
 
     /// The rows as frames, chunked as every result is, encoded on this thread.
