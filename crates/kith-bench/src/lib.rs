@@ -13,6 +13,7 @@ mod http_client;
 pub mod ingest;
 pub mod ldbc;
 mod local_server;
+pub mod overload;
 pub mod process;
 pub mod recovery;
 pub mod replication;

@@ -140,7 +140,7 @@ async fn measure_max(client: &Arc<Client>, calls: &Arc<Vec<Call>>, options: &Opt
 }
 
 /// Resident memory of a process, MiB, from `/proc/<pid>/status`.
-fn rss_mib(pid: u32) -> f64 {
+pub(crate) fn rss_mib(pid: u32) -> f64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
@@ -152,12 +152,29 @@ fn rss_mib(pid: u32) -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-fn percentile(sorted: &[u32], p: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
     let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
     f64::from(sorted[i]) / 1000.0
+}
+
+/// A client of the server at `addr` over `connections` WebSocket connections, for the
+/// paced loads (the soak, the overload experiment).
+pub(crate) async fn connect(
+    addr: std::net::SocketAddr,
+    connections: usize,
+) -> Result<Arc<Client>, String> {
+    let config = ClientConfig {
+        connections_per_url: connections,
+        request_timeout: Duration::from_secs(30),
+        ..ClientConfig::new(format!("ws://{addr}/v1/ws"))
+    };
+    let client = Client::connect(config)
+        .await
+        .map_err(|e| format!("connecting: {e}"))?;
+    Ok(Arc::new(client))
 }
 
 /// Runs the soak: starts the server, measures the maximum, then holds `fraction` of
@@ -172,16 +189,7 @@ pub async fn run(
     let extra = vec!["--workers".to_string(), options.workers.to_string()];
     let server: ServeProcess =
         process::serve(&options.kith, &options.data, addr, &extra, &options.log)?;
-    let config = ClientConfig {
-        connections_per_url: 8,
-        request_timeout: Duration::from_secs(30),
-        ..ClientConfig::new(format!("ws://{addr}/v1/ws"))
-    };
-    let client = Arc::new(
-        Client::connect(config)
-            .await
-            .map_err(|e| format!("connecting: {e}"))?,
-    );
+    let client = connect(addr, 8).await?;
     let calls = Arc::new(schedule(queries, false));
     let max_rate = measure_max(&client, &calls, &options).await;
     let target_rate = max_rate * options.fraction;

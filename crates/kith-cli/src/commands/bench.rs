@@ -59,6 +59,40 @@ pub enum Bench {
     /// for a long time against a durable server, with errors, latency percentiles
     /// and memory over time (docs/reliability.md).
     Soak(SoakArgs),
+    /// Overload (issue 18): a well-behaved load beside each attack in turn
+    /// (connection floods, slowloris, pipelined floods, slow readers, oversized
+    /// frames, deep nesting): its latency, errors and the server's memory per phase.
+    Overload(OverloadArgs),
+}
+
+/// `kith bench overload`.
+#[derive(clap::Args)]
+pub struct OverloadArgs {
+    /// Data directory, copied first (default ./kith-data, generated at scale 1 if
+    /// absent).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Seconds each phase (the baseline, each attack) runs.
+    #[arg(long, default_value_t = 15.0)]
+    pub phase_seconds: f64,
+    /// The well-behaved load, requests per second.
+    #[arg(long, default_value_t = 2_000.0)]
+    pub rate: f64,
+    /// Its clients.
+    #[arg(long, default_value_t = 8)]
+    pub clients: usize,
+    /// Server worker threads [default: cores].
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// The server's `connections_max` (the WebSocket flood is 20x it).
+    #[arg(long, default_value_t = 50)]
+    pub connections_max: usize,
+    /// The server's `http_connections_max` (the HTTP flood is 20x it).
+    #[arg(long, default_value_t = 50)]
+    pub http_connections_max: usize,
+    /// Where overload.md and the server's log go.
+    #[arg(long, default_value = "overload-report")]
+    pub out: PathBuf,
 }
 
 /// `kith bench soak`.
@@ -436,6 +470,7 @@ pub fn run(bench: Bench) -> Result<()> {
         Bench::Throughput(args) => throughput(args),
         Bench::Writes(args) => writes(args),
         Bench::Soak(args) => soak(args),
+        Bench::Overload(args) => overload(args),
     }
 }
 
@@ -1049,6 +1084,55 @@ fn soak(args: SoakArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+fn overload(args: OverloadArgs) -> Result<()> {
+    let dir = data_dir::resolve(args.data)?;
+    let queries = {
+        let loaded = data_dir::load(&dir)?;
+        kith_bench::shindig::queries(&loaded.snapshot, 64).map_err(|e| anyhow::anyhow!(e))?
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let data = args.out.join("data");
+    let _ = std::fs::remove_dir_all(&data);
+    copy_dir(&dir, &data)?;
+    let options = kith_bench::overload::Options {
+        kith: std::env::current_exe().context("locating the kith binary")?,
+        data: data.clone(),
+        log: args.out.join("serve.log"),
+        phase: Duration::from_secs_f64(args.phase_seconds.max(1.0)),
+        rate: args.rate.max(1.0),
+        clients: args.clients.max(1),
+        workers: args
+            .workers
+            .unwrap_or_else(|| kith_server::ServerConfig::default().workers),
+        limits: kith_bench::overload::Limits {
+            connections_max: args.connections_max.max(args.clients + 1),
+            http_connections_max: args.http_connections_max.max(1),
+            http_header_timeout_ms: 2_000,
+            write_stall_timeout_ms: 2_000,
+            frame_bytes_max: 1 << 20,
+            inflight_per_connection_max: 64,
+        },
+    };
+    let report = runtime()?
+        .block_on(kith_bench::overload::run(&queries, options, |p| {
+            eprintln!(
+                "{:<16} answered {:>6}  errors {}  p50 {:.2} ms  p99 {:.2} ms  max {:.1} ms  RSS {:.0} -> {:.0} MiB  {:?}",
+                format!("{:?}", p.attack), p.answered, p.errors, p.p50_ms, p.p99_ms, p.max_ms,
+                p.rss_start_mib, p.rss_peak_mib, p.attacker
+            )
+        }))
+        .map_err(|e| anyhow::anyhow!(e));
+    let _ = std::fs::remove_dir_all(&data);
+    let report = report?;
+    let markdown = report.markdown();
+    print!("{markdown}");
+    write_run_files(&args.out, &[("overload.md", markdown.as_str())])?;
+    report
+        .check()
+        .map_err(|e| anyhow::anyhow!("the well-behaved load failed: {e}"))
 }
 
 /// Copies a data directory (its files and `wal/`).
