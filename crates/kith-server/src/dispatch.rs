@@ -34,10 +34,9 @@ pub(crate) trait Reply: Clone + Send + 'static {
     fn refuse(self, error: &ExecError);
 
     /// Requests its connection has in flight, this one included: it picks the
-    /// worker queue's lane (`pool::Lane`). HTTP and Bolt run one at a time.
-    fn in_flight(&self) -> usize {
-        1
-    }
+    /// worker queue's lane (`pool::Lane`). No default: a wrapper that did not pass
+    /// it on put every request in one lane (found in review).
+    fn in_flight(&self) -> usize;
 
     /// The request's writes go to the writer now: past this point it cannot be
     /// stopped (SHOW TRANSACTIONS says so; see `running::Tracked`).

@@ -337,6 +337,11 @@ impl HttpReply {
 }
 
 impl Reply for HttpReply {
+    /// One request at a time per connection.
+    fn in_flight(&self) -> usize {
+        1
+    }
+
     fn arrived(&self) -> Instant {
         self.arrived
     }

@@ -249,10 +249,14 @@ mod tests {
     fn the_lanes_together_hold_at_most_the_queue_limit() {
         let pool = WorkerPool::new(1, 4).expect("a pool");
         let (hold_tx, hold_rx) = crossbeam_channel::bounded::<()>(0);
-        pool.submit(Lane::Light, move || hold_rx.recv().expect("released"))
-            .expect("queued");
-        // The worker may not have taken the first job yet: allow for it.
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        let (started_tx, started_rx) = crossbeam_channel::bounded::<()>(1);
+        pool.submit(Lane::Light, move || {
+            started_tx.send(()).expect("sent");
+            hold_rx.recv().expect("released");
+        })
+        .expect("queued");
+        // The worker holds the first job, so the four below all wait.
+        started_rx.recv().expect("the worker started");
         for lane in [Lane::Light, Lane::Heavy, Lane::Light, Lane::Heavy] {
             pool.submit(lane, || {}).expect("queued");
         }

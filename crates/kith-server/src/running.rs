@@ -197,6 +197,10 @@ impl<R: Reply> Reply for Tracked<R> {
         self.inner.refuse(error);
     }
 
+    fn in_flight(&self) -> usize {
+        self.inner.in_flight()
+    }
+
     fn committing(&self) {
         self._ticket.committing.store(true, Ordering::Relaxed);
         self.inner.committing();

@@ -52,6 +52,11 @@ impl BoltReply {
 }
 
 impl Reply for BoltReply {
+    /// One request at a time per connection.
+    fn in_flight(&self) -> usize {
+        1
+    }
+
     const GRAPH: bool = true;
 
     fn arrived(&self) -> Instant {
