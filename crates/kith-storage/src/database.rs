@@ -200,8 +200,10 @@ impl Database {
             }
         }
         // Damage is a torn write only where the log ends: in the newest segment, or in
-        // one followed only by empty segments (a failed rotation whose stray segment
-        // could not be removed, then a crash mid-append).
+        // one followed only by empty segments whose records reach the first of them (a
+        // failed rotation whose stray segment could not be removed, the writer going on
+        // in the older segment, then a crash mid-append). A rotation syncs the old
+        // segment first, so damage below the empty segment's start is not torn.
         let log_end = wal::last_with_records(&*disk, &segments)?;
         // The version after the newest segment's last record.
         let mut newest_next = 0;
@@ -215,14 +217,11 @@ impl Database {
             {
                 continue;
             }
-            if newest {
-                newest_next = segment.first_version;
-            }
+            // The version after this segment's last valid record.
+            let mut next = segment.first_version;
             let scan = wal::scan_segment(&*disk, segment, |first_version, batches| {
                 report.replayed_groups += 1;
-                if newest {
-                    newest_next = first_version + batches.len() as u64;
-                }
+                next = first_version + batches.len() as u64;
                 for (j, batch) in batches.iter().enumerate() {
                     let version = first_version + j as u64;
                     if version <= snapshot.version {
@@ -239,8 +238,14 @@ impl Database {
                 }
                 Ok(())
             })?;
+            if newest {
+                newest_next = next;
+            }
             if let Some(damage) = scan.damage {
-                if log_end.is_some_and(|end| i < end) {
+                let torn = newest
+                    || (log_end.is_some_and(|end| i >= end)
+                        && segments[i + 1].first_version <= next);
+                if !torn {
                     return Err(StorageError::Corrupt {
                         path: segment.path.clone(),
                         reason: format!(
@@ -293,6 +298,11 @@ impl Database {
                     .as_ref()
                     .map_or(covered, |c| covered.min(c.load(Ordering::Acquire)));
                 wal::remove_segments_covered(&*disk, &wal_dir, floor)?;
+                // An empty segment left by a failed rotation would sit between the
+                // older segment (which went on past its start) and the new one, and
+                // mislead the readers that take a segment to end where the next
+                // starts (found in review). It holds nothing: it goes.
+                wal::remove_empty_segments(&*disk, &wal_dir, &segments)?;
                 writer
             }
             None => WalWriter::create(&disk, &wal_dir, snapshot.version + 1, options.durability)?,

@@ -786,6 +786,12 @@ fn a_torn_tail_followed_only_by_an_empty_segment_is_cut() {
     assert_eq!(report.version, 3);
     let cut = report.cut_tail.expect("the torn tail is cut");
     assert!(cut.contains(&older.display().to_string()), "{cut}");
+    assert!(
+        !segments(dir.path())
+            .iter()
+            .any(|p| p.ends_with(&stray_name)),
+        "the empty stray segment is removed"
+    );
     assert!((1..=3).all(|i| node_with_id(&db, i)));
     let info = db
         .commit_one(&batch(vec![person(4, "after")]))
@@ -795,4 +801,49 @@ fn a_torn_tail_followed_only_by_an_empty_segment_is_cut() {
     let (db, report) = open(dir.path());
     assert_eq!((report.version, report.cut_tail), (4, None));
     assert!((1..=4).all(|i| node_with_id(&db, i)));
+}
+
+/// A rotation syncs the old segment before it makes the new one, so damage in the
+/// old segment below where an empty newest segment starts is not a torn write: it is
+/// refused, not cut (cutting it would drop acknowledged versions; found in review).
+#[test]
+fn damage_below_an_empty_segments_start_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(dir.path());
+        for i in 1..=5 {
+            db.commit_one(&batch(vec![person(i, "a")]))
+                .expect("commits");
+        }
+    }
+    // An empty segment named for version 6, made by the real code.
+    let other = tempfile::tempdir().expect("tempdir");
+    {
+        let (db, _) = open(other.path());
+        for i in 1..=5 {
+            db.commit_one(&batch(vec![person(i, "b")]))
+                .expect("commits");
+        }
+        db.checkpoint().expect("checkpoint");
+    }
+    let stray = segments(other.path()).pop().expect("the rotated segment");
+    fs::copy(
+        &stray,
+        dir.path()
+            .join("wal")
+            .join(stray.file_name().expect("a name")),
+    )
+    .expect("copies");
+    let older = segments(dir.path())[0].clone();
+    let mut damaged = fs::read(&older).expect("reads");
+    let at = damaged.len() - 2;
+    damaged[at] ^= 1;
+    fs::write(&older, &damaged).expect("damages version 5");
+    let error = Database::open(dir.path(), DatabaseOptions::default())
+        .err()
+        .expect("refused");
+    assert!(
+        error.to_string().contains("not the newest segment"),
+        "{error}"
+    );
 }

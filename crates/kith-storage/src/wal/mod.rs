@@ -131,6 +131,30 @@ pub(crate) fn last_with_records(
     Ok(None)
 }
 
+/// Removes those of `segments` that hold no record (a header only) and are still
+/// there.
+pub(crate) fn remove_empty_segments(
+    disk: &dyn Disk,
+    dir: &Path,
+    segments: &[Segment],
+) -> Result<(), StorageError> {
+    let mut removed = false;
+    for segment in segments {
+        let Ok(len) = disk.len(&segment.path) else {
+            continue; // already removed as covered
+        };
+        if len <= SEGMENT_HEADER_BYTES as u64 {
+            disk.remove(&segment.path)
+                .map_err(io_error(&segment.path))?;
+            removed = true;
+        }
+    }
+    if removed {
+        sync_dir(disk, dir)?;
+    }
+    Ok(())
+}
+
 /// Makes directory entries (creations, renames, removals) durable.
 pub(crate) fn sync_dir(disk: &dyn Disk, dir: &Path) -> Result<(), StorageError> {
     disk.sync_dir(dir).map_err(io_error(dir))
