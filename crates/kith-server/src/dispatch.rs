@@ -577,12 +577,34 @@ fn on_worker<R: Reply>(
             waited: at.duration_since(reply.arrived()),
             limit: Duration::from_millis(job_state.config.query_timeout_ms),
         };
-        work(&job_state, reply, started);
+        answer_a_panic(reply, |reply| work(&job_state, reply, started));
     });
     if submitted.is_err() {
         refused.refuse(&queue_full(state));
     }
 }
+
+/// Runs `work`, and answers its request `internal` if it panics (an engine bug):
+/// otherwise the reply would be dropped unanswered, the client would wait for ever
+/// and, on WebSocket, the request would hold one of its connection's in-flight slots
+/// for good. Should the panic come after the reply was passed on (to the writer), the
+/// reply's transport sends only the first of the two answers.
+fn answer_a_panic<R: Reply>(reply: R, work: impl FnOnce(R)) {
+    let on_panic = reply.clone();
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || work(reply)));
+    if let Err(panic) = ran {
+        let what = crate::pool::panic_text(panic.as_ref());
+        tracing::error!(panic = %what, "a request's job panicked; answered `internal`");
+        let error = ExecError::new(
+            Code::Internal,
+            "the server failed on this request (a bug, logged); the connection goes on",
+        );
+        on_panic.fail(PANIC_METRIC, &error);
+    }
+}
+
+/// The latency histogram of requests whose job panicked.
+const PANIC_METRIC: &str = "panicked";
 
 /// Runs a procedure on a worker.
 fn submit_call<R: Reply>(
@@ -978,4 +1000,64 @@ fn waited_too_long(waited: Duration, limit: Duration) -> ExecError {
         limit.as_millis()
     );
     ExecError::new(Code::Timeout, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// What a reply was sent: the metric, and the error's code if it failed.
+    type Sent = (String, Option<Code>);
+
+    /// A reply that records what it was sent.
+    #[derive(Clone, Default)]
+    struct Recorded(Arc<Mutex<Vec<Sent>>>);
+
+    impl Recorded {
+        fn sent(&self) -> Vec<Sent> {
+            self.0.lock().expect("lock").clone()
+        }
+    }
+
+    impl Reply for Recorded {
+        fn arrived(&self) -> Instant {
+            Instant::now()
+        }
+        fn answer(self, metric: &str, _: &[String], _: &[Value], _: Trailer) {
+            self.0.lock().expect("lock").push((metric.to_owned(), None));
+        }
+        fn fail(self, metric: &str, error: &ExecError) {
+            let sent = (metric.to_owned(), Some(error.code));
+            self.0.lock().expect("lock").push(sent);
+        }
+        fn refuse(self, error: &ExecError) {
+            self.0
+                .lock()
+                .expect("lock")
+                .push(("".into(), Some(error.code)));
+        }
+        fn in_flight(&self) -> usize {
+            1
+        }
+    }
+
+    #[test]
+    fn a_job_that_panics_is_answered_internal() {
+        let reply = Recorded::default();
+        answer_a_panic(reply.clone(), |_reply| panic!("an engine bug"));
+        assert_eq!(
+            reply.sent(),
+            vec![(PANIC_METRIC.to_owned(), Some(Code::Internal))]
+        );
+    }
+
+    #[test]
+    fn a_job_that_answers_is_answered_once() {
+        let reply = Recorded::default();
+        answer_a_panic(reply.clone(), |reply| {
+            reply.answer("friends", &[], &[], Trailer::default())
+        });
+        assert_eq!(reply.sent(), vec![("friends".to_owned(), None)]);
+    }
 }

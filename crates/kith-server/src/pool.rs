@@ -106,19 +106,23 @@ fn next_token(tokens: &Receiver<()>) -> Option<()> {
     }
 }
 
-/// Runs a job; a panic in it (an engine bug) ends that job only. Its reply is
-/// dropped, which its connection answers as an internal error, and the worker lives
-/// on: without this each such bug would retire a worker for good until the pool
-/// answered nothing but `busy`.
+/// Runs a job; a panic in it ends that job only, and the worker lives on: without
+/// this each such bug would retire a worker for good until the pool answered nothing
+/// but `busy`. (A request's job answers its own panic first: `dispatch::on_worker`.)
 fn run(job: Job) {
     if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)) {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        tracing::error!(panic = %what, "a request's job panicked; the worker carries on");
+        let what = panic_text(panic.as_ref());
+        tracing::error!(panic = %what, "a job panicked; the worker carries on");
     }
+}
+
+/// A panic's message, when it has one.
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }
 
 /// The queue is full.

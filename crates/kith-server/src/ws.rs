@@ -508,6 +508,7 @@ fn handle_frame(
         arrived,
         inflight: inflight.clone(),
         out: out.clone(),
+        answered: Arc::default(),
     };
     match work {
         Ok(job) => dispatch(state, job, responder, gone.clone(), caller.origin.clone()),
@@ -536,11 +537,24 @@ struct Responder {
     arrived: Instant,
     inflight: Arc<Mutex<HashSet<u64>>>,
     out: mpsc::UnboundedSender<Outgoing>,
+    /// Set by the first answer of this request's clones (see `Responder::first`).
+    answered: Arc<AtomicBool>,
 }
 
 impl Responder {
+    /// Whether this is the request's first answer. A request is answered once: a
+    /// second answer (a job that panicked after passing its reply on is answered
+    /// `internal` too) would reach the client under an id it may have reused, and
+    /// would free that id's in-flight slot.
+    fn first(&self) -> bool {
+        !self.answered.swap(true, Ordering::AcqRel)
+    }
+
     /// Sends the answer, records its latency under `metric` and frees the request id.
     fn finish(self, metric: &str, frames: Vec<Vec<u8>>) {
+        if !self.first() {
+            return;
+        }
         self.state
             .metrics
             .observe(Transport::Ws, metric, self.arrived.elapsed());
@@ -583,6 +597,9 @@ impl Reply for Responder {
     }
 
     fn refuse(self, error: &ExecError) {
+        if !self.first() {
+            return;
+        }
         self.inflight
             .lock()
             .unwrap_or_else(|p| p.into_inner())
