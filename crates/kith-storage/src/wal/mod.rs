@@ -558,18 +558,33 @@ impl WalWriter {
 /// a segment starting at or before `covered + 1`. A checkpoint at version `c` rotates
 /// the log to `c + 1`, so with `covered = c` every older segment goes; a lower
 /// `covered` (versions not yet replicated) keeps the segments holding what is above it.
+///
+/// Called right after the writer moved to the newest segment. An empty segment before
+/// that one is a stray of a failed rotation: the writer went on in the older segment
+/// past the stray's start, so the stray says nothing of where that segment ends (taken
+/// at its word, a replication floor between the two would remove versions no replica
+/// had read). Strays are skipped as successors and removed: they hold nothing.
 pub(crate) fn remove_segments_covered(
     disk: &dyn Disk,
     dir: &Path,
     covered: u64,
 ) -> Result<usize, StorageError> {
     let segments = list_segments(disk, dir)?;
+    let Some((newest, older)) = segments.split_last() else {
+        return Ok(0);
+    };
     let mut removed = 0;
-    for pair in segments.windows(2) {
-        if pair[1].first_version <= covered + 1 {
-            disk.remove(&pair[0].path)
-                .map_err(io_error(&pair[0].path))?;
+    let mut next_start = newest.first_version;
+    for segment in older.iter().rev() {
+        let len = disk.len(&segment.path).map_err(io_error(&segment.path))?;
+        let stray = len <= SEGMENT_HEADER_BYTES as u64;
+        if stray || next_start <= covered + 1 {
+            disk.remove(&segment.path)
+                .map_err(io_error(&segment.path))?;
             removed += 1;
+        }
+        if !stray {
+            next_start = segment.first_version;
         }
     }
     if removed > 0 {
@@ -592,6 +607,39 @@ mod tests {
         out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
         out.extend_from_slice(payload);
         out
+    }
+
+    /// A failed rotation left an empty segment at 6 whose removal failed too; the
+    /// writer went on in the segment at 1 (to version 10), and the next checkpoint's
+    /// rotation made the segment at 11. With replicas having read to 7, the segment at
+    /// 1 still holds what they have not read.
+    #[test]
+    fn a_stray_segment_does_not_end_the_segment_before_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let disk = crate::disk::OsDisk;
+        let header = |first: u64| segment(first, b"")[..SEGMENT_HEADER_BYTES].to_vec();
+        std::fs::write(segment_path(dir.path(), 1), segment(1, b"ten versions")).expect("1");
+        std::fs::write(segment_path(dir.path(), 6), header(6)).expect("6");
+        std::fs::write(segment_path(dir.path(), 11), header(11)).expect("11");
+        let left = |dir: &Path| -> Vec<u64> {
+            let listed = list_segments(&disk, dir).expect("list");
+            listed.iter().map(|s| s.first_version).collect()
+        };
+
+        assert_eq!(
+            remove_segments_covered(&disk, dir.path(), 7).expect("removed"),
+            1
+        );
+        assert_eq!(
+            left(dir.path()),
+            [1, 11],
+            "the stray goes, the segment it followed stays"
+        );
+        assert_eq!(
+            remove_segments_covered(&disk, dir.path(), 10).expect("removed"),
+            1
+        );
+        assert_eq!(left(dir.path()), [11]);
     }
 
     /// Regression: fuzz target `wal_record`, fuzz/regressions/wal_record/version-overflow.
