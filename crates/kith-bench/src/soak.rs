@@ -66,6 +66,10 @@ pub struct Window {
     pub p999_ms: f64,
     /// The server's resident memory, MiB.
     pub rss_mib: f64,
+    /// The anonymous part of it (heap, stacks), MiB.
+    pub rss_anon_mib: f64,
+    /// The file-backed part of it (the mapped graph file, the binary), MiB.
+    pub rss_file_mib: f64,
 }
 
 /// The whole run.
@@ -141,11 +145,17 @@ async fn measure_max(client: &Arc<Client>, calls: &Arc<Vec<Call>>, options: &Opt
 
 /// Resident memory of a process, MiB, from `/proc/<pid>/status`.
 pub(crate) fn rss_mib(pid: u32) -> f64 {
+    status_mib(pid, "VmRSS:")
+}
+
+/// One memory field of `/proc/PID/status` (given in kB there), MiB; 0 when the
+/// process or the field is gone.
+fn status_mib(pid: u32, field: &str) -> f64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
+                .find(|l| l.starts_with(field))
                 .and_then(|l| l.split_whitespace().nth(1))
                 .and_then(|kb| kb.parse::<f64>().ok())
         })
@@ -239,6 +249,8 @@ pub async fn run(
             p99_ms: percentile(&latencies_us, 0.99),
             p999_ms: percentile(&latencies_us, 0.999),
             rss_mib: rss_mib(server.pid()),
+            rss_anon_mib: status_mib(server.pid(), "RssAnon:"),
+            rss_file_mib: status_mib(server.pid(), "RssFile:"),
         };
         progress(&w);
         windows.push(w);
@@ -316,11 +328,21 @@ impl Report {
 
     /// One line per window.
     pub fn csv(&self) -> String {
-        let mut out = String::from("at_s,ops_per_s,errors,p50_ms,p99_ms,p999_ms,rss_mib\n");
+        let mut out = String::from(
+            "at_s,ops_per_s,errors,p50_ms,p99_ms,p999_ms,rss_mib,rss_anon_mib,rss_file_mib\n",
+        );
         for w in &self.windows {
             out.push_str(&format!(
-                "{:.0},{:.1},{},{:.3},{:.3},{:.3},{:.1}\n",
-                w.at_s, w.ops_per_s, w.errors, w.p50_ms, w.p99_ms, w.p999_ms, w.rss_mib
+                "{:.0},{:.1},{},{:.3},{:.3},{:.3},{:.1},{:.1},{:.1}\n",
+                w.at_s,
+                w.ops_per_s,
+                w.errors,
+                w.p50_ms,
+                w.p99_ms,
+                w.p999_ms,
+                w.rss_mib,
+                w.rss_anon_mib,
+                w.rss_file_mib
             ));
         }
         out
@@ -338,7 +360,7 @@ impl Report {
              {target:.0} requests/s offered, {writes:.0} % durable writes.\n\n\
              | check | figure | bound | verdict |\n|---|---|---|---|\n\
              | errors | {errors} of {requests:.0} requests | 0 | {e_ok} |\n\
-             | RSS growth after warm-up (median of the last fifth / first fifth) | {growth:.2} % ({first:.0} -> {last:.0} MiB, first and last steady window) | < {rss_max} % | {g_ok} |\n\
+             | RSS growth after warm-up (median of the last fifth / first fifth) | {growth:.2} % ({first:.0} -> {last:.0} MiB, first and last steady window; anonymous {anon0:.0} -> {anon1:.0}, file-backed {file0:.0} -> {file1:.0}) | < {rss_max} % | {g_ok} |\n\
              | p99 drift (last fifth / first steady fifth) | {drift:.2}x | <= {drift_max}x | {d_ok} |\n\n\
              Steady-state medians over the windows: {ops:.0} requests/s, p50 {p50:.2} ms, \
              p99 {p99:.2} ms, p99.9 {p999:.2} ms.\n",
@@ -355,6 +377,10 @@ impl Report {
             growth = self.rss_growth_pct(),
             first = steady.first().map_or(0.0, |w| w.rss_mib),
             last = steady.last().map_or(0.0, |w| w.rss_mib),
+            anon0 = steady.first().map_or(0.0, |w| w.rss_anon_mib),
+            anon1 = steady.last().map_or(0.0, |w| w.rss_anon_mib),
+            file0 = steady.first().map_or(0.0, |w| w.rss_file_mib),
+            file1 = steady.last().map_or(0.0, |w| w.rss_file_mib),
             rss_max = RSS_GROWTH_MAX_PCT,
             g_ok = verdict(self.rss_growth_pct() < RSS_GROWTH_MAX_PCT),
             drift = self.p99_drift(),
@@ -411,8 +437,18 @@ impl Report {
             },
             &xs,
             "minutes",
-            &["RSS".into(), "requests/s / 100".into()],
-            &[series(|w| w.rss_mib), series(|w| w.ops_per_s / 100.0)],
+            &[
+                "RSS".into(),
+                "anonymous".into(),
+                "file-backed".into(),
+                "requests/s / 100".into(),
+            ],
+            &[
+                series(|w| w.rss_mib),
+                series(|w| w.rss_anon_mib),
+                series(|w| w.rss_file_mib),
+                series(|w| w.ops_per_s / 100.0),
+            ],
         );
         vec![
             ("soak-latency.svg".into(), latency),

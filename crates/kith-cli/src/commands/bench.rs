@@ -1060,8 +1060,9 @@ fn soak(args: SoakArgs) -> Result<()> {
     let report = runtime()?
         .block_on(kith_bench::soak::run(&queries, options, window, |w| {
             eprintln!(
-                "{:>6.0} s  {:>7.0} req/s  errors {}  p50 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  RSS {:.0} MiB",
-                w.at_s, w.ops_per_s, w.errors, w.p50_ms, w.p99_ms, w.p999_ms, w.rss_mib
+                "{:>6.0} s  {:>7.0} req/s  errors {}  p50 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  RSS {:.0} MiB (anonymous {:.0}, file {:.0})",
+                w.at_s, w.ops_per_s, w.errors, w.p50_ms, w.p99_ms, w.p999_ms, w.rss_mib,
+                w.rss_anon_mib, w.rss_file_mib
             )
         }))
         .map_err(|e| anyhow::anyhow!(e));
