@@ -19,7 +19,7 @@ use attacks::Tallies;
 
 use crate::process::{self, ServeProcess};
 use crate::shindig::Query;
-use crate::soak::{connect, percentile, rss_mib};
+use crate::soak::{connect, percentile, rss_mib, Tally};
 use crate::throughput::{schedule, Call};
 
 /// What to run.
@@ -123,13 +123,6 @@ pub struct Report {
     pub options: Options,
 }
 
-/// The well-behaved load's latencies (µs) and errors in the current phase.
-#[derive(Default)]
-struct Tally {
-    latencies_us: Vec<u32>,
-    errors: u64,
-}
-
 /// Runs every phase: a baseline, each attack, a baseline again.
 pub async fn run(
     queries: &[Query],
@@ -196,11 +189,7 @@ fn start_load(
                     tokio::time::sleep_until(due.into()).await;
                     let (procedure, params) = &calls[i % calls.len()];
                     let ok = client.call(procedure, params.clone()).await.is_ok();
-                    let latency = due.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                    t.latencies_us.push(latency);
-                    t.errors += u64::from(!ok);
-                    drop(t);
+                    Tally::record(&tally, due, ok);
                     due += per_client;
                     i += clients;
                 }
@@ -255,7 +244,7 @@ async fn run_phase(
     let Tally {
         mut latencies_us,
         errors,
-    } = std::mem::take(&mut *tally.lock().unwrap_or_else(|e| e.into_inner()));
+    } = Tally::take(&tally);
     stop.store(true, Ordering::Relaxed);
     for task in attacker {
         let _ = tokio::time::timeout(Duration::from_secs(5), task).await;

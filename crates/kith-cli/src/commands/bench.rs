@@ -123,9 +123,13 @@ pub struct SoakArgs {
     /// Seconds per window [default: a sixtieth of the run, at least 10].
     #[arg(long)]
     pub window_seconds: Option<f64>,
-    /// Where soak.md, soak.csv, the plots and the server's log go.
+    /// Where soak.md, soak.csv, the plots and the servers' logs go.
     #[arg(long, default_value = "soak-report")]
     pub out: PathBuf,
+    /// A Kafka broker (host:port): the primary publishes its log to a new topic, and
+    /// a read replica bootstrapped from it applies the topic and serves half the reads.
+    #[arg(long)]
+    pub kafka: Option<String>,
 }
 
 /// `kith bench transport`.
@@ -1031,6 +1035,8 @@ fn soak(args: SoakArgs) -> Result<()> {
     let data = args.out.join("data");
     let _ = std::fs::remove_dir_all(&data);
     copy_dir(&dir, &data)?;
+    let replica_data = args.out.join("replica-data");
+    let _ = std::fs::remove_dir_all(&replica_data);
     let duration = Duration::from_secs_f64(args.minutes.max(0.1) * 60.0);
     let window = Duration::from_secs_f64(
         args.window_seconds
@@ -1041,6 +1047,8 @@ fn soak(args: SoakArgs) -> Result<()> {
         kith: std::env::current_exe().context("locating the kith binary")?,
         data: data.clone(),
         log: args.out.join("serve.log"),
+        kafka: args.kafka.clone(),
+        replica_data: replica_data.clone(),
         duration,
         max_duration: Duration::from_secs_f64(args.max_seconds.max(1.0)),
         fraction: args.fraction.clamp(0.01, 1.0),
@@ -1059,14 +1067,20 @@ fn soak(args: SoakArgs) -> Result<()> {
     );
     let report = runtime()?
         .block_on(kith_bench::soak::run(&queries, options, window, |w| {
+            let m = w.memory;
+            let replica = w.replica.as_ref().map_or(String::new(), |r| {
+                let lag = r.lag_versions.map_or("?".into(), |v| v.to_string());
+                format!("  replica RSS {:.0} MiB, {lag} versions behind", r.memory.rss_mib)
+            });
             eprintln!(
-                "{:>6.0} s  {:>7.0} req/s  errors {}  p50 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  RSS {:.0} MiB (anonymous {:.0}, file {:.0})",
-                w.at_s, w.ops_per_s, w.errors, w.p50_ms, w.p99_ms, w.p999_ms, w.rss_mib,
-                w.rss_anon_mib, w.rss_file_mib
+                "{:>6.0} s  {:>7.0} req/s  errors {}  p50 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  RSS {:.0} MiB (anonymous {:.0}, file {:.0}){replica}",
+                w.at_s, w.ops_per_s, w.errors, w.p50_ms, w.p99_ms, w.p999_ms, m.rss_mib,
+                m.anon_mib, m.file_mib
             )
         }))
         .map_err(|e| anyhow::anyhow!(e));
     let _ = std::fs::remove_dir_all(&data);
+    let _ = std::fs::remove_dir_all(&replica_data);
     let report = report?;
     let markdown = report.markdown();
     print!("{markdown}");
