@@ -268,6 +268,7 @@ fn auth_mode(text: &str) -> Result<kith_server::auth::AuthMode, String> {
 
 pub fn run(args: ServeArgs) -> Result<()> {
     init_tracing(args.log_format.unwrap_or_default());
+    no_huge_pages();
     let config = args.config()?;
     let replica = config
         .replica_url()
@@ -275,6 +276,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
     match replica {
         Some(url) => run_replica(config, url),
         None => run_primary(config),
+    }
+}
+
+/// Transparent huge pages off for a server (`alloc_counter`'s note says why). Not
+/// fatal when refused: the server runs as before, its memory may creep with the clock.
+fn no_huge_pages() {
+    if let Err(e) = crate::alloc_counter::disable_transparent_huge_pages() {
+        tracing::warn!(error = %e, "could not turn transparent huge pages off");
     }
 }
 
@@ -304,6 +313,7 @@ pub struct RouteArgs {
 /// of `kith shard split` (docs/sharding.md), on every transport.
 pub fn route(args: RouteArgs) -> Result<()> {
     init_tracing(args.serve.log_format.unwrap_or_default());
+    no_huge_pages();
     let RouteArgs {
         person,
         forums,
