@@ -297,7 +297,7 @@ impl Database {
                     .log_consumed
                     .as_ref()
                     .map_or(covered, |c| covered.min(c.load(Ordering::Acquire)));
-                wal::remove_segments_covered(&*disk, &wal_dir, floor)?;
+                wal::remove_segments_covered(&*disk, &wal_dir, floor, writer.first_version())?;
                 // An empty segment left by a failed rotation would sit between the
                 // older segment (which went on past its start) and the new one, and
                 // mislead the readers that take a segment to end where the next
@@ -410,22 +410,23 @@ impl Database {
         // Holding the log lock while listing keeps a checkpoint from removing a
         // segment between the listing and its reading; the reading itself runs
         // unlocked: the records it wants are synced and no longer change.
-        let (segments, through) = {
-            let _log = lock(&self.log);
+        let (segments, successors, through) = {
+            let log = lock(&self.log);
             let current = self.store.snapshot().version;
-            (
-                wal::list_segments(&*self.options.disk, &wal_dir)?,
-                through.min(current),
-            )
+            let disk = &*self.options.disk;
+            let segments = wal::list_segments(disk, &wal_dir)?;
+            let successors = wal::successors(disk, &segments, log.writer.first_version());
+            (segments, successors, through.min(current))
         };
         let oldest = segments.first().map_or(through + 1, |s| s.first_version);
         // The next version a handed record must start at (none handed yet: any).
         let mut next: Option<u64> = None;
-        for (i, segment) in segments.iter().enumerate() {
-            let skip = segments
-                .get(i + 1)
-                .is_some_and(|next| next.first_version <= after + 1);
-            if skip || segment.first_version > through {
+        for (i, (segment, successor)) in segments.iter().zip(&successors).enumerate() {
+            // A stray holds nothing (and a checkpoint may remove it meanwhile); a
+            // segment whose successor starts at or below `after + 1` holds nothing
+            // above `after`.
+            let before = successor.next_start.is_some_and(|n| n <= after + 1);
+            if successor.stray || before || segment.first_version > through {
                 continue;
             }
             let scan = wal::scan_segment_raw(&*self.options.disk, segment, |raw| {
@@ -529,7 +530,8 @@ impl Database {
             if consumed.is_some() {
                 write_log_floor(disk, &self.dir, covered)?;
             }
-            wal::remove_segments_covered(disk, &self.dir.join(WAL_DIR), covered)?
+            let current = log.writer.first_version();
+            wal::remove_segments_covered(disk, &self.dir.join(WAL_DIR), covered, current)?
         };
         Ok(CheckpointReport {
             version: snapshot.version,
@@ -565,7 +567,7 @@ impl Database {
         wal::sync_dir(&*disk, &self.dir)?;
         let wal_dir = self.dir.join(WAL_DIR);
         log.writer = WalWriter::create(&disk, &wal_dir, version + 1, self.options.durability)?;
-        wal::remove_segments_covered(&*disk, &wal_dir, version)?;
+        wal::remove_segments_covered(&*disk, &wal_dir, version, version + 1)?;
         log.bytes_since_checkpoint = 0;
         log.last_checkpoint = Instant::now();
         log.checkpointed = Some(version);

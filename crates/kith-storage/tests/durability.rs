@@ -847,3 +847,47 @@ fn damage_below_an_empty_segments_start_is_refused() {
         "{error}"
     );
 }
+
+/// A failed rotation's stray empty segment, left inside the versions the older
+/// segment goes on to hold (its removal failed too), neither hides those versions from
+/// a replica's catch-up nor lets a checkpoint under a replication floor remove them.
+#[test]
+fn a_stray_segment_hides_no_version_from_replication() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let consumed = Arc::new(AtomicU64::new(0));
+    let options = DatabaseOptions {
+        log_consumed: Some(consumed.clone()),
+        ..DatabaseOptions::default()
+    };
+    let (db, _) = Database::open(dir.path(), options).expect("opens");
+    for i in 0..6 {
+        db.commit_one(&batch(vec![person(i, "a")]))
+            .expect("commits");
+    }
+    // The stray: a header-only segment starting at version 4 (the live segment's
+    // header with its first version, the header's last 8 bytes, made 4).
+    let wal = dir.path().join("wal");
+    let live = std::fs::read_dir(&wal)
+        .expect("wal")
+        .next()
+        .expect("a segment");
+    let mut header = std::fs::read(live.expect("entry").path()).expect("reads")[..24].to_vec();
+    header[16..24].copy_from_slice(&4u64.to_le_bytes());
+    std::fs::write(wal.join(format!("{:020}.wal", 4)), header).expect("stray");
+    let versions_after = |after: u64| {
+        let mut versions = Vec::new();
+        db.log_records_after(after, u64::MAX, |r| {
+            versions.push(r.first_version);
+            Ok(())
+        })
+        .expect("reads");
+        versions
+    };
+    assert_eq!(versions_after(4), [5, 6]);
+    // Replicas have read to 3: the checkpoint keeps the segment holding 4 to 6.
+    consumed.store(3, Ordering::Release);
+    db.checkpoint().expect("checkpoint");
+    assert_eq!(versions_after(3), [4, 5, 6]);
+}

@@ -388,6 +388,11 @@ pub(crate) struct WalWriter {
 }
 
 impl WalWriter {
+    /// The first version of the segment it appends to.
+    pub(crate) fn first_version(&self) -> u64 {
+        self.segment_first
+    }
+
     /// Creates a new, empty segment starting at `first_version` (written to a
     /// temporary name, synced, then renamed, so a segment never has a torn header).
     pub(crate) fn create(
@@ -554,37 +559,60 @@ impl WalWriter {
     }
 }
 
-/// Removes every segment whose versions all lie at or below `covered`: one followed by
-/// a segment starting at or before `covered + 1`. A checkpoint at version `c` rotates
-/// the log to `c + 1`, so with `covered = c` every older segment goes; a lower
-/// `covered` (versions not yet replicated) keeps the segments holding what is above it.
+/// Where the log goes on after each of `segments` (sorted), and which are strays;
+/// `current` is the first version of the segment the writer appends to.
 ///
-/// Called right after the writer moved to the newest segment. An empty segment before
-/// that one is a stray of a failed rotation: the writer went on in the older segment
-/// past the stray's start, so the stray says nothing of where that segment ends (taken
-/// at its word, a replication floor between the two would remove versions no replica
-/// had read). Strays are skipped as successors and removed: they hold nothing.
+/// A stray is an empty segment (a header only, or already gone) other than the
+/// writer's: a failed rotation's, whose removal failed too (it may be the newest, the
+/// writer having gone on in the one before). The writer went on in the older
+/// segment past the stray's start, so a stray says nothing of where that segment
+/// ends: a segment's versions end below the start of the next segment that is not a
+/// stray (`None` for the newest). Taken at its word, a stray made a replication floor
+/// between the two remove, and a replica's catch-up skip, versions no replica had read.
+pub(crate) fn successors(disk: &dyn Disk, segments: &[Segment], current: u64) -> Vec<Successor> {
+    let mut out = vec![Successor::default(); segments.len()];
+    let mut next_start = None;
+    for (i, segment) in segments.iter().enumerate().rev() {
+        let empty = disk.len(&segment.path).unwrap_or(0) <= SEGMENT_HEADER_BYTES as u64;
+        let stray = empty && segment.first_version != current;
+        out[i] = Successor { stray, next_start };
+        if !stray {
+            next_start = Some(segment.first_version);
+        }
+    }
+    out
+}
+
+/// What [`successors`] says of one segment.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Successor {
+    /// An empty segment not the writer's: it holds nothing and ends nothing.
+    pub(crate) stray: bool,
+    /// The first version of the next segment that is not a stray.
+    pub(crate) next_start: Option<u64>,
+}
+
+/// Removes every segment whose versions all lie at or below `covered`: one followed by
+/// a segment (not a stray, see [`successors`]) starting at or before `covered + 1`. A
+/// checkpoint at version `c` rotates the log to `c + 1`, so with `covered = c` every
+/// older segment goes; a lower `covered` (versions not yet replicated) keeps the
+/// segments holding what is above it. Strays go too: they hold nothing.
+///
+/// `current`: the first version of the writer's segment (never removed).
 pub(crate) fn remove_segments_covered(
     disk: &dyn Disk,
     dir: &Path,
     covered: u64,
+    current: u64,
 ) -> Result<usize, StorageError> {
     let segments = list_segments(disk, dir)?;
-    let Some((newest, older)) = segments.split_last() else {
-        return Ok(0);
-    };
     let mut removed = 0;
-    let mut next_start = newest.first_version;
-    for segment in older.iter().rev() {
-        let len = disk.len(&segment.path).map_err(io_error(&segment.path))?;
-        let stray = len <= SEGMENT_HEADER_BYTES as u64;
-        if stray || next_start <= covered + 1 {
+    for (segment, after) in segments.iter().zip(successors(disk, &segments, current)) {
+        let covered = after.next_start.is_some_and(|next| next <= covered + 1);
+        if segment.first_version != current && (after.stray || covered) {
             disk.remove(&segment.path)
                 .map_err(io_error(&segment.path))?;
             removed += 1;
-        }
-        if !stray {
-            next_start = segment.first_version;
         }
     }
     if removed > 0 {
@@ -627,7 +655,7 @@ mod tests {
         };
 
         assert_eq!(
-            remove_segments_covered(&disk, dir.path(), 7).expect("removed"),
+            remove_segments_covered(&disk, dir.path(), 7, 11).expect("removed"),
             1
         );
         assert_eq!(
@@ -636,7 +664,7 @@ mod tests {
             "the stray goes, the segment it followed stays"
         );
         assert_eq!(
-            remove_segments_covered(&disk, dir.path(), 10).expect("removed"),
+            remove_segments_covered(&disk, dir.path(), 10, 11).expect("removed"),
             1
         );
         assert_eq!(left(dir.path()), [11]);
