@@ -1053,7 +1053,7 @@ mod tests {
     }
 
     #[test]
-    fn a_job_that_answers_is_answered_once() {
+    fn a_job_that_does_not_panic_gets_only_its_own_answer() {
         let reply = Recorded::default();
         answer_a_panic(reply.clone(), |reply| {
             reply.answer("friends", &[], &[], Trailer::default())

@@ -550,10 +550,14 @@ impl Responder {
         !self.answered.swap(true, Ordering::AcqRel)
     }
 
-    /// Sends the answer, records its latency under `metric` and frees the request id.
-    fn finish(self, metric: &str, frames: Vec<Vec<u8>>) {
+    /// Sends the answer, records its latency under `metric` (and its error's code, if
+    /// it failed) and frees the request id; nothing if the request was answered.
+    fn finish(self, metric: &str, frames: Vec<Vec<u8>>, error: Option<Code>) {
         if !self.first() {
             return;
+        }
+        if let Some(code) = error {
+            self.state.metrics.error(Transport::Ws, code);
         }
         self.state
             .metrics
@@ -587,13 +591,12 @@ impl Reply for Responder {
         let frames = self
             .wire
             .result_with(self.request_id, columns, values, chunk_rows, trailer);
-        self.finish(metric, frames);
+        self.finish(metric, frames, None);
     }
 
     fn fail(self, metric: &str, error: &ExecError) {
-        self.state.metrics.error(Transport::Ws, error.code);
         let frame = self.wire.error_body(self.request_id, &error.body());
-        self.finish(metric, vec![frame]);
+        self.finish(metric, vec![frame], Some(error.code));
     }
 
     fn refuse(self, error: &ExecError) {
