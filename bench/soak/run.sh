@@ -39,8 +39,8 @@ if [[ $replica == 1 ]]; then
   port=${SOAK_KAFKA_PORT:-29392}
   broker_dir="$root/target/soak-kafka"
   rm -rf "$broker_dir"
+  trap '"$root/scripts/kafka/broker" stop "$broker_dir" > /dev/null 2>&1 || true' EXIT
   "$root/scripts/kafka/broker" start "$broker_dir" "$port" > /dev/null
-  trap '"$root/scripts/kafka/broker" stop "$broker_dir" > /dev/null || true' EXIT
   extra+=(--kafka "127.0.0.1:$port")
 fi
 "$kith" bench soak --data "$data" --minutes "$minutes" --out "$out" "${extra[@]}"

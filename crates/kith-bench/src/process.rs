@@ -159,7 +159,7 @@ pub fn wait_for_checkpoint(addr: SocketAddr) -> Result<(), String> {
 /// `addr`, searched from the section named `within` (e.g. `"ingest"`) when given.
 pub fn health_number(addr: SocketAddr, within: Option<&str>, key: &str) -> Option<u64> {
     let out = Command::new("curl")
-        .args(["-sf", &format!("http://{addr}/health")])
+        .args(["-sf", "--max-time", "5", &format!("http://{addr}/health")])
         .output()
         .ok()?;
     let text = String::from_utf8(out.stdout).ok()?;

@@ -276,10 +276,13 @@ pub async fn run(
             p99_ms: percentile(&latencies_us, 0.99),
             p999_ms: percentile(&latencies_us, 0.999),
             memory: Memory::of(servers.primary.pid()),
-            replica: servers.replica.as_ref().map(|replica| ReplicaWindow {
-                memory: Memory::of(replica.pid()),
-                lag_versions: servers.lag_versions(),
-            }),
+            replica: match &servers.replica {
+                Some(replica) => Some(ReplicaWindow {
+                    memory: Memory::of(replica.pid()),
+                    lag_versions: servers.lag_versions().await,
+                }),
+                None => None,
+            },
         };
         progress(&w);
         windows.push(w);
