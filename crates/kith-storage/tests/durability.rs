@@ -614,20 +614,26 @@ fn a_version_3_checkpoint_opens_and_the_next_checkpoint_is_current() {
     assert_eq!(image(&db.store().snapshot(), scratch.path()), expected);
 }
 
+/// A database whose log is read by replicas: it keeps what they have not consumed
+/// (the returned version, 0 until the test moves it).
+fn open_replicated(dir: &Path) -> (Database, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    let consumed = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let options = DatabaseOptions {
+        log_consumed: Some(consumed.clone()),
+        ..DatabaseOptions::default()
+    };
+    let (db, _) = Database::open(dir, options).expect("opens");
+    (db, consumed)
+}
+
 /// Replication reads the log: the record a commit hands back is the record the log
 /// holds, its payload decodes to the group's transactions, and segments above the
 /// consumed version outlive a checkpoint until it is consumed.
 #[test]
 fn log_records_are_read_back_and_kept_until_consumed() {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
     let dir = tempfile::tempdir().expect("tempdir");
-    let consumed = Arc::new(AtomicU64::new(0));
-    let options = DatabaseOptions {
-        log_consumed: Some(consumed.clone()),
-        ..DatabaseOptions::default()
-    };
-    let (db, _) = Database::open(dir.path(), options).expect("opens");
+    let (db, consumed) = open_replicated(dir.path());
     let mut handed = Vec::new();
     for i in 0..3 {
         let (b1, b2) = (
@@ -853,15 +859,9 @@ fn damage_below_an_empty_segments_start_is_refused() {
 /// a replica's catch-up nor lets a checkpoint under a replication floor remove them.
 #[test]
 fn a_stray_segment_hides_no_version_from_replication() {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
     let dir = tempfile::tempdir().expect("tempdir");
-    let consumed = Arc::new(AtomicU64::new(0));
-    let options = DatabaseOptions {
-        log_consumed: Some(consumed.clone()),
-        ..DatabaseOptions::default()
-    };
-    let (db, _) = Database::open(dir.path(), options).expect("opens");
+    let (db, consumed) = open_replicated(dir.path());
     for i in 0..6 {
         db.commit_one(&batch(vec![person(i, "a")]))
             .expect("commits");
