@@ -146,11 +146,18 @@ impl Ticket {
     pub(crate) fn terminate_flag(&self) -> Arc<AtomicBool> {
         self.terminate.clone()
     }
+
+    /// Removes the entry (again is nothing). Called before a request's answer goes
+    /// out, so a client that has its answer no longer finds the request listed,
+    /// even while a clone of its reply lives on (the one kept to answer a panic).
+    fn leave(&self) {
+        self.running.lock().remove(&self.id);
+    }
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        self.running.lock().remove(&self.id);
+        self.leave();
     }
 }
 
@@ -186,14 +193,17 @@ impl<R: Reply> Reply for Tracked<R> {
     }
 
     fn answer(self, metric: &str, columns: &[String], values: &[Value], trailer: Trailer) {
+        self._ticket.leave();
         self.inner.answer(metric, columns, values, trailer);
     }
 
     fn fail(self, metric: &str, error: &ExecError) {
+        self._ticket.leave();
         self.inner.fail(metric, error);
     }
 
     fn refuse(self, error: &ExecError) {
+        self._ticket.leave();
         self.inner.refuse(error);
     }
 
@@ -207,6 +217,7 @@ impl<R: Reply> Reply for Tracked<R> {
     }
 
     fn answer_graph(self, metric: &str, answer: GraphAnswer, trailer: Trailer) {
+        self._ticket.leave();
         self.inner.answer_graph(metric, answer, trailer);
     }
 }
