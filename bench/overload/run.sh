@@ -20,13 +20,6 @@ while [[ $# -gt 0 ]]; do
     *) extra+=("$1"); shift ;;
   esac
 done
-kith=${KITH_BIN:-$root/target/release/kith}
-if [[ -z ${KITH_BIN:-} ]]; then
-  (cd "$root" && cargo build --release -q -p kith-cli)
-fi
-data="$root/target/soak-data/shindig-$scale"
-if [[ ! -f $data/graph.kith ]]; then
-  "$kith" generate shindig --scale "$scale" --out "$data"
-fi
+source "$root/bench/lib/shindig-data.sh"
 mkdir -p "$out"
 "$kith" bench overload --data "$data" --out "$out" "${extra[@]}"
