@@ -1,18 +1,19 @@
 //! Crash injection below the log (`docs/reliability.md`, "Crash injection"): the
-//! database runs on a simulated disk ([`SimDisk`]) that fails with EIO, fills up, or
-//! crashes the machine at one chosen write, sync, create, rename, removal or
-//! truncation. A seeded workload of transactions and checkpoints is run once without
+//! database runs on a simulated disk ([`SimDisk`]) that fails with EIO, fills up,
+//! crashes the machine, or panics (a bug below the store, which the server's writer
+//! survives) at one chosen write, sync, create, rename, removal or truncation. A seeded workload of transactions and checkpoints is run once without
 //! a fault to count those points, then once per point and fault. After each, the
 //! directory is recovered (as the process restarting, and as the machine restarting
 //! with only what was synced and a torn part of the rest) and must hold exactly a
 //! prefix of the committed transactions that includes every acknowledged one:
 //! nothing acknowledged lost, nothing half-applied, nothing applied twice.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Once};
 
 use kith_core::{GraphView, Value};
-use kith_storage::disk::{Fault, SimDisk};
+use kith_storage::disk::{Fault, SimDisk, SIMULATED_PANIC};
 use kith_storage::{Database, DatabaseOptions, NodeRef, Snapshot, Store, WriteBatch, WriteOp};
 
 const DIR: &str = "/data";
@@ -103,7 +104,7 @@ fn run(disk: &SimDisk, steps: &[Step]) -> Outcome {
         in_doubt: Vec::new(),
     };
     // A fault while a fresh directory is made: nothing was committed.
-    let Ok((db, _)) = Database::open(Path::new(DIR), options(disk)) else {
+    let Ok(Ok((db, _))) = guarded(|| Database::open(Path::new(DIR), options(disk))) else {
         return outcome;
     };
     let mut full_for = None;
@@ -119,11 +120,15 @@ fn run(disk: &SimDisk, steps: &[Step]) -> Outcome {
         }
         match step {
             Step::Checkpoint => {
-                let _ = db.checkpoint();
+                let _ = guarded(|| db.checkpoint());
             }
             Step::Commit(group) => {
                 let refs: Vec<&WriteBatch> = group.iter().collect();
-                match db.commit(&refs) {
+                // A commit that panicked is one that failed: never acknowledged.
+                let committed = guarded(|| db.commit(&refs)).unwrap_or(Err(
+                    kith_storage::StorageError::CapacityExceeded("panicked"),
+                ));
+                match committed {
                     Ok(results) => {
                         outcome.in_doubt.clear();
                         for (batch, result) in group.iter().zip(results) {
@@ -152,7 +157,29 @@ fn run(disk: &SimDisk, steps: &[Step]) -> Outcome {
             }
         }
     }
+    let _ = guarded(move || drop(db));
     outcome
+}
+
+/// Runs `f`, catching a [`Fault::Panic`] (whose message the panic hook keeps quiet;
+/// any other panic is reported as usual and fails the test).
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
+    static QUIET: Once = Once::new();
+    QUIET.call_once(|| {
+        let report = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<String>().map(String::as_str) != Some(SIMULATED_PANIC)
+            {
+                report(info);
+            }
+        }));
+    });
+    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+        let simulated = panic.downcast_ref::<String>().map(String::as_str) == Some(SIMULATED_PANIC);
+        if !simulated {
+            std::panic::resume_unwind(panic);
+        }
+    })
 }
 
 /// Nodes as (id, seen, text length) and relationships as (from id, to id).
@@ -331,6 +358,8 @@ fn every_fault_at_every_point_recovers_a_prefix_with_every_acknowledged_commit()
                 vec![(point, Fault::Full)],
                 vec![(point, Fault::Error), (later, Fault::Crash)],
                 vec![(point, Fault::Full), (later, Fault::Crash)],
+                vec![(point, Fault::Panic)],
+                vec![(point, Fault::Panic), (later, Fault::Crash)],
             ] {
                 recoveries += trial(seed, &steps, &faults);
                 trials += 1;

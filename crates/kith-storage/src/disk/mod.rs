@@ -12,7 +12,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use os::OsDisk;
-pub use sim::{Fault, SimDisk};
+pub use sim::{Fault, SimDisk, SIMULATED_PANIC};
 
 /// A file open for writing.
 pub trait DiskFile: Send {

@@ -28,7 +28,13 @@ pub enum Fault {
     /// The machine stops: a write may have left part of its bytes, and every later
     /// operation fails; [`SimDisk::crash`] is the disk after the restart.
     Crash,
+    /// A bug below the store: the operation panics (a write after leaving part of
+    /// its bytes), and the disk goes on working.
+    Panic,
 }
+
+/// The message of a [`Fault::Panic`], for a test's panic hook to recognise.
+pub const SIMULATED_PANIC: &str = "a simulated bug below the store";
 
 #[derive(Clone, Debug, Default)]
 struct Inode {
@@ -213,6 +219,7 @@ impl State {
                 self.crashed = true;
                 crash_error()
             }
+            Fault::Panic => panic!("{SIMULATED_PANIC}"),
         }
     }
 

@@ -474,6 +474,10 @@ impl WalWriter {
         let crc = crc32fast::hash(&self.buf[RECORD_HEADER_BYTES..]);
         self.buf[..4].copy_from_slice(&(len as u32).to_le_bytes());
         self.buf[4..8].copy_from_slice(&crc.to_le_bytes());
+        // Failed until the record is whole: should the write or sync panic (a bug
+        // below), the writer's thread goes on, and the next append must first cut
+        // whatever part of this record reached the file.
+        self.failed = Some("an append was interrupted by a panic".to_owned());
         let mut outcome = self.file.write_all(&self.buf);
         if outcome.is_ok() && self.durability == Durability::Fsync {
             outcome = self.file.sync_data();
@@ -483,6 +487,7 @@ impl WalWriter {
             self.failed = Some(reason.clone());
             return Err(self.failure(reason));
         }
+        self.failed = None;
         self.len += self.buf.len() as u64;
         Ok(self.buf.len() as u64)
     }
