@@ -80,11 +80,14 @@ impl<T> OnceSender<T> {
         )
     }
 
-    /// Sends `value` unless something was sent already; a receiver that is gone (its
-    /// client left) is no error.
-    pub(crate) fn send(&self, value: T) {
+    /// Sends `value` unless something was sent already, first running `count` (the
+    /// answer's metrics: a second answer, after a job panicked past its hand-off to
+    /// the writer, is neither sent nor counted). A receiver that is gone (its client
+    /// left) is no error.
+    pub(crate) fn send(&self, value: T, count: impl FnOnce()) {
         let done = self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(done) = done {
+            count();
             let _ = done.send(value);
         }
     }
@@ -672,7 +675,7 @@ fn submit_commit<R: Reply>(
     };
     let arrived = reply.arrived();
     let retry = checked.retry;
-    let on_commit: crate::write_queue::Reply = Box::new(move |outcome, spent| match outcome {
+    let on_commit = crate::write_queue::Reply::new(move |outcome, spent| match outcome {
         Ok(info) => answer(reply, info, spent),
         Err(error) if error.code == Code::Conflict && retry.is_some() => {
             (retry.expect("checked above"))(reply);
@@ -687,7 +690,7 @@ fn submit_commit<R: Reply>(
         reply: on_commit,
     };
     if let Err((job, error)) = writes.submit(job) {
-        (job.reply)(Err(error), WriteTiming::default());
+        job.reply.send(Err(error), WriteTiming::default());
     }
 }
 
@@ -1059,5 +1062,18 @@ mod tests {
             reply.answer("friends", &[], &[], Trailer::default())
         });
         assert_eq!(reply.sent(), vec![("friends".to_owned(), None)]);
+    }
+
+    /// HTTP and Bolt send through it: a second answer (a job that panicked after
+    /// handing its reply to the writer) is neither sent nor counted in the metrics.
+    #[test]
+    fn a_once_sender_sends_and_counts_only_the_first_answer() {
+        let (done, mut outcome) = OnceSender::new();
+        let counted = std::cell::Cell::new(0);
+        done.clone()
+            .send("committed", || counted.set(counted.get() + 1));
+        done.send("internal", || counted.set(counted.get() + 1));
+        assert_eq!(outcome.try_recv().ok(), Some("committed"));
+        assert_eq!(counted.get(), 1);
     }
 }

@@ -202,6 +202,10 @@ pub(crate) async fn health(State(state): State<Arc<AppState>>) -> Response {
         "writable": state.takes_writes(),
         "durability": state.config.durability,
     });
+    if let Some(why) = state.writes.as_ref().and_then(|w| w.failure()) {
+        body["status"] = "degraded".into();
+        body["writer_failure"] = why.into();
+    }
     if let Some(p) = state.writes.as_ref().and_then(|w| w.publishing()) {
         body["replication"] = serde_json::json!({
             "role": "primary",
@@ -262,10 +266,14 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>, headers: HeaderM
             "# HELP kith_write_queue_depth Transactions waiting for the writer.\n\
              # TYPE kith_write_queue_depth gauge\nkith_write_queue_depth {}\n\
              # HELP kith_graph_version The commit version being served.\n\
-             # TYPE kith_graph_version gauge\nkith_graph_version {}\n",
+             # TYPE kith_graph_version gauge\nkith_graph_version {}\n\
+             # HELP kith_writer_failed 1 once a server bug stopped writing until a restart.\n\
+             # TYPE kith_writer_failed gauge\nkith_writer_failed {}\n",
             writes.queued(),
-            state.store.snapshot().version()
+            state.store.snapshot().version(),
+            u8::from(writes.failure().is_some())
         ));
+        writes.times().render(&mut text);
         if let Some(p) = writes.publishing() {
             text.push_str(&format!(
                 "# HELP kith_replication_acknowledged_version The last version Kafka acknowledged.\n\
@@ -331,8 +339,15 @@ struct HttpReply {
 }
 
 impl HttpReply {
-    fn send(&self, outcome: Result<Vec<u8>, ExecError>) {
-        self.done.send(outcome);
+    /// Sends the outcome, counted in `metric`'s latency (`None`: not counted), if it
+    /// is the request's first.
+    fn send(&self, outcome: Result<Vec<u8>, ExecError>, metric: Option<&str>) {
+        self.done.send(outcome, || {
+            if let Some(metric) = metric {
+                let elapsed = self.arrived.elapsed();
+                self.state.metrics.observe(Transport::Http, metric, elapsed);
+            }
+        });
     }
 }
 
@@ -354,21 +369,15 @@ impl Reply for HttpReply {
         trailer: Trailer,
     ) {
         let body = rows_json(columns, values, &trailer);
-        self.state
-            .metrics
-            .observe(Transport::Http, metric, self.arrived.elapsed());
-        self.send(Ok(body));
+        self.send(Ok(body), Some(metric));
     }
 
     fn fail(self, metric: &str, error: &ExecError) {
-        self.state
-            .metrics
-            .observe(Transport::Http, metric, self.arrived.elapsed());
-        self.send(Err(error.clone()));
+        self.send(Err(error.clone()), Some(metric));
     }
 
     fn refuse(self, error: &ExecError) {
-        self.send(Err(error.clone()));
+        self.send(Err(error.clone()), None);
     }
 }
 

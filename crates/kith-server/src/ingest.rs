@@ -372,7 +372,7 @@ impl Runner {
             check: None,
             arrived: Instant::now(),
             replicated_answer: false,
-            reply: Box::new(move |outcome, _| {
+            reply: crate::write_queue::Reply::new(move |outcome, _| {
                 match outcome {
                     Ok(_) => {
                         if applies {
@@ -395,12 +395,17 @@ impl Runner {
         loop {
             match writes.submit(job) {
                 Ok(()) => return,
-                Err((back, _busy)) if !self.stopped() => {
+                Err((back, busy))
+                    if busy.code == kith_protocol::ErrorCode::Busy && !self.stopped() =>
+                {
                     job = back;
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                Err((_, _)) => {
-                    self.status.in_flight.fetch_sub(1, Ordering::AcqRel);
+                // Shutting down, or writing stopped: the reply counts the job out of
+                // flight and records the refusal (read again after a restart).
+                Err((back, error)) => {
+                    back.reply
+                        .send(Err(error), crate::write_queue::WriteTiming::default());
                     return;
                 }
             }

@@ -33,11 +33,46 @@ const BUCKETS_SECONDS: [f64; 17] = [
     1.0, 2.5, 5.0, 10.0,
 ];
 
-#[derive(Default)]
-struct Histogram {
+/// Durations counted into [`BUCKETS_SECONDS`].
+#[derive(Clone, Default)]
+pub(crate) struct Histogram {
     buckets: [u64; BUCKETS_SECONDS.len()],
     count: u64,
     sum_seconds: f64,
+}
+
+impl Histogram {
+    pub(crate) fn observe(&mut self, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        self.count += 1;
+        self.sum_seconds += seconds;
+        if let Some(i) = BUCKETS_SECONDS.iter().position(|b| seconds <= *b) {
+            self.buckets[i] += 1;
+        }
+    }
+
+    /// Its `_bucket`, `_sum` and `_count` lines under `name`, with `labels` (`a="b"`
+    /// pairs, or empty).
+    pub(crate) fn render(&self, out: &mut String, name: &str, labels: &str) {
+        let sep = if labels.is_empty() { "" } else { "," };
+        let mut cumulative = 0;
+        for (bound, n) in BUCKETS_SECONDS.iter().zip(self.buckets) {
+            cumulative += n;
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{{labels}{sep}le=\"{bound}\"}} {cumulative}"
+            );
+        }
+        let count = self.count;
+        let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"+Inf\"}} {count}");
+        let braced = if labels.is_empty() {
+            String::new()
+        } else {
+            format!("{{{labels}}}")
+        };
+        let _ = writeln!(out, "{name}_sum{braced} {}", self.sum_seconds);
+        let _ = writeln!(out, "{name}_count{braced} {count}");
+    }
 }
 
 /// Everything `/metrics` reports.
@@ -63,19 +98,13 @@ impl Metrics {
     /// Records one answered request. `procedure` must be a registered name (unknown
     /// names are recorded as `<unknown>` so clients cannot grow the label set).
     pub fn observe(&self, transport: Transport, procedure: &str, elapsed: Duration) {
-        let seconds = elapsed.as_secs_f64();
         let mut map = lock(&self.latency);
         let by_name = map.entry(transport).or_default();
         if !by_name.contains_key(procedure) {
             by_name.insert(procedure.to_owned(), Histogram::default());
         }
-        let Some(h) = by_name.get_mut(procedure) else {
-            return;
-        };
-        h.count += 1;
-        h.sum_seconds += seconds;
-        if let Some(i) = BUCKETS_SECONDS.iter().position(|b| seconds <= *b) {
-            h.buckets[i] += 1;
+        if let Some(h) = by_name.get_mut(procedure) {
+            h.observe(elapsed);
         }
     }
 
@@ -145,29 +174,7 @@ impl Metrics {
                 transport.name(),
                 procedure
             );
-            let mut cumulative = 0;
-            for (bound, n) in BUCKETS_SECONDS.iter().zip(h.buckets) {
-                cumulative += n;
-                let _ = writeln!(
-                    out,
-                    "kith_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {cumulative}"
-                );
-            }
-            let _ = writeln!(
-                out,
-                "kith_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {}",
-                h.count
-            );
-            let _ = writeln!(
-                out,
-                "kith_request_duration_seconds_sum{{{labels}}} {}",
-                h.sum_seconds
-            );
-            let _ = writeln!(
-                out,
-                "kith_request_duration_seconds_count{{{labels}}} {}",
-                h.count
-            );
+            h.render(&mut out, "kith_request_duration_seconds", &labels);
         }
         let _ = writeln!(out, "# HELP kith_errors_total Error answers by code.");
         let _ = writeln!(out, "# TYPE kith_errors_total counter");
@@ -252,5 +259,21 @@ mod tests {
         ));
         assert!(text.contains("kith_errors_total{transport=\"http\",code=\"not_found\"} 1"));
         assert!(text.contains("kith_queue_depth 2"));
+    }
+
+    #[test]
+    fn a_histogram_without_labels_renders_only_its_bound() {
+        let mut h = Histogram::default();
+        h.observe(Duration::from_micros(700));
+        h.observe(Duration::from_secs(20));
+        let mut text = String::new();
+        h.render(&mut text, "kith_write_group_seconds", "");
+        assert!(
+            text.contains("kith_write_group_seconds_bucket{le=\"0.001\"} 1\n"),
+            "{text}"
+        );
+        assert!(text.contains("kith_write_group_seconds_bucket{le=\"10\"} 1\n"));
+        assert!(text.contains("kith_write_group_seconds_bucket{le=\"+Inf\"} 2\n"));
+        assert!(text.contains("kith_write_group_seconds_count 2\n"));
     }
 }

@@ -41,13 +41,22 @@ impl BoltReply {
         (reply, outcome)
     }
 
-    fn send(&self, outcome: Outcome) {
-        self.done.send(outcome);
-    }
-
-    fn observe(&self, metric: &str) {
-        let elapsed = self.arrived.elapsed();
-        self.state.metrics.observe(Transport::Bolt, metric, elapsed);
+    /// Sends the outcome if it is the request's first, counting it in `metric`'s
+    /// latency (`None`: not counted) and, when it failed, in the error counts.
+    fn send(&self, outcome: Outcome, metric: Option<&str>) {
+        let code = match &outcome {
+            Outcome::Failed(error) => Some(error.code),
+            Outcome::Answered(_) => None,
+        };
+        self.done.send(outcome, || {
+            let metrics = &self.state.metrics;
+            if let Some(metric) = metric {
+                metrics.observe(Transport::Bolt, metric, self.arrived.elapsed());
+            }
+            if let Some(code) = code {
+                metrics.error(Transport::Bolt, code);
+            }
+        });
     }
 }
 
@@ -80,18 +89,15 @@ impl Reply for BoltReply {
     }
 
     fn answer_graph(self, metric: &str, answer: GraphAnswer, trailer: Trailer) {
-        self.observe(metric);
-        self.send(Outcome::Answered(Box::new((answer, trailer))));
+        let outcome = Outcome::Answered(Box::new((answer, trailer)));
+        self.send(outcome, Some(metric));
     }
 
     fn fail(self, metric: &str, error: &ExecError) {
-        self.observe(metric);
-        self.state.metrics.error(Transport::Bolt, error.code);
-        self.send(Outcome::Failed(error.clone()));
+        self.send(Outcome::Failed(error.clone()), Some(metric));
     }
 
     fn refuse(self, error: &ExecError) {
-        self.state.metrics.error(Transport::Bolt, error.code);
-        self.send(Outcome::Failed(error.clone()));
+        self.send(Outcome::Failed(error.clone()), None);
     }
 }
