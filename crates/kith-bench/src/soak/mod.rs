@@ -21,9 +21,11 @@ use kith_client::{ops, Client, ClientConfig};
 use kith_core::Value;
 
 mod report;
+mod scrape;
 mod servers;
 
 pub use report::{P99_DRIFT_MAX, RSS_GROWTH_MAX_PCT};
+pub use scrape::ServerWindow;
 pub(crate) use servers::rss_mib;
 pub use servers::Memory;
 
@@ -79,6 +81,8 @@ pub struct Window {
     pub memory: Memory,
     /// The replica, when the soak runs one.
     pub replica: Option<ReplicaWindow>,
+    /// The primary's own figures (`None` when its `/metrics` did not answer).
+    pub server: Option<ServerWindow>,
 }
 
 /// The replica at the end of a window.
@@ -215,6 +219,15 @@ pub(crate) async fn connect(
     Ok(Arc::new(client))
 }
 
+/// The server's `/metrics` now, read off the runtime (`curl` blocks, and the paced
+/// clients share the runtime's threads).
+async fn scrape_of(addr: std::net::SocketAddr) -> Option<scrape::Scrape> {
+    tokio::task::spawn_blocking(move || scrape::Scrape::of(addr))
+        .await
+        .ok()
+        .flatten()
+}
+
 /// Runs the soak: starts the server, measures the maximum, then holds `fraction` of
 /// it for `duration`, one window every `window`; `progress` sees each window.
 pub async fn run(
@@ -259,6 +272,8 @@ pub async fn run(
         .collect();
     let mut windows = Vec::new();
     let mut last = Instant::now();
+    let primary = servers.primary.addr;
+    let mut last_scrape = scrape_of(primary).await;
     while started.elapsed() < options.duration {
         tokio::time::sleep(window.min(options.duration.saturating_sub(started.elapsed()))).await;
         let Tally {
@@ -268,6 +283,12 @@ pub async fn run(
         let seconds = last.elapsed().as_secs_f64();
         last = Instant::now();
         latencies_us.sort_unstable();
+        let scraped = scrape_of(primary).await;
+        let server = match (&last_scrape, &scraped) {
+            (Some(earlier), Some(later)) => Some(ServerWindow::between(earlier, later)),
+            _ => None,
+        };
+        last_scrape = scraped;
         let w = Window {
             at_s: started.elapsed().as_secs_f64(),
             ops_per_s: latencies_us.len() as f64 / seconds,
@@ -283,6 +304,7 @@ pub async fn run(
                 }),
                 None => None,
             },
+            server,
         };
         progress(&w);
         windows.push(w);

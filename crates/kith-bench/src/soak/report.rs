@@ -1,6 +1,6 @@
 //! The soak's report: its verdicts, its windows as CSV and its plots.
 
-use super::{Memory, Report, Window};
+use super::{Memory, Report, ServerWindow, Window};
 use crate::ldbc::median;
 
 /// The bound on memory growth after the warm-up (issue 18).
@@ -101,7 +101,9 @@ impl Report {
     pub fn csv(&self) -> String {
         let mut out = String::from(
             "at_s,ops_per_s,errors,p50_ms,p99_ms,p999_ms,rss_mib,rss_anon_mib,rss_file_mib,\
-             replica_rss_mib,replica_rss_anon_mib,replica_rss_file_mib,replica_lag_versions\n",
+             replica_rss_mib,replica_rss_anon_mib,replica_rss_file_mib,replica_lag_versions,\
+             server_p99_ms,write_groups,write_group_p99_ms,write_group_max_ms,checkpoints,\
+             checkpoint_max_ms\n",
         );
         for w in &self.windows {
             let m = w.memory;
@@ -122,12 +124,13 @@ impl Report {
                     let m = r.memory;
                     let lag = r.lag_versions.map_or(String::new(), |v| v.to_string());
                     out.push_str(&format!(
-                        ",{:.1},{:.1},{:.1},{lag}\n",
+                        ",{:.1},{:.1},{:.1},{lag}",
                         m.rss_mib, m.anon_mib, m.file_mib
                     ));
                 }
-                None => out.push_str(",,,,\n"),
+                None => out.push_str(",,,,"),
             }
+            out.push_str(&server_columns(w.server.as_ref()));
         }
         out
     }
@@ -189,6 +192,37 @@ impl Report {
         if self.has_replica() {
             out.push_str(&self.lag_line());
         }
+        out.push_str(&self.slowest_windows());
+        out
+    }
+
+    /// The five steady windows of highest client p99, with what the primary saw in
+    /// each: a stall of its disk shows in the commit groups' times, one of the
+    /// server in its own request p99, and one of the machine or the load generator
+    /// (which shares it) in neither.
+    fn slowest_windows(&self) -> String {
+        let mut slowest: Vec<&Window> = self.steady().iter().collect();
+        slowest.sort_by(|a, b| b.p99_ms.total_cmp(&a.p99_ms));
+        let ms = |v: Option<f64>| v.map_or("?".into(), |v| format!("<= {v}"));
+        let mut out = String::from(
+            "\nThe slowest steady windows, beside the primary's own figures (bucket bounds):\n\n\
+             | at (min) | client p50 ms | client p99 ms | server p99 ms | commit groups | slowest group ms | checkpoints | slowest checkpoint ms |\n\
+             |---|---|---|---|---|---|---|---|\n",
+        );
+        for w in slowest.into_iter().take(5) {
+            let s = w.server.unwrap_or_default();
+            out.push_str(&format!(
+                "| {:.1} | {:.1} | {:.1} | {} | {} | {} | {} | {} |\n",
+                w.at_s / 60.0,
+                w.p50_ms,
+                w.p99_ms,
+                ms(s.request_p99_ms),
+                s.write_groups,
+                ms(s.write_group_max_ms),
+                s.checkpoints,
+                ms(s.checkpoint_max_ms)
+            ));
+        }
         out
     }
 
@@ -238,11 +272,19 @@ impl Report {
             ),
             &xs,
             "minutes",
-            &["p50".into(), "p99".into(), "p99.9".into()],
+            &[
+                "p50".into(),
+                "p99".into(),
+                "p99.9".into(),
+                "server p99 (bucket bound)".into(),
+                "slowest commit group (bucket bound)".into(),
+            ],
             &[
                 series(|w| Some(w.p50_ms)),
                 series(|w| Some(w.p99_ms)),
                 series(|w| Some(w.p999_ms)),
+                series(|w| w.server?.request_p99_ms.filter(|v| v.is_finite())),
+                series(|w| w.server?.write_group_max_ms.filter(|v| v.is_finite())),
             ],
         );
         let mut names: Vec<String> = vec![
@@ -274,6 +316,24 @@ impl Report {
             ("soak-memory.svg".into(), memory),
         ]
     }
+}
+
+/// The primary's own figures of a window as CSV columns (empty when unread), and
+/// the line's end.
+fn server_columns(server: Option<&ServerWindow>) -> String {
+    let Some(s) = server else {
+        return ",,,,,,\n".into();
+    };
+    let ms = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
+    format!(
+        ",{},{},{},{},{},{}\n",
+        ms(s.request_p99_ms),
+        s.write_groups,
+        ms(s.write_group_p99_ms),
+        ms(s.write_group_max_ms),
+        s.checkpoints,
+        ms(s.checkpoint_max_ms)
+    )
 }
 
 /// The memory check of one server.
@@ -311,12 +371,21 @@ mod tests {
                 ops_per_s: 1000.0,
                 errors: 0,
                 p50_ms: 1.0,
-                p99_ms: 5.0,
+                // One stall, mid-run.
+                p99_ms: if i == 5 { 50.0 } else { 5.0 },
                 p999_ms: 9.0,
                 memory: memory(100.0),
                 replica: replica.map(|mib| ReplicaWindow {
                     memory: memory(mib(i)),
                     lag_versions: Some(3),
+                }),
+                server: Some(ServerWindow {
+                    request_p99_ms: Some(2.5),
+                    write_groups: 40,
+                    write_group_p99_ms: Some(5.0),
+                    write_group_max_ms: Some(10.0 * (i + 1) as f64),
+                    checkpoints: u64::from(i == 5),
+                    checkpoint_max_ms: (i == 5).then_some(250.0),
                 }),
             })
             .collect();
@@ -353,7 +422,12 @@ mod tests {
             .lines()
             .nth(1)
             .expect("a window")
-            .ends_with(",,,,"));
+            .ends_with(",,,,,2.5,40,5,10,0,"));
+        let markdown = report.markdown();
+        assert!(
+            markdown.contains("|---|\n| 1.0 | 1.0 | 50.0 | <= 2.5 | 40 | <= 60 | 1 | <= 250 |\n"),
+            "{markdown}"
+        );
     }
 
     #[test]

@@ -1072,8 +1072,18 @@ fn soak(args: SoakArgs) -> Result<()> {
                 let lag = r.lag_versions.map_or("?".into(), |v| v.to_string());
                 format!("  replica RSS {:.0} MiB, {lag} versions behind", r.memory.rss_mib)
             });
+            let ms = |v: Option<f64>| v.map_or("?".into(), |v| format!("{v}"));
+            let server = w.server.map_or(String::new(), |s| {
+                format!(
+                    "  server p99 <= {} ms, {} groups (slowest <= {} ms), {} checkpoints",
+                    ms(s.request_p99_ms),
+                    s.write_groups,
+                    ms(s.write_group_max_ms),
+                    s.checkpoints
+                )
+            });
             eprintln!(
-                "{:>6.0} s  {:>7.0} req/s  errors {}  p50 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  RSS {:.0} MiB (anonymous {:.0}, file {:.0}){replica}",
+                "{:>6.0} s  {:>7.0} req/s  errors {}  p50 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  RSS {:.0} MiB (anonymous {:.0}, file {:.0}){replica}{server}",
                 w.at_s, w.ops_per_s, w.errors, w.p50_ms, w.p99_ms, w.p999_ms, m.rss_mib,
                 m.anon_mib, m.file_mib
             )
