@@ -128,6 +128,7 @@ impl Ingest {
     pub(crate) fn start(state: Arc<AppState>, source: Source) -> std::io::Result<Ingest> {
         let stop = Arc::new(AtomicBool::new(false));
         let runner = Runner {
+            internal_tries: std::cell::Cell::new((-1, 0)),
             state,
             cursor: source.cursor(),
             partition: source.partition(),
@@ -155,7 +156,13 @@ impl Ingest {
     }
 }
 
+/// Times an event is tried while the writer answers it `internal` before it is
+/// skipped.
+const INTERNAL_TRIES_MAX: u32 = 3;
+
 struct Runner {
+    /// The offset last answered `internal`, and how many times in a row.
+    internal_tries: std::cell::Cell<(i64, u32)>,
     state: Arc<AppState>,
     url: KafkaUrl,
     partition: i32,
@@ -322,8 +329,20 @@ impl Runner {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take();
+        if let Some(why) = self.state.writes.as_ref().and_then(|w| w.failure()) {
+            // Every write is refused until a restart, which reads on from the cursor.
+            self.status
+                .note(&format!("writes stopped ({why}); waiting for a restart"));
+            while !self.stopped() {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            return self.committed();
+        }
+        let poison = refusal
+            .as_ref()
+            .is_some_and(|(offset, code, _)| *offset == at && self.panicked_again(at, *code));
         match refusal {
-            Some((offset, code, message)) if offset == at && event_refused(code) => {
+            Some((offset, code, message)) if offset == at && (event_refused(code) || poison) => {
                 self.status.failed(format!("offset {at}: {message}"));
                 self.submit(at, at, None);
                 self.drain();
@@ -347,6 +366,16 @@ impl Runner {
         let at = self.committed();
         self.status.next_offset.store(at, Ordering::Release);
         at
+    }
+
+    /// Whether the event at `at` has now been answered `internal` (a server bug: the
+    /// writer survived a panic on its group) [`INTERNAL_TRIES_MAX`] times in a row: an
+    /// event that makes the engine panic every time is skipped like one the store
+    /// refuses, rather than retried for ever (failing the writes grouped with it).
+    fn panicked_again(&self, at: i64, code: kith_protocol::ErrorCode) -> bool {
+        let (_, tries) = internal_tries(self.internal_tries.get(), at, code);
+        self.internal_tries.set((at, tries));
+        tries >= INTERNAL_TRIES_MAX
     }
 
     /// Hands the message at `at` to the write queue as one transaction: its event's
@@ -466,6 +495,19 @@ enum Layout {
     Wrong(String),
 }
 
+/// The `internal` answers in a row at an offset, after a refusal of `code` at `at`.
+fn internal_tries(
+    (last, tries): (i64, u32),
+    at: i64,
+    code: kith_protocol::ErrorCode,
+) -> (i64, u32) {
+    match code {
+        kith_protocol::ErrorCode::Internal if last == at => (at, tries + 1),
+        kith_protocol::ErrorCode::Internal => (at, 1),
+        _ => (at, 0),
+    }
+}
+
 /// Whether a refusal comes from the event itself (the store cannot take it: skip
 /// it) rather than from the moment (a full queue, Kafka behind, the disk, an
 /// earlier refusal: try again).
@@ -480,4 +522,24 @@ fn event_refused(code: kith_protocol::ErrorCode) -> bool {
             | Code::Conflict
             | Code::Internal
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kith_protocol::ErrorCode as Code;
+
+    #[test]
+    fn an_event_answered_internal_three_times_in_a_row_is_poison() {
+        let mut tries = (-1, 0);
+        for expected in 1..=INTERNAL_TRIES_MAX {
+            tries = internal_tries(tries, 42, Code::Internal);
+            assert_eq!(tries, (42, expected));
+        }
+        // Another offset, or another refusal between, starts the count again.
+        assert_eq!(internal_tries(tries, 43, Code::Internal), (43, 1));
+        assert_eq!(internal_tries(tries, 42, Code::Busy), (42, 0));
+        // Internal is a refusal of the moment, not of the event, until then.
+        assert!(!event_refused(Code::Internal));
+    }
 }

@@ -27,10 +27,11 @@ impl Transport {
     }
 }
 
-/// Upper bounds of the latency buckets, in seconds (50 µs to 10 s).
-const BUCKETS_SECONDS: [f64; 17] = [
+/// Upper bounds of the latency buckets, in seconds (50 µs to 60 s: an fsync stall
+/// of the soak's reached 17 s).
+const BUCKETS_SECONDS: [f64; 19] = [
     0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
-    1.0, 2.5, 5.0, 10.0,
+    1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
 ];
 
 /// Durations counted into [`BUCKETS_SECONDS`].
@@ -265,14 +266,14 @@ mod tests {
     fn a_histogram_without_labels_renders_only_its_bound() {
         let mut h = Histogram::default();
         h.observe(Duration::from_micros(700));
-        h.observe(Duration::from_secs(20));
+        h.observe(Duration::from_secs(90));
         let mut text = String::new();
         h.render(&mut text, "kith_write_group_seconds", "");
         assert!(
             text.contains("kith_write_group_seconds_bucket{le=\"0.001\"} 1\n"),
             "{text}"
         );
-        assert!(text.contains("kith_write_group_seconds_bucket{le=\"10\"} 1\n"));
+        assert!(text.contains("kith_write_group_seconds_bucket{le=\"60\"} 1\n"));
         assert!(text.contains("kith_write_group_seconds_bucket{le=\"+Inf\"} 2\n"));
         assert!(text.contains("kith_write_group_seconds_count 2\n"));
     }

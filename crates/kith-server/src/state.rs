@@ -45,13 +45,15 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
-    /// Why this server takes no writes (`read_only`), naming the primary of a replica.
     /// Whether clients may write here: a router keeps a write path only for its
-    /// person shard's ingest (`kith route --data`), never for clients.
+    /// person shard's ingest (`kith route --data`), never for clients; and no server
+    /// does once a bug stopped its writer (`/health` and Bolt's routing table say so).
     pub(crate) fn takes_writes(&self) -> bool {
-        self.writes.is_some() && self.shards.is_none()
+        let stopped = self.writes.as_ref().is_some_and(|w| w.failure().is_some());
+        self.writes.is_some() && self.shards.is_none() && !stopped
     }
 
+    /// Why this server takes no writes (`read_only`), naming the primary of a replica.
     pub(crate) fn read_only_reason(&self) -> String {
         match &self.replica {
             Some(replica) => format!(

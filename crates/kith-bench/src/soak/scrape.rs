@@ -116,7 +116,7 @@ impl Scrape {
 pub struct ServerWindow {
     /// The 99th percentile of its requests' time from arrival to answer, ms.
     pub request_p99_ms: Option<f64>,
-    /// Commit groups the writer committed.
+    /// Commit groups the writer ran (committed or failed).
     pub write_groups: u64,
     /// The 99th percentile of a group's time (checks, apply, log append, fsync), ms.
     pub write_group_p99_ms: Option<f64>,

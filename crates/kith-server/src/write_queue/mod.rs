@@ -20,6 +20,8 @@
 mod reply;
 mod writer;
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -84,6 +86,7 @@ pub struct Publishing {
 pub(crate) struct WriterTimes {
     groups: Mutex<Histogram>,
     checkpoints: Mutex<Histogram>,
+    checkpoint_failures: AtomicU64,
 }
 
 impl WriterTimes {
@@ -99,7 +102,11 @@ impl WriterTimes {
         h.observe(elapsed);
     }
 
-    /// Both histograms in the Prometheus text format.
+    fn checkpoint_failed(&self) {
+        self.checkpoint_failures.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Both histograms and the failures in the Prometheus text format.
     pub(crate) fn render(&self, out: &mut String) {
         let groups = self
             .groups
@@ -112,15 +119,20 @@ impl WriterTimes {
             .unwrap_or_else(|p| p.into_inner())
             .clone();
         out.push_str(
-            "# HELP kith_write_group_seconds The writer's time on a commit group: checks, apply, log append and fsync.\n\
+            "# HELP kith_write_group_seconds The writer's time on a commit group (failed ones too): checks, apply, log append and fsync.\n\
              # TYPE kith_write_group_seconds histogram\n",
         );
         groups.render(out, "kith_write_group_seconds", "");
         out.push_str(
-            "# HELP kith_checkpoint_seconds A checkpoint's time (written while writes go on).\n\
+            "# HELP kith_checkpoint_seconds A checkpoint's time (failed ones too; written while writes go on).\n\
              # TYPE kith_checkpoint_seconds histogram\n",
         );
         checkpoints.render(out, "kith_checkpoint_seconds", "");
+        out.push_str(&format!(
+            "# HELP kith_checkpoint_failures_total Checkpoints that failed (the log is kept; retried after 10 s).\n\
+             # TYPE kith_checkpoint_failures_total counter\nkith_checkpoint_failures_total {}\n",
+            self.checkpoint_failures.load(Ordering::Relaxed)
+        ));
     }
 }
 
@@ -301,10 +313,10 @@ fn stopped_error(why: &str) -> ExecError {
 enum Stage {
     /// Before the store commits the group.
     Commit,
-    /// After the commit, before its record is handed to the publisher.
+    /// Just after the store committed the group, before anything else.
+    Committed,
+    /// After the commit, just before its record is handed to the publisher.
     Publish,
-    /// After the publisher has it, while its write sets are recorded.
-    History,
 }
 
 /// The panics a test injects into the writer (none outside tests): a bug's stand-in,
@@ -331,31 +343,49 @@ impl Faults {
     }
 }
 
+/// How long the checkpointer waits after a failed checkpoint before the next try.
+const CHECKPOINT_RETRY: Duration = if cfg!(test) {
+    Duration::from_millis(300)
+} else {
+    Duration::from_secs(10)
+};
+
 /// How often the checkpointer asks whether a checkpoint is due.
 const CHECKPOINT_POLL: Duration = Duration::from_millis(200);
 
 fn run_checkpointer(database: &Database, stop: &Receiver<()>, times: &WriterTimes) {
+    let mut next_try = Instant::now();
     loop {
         match stop.recv_timeout(CHECKPOINT_POLL) {
             Err(RecvTimeoutError::Timeout) => {}
             Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
         }
-        if !database.checkpoint_due() {
+        if Instant::now() < next_try || !database.checkpoint_due() {
             continue;
         }
         let started = Instant::now();
-        let written = database.checkpoint();
+        // A panic (a bug) must not end checkpoints for good: the log would grow
+        // until the disk is full. The store stays whole through one (the crash
+        // injection's panic fault), so the next try may succeed.
+        let written = catch_unwind(AssertUnwindSafe(|| database.checkpoint()));
         times.checkpoint(started.elapsed());
-        match written {
-            Ok(report) => tracing::info!(
-                version = report.version,
-                bytes = report.bytes,
-                removed_segments = report.removed_segments,
-                ms = report.elapsed.as_millis() as u64,
-                "checkpoint written"
-            ),
-            Err(e) => tracing::error!(error = %e, "checkpoint failed; the log is kept"),
-        }
+        let failure = match written {
+            Ok(Ok(report)) => {
+                tracing::info!(
+                    version = report.version,
+                    bytes = report.bytes,
+                    removed_segments = report.removed_segments,
+                    ms = report.elapsed.as_millis() as u64,
+                    "checkpoint written"
+                );
+                continue;
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("a panic: {}", crate::pool::panic_text(panic.as_ref())),
+        };
+        times.checkpoint_failed();
+        next_try = Instant::now() + CHECKPOINT_RETRY;
+        tracing::error!(error = %failure, retry_s = CHECKPOINT_RETRY.as_secs(), "checkpoint failed; the log is kept");
     }
 }
 

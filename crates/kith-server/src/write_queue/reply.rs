@@ -51,7 +51,8 @@ impl Drop for Reply {
         );
         tracing::error!("a write's answer was dropped unanswered; answered `internal`");
         // Its callback only hands the answer on; should it panic anyway, that is
-        // caught like `send`'s (while the writer unwinds, Rust aborts instead).
+        // caught like `send`'s (also while the writer unwinds: a panic caught inside
+        // a destructor does not abort).
         let _ = catch_unwind(AssertUnwindSafe(move || {
             callback(Err(error), WriteTiming::default())
         }));

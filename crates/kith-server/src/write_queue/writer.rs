@@ -45,18 +45,19 @@ pub(super) struct Writer<'a> {
 }
 
 /// How far a group got before a panic.
-#[derive(Default)]
 struct Progress {
-    /// The versions its commit made.
-    committed: Option<(u64, u64)>,
+    /// The store's version before the group: only the writer commits, so a higher
+    /// one after a panic is the group's, however far past the commit it got.
+    before: u64,
     /// Its record is with the publisher (or there is none to publish).
     published: bool,
 }
 
 impl Progress {
-    fn made(&mut self, version: u64) {
-        let first = self.committed.map_or(version, |(first, _)| first);
-        self.committed = Some((first, version));
+    /// The versions the group committed, if any.
+    fn committed(&self, database: &Database) -> Option<(u64, u64)> {
+        let now = database.store().snapshot().version();
+        (now > self.before).then_some((self.before + 1, now))
     }
 }
 
@@ -67,7 +68,10 @@ pub(super) fn run_writer(w: &Writer<'_>) {
             refuse_stopped(group, why);
             continue;
         }
-        let mut progress = Progress::default();
+        let mut progress = Progress {
+            before: w.database.store().snapshot().version(),
+            published: false,
+        };
         let ran = catch_unwind(AssertUnwindSafe(|| {
             commit_group(w, &mut history, group, &mut progress)
         }));
@@ -88,7 +92,7 @@ fn fresh_history(database: &Database) -> History {
 /// Decides how the writer goes on after a group panicked (its unanswered jobs were
 /// answered `internal` as their replies dropped).
 fn after_a_panic(w: &Writer<'_>, history: &mut History, progress: &Progress, what: &str) {
-    match progress.committed {
+    match progress.committed(w.database) {
         None => tracing::error!(
             panic = %what,
             "a commit group panicked before it was committed; nothing of it was written, and writing goes on"
@@ -166,6 +170,7 @@ fn commit_group(
     w.times.group(commit);
     match outcome {
         Ok((results, record)) => {
+            w.faults.at(Stage::Committed);
             let done = Committed {
                 results,
                 record,
@@ -219,7 +224,6 @@ fn finish(
         };
         match result {
             Ok(info) => {
-                progress.made(info.version);
                 recorded.push((info.version, set));
                 if wait && job.replicated_answer {
                     acks.push(after_ack(job.reply, info, timing));
@@ -235,7 +239,6 @@ fn finish(
         p.publisher.publish(record, acks);
     }
     progress.published = true;
-    w.faults.at(Stage::History);
     for (version, set) in recorded {
         history.record(version, set);
     }
