@@ -57,6 +57,34 @@ impl Attack {
         Attack::DeepNesting,
     ];
 
+    /// Its short name (`kith bench overload --only`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Attack::None => "none",
+            Attack::WsConnections => "ws-connections",
+            Attack::HttpConnections => "http-connections",
+            Attack::Slowloris => "slowloris",
+            Attack::PipelinedFlood => "flood",
+            Attack::SlowReaders => "slow-readers",
+            Attack::OversizedFrames => "oversized-frames",
+            Attack::DeepNesting => "deep-nesting",
+        }
+    }
+
+    /// The attack named `name`, or an error listing the names.
+    pub fn by_name(name: &str) -> Result<Attack, String> {
+        Attack::ALL
+            .into_iter()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Attack::ALL.iter().map(Attack::name).collect();
+                format!(
+                    "no attack named `{name}`; the attacks: {}",
+                    names.join(", ")
+                )
+            })
+    }
+
     /// A line for the report.
     pub fn describe(&self, l: &Limits) -> String {
         match self {
@@ -461,6 +489,18 @@ fn parse_head(buf: &[u8]) -> Option<(u16, usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_attack_is_found_by_its_name_and_an_unknown_name_lists_them() {
+        for attack in Attack::ALL {
+            assert_eq!(Attack::by_name(attack.name()), Ok(attack));
+        }
+        let error = Attack::by_name("ddos").expect_err("no such attack");
+        assert!(
+            error.contains("`ddos`") && error.contains("flood, slow-readers"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn an_answer_head_gives_status_and_length() {

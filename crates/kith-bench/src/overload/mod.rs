@@ -41,6 +41,12 @@ pub struct Options {
     pub workers: usize,
     /// The server's limits the attacks aim at.
     pub limits: Limits,
+    /// The attacks to run (empty: every one).
+    pub only: Vec<Attack>,
+    /// The attackers' threads' nice value (0: as the rest). On one machine the
+    /// attacker competes with the server for the cores; a positive value stands in
+    /// for an attacker on another machine, so what remains is the server's policy.
+    pub attacker_nice: i32,
 }
 
 /// The server limits set for the run (smaller than the defaults, so 20x of them fits
@@ -123,6 +129,23 @@ pub struct Report {
     pub options: Options,
 }
 
+/// Sets the calling thread's nice value (on Linux each thread has its own); a
+/// refusal is only warned about, the run goes on at the usual priority.
+fn nice_this_thread(nice: i32) {
+    if nice == 0 {
+        return;
+    }
+    // Safety: setpriority takes integers and no pointer; `0` names the calling thread.
+    #[expect(unsafe_code, reason = "setpriority has no safe wrapper in libc")]
+    let set = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, nice) };
+    if set != 0 {
+        eprintln!(
+            "warning: the attacker thread's nice {nice} was refused: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 /// Runs every phase: a baseline, each attack, a baseline again.
 pub async fn run(
     queries: &[Query],
@@ -136,14 +159,21 @@ pub async fn run(
         process::serve(&options.kith, &options.data, addr, &extra, &options.log)?;
     let calls: Arc<Vec<Call>> = Arc::new(schedule(queries, false));
     let client = connect(addr, options.clients.min(8)).await?;
+    let nice = options.attacker_nice;
     let attackers = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .on_thread_start(move || nice_this_thread(nice))
         .enable_all()
         .build()
         .map_err(|e| format!("starting the attackers' runtime: {e}"))?;
     let mut phases = Vec::new();
+    let attacks = if options.only.is_empty() {
+        Attack::ALL.to_vec()
+    } else {
+        options.only.clone()
+    };
     let order = std::iter::once(Attack::None)
-        .chain(Attack::ALL)
+        .chain(attacks)
         .chain(std::iter::once(Attack::None));
     for attack in order {
         let phase = run_phase(
@@ -284,7 +314,7 @@ impl Report {
             "# Overload: {} well-behaved clients at {:.0} req/s beside each attack, {:.0} s each\n\n\
              Server: {} workers; connections_max {}, http_connections_max {}, \
              http_header_timeout_ms {}, write_stall_timeout_ms {}, frame_bytes_max {}, \
-             inflight_per_connection_max {}.\n\n\
+             inflight_per_connection_max {}.{}\n\n\
              | attack | answered | errors | p50 ms | p99 ms | p99.9 ms | max ms | p99 / baseline | RSS start -> peak MiB | the attacker got |\n\
              |---|---|---|---|---|---|---|---|---|---|\n",
             o.clients,
@@ -297,6 +327,10 @@ impl Report {
             l.write_stall_timeout_ms,
             l.frame_bytes_max,
             l.inflight_per_connection_max,
+            match o.attacker_nice {
+                0 => String::new(),
+                n => format!(" The attackers' threads run at nice {n}."),
+            },
         );
         let base = self.baseline_p99_ms().max(0.001);
         for p in &self.phases {

@@ -93,6 +93,15 @@ pub struct OverloadArgs {
     /// Where overload.md and the server's log go.
     #[arg(long, default_value = "overload-report")]
     pub out: PathBuf,
+    /// Only these attacks (comma-separated: ws-connections, http-connections,
+    /// slowloris, flood, slow-readers, oversized-frames, deep-nesting), between the
+    /// two baselines.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// The attackers' threads' nice value: a positive one stands in for an attacker
+    /// on another machine (on this one it competes with the server for the cores).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub attacker_nice: i32,
 }
 
 /// `kith bench soak`.
@@ -1140,6 +1149,13 @@ fn overload(args: OverloadArgs) -> Result<()> {
             frame_bytes_max: 1 << 20,
             inflight_per_connection_max: 64,
         },
+        only: args
+            .only
+            .iter()
+            .map(|name| kith_bench::overload::Attack::by_name(name))
+            .collect::<Result<_, _>>()
+            .map_err(|e| anyhow::anyhow!(e))?,
+        attacker_nice: args.attacker_nice,
     };
     let report = runtime()?
         .block_on(kith_bench::overload::run(&queries, options, |p| {
