@@ -217,7 +217,11 @@ pub(crate) fn bars(
     s
 }
 
-/// Lines over numeric x values (drawn at equal spacing, labelled with the values).
+/// The room an x-axis label of a line plot takes, px.
+const LABEL_WIDTH: f64 = 40.0;
+
+/// Lines over numeric x values (drawn at equal spacing, labelled with the values;
+/// with many, every few).
 pub(crate) fn lines(
     frame: &Frame<'_>,
     xs: &[f64],
@@ -243,7 +247,9 @@ pub(crate) fn lines(
     let plot_width = frame.width - LEFT - RIGHT;
     let step = plot_width / (xs.len().max(2) - 1) as f64;
     let x_at = |i: usize| LEFT + step * i as f64;
-    for (i, x) in xs.iter().enumerate() {
+    // A label every `every` points, so labels about 40 px wide do not overlap.
+    let every = (LABEL_WIDTH / step).ceil().max(1.0) as usize;
+    for (i, x) in xs.iter().enumerate().step_by(every) {
         let _ = write!(
             s,
             r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
@@ -349,6 +355,21 @@ pub(crate) fn stacked(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_plot_labels_every_few_points_only() {
+        let frame = Frame {
+            title: "t",
+            y_label: "ms",
+            width: 1100.0,
+            height: 440.0,
+        };
+        let xs: Vec<f64> = (1..=60).map(f64::from).collect();
+        let values = vec![xs.iter().map(|x| Some(*x)).collect()];
+        let svg = lines(&frame, &xs, "minutes", &["p50".into()], &values);
+        let labels = svg.matches(r#"text-anchor="middle">"#).count() - 1; // the axis name
+        assert!((10..=30).contains(&labels), "{labels} x labels");
+    }
 
     #[test]
     fn ticks_keep_small_powers_of_ten_readable() {
