@@ -155,14 +155,21 @@ pub fn wait_for_checkpoint(addr: SocketAddr) -> Result<(), String> {
     }
 }
 
+/// The body of `GET path` from the server at `addr` (`None` when it does not answer
+/// with a success within 5 s). Blocking.
+pub(crate) fn http_get(addr: SocketAddr, path: &str) -> Option<String> {
+    let out = Command::new("curl")
+        .args(["-sf", "--max-time", "5", &format!("http://{addr}{path}")])
+        .output()
+        .ok()?;
+    out.status.success().then_some(())?;
+    String::from_utf8(out.stdout).ok()
+}
+
 /// The first number after `"key":` in the `GET /health` answer of the server at
 /// `addr`, searched from the section named `within` (e.g. `"ingest"`) when given.
 pub fn health_number(addr: SocketAddr, within: Option<&str>, key: &str) -> Option<u64> {
-    let out = Command::new("curl")
-        .args(["-sf", "--max-time", "5", &format!("http://{addr}/health")])
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
+    let text = http_get(addr, "/health")?;
     let from = match within {
         Some(section) => text.find(&format!("\"{section}\""))?,
         None => 0,

@@ -5,7 +5,6 @@
 //! generator (which shares it).
 
 use std::net::SocketAddr;
-use std::process::Command;
 
 /// The histograms the soak reads.
 const REQUESTS: &str = "kith_request_duration_seconds_bucket{";
@@ -83,13 +82,7 @@ impl Scrape {
     /// Reads `/metrics` of the server at `addr` (`None` when it does not answer
     /// within 5 s). Blocking: call it off the runtime.
     pub(crate) fn of(addr: SocketAddr) -> Option<Scrape> {
-        let out = Command::new("curl")
-            .args(["-sf", "--max-time", "5", &format!("http://{addr}/metrics")])
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| Scrape::parse(&String::from_utf8_lossy(&out.stdout)))
+        crate::process::http_get(addr, "/metrics").map(|text| Scrape::parse(&text))
     }
 
     fn parse(text: &str) -> Scrape {
