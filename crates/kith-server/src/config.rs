@@ -39,6 +39,18 @@ pub struct ServerConfig {
     /// Time an HTTP connection may take to send a request's headers (and, kept
     /// alive, to start its next request) before it is closed: slowloris.
     pub http_header_timeout_ms: u64,
+    /// Time a new connection has, from being accepted, to authenticate: TLS's
+    /// handshake, Bolt's, HELLO and LOGON; an HTTP connection, a request that
+    /// authenticated or its WebSocket upgrade. Past it the connection is closed.
+    pub auth_deadline_ms: u64,
+    /// Connections waiting to authenticate, every port together (a pool apart from
+    /// `connections_max`, which they never hold).
+    pub unauthenticated_connections_max: usize,
+    /// Of them, from one client address; past it a new one is closed at once.
+    pub unauthenticated_per_address_max: usize,
+    /// Time a message that began arriving (a Bolt message, a WebSocket message, an
+    /// HTTP request's body) has to arrive whole, authenticated or not.
+    pub message_read_timeout_ms: u64,
     /// Time a request may take before the client gets `timeout`.
     pub query_timeout_ms: u64,
     /// Time a connection's writer may make no progress before it is closed.
@@ -134,6 +146,10 @@ impl Default for ServerConfig {
             connections_max: 1_024,
             http_connections_max: 4_096,
             http_header_timeout_ms: 10_000,
+            auth_deadline_ms: 5_000,
+            unauthenticated_connections_max: 256,
+            unauthenticated_per_address_max: 64,
+            message_read_timeout_ms: 10_000,
             query_timeout_ms: 10_000,
             write_stall_timeout_ms: 30_000,
             answer_queue_bytes_max: 8 << 20,
@@ -193,6 +209,14 @@ impl ServerConfig {
                 "http_header_timeout_ms",
                 self.http_header_timeout_ms as usize,
             ),
+            (
+                "unauthenticated_connections_max",
+                self.unauthenticated_connections_max,
+            ),
+            (
+                "unauthenticated_per_address_max",
+                self.unauthenticated_per_address_max,
+            ),
             ("write_ops_max", self.write_ops_max),
             ("transactions_max", self.transactions_max),
             ("write_queue_max", self.write_queue_max),
@@ -217,6 +241,8 @@ impl ServerConfig {
             || self.min_version_wait_ms == 0
             || self.write_stall_timeout_ms == 0
             || self.transaction_timeout_ms == 0
+            || self.auth_deadline_ms == 0
+            || self.message_read_timeout_ms == 0
         {
             return Err("timeouts must be at least 1 ms".into());
         }
@@ -225,6 +251,13 @@ impl ServerConfig {
         }
         if self.min_version_wait_ms > 3600 * 1000 {
             return Err("`min_version_wait_ms` is at most an hour (3,600,000)".into());
+        }
+        if self.auth_deadline_ms > 3600 * 1000 || self.message_read_timeout_ms > 3600 * 1000 {
+            return Err(
+                "`auth_deadline_ms` and `message_read_timeout_ms` are at most an hour \
+                 (3,600,000)"
+                    .into(),
+            );
         }
         if self.transaction_timeout_ms > 24 * 3600 * 1000 {
             return Err("`transaction_timeout_ms` is at most a day (86,400,000)".into());
@@ -259,6 +292,16 @@ impl ServerConfig {
             );
         }
         Ok(())
+    }
+
+    /// `auth_deadline_ms` as a duration.
+    pub fn auth_deadline(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.auth_deadline_ms)
+    }
+
+    /// `message_read_timeout_ms` as a duration.
+    pub fn message_read_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.message_read_timeout_ms)
     }
 
     /// `durability` parsed.
@@ -443,6 +486,28 @@ mod tests {
         let bad = "replica_of = \"kafka://h:1/a\"\nbootstrap = \"h:1\"\n";
         let err = ServerConfig::from_toml(bad).expect_err("no scheme");
         assert!(err.contains("http://"), "{err}");
+    }
+
+    #[test]
+    fn the_limits_before_authentication_are_checked_by_name() {
+        let c = ServerConfig::from_toml(
+            "auth_deadline_ms = 2000\nunauthenticated_connections_max = 16\n\
+             unauthenticated_per_address_max = 4\nmessage_read_timeout_ms = 3000\n",
+        )
+        .expect("valid");
+        assert_eq!(c.auth_deadline(), std::time::Duration::from_secs(2));
+        assert_eq!(c.message_read_timeout(), std::time::Duration::from_secs(3));
+        for zero in [
+            "auth_deadline_ms",
+            "message_read_timeout_ms",
+            "unauthenticated_connections_max",
+            "unauthenticated_per_address_max",
+        ] {
+            let err = ServerConfig::from_toml(&format!("{zero} = 0")).expect_err("zero");
+            assert!(err.contains("at least 1"), "{zero}: {err}");
+        }
+        let err = ServerConfig::from_toml("auth_deadline_ms = 3600001").expect_err("too long");
+        assert!(err.contains("`auth_deadline_ms`"), "{err}");
     }
 
     #[test]

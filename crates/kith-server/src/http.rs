@@ -80,6 +80,22 @@ pub(crate) fn fail(state: &AppState, error: &ExecError) -> Response {
     response
 }
 
+/// 408 and the end of the connection: the body did not arrive within
+/// `message_read_timeout_ms` (a client trickling it must not hold the connection).
+fn body_too_slow(state: &AppState, read_timeout: std::time::Duration) -> Response {
+    let message = format!(
+        "the request body did not arrive whole within {} ms (message_read_timeout_ms)",
+        read_timeout.as_millis()
+    );
+    let mut response = error(state, Code::Timeout, &message);
+    *response.status_mut() = StatusCode::REQUEST_TIMEOUT;
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
 /// A body of JSON rows (and the trailer of a Cypher query that wrote).
 fn rows_json(columns: &[String], values: &[kith_core::Value], trailer: &Trailer) -> Vec<u8> {
     encode_chunk(
@@ -126,9 +142,15 @@ async fn serve(
         Err(e) => return fail(&state, &e),
     };
     let limit = state.config.frame_bytes_max;
-    let Ok(body) = to_bytes(body, limit).await else {
-        let message = format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
-        return error(&state, Code::FrameTooLarge, &message);
+    let read_timeout = state.config.message_read_timeout();
+    let body = match tokio::time::timeout(read_timeout, to_bytes(body, limit)).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => {
+            let message =
+                format!("the request body is over the {limit}-byte limit (frame_bytes_max)");
+            return error(&state, Code::FrameTooLarge, &message);
+        }
+        Err(_) => return body_too_slow(&state, read_timeout),
     };
     state.metrics.bytes_in(body.len());
     let request = min_version(headers)

@@ -8,6 +8,8 @@
 //! - [`config`]: the limits and options (`kith.toml` or flags);
 //! - [`auth`]: users, roles, credentials and tokens, the same for every transport;
 //! - [`pool`]: the worker threads and their bounded queue;
+//! - `admission`: connections before they authenticate (their deadline, their pool
+//!   apart from `connections_max`, per client address);
 //! - `state`: what every handler shares (`AppState`, the shutdown signal);
 //! - `error` and `codes`: a failed request, and the wire code of every lower layer's error;
 //! - `consistency`: read-your-writes, a request waiting for the version it names;
@@ -27,6 +29,7 @@
 //! - [`metrics`]: counters and histograms in Prometheus text format.
 
 mod admin;
+mod admission;
 pub mod auth;
 mod bolt;
 mod codes;

@@ -14,7 +14,7 @@ use tokio::sync::watch;
 use crate::metrics::Metrics;
 use crate::pool::WorkerPool;
 use crate::state::AppState;
-use crate::tls::{Tls, TlsListener};
+use crate::tls::Tls;
 use crate::write_queue::{GroupLimits, Publishing, WriteQueue};
 use crate::ServerConfig;
 
@@ -126,9 +126,9 @@ impl Server {
             ),
             _ => None,
         };
-        let listener = TcpListener::bind(config.listen).await?;
+        let listener = listen(config.listen)?;
         let bolt = match config.bolt_listen {
-            Some(address) => Some(TcpListener::bind(address).await?),
+            Some(address) => Some(listen(address)?),
             None => None,
         };
         let exposed = !config.listen.ip().is_loopback()
@@ -161,6 +161,10 @@ impl Server {
             crate::procedures::with_stored(move || -> Arc<dyn kith_core::GraphView> {
                 current.snapshot()
             });
+        let admission = crate::admission::Gate::new(
+            config.unauthenticated_connections_max,
+            config.unauthenticated_per_address_max,
+        );
         let state = Arc::new(AppState {
             store,
             registry: Registry::with_builtins(),
@@ -171,6 +175,7 @@ impl Server {
             shutdown: signal,
             writes,
             auth,
+            admission,
             transactions: crate::transactions::Transactions::new(config_transactions_max),
             running: Arc::default(),
             replica,
@@ -252,7 +257,7 @@ impl Server {
         let stopped = async move {
             let _ = signal.changed().await;
         };
-        let served = serve_http(listener, tls, state.clone(), app, stopped).await;
+        let served = crate::http_serve::serve(listener, tls, app, state.clone(), stopped).await;
         // Commit what is queued and write the final checkpoint.
         let finishing = state.clone();
         let _ = tokio::task::spawn_blocking(move || {
@@ -271,24 +276,22 @@ impl Server {
     }
 }
 
-/// Serves HTTP and WebSocket on `listener`, through TLS when `tls` is given, until
-/// `stopped` completes. (Two calls, as the listeners' types differ; an error here
-/// still lets the caller commit what is queued.)
-async fn serve_http(
-    listener: TcpListener,
-    tls: Option<Tls>,
-    state: Arc<AppState>,
-    app: Router,
-    stopped: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    match tls {
-        None => crate::http_serve::serve(listener, app, state, stopped).await,
-        Some(tls) => {
-            let handshakes_max = state.config.connections_max;
-            let listener = TlsListener::new(listener, tls, handshakes_max)?;
-            crate::http_serve::serve(listener, app, state, stopped).await
-        }
-    }
+/// Connections the kernel queues for `accept` on a listener (it caps the figure at
+/// `net.core.somaxconn`). tokio's default is 1,024: a burst of connections (a flood
+/// opening at once, or clients reconnecting after a restart) overflowed it, and the
+/// kernel then drops a SYN, which a real client resends only after a second.
+const ACCEPT_BACKLOG: u32 = 8_192;
+
+/// A listener on `address` with [`ACCEPT_BACKLOG`] and `SO_REUSEADDR` (as
+/// `TcpListener::bind` sets it, so a restart can bind at once).
+fn listen(address: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = match address {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(ACCEPT_BACKLOG)
 }
 
 fn invalid_input(message: String) -> std::io::Error {

@@ -8,7 +8,7 @@ use kith_procedures::Registry;
 use kith_storage::Store;
 use tokio::sync::watch;
 
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, Standing, Transport};
 use crate::pool::WorkerPool;
 use crate::write_queue::WriteQueue;
 use crate::ServerConfig;
@@ -30,6 +30,8 @@ pub(crate) struct AppState {
     pub(crate) writes: Option<WriteQueue>,
     /// Who clients are and what they may do.
     pub(crate) auth: crate::auth::Auth,
+    /// Connections waiting to authenticate.
+    pub(crate) admission: crate::admission::Gate,
     /// Open WebSocket and HTTP transactions.
     pub(crate) transactions: crate::transactions::Transactions,
     /// The queries and calls running now (SHOW TRANSACTIONS).
@@ -75,22 +77,30 @@ impl AppState {
 }
 
 /// One of the `connections_max` slots (WebSocket and Bolt connections together),
-/// taken before a connection is accepted and given back when it ends (or never
-/// starts).
-pub(crate) struct ConnectionSlot(Arc<AppState>);
+/// taken once a connection authenticated (never by one still pending: see
+/// `admission`) and given back when it ends.
+pub(crate) struct ConnectionSlot(Arc<AppState>, Transport);
 
 impl ConnectionSlot {
-    pub(crate) fn take(state: &Arc<AppState>) -> Option<ConnectionSlot> {
+    pub(crate) fn take(state: &Arc<AppState>, transport: Transport) -> Option<ConnectionSlot> {
         let max = state.config.connections_max;
+        if !state.metrics.try_connection_opened(max) {
+            return None;
+        }
         state
             .metrics
-            .try_connection_opened(max)
-            .then(|| ConnectionSlot(state.clone()))
+            .connections
+            .enter(transport, Standing::Authenticated);
+        Some(ConnectionSlot(state.clone(), transport))
     }
 }
 
 impl Drop for ConnectionSlot {
     fn drop(&mut self) {
         self.0.metrics.connection_closed();
+        self.0
+            .metrics
+            .connections
+            .leave(self.1, Standing::Authenticated);
     }
 }

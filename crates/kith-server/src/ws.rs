@@ -19,10 +19,11 @@ use futures_util::{FutureExt, SinkExt, StreamExt};
 use kith_protocol::{ErrorCode as Code, FrameHeader, Kind, Subprotocol, Trailer, Wire};
 use tokio::sync::mpsc;
 
+use crate::admission::activity::Activity;
 use crate::auth::{Credentials, Role};
 use crate::dispatch::{dispatch, dispatch_after, Job, Reply};
 use crate::error::ExecError;
-use crate::metrics::Transport;
+use crate::metrics::{CloseReason, Transport};
 use crate::running::Origin;
 use crate::state::{AppState, ConnectionSlot};
 
@@ -37,8 +38,9 @@ const CLOSE_GOING_AWAY: u16 = 1001;
 enum Outgoing {
     /// The frames of one answer, in order.
     Frames(Vec<Vec<u8>>),
-    /// Close the connection after everything queued before.
-    Close(u16, String),
+    /// Close the connection after everything queued before (code, text, and why,
+    /// for the metrics).
+    Close(u16, String, CloseReason),
 }
 
 /// `GET /v1/ws`: negotiates the subprotocol and upgrades.
@@ -57,7 +59,9 @@ pub(crate) async fn upgrade(
         },
         Err(e) => return refuse_handshake(&state, &e),
     };
-    let Some(slot) = ConnectionSlot::take(&state) else {
+    let Some(slot) = ConnectionSlot::take(&state, Transport::Ws) else {
+        let connections = &state.metrics.connections;
+        connections.closed(Transport::Ws, CloseReason::ConnectionsMax);
         return (
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
@@ -105,7 +109,16 @@ pub(crate) async fn upgrade(
             ws.set_selected_protocol(value);
         }
     }
-    ws.on_upgrade(move |socket| connection(state, socket, subprotocol, caller, slot))
+    // The socket's message clock goes with it: a WebSocket message has
+    // `message_read_timeout_ms` to arrive whole.
+    let activity = crate::admission::http::upgrading().unwrap_or_else(Activity::new);
+    let opened = Opened {
+        subprotocol,
+        caller,
+        activity,
+        _slot: slot,
+    };
+    ws.on_upgrade(move |socket| connection(state, socket, opened))
 }
 
 async fn handshake_principal(
@@ -143,14 +156,27 @@ struct Caller {
     origin: Origin,
 }
 
-async fn connection(
-    state: Arc<AppState>,
-    mut socket: WebSocket,
+/// What an upgraded connection starts with.
+struct Opened {
     subprotocol: Subprotocol,
     caller: Caller,
+    activity: Arc<Activity>,
     _slot: ConnectionSlot,
-) {
+}
+
+async fn connection(state: Arc<AppState>, mut socket: WebSocket, opened: Opened) {
+    let Opened {
+        subprotocol,
+        caller,
+        activity,
+        ..
+    } = &opened;
+    let (subprotocol, caller) = (*subprotocol, caller);
     tracing::debug!(%subprotocol, "connection opened");
+    // The upgrade request's bytes began no WebSocket message.
+    activity.message_done();
+    let read_timeout = state.config.message_read_timeout();
+    let mut reason = CloseReason::Client;
     let wire = Wire::new(subprotocol, state.config.frame_bytes_max);
     let (out, mut answers) = mpsc::unbounded_channel::<Outgoing>();
     let stall = Duration::from_millis(state.config.write_stall_timeout_ms);
@@ -167,12 +193,12 @@ async fn connection(
     let room = state.config.answer_queue_bytes_max;
     let mut pacing = Pacing::new(state.config.inflight_per_connection_max);
     let mut reading = true;
-    let mut closing: Option<(u16, String)> = None;
+    let mut closing: Option<(u16, String, CloseReason)> = None;
     loop {
         while let Ok(answer) = answers.try_recv() {
             match answer {
                 Outgoing::Frames(frames) => queues.push(frames),
-                Outgoing::Close(code, reason) => closing = Some((code, reason)),
+                Outgoing::Close(code, text, why) => closing = Some((code, text, why)),
             }
         }
         pacing.refresh(&inflight);
@@ -182,25 +208,28 @@ async fn connection(
             while reading && closing.is_none() && queues.bytes < room && pacing.may_read() {
                 match socket.next().now_or_never() {
                     Some(message) => {
+                        activity.message_done();
                         let full = pacing.before_read(&inflight);
                         reading =
-                            on_message(&state, &wire, &caller, &inflight, &out, &gone, message);
+                            on_message(&state, &wire, caller, &inflight, &out, &gone, message);
                         pacing.after_read(full);
                     }
                     None => break,
                 }
             }
-            if !write_next(&mut socket, &mut queues, stall, &state).await {
+            if let Err(why) = write_next(&mut socket, &mut queues, stall, &state).await {
+                reason = why;
                 break;
             }
             continue;
         }
-        if let Some((code, reason)) = closing.take() {
+        if let Some((code, text, why)) = closing.take() {
             let frame = CloseFrame {
                 code,
-                reason: reason.into(),
+                reason: text.into(),
             };
             let _ = tokio::time::timeout(stall, socket.send(Message::Close(Some(frame)))).await;
+            reason = why;
             break;
         }
         if !reading
@@ -211,24 +240,52 @@ async fn connection(
         {
             break; // the client is gone and nothing is left to answer
         }
+        // A message that began arriving has `message_read_timeout_ms` to end.
+        let partial = activity.deadline(read_timeout);
         tokio::select! {
             answer = answers.recv() => match answer {
                 Some(Outgoing::Frames(frames)) => queues.push(frames),
-                Some(Outgoing::Close(code, reason)) => closing = Some((code, reason)),
+                Some(Outgoing::Close(code, text, why)) => closing = Some((code, text, why)),
                 None => break,
             },
             message = socket.next(), if reading && pacing.may_read() => {
+                activity.message_done();
                 let full = pacing.before_read(&inflight);
-                reading = on_message(&state, &wire, &caller, &inflight, &out, &gone, message);
+                reading = on_message(&state, &wire, caller, &inflight, &out, &gone, message);
                 pacing.after_read(full);
             }
             _ = shutdown.changed() => {
-                let _ = out.send(Outgoing::Close(CLOSE_GOING_AWAY, "server shutting down".into()));
+                let close = Outgoing::Close(
+                    CLOSE_GOING_AWAY,
+                    "server shutting down".into(),
+                    CloseReason::Shutdown,
+                );
+                let _ = out.send(close);
                 reading = false;
+            }
+            () = activity.began(), if reading && pacing.may_read() && partial.is_none() => {}
+            () = sleep_until_or_never(partial), if reading && pacing.may_read() => {
+                if activity.deadline(read_timeout).is_some_and(|at| at <= Instant::now()) {
+                    let text = format!(
+                        "a message did not arrive whole within {} ms (message_read_timeout_ms)",
+                        read_timeout.as_millis()
+                    );
+                    let _ = out.send(Outgoing::Close(CLOSE_POLICY, text, CloseReason::ReadDeadline));
+                    reading = false;
+                }
             }
         }
     }
-    tracing::debug!("connection closed");
+    tracing::debug!(reason = reason.name(), "connection closed");
+    state.metrics.connections.closed(Transport::Ws, reason);
+}
+
+/// Completes at `at`, or never without one.
+async fn sleep_until_or_never(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Reading paced by the in-flight limit: a request that arrives while
@@ -328,16 +385,16 @@ impl AnswerQueue {
     }
 }
 
-/// Sends one frame from the first queued answer and rotates the queue; false if the
+/// Sends one frame from the first queued answer and rotates the queue; why not if the
 /// connection is unusable (closed, or stalled past `stall`, then closed with 1008).
 async fn write_next(
     socket: &mut WebSocket,
     queues: &mut AnswerQueue,
     stall: Duration,
     state: &AppState,
-) -> bool {
+) -> Result<(), CloseReason> {
     let Some(frame) = queues.pop_frame() else {
-        return true;
+        return Ok(());
     };
     state.metrics.bytes_out(frame.len());
     let flush_now = queues.is_empty();
@@ -350,8 +407,8 @@ async fn write_next(
     })
     .await;
     match sent {
-        Ok(Ok(())) => true,
-        Ok(Err(_)) => false,
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(_)) => Err(CloseReason::Client),
         Err(_) => {
             tracing::info!("closing a connection whose client stopped reading");
             let frame = CloseFrame {
@@ -363,7 +420,7 @@ async fn write_next(
                 socket.send(Message::Close(Some(frame))),
             )
             .await;
-            false
+            Err(CloseReason::WriteStall)
         }
     }
 }
@@ -418,7 +475,12 @@ fn read_message(
                     state.config.frame_bytes_max
                 );
                 send_error(state, out, wire, 0, Code::FrameTooLarge, &message);
-                let _ = out.send(Outgoing::Close(CLOSE_TOO_BIG, "message too big".into()));
+                let close = Outgoing::Close(
+                    CLOSE_TOO_BIG,
+                    "message too big".into(),
+                    CloseReason::Invalid,
+                );
+                let _ = out.send(close);
             } else {
                 tracing::debug!(error = %text, "connection read failed");
             }

@@ -225,16 +225,40 @@ async fn malformed_and_oversized_messages_fail_and_close() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn connections_past_the_cap_are_closed_before_the_handshake() {
+async fn a_connection_that_authenticates_past_the_cap_is_told_busy() {
     let addr = server(|c| c.connections_max = 1).await;
     let handshake = offers([[0, 8, 8, 5], [0; 4], [0; 4], [0; 4]]);
-    let (_first, answer) = Client::connect(addr, &handshake).await;
+    let hello = || vec![map(&[("user_agent", s("test/1"))])];
+    let (mut first, answer) = Client::connect(addr, &handshake).await;
     assert_eq!(answer, [0, 0, 8, 5]);
-    let mut second = TcpStream::connect(addr).await.expect("connects");
-    let _ = second.write_all(&handshake).await;
-    let mut buf = [0u8; 4];
-    assert!(
-        second.read_exact(&mut buf).await.is_err(),
-        "closed: no slot"
-    );
+    first.send(0x01, hello()).await;
+    assert_eq!(first.tag().await, SUCCESS);
+    first.send(0x6A, vec![map(&[("scheme", s("none"))])]).await;
+    assert_eq!(first.tag().await, SUCCESS, "the first takes the one slot");
+    // A second connection is not refused for merely connecting (pending ones hold
+    // no slot of connections_max), but is told when it authenticates.
+    let (mut second, answer) = Client::connect(addr, &handshake).await;
+    assert_eq!(answer, [0, 0, 8, 5]);
+    second.send(0x01, hello()).await;
+    assert_eq!(second.tag().await, SUCCESS);
+    second.send(0x6A, vec![map(&[("scheme", s("none"))])]).await;
+    let Some(Pack::Struct(FAILURE, meta)) = second.recv().await else {
+        panic!("no slot: FAILURE");
+    };
+    let code = meta[0]
+        .get("code")
+        .and_then(Pack::as_str)
+        .unwrap_or_default();
+    let message = meta[0]
+        .get("message")
+        .and_then(Pack::as_str)
+        .unwrap_or_default();
+    assert!(code.starts_with("Neo.TransientError."), "{code}");
+    assert!(message.contains("connections_max"), "{message}");
+    assert!(second.recv().await.is_none(), "then closed");
+    // The first still works.
+    first
+        .send(0x10, vec![s("RETURN 1 AS n"), map(&[]), map(&[])])
+        .await;
+    assert_eq!(first.tag().await, SUCCESS);
 }

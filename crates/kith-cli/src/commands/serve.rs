@@ -79,6 +79,20 @@ pub struct ServeArgs {
     /// Time an HTTP connection may take to send a request's headers, in ms.
     #[arg(long)]
     http_header_timeout_ms: Option<u64>,
+    /// Time a new connection has to authenticate (TLS, Bolt's handshake, HELLO and
+    /// LOGON; HTTP: a request that authenticated or a WebSocket upgrade), in ms.
+    #[arg(long)]
+    auth_deadline_ms: Option<u64>,
+    /// Connections waiting to authenticate, every port together.
+    #[arg(long)]
+    unauthenticated_connections_max: Option<usize>,
+    /// Of them, from one client address.
+    #[arg(long)]
+    unauthenticated_per_address_max: Option<usize>,
+    /// Time a message that began arriving (Bolt, WebSocket, an HTTP body) has to
+    /// arrive whole, in ms.
+    #[arg(long)]
+    message_read_timeout_ms: Option<u64>,
     /// Time a request may take, in ms.
     #[arg(long)]
     query_timeout_ms: Option<u64>,
@@ -183,6 +197,12 @@ impl ServeArgs {
             connections_max,
             http_connections_max,
             http_header_timeout_ms
+        );
+        set!(
+            auth_deadline_ms,
+            unauthenticated_connections_max,
+            unauthenticated_per_address_max,
+            message_read_timeout_ms
         );
         set!(
             query_timeout_ms,

@@ -36,6 +36,8 @@ pub fn end_message(out: &mut Vec<u8>, start: usize) {
 pub struct Dechunker {
     message: Vec<u8>,
     message_bytes_max: usize,
+    /// What the limit is, for the refusal (`frame_bytes_max`).
+    limit: &'static str,
 }
 
 /// What a chunk header read means.
@@ -52,9 +54,15 @@ pub enum Chunk {
 impl Dechunker {
     /// A dechunker refusing messages over `message_bytes_max`.
     pub fn new(message_bytes_max: usize) -> Dechunker {
+        Dechunker::named(message_bytes_max, "frame_bytes_max")
+    }
+
+    /// A dechunker whose refusal names its limit `limit`.
+    pub fn named(message_bytes_max: usize, limit: &'static str) -> Dechunker {
         Dechunker {
             message: Vec::new(),
             message_bytes_max,
+            limit,
         }
     }
 
@@ -66,8 +74,8 @@ impl Dechunker {
             (0, true) => Ok(Chunk::Noop),
             (0, false) => Ok(Chunk::End),
             (n, _) if self.message.len() + n > self.message_bytes_max => Err(format!(
-                "a Bolt message over {} bytes (frame_bytes_max)",
-                self.message_bytes_max
+                "a Bolt message over {} bytes ({})",
+                self.message_bytes_max, self.limit
             )),
             (n, _) => Ok(Chunk::Data(n)),
         }

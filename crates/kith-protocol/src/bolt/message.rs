@@ -17,6 +17,28 @@ pub mod tag {
     pub const FAILURE: u8 = 0x7F;
 }
 
+/// The structure tag of every message a client may send: HELLO, GOODBYE, RESET, RUN,
+/// BEGIN, COMMIT, ROLLBACK, DISCARD, PULL, TELEMETRY, ROUTE, LOGON, LOGOFF.
+pub const REQUEST_TAGS: [u8; 13] = [
+    0x01, 0x02, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x2F, 0x3F, 0x54, 0x66, 0x6A, 0x6B,
+];
+
+/// Whether a message's first two bytes can begin a request: a PackStream structure
+/// marker (`0xB0`-`0xBF`, up to 15 fields) and a request's tag. A server reads them
+/// as soon as they arrive, so bytes that are no Bolt message are refused at once
+/// instead of being buffered up to a length they happen to announce.
+pub fn check_start(marker: u8, tag: u8) -> Result<(), String> {
+    if marker & 0xF0 != 0xB0 {
+        return Err(format!(
+            "a message is a structure (marker 0xB0-0xBF), not one starting 0x{marker:02X}"
+        ));
+    }
+    if !REQUEST_TAGS.contains(&tag) {
+        return Err(format!("unknown message 0x{tag:02X}"));
+    }
+    Ok(())
+}
+
 /// A client's message.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
@@ -300,5 +322,20 @@ mod tests {
             let err = Request::from_pack(pack).expect_err("refused").to_string();
             assert!(err.contains(reason), "{err}");
         }
+    }
+
+    #[test]
+    fn a_message_start_is_checked_against_every_request_tag() {
+        for tag in 0..=u8::MAX {
+            // from_pack knows a tag exactly when check_start lets it start a message:
+            // a tag it knows fails for its fields, never as unknown.
+            let known = !Request::from_pack(Pack::Struct(tag, vec![]))
+                .err()
+                .is_some_and(|e| e.to_string().contains("unknown message"));
+            assert_eq!(check_start(0xB1, tag).is_ok(), known, "tag 0x{tag:02X}");
+        }
+        let err = check_start(0x3A, 0x01).expect_err("not a structure");
+        assert!(err.contains("not one starting 0x3A"), "{err}");
+        assert!(check_start(0xB0, 0x0F).is_ok(), "RESET has no fields");
     }
 }

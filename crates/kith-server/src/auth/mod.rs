@@ -258,13 +258,20 @@ pub(crate) async fn who(
     state: &Arc<AppState>,
     credentials: Credentials,
 ) -> Result<Principal, ExecError> {
-    if let Some(done) = state.auth.authenticate_fast(&credentials) {
-        return done;
+    let who = match state.auth.authenticate_fast(&credentials) {
+        Some(done) => done,
+        None => {
+            let state = state.clone();
+            tokio::task::spawn_blocking(move || state.auth.authenticate(&credentials))
+                .await
+                .unwrap_or_else(|_| Err(ExecError::new(Code::Internal, "authentication panicked")))
+        }
+    };
+    if who.is_ok() {
+        // On an HTTP connection: it leaves the pending pool (a no-op elsewhere).
+        crate::admission::http::authenticated();
     }
-    let state = state.clone();
-    tokio::task::spawn_blocking(move || state.auth.authenticate(&credentials))
-        .await
-        .unwrap_or_else(|_| Err(ExecError::new(Code::Internal, "authentication panicked")))
+    who
 }
 
 /// Who sends an HTTP request or a WebSocket handshake: its `Authorization` header.

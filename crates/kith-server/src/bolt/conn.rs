@@ -9,15 +9,18 @@ use std::time::Duration;
 
 use kith_protocol::bolt::chunk::{self, Chunk, Dechunker};
 use kith_protocol::bolt::handshake::{self, Answer, Version};
-use kith_protocol::bolt::message::tag;
+use kith_protocol::bolt::message::{self, tag};
 use kith_protocol::bolt::packstream::unpack;
 use kith_protocol::bolt::{Pack, Packer, Request};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+use tokio::time::Instant;
 
 use super::session::{Flow, Session};
-use crate::state::{AppState, ConnectionSlot};
-use crate::tls::{self, Reader, Tls, Writer};
+use crate::admission::Pending;
+use crate::metrics::{CloseReason, Transport};
+use crate::state::AppState;
+use crate::tls::{Reader, Tls, Writer};
 
 /// Answer bytes buffered before they are written mid-result.
 const FLUSH_BYTES: usize = 64 * 1024;
@@ -101,36 +104,68 @@ async fn send_now(writer: &mut Writer, bytes: &[u8]) -> std::io::Result<()> {
     writer.flush().await
 }
 
-/// Serves one accepted connection until it closes, fails or the server shuts down.
+/// Before a connection authenticated, the largest message it may send: HELLO and
+/// LOGON are maps of a few hundred bytes, and a client nobody knows yet must not make
+/// the server buffer `frame_bytes_max` for it.
+const UNAUTHENTICATED_MESSAGE_BYTES_MAX: usize = 16 * 1024;
+
+/// Serves one accepted connection until it closes, fails or the server shuts down;
+/// counts why it ended.
 pub(crate) async fn connection(
     state: Arc<AppState>,
     stream: TcpStream,
     tls: Option<Tls>,
-    slot: ConnectionSlot,
+    pending: Pending,
     id: u64,
 ) {
-    let _slot = slot;
+    let reason = run(&state, stream, tls, pending, id).await;
+    tracing::debug!(id, reason = reason.name(), "bolt connection ended");
+    state.metrics.connections.closed(Transport::Bolt, reason);
+}
+
+async fn run(
+    state: &Arc<AppState>,
+    stream: TcpStream,
+    tls: Option<Tls>,
+    pending: Pending,
+    id: u64,
+) -> CloseReason {
     let _ = stream.set_nodelay(true);
     let local = stream.local_addr().ok();
     let peer = stream.peer_addr().ok().map(|a| a.to_string());
-    // One deadline for TLS's handshake and Bolt's: together they hold a connection slot.
-    let opening = open(&state, stream, tls.as_ref(), id);
-    let Ok(Some((mut reader, mut out, version))) =
-        tokio::time::timeout(tls::HANDSHAKE_TIMEOUT, opening).await
-    else {
-        // No common version, not Bolt, not TLS, gone, or too slow: nothing to serve.
-        return;
+    // TLS's handshake and Bolt's run inside the connection's auth deadline.
+    let deadline = Instant::from_std(pending.deadline());
+    let opening = tokio::time::timeout_at(deadline, open(state, stream, tls.as_ref(), id));
+    let opened = tokio::select! {
+        opened = opening => opened,
+        () = pending.evicted() => return CloseReason::Evicted,
+    };
+    let (mut reader, mut out, version) = match opened {
+        Ok(Some(opened)) => opened,
+        // No common version, not Bolt, not TLS, or gone: nothing to serve.
+        Ok(None) => return CloseReason::Handshake,
+        Err(_) => return CloseReason::AuthDeadline,
     };
     tracing::debug!(id, %version, "bolt connection negotiated");
     let address = local.map_or_else(|| state.config.listen.to_string(), |a| a.to_string());
     let mut session = Session::new(state.clone(), version, id, address);
     session.set_peer(peer);
-    let _ = serve(&state, &mut reader, &mut out, &mut session).await;
+    let mut connection = Connection {
+        reader: &mut reader,
+        out: &mut out,
+        session: &mut session,
+        pending: Some(pending),
+        dechunker: Dechunker::named(
+            UNAUTHENTICATED_MESSAGE_BYTES_MAX.min(state.config.frame_bytes_max),
+            "before authentication",
+        ),
+    };
+    let reason = connection.serve(state).await;
     session.close();
     // Under TLS this also sends close_notify, so the client sees a clean end.
     let _ = tokio::time::timeout(out.stall, out.writer.shutdown()).await;
+    reason
 }
-
 /// TLS when configured, then Bolt's handshake: the connection's halves and version,
 /// or `None` when either fails.
 async fn open(
@@ -139,7 +174,7 @@ async fn open(
     tls: Option<&Tls>,
     id: u64,
 ) -> Option<(BufReader<Reader>, Out, Version)> {
-    let (reader, writer) = match tls::open(stream, tls).await {
+    let (reader, writer) = match crate::tls::open(stream, tls).await {
         Ok(halves) => halves,
         Err(e) => {
             tracing::debug!(id, error = %e, "bolt TLS handshake failed");
@@ -201,74 +236,196 @@ async fn handshake(
     }
 }
 
-/// The message loop.
-async fn serve(
-    state: &Arc<AppState>,
-    reader: &mut BufReader<Reader>,
-    out: &mut Out,
-    session: &mut Session,
-) -> std::io::Result<()> {
-    let mut dechunker = Dechunker::new(state.config.frame_bytes_max);
-    let mut shutdown = state.shutdown.clone();
-    loop {
-        if reader.buffer().is_empty() {
-            out.flush().await?;
-        }
-        let message = tokio::select! {
-            m = read_message(reader, &mut dechunker) => m?,
-            _ = shutdown.changed() => return Ok(()),
-        };
-        state.metrics.bytes_in(message.as_ref().map_or(0, Vec::len));
-        let request = message.and_then(|bytes| {
-            unpack(&bytes)
-                .and_then(Request::from_pack)
-                .map_err(|e| e.to_string())
-        });
-        let request = match request {
-            Ok(request) => request,
-            Err(reason) => {
-                // The framing may be lost: answer and close, as Neo4j does.
-                session.protocol_violation(out, &reason);
-                return out.flush().await;
+/// A message that could not be read.
+enum Unreadable {
+    /// Its bytes are not a Bolt message (or it is over its limit).
+    Invalid(String),
+    /// It began and did not arrive whole within `message_read_timeout_ms`.
+    TooSlow,
+}
+
+/// A negotiated connection: its halves, its protocol state and, until it
+/// authenticates, its place in the pending pool.
+struct Connection<'a> {
+    reader: &'a mut BufReader<Reader>,
+    out: &'a mut Out,
+    session: &'a mut Session,
+    pending: Option<Pending>,
+    dechunker: Dechunker,
+}
+
+impl Connection<'_> {
+    /// The message loop; says why the connection ended.
+    async fn serve(&mut self, state: &Arc<AppState>) -> CloseReason {
+        let read_timeout = state.config.message_read_timeout();
+        let mut shutdown = state.shutdown.clone();
+        let mut auth_deadline = self
+            .pending
+            .as_ref()
+            .map(|p| Instant::from_std(p.deadline()));
+        loop {
+            if self.reader.buffer().is_empty() {
+                if let Err(e) = self.out.flush().await {
+                    return io_reason(&e);
+                }
             }
-        };
-        match session.handle(request, out).await? {
-            Flow::Continue => {}
-            Flow::Close => return out.flush().await,
-            Flow::Defunct => return ignore_pipelined(reader, &mut dechunker, out).await,
+            // HELLO and LOGON (again after a LOGOFF) have `auth_deadline_ms`.
+            let waiting = self.session.awaiting_authentication();
+            auth_deadline = match (waiting, auth_deadline) {
+                (false, _) => None,
+                (true, None) => Some(Instant::now() + state.config.auth_deadline()),
+                (true, Some(at)) => Some(at),
+            };
+            let deadline = auth_deadline.unwrap_or_else(Instant::now);
+            let pending = self.pending.as_ref();
+            let message = tokio::select! {
+                m = read_message(self.reader, &mut self.dechunker, read_timeout) => m,
+                _ = shutdown.changed() => return CloseReason::Shutdown,
+                () = tokio::time::sleep_until(deadline), if waiting => {
+                    let ms = state.config.auth_deadline_ms;
+                    let reason = format!("not authenticated within {ms} ms (auth_deadline_ms)");
+                    return self.refuse(&reason, CloseReason::AuthDeadline).await;
+                }
+                () = evicted(pending), if pending.is_some() => return CloseReason::Evicted,
+            };
+            let message = match message {
+                Ok(message) => message,
+                Err(e) => return io_reason(&e),
+            };
+            let flow = match self.decode(state, message, read_timeout) {
+                Ok(request) => self.session.handle(request, self.out).await,
+                Err((reason, why)) => return self.refuse(&why, reason).await,
+            };
+            match flow {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Close(reason)) => return self.finish(reason).await,
+                Ok(Flow::Defunct(reason)) => {
+                    let _ = self.ignore_pipelined(read_timeout).await;
+                    return reason;
+                }
+                Err(e) => return io_reason(&e),
+            }
+            if self.pending.is_some() && self.session.authenticated_once() {
+                // Out of the pending pool: it holds a `connections_max` slot now.
+                self.pending = None;
+                self.dechunker = Dechunker::new(state.config.frame_bytes_max);
+            }
         }
+    }
+
+    /// A request from a message read, or why the connection must end.
+    fn decode(
+        &self,
+        state: &AppState,
+        message: Result<Vec<u8>, Unreadable>,
+        read_timeout: Duration,
+    ) -> Result<Request, (CloseReason, String)> {
+        state.metrics.bytes_in(message.as_ref().map_or(0, Vec::len));
+        match message {
+            Ok(bytes) => unpack(&bytes)
+                .and_then(Request::from_pack)
+                .map_err(|e| (CloseReason::Invalid, e.to_string())),
+            Err(Unreadable::Invalid(why)) => Err((CloseReason::Invalid, why)),
+            Err(Unreadable::TooSlow) => Err((
+                CloseReason::ReadDeadline,
+                format!(
+                    "a message did not arrive whole within {} ms (message_read_timeout_ms)",
+                    read_timeout.as_millis()
+                ),
+            )),
+        }
+    }
+
+    /// FAILURE naming `why`, then the end: the framing may be lost (as Neo4j does).
+    async fn refuse(&mut self, why: &str, reason: CloseReason) -> CloseReason {
+        self.session.protocol_violation(self.out, why);
+        self.finish(reason).await
+    }
+
+    /// Sends what is buffered; `reason` unless that fails.
+    async fn finish(&mut self, reason: CloseReason) -> CloseReason {
+        match self.out.flush().await {
+            Ok(()) => reason,
+            Err(e) => io_reason(&e),
+        }
+    }
+
+    /// Answers IGNORED to the messages already received, then ends the connection.
+    async fn ignore_pipelined(&mut self, read_timeout: Duration) -> std::io::Result<()> {
+        while !self.reader.buffer().is_empty() {
+            match read_message(self.reader, &mut self.dechunker, read_timeout).await? {
+                Ok(_) => self.out.ignored(),
+                Err(_) => break,
+            }
+        }
+        self.out.flush().await
     }
 }
 
-/// Answers IGNORED to the messages already received, then ends the connection.
-async fn ignore_pipelined(
-    reader: &mut BufReader<Reader>,
-    dechunker: &mut Dechunker,
-    out: &mut Out,
-) -> std::io::Result<()> {
-    while !reader.buffer().is_empty() {
-        match read_message(reader, dechunker).await? {
-            Ok(_) => out.ignored(),
-            Err(_) => break,
-        }
+/// Completes when the pending connection is evicted (never without one).
+async fn evicted(pending: Option<&Pending>) {
+    match pending {
+        Some(pending) => pending.evicted().await,
+        None => std::future::pending().await,
     }
-    out.flush().await
 }
 
-/// The next message's bytes, or why it cannot be read (too large).
+/// Why a connection whose socket failed ended: a write that stalled, or the client.
+fn io_reason(e: &std::io::Error) -> CloseReason {
+    match e.kind() {
+        std::io::ErrorKind::TimedOut => CloseReason::WriteStall,
+        _ => CloseReason::Client,
+    }
+}
+
+/// The next message's bytes, or why it cannot be read. Between messages the
+/// connection may stay idle as long as it likes (keep-alive NOOPs included); once a
+/// message began, the rest must arrive within `timeout`.
 async fn read_message(
     reader: &mut BufReader<Reader>,
     dechunker: &mut Dechunker,
-) -> std::io::Result<Result<Vec<u8>, String>> {
-    loop {
+    timeout: Duration,
+) -> std::io::Result<Result<Vec<u8>, Unreadable>> {
+    let first = loop {
         let size = reader.read_u16().await?;
         match dechunker.header(size) {
             Ok(Chunk::Noop) => {}
+            Ok(Chunk::Data(n)) => break n,
             Ok(Chunk::End) => return Ok(Ok(dechunker.take())),
+            Err(reason) => return Ok(Err(Unreadable::Invalid(reason))),
+        }
+    };
+    match tokio::time::timeout(timeout, rest_of_message(reader, dechunker, first)).await {
+        Ok(read) => read,
+        Err(_) => Ok(Err(Unreadable::TooSlow)),
+    }
+}
+
+/// A message whose first chunk of `first` bytes was announced. Its first two bytes
+/// say whether it can be a request at all: if not, it is refused at once rather than
+/// waited for.
+async fn rest_of_message(
+    reader: &mut BufReader<Reader>,
+    dechunker: &mut Dechunker,
+    first: usize,
+) -> std::io::Result<Result<Vec<u8>, Unreadable>> {
+    let room = dechunker.room(first);
+    let head = first.min(2);
+    reader.read_exact(&mut room[..head]).await?;
+    if let [marker, tag, ..] = *room {
+        if let Err(reason) = message::check_start(marker, tag) {
+            return Ok(Err(Unreadable::Invalid(reason)));
+        }
+    }
+    reader.read_exact(&mut room[head..]).await?;
+    loop {
+        let size = reader.read_u16().await?;
+        match dechunker.header(size) {
+            Ok(Chunk::End | Chunk::Noop) => return Ok(Ok(dechunker.take())),
             Ok(Chunk::Data(n)) => {
                 reader.read_exact(dechunker.room(n)).await?;
             }
-            Err(reason) => return Ok(Err(reason)),
+            Err(reason) => return Ok(Err(Unreadable::Invalid(reason))),
         }
     }
 }

@@ -24,11 +24,14 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-use crate::state::{AppState, ConnectionSlot};
+use crate::admission::Pending;
+use crate::metrics::Transport;
+use crate::state::AppState;
 use crate::tls::Tls;
 
-/// Accepts Bolt connections until shutdown. A connection past `connections_max` is
-/// closed at once (Bolt has no way to say "busy" before its handshake).
+/// Accepts Bolt connections until shutdown. A connection the pending pool refuses
+/// (`admission`) is closed at once: Bolt has no way to say "busy" before its
+/// handshake. One that authenticates past `connections_max` is told so in a FAILURE.
 pub(crate) async fn accept(listener: TcpListener, tls: Option<Tls>, state: Arc<AppState>) {
     let ids = AtomicU64::new(0);
     let mut shutdown = state.shutdown.clone();
@@ -37,8 +40,8 @@ pub(crate) async fn accept(listener: TcpListener, tls: Option<Tls>, state: Arc<A
             a = listener.accept() => a,
             _ = shutdown.changed() => return,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(e) => {
                 // Out of descriptors or similar: keep serving those already connected.
                 tracing::warn!(error = %e, "bolt accept failed");
@@ -46,16 +49,19 @@ pub(crate) async fn accept(listener: TcpListener, tls: Option<Tls>, state: Arc<A
                 continue;
             }
         };
-        let Some(slot) = ConnectionSlot::take(&state) else {
-            tracing::debug!("bolt connection refused: connections_max reached");
-            continue;
+        let pending = match Pending::admit(&state, Transport::Bolt, peer.ip()) {
+            Ok(pending) => pending,
+            Err(reason) => {
+                tracing::debug!(%peer, reason = reason.name(), "bolt connection refused");
+                continue;
+            }
         };
         let id = ids.fetch_add(1, Ordering::Relaxed);
         tokio::spawn(conn::connection(
             state.clone(),
             stream,
             tls.clone(),
-            slot,
+            pending,
             id,
         ));
     }

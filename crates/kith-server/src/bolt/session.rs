@@ -21,7 +21,8 @@ use super::values::{pack_graph, param_value, Dialect};
 use crate::auth::{Credentials, Role};
 use crate::dispatch::{dispatch, Job};
 use crate::error::ExecError;
-use crate::state::AppState;
+use crate::metrics::{CloseReason, Transport};
+use crate::state::{AppState, ConnectionSlot};
 
 /// The one database kith serves, by the name drivers use by default.
 const DATABASE: &str = "neo4j";
@@ -32,11 +33,13 @@ const ROUTING_TTL_S: i64 = 300;
 /// Whether the connection goes on after a message.
 pub(crate) enum Flow {
     Continue,
-    Close,
-    /// Authentication failed: the requests the client already pipelined behind it
-    /// are IGNORED (so the driver reports the FAILURE to each of them, as its own
-    /// authentication error), then the connection closes.
-    Defunct,
+    /// The connection ends, for the reason given.
+    Close(CloseReason),
+    /// Authentication failed (or no `connections_max` slot was free for it): the
+    /// requests the client already pipelined behind it are IGNORED (so the driver
+    /// reports the FAILURE to each of them, as its own authentication error), then
+    /// the connection closes.
+    Defunct(CloseReason),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +97,8 @@ pub(crate) struct Session {
     user: Option<String>,
     /// The client's address, for SHOW TRANSACTIONS.
     peer: Option<String>,
+    /// Its `connections_max` slot, taken when it first authenticated.
+    slot: Option<ConnectionSlot>,
 }
 
 impl Session {
@@ -112,7 +117,19 @@ impl Session {
             role: Role::Reader,
             user: None,
             peer: None,
+            slot: None,
         }
+    }
+
+    /// Whether the connection waits for HELLO or LOGON (the first time, or after a
+    /// LOGOFF): `auth_deadline_ms` runs.
+    pub(crate) fn awaiting_authentication(&self) -> bool {
+        matches!(self.phase, Phase::Hello | Phase::Logon)
+    }
+
+    /// Whether it ever authenticated (and so holds a `connections_max` slot).
+    pub(crate) fn authenticated_once(&self) -> bool {
+        self.slot.is_some()
     }
 
     /// Where this connection's requests come from (SHOW TRANSACTIONS).
@@ -148,7 +165,7 @@ impl Session {
         out: &mut Out,
     ) -> std::io::Result<Flow> {
         match (self.phase, request) {
-            (_, Request::Goodbye) => return Ok(Flow::Close),
+            (_, Request::Goodbye) => return Ok(Flow::Close(CloseReason::Client)),
             (Phase::Failed, Request::Reset) | (Phase::Ready, Request::Reset) => {
                 self.reset();
                 out.success(Pack::Map(vec![]));
@@ -163,7 +180,7 @@ impl Session {
                     request.name()
                 );
                 self.protocol_violation(out, &reason);
-                return Ok(Flow::Close);
+                return Ok(Flow::Close(CloseReason::Invalid));
             }
         }
         Ok(Flow::Continue)
@@ -191,9 +208,9 @@ impl Session {
             && matches!(extra.get("patch_bolt"), Some(Pack::List(p)) if p.iter().any(|x| x.as_str() == Some("utc")));
         self.dialect = Dialect::of(self.version, utc);
         if !self.version.at_least(5, 1) {
-            if let Err(failure) = self.authenticate(extra).await {
+            if let Err((failure, reason)) = self.authenticate(extra).await {
                 out.failure(metadata(&failure));
-                return Flow::Defunct;
+                return Flow::Defunct(reason);
             }
         }
         let s = |v: &str| Pack::String(v.to_owned());
@@ -230,20 +247,35 @@ impl Session {
                 self.phase = Phase::Ready;
                 Flow::Continue
             }
-            Err(failure) => {
+            Err((failure, reason)) => {
                 out.failure(metadata(&failure));
-                Flow::Defunct
+                Flow::Defunct(reason)
             }
         }
     }
 
     /// Checks the credentials of HELLO (before 5.1) or LOGON against the server's
-    /// users; the role they give is what the connection may do until LOGOFF.
-    async fn authenticate(&mut self, auth: &Pack) -> Result<(), Failure> {
-        let credentials = Credentials::from_bolt(auth).map_err(|e| Failure::from(&e))?;
+    /// users; the role they give is what the connection may do until LOGOFF. The
+    /// first time, the connection takes its `connections_max` slot.
+    async fn authenticate(&mut self, auth: &Pack) -> Result<(), (Failure, CloseReason)> {
+        let refused = |e: &ExecError| (Failure::from(e), CloseReason::AuthFailed);
+        let credentials = Credentials::from_bolt(auth).map_err(|e| refused(&e))?;
         let who = crate::auth::who(&self.state, credentials)
             .await
-            .map_err(|e| Failure::from(&e))?;
+            .map_err(|e| refused(&e))?;
+        if self.slot.is_none() {
+            let Some(slot) = ConnectionSlot::take(&self.state, Transport::Bolt) else {
+                let busy = ExecError::new(
+                    Code::Busy,
+                    format!(
+                        "busy: {} connections are open (connections_max)",
+                        self.state.config.connections_max
+                    ),
+                );
+                return Err((Failure::from(&busy), CloseReason::ConnectionsMax));
+            };
+            self.slot = Some(slot);
+        }
         self.role = who.role;
         self.user = who.user;
         Ok(())

@@ -3,10 +3,8 @@
 //! TLS configured every connection must speak it; a plain-text client's bytes fail the
 //! handshake and the connection closes.
 //!
-//! - `mod.rs`: loading the PEM files, and one connection's handshake;
-//! - `listener`: the HTTP/WebSocket listener that hands axum finished handshakes.
-
-mod listener;
+//! Loading the PEM files, and one connection's handshake (the HTTP accept loop and
+//! Bolt's each run it on the connection's own task, inside its `auth_deadline_ms`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -18,7 +16,9 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-pub(crate) use listener::TlsListener;
+/// The answer to plain HTTP on the TLS port (what a browser or curl shows).
+pub(crate) const PLAIN_HTTP: &[u8] = b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\n\
+connection: close\r\ncontent-length: 53\r\n\r\nkith serves TLS on this port: use https:// or wss://\n";
 
 /// Time a new connection has to finish its handshakes: TLS's, and on the Bolt port
 /// Bolt's own after it (`bolt/conn.rs` puts one deadline around both).

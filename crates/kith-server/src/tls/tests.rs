@@ -69,7 +69,7 @@ fn a_key_of_another_certificate_is_refused() {
 
 #[test]
 fn the_answer_to_plain_http_is_well_formed() {
-    let text = std::str::from_utf8(super::listener::PLAIN_HTTP).expect("ascii");
+    let text = std::str::from_utf8(super::PLAIN_HTTP).expect("ascii");
     let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
     let length: usize = head
         .lines()

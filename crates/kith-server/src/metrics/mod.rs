@@ -1,5 +1,10 @@
 //! Counters and latency histograms, rendered as Prometheus text (format 0.0.4).
 
+mod connections;
+
+pub(crate) use connections::Connections;
+pub use connections::{CloseReason, Standing};
+
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -18,7 +23,7 @@ pub enum Transport {
 }
 
 impl Transport {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Transport::Ws => "ws",
             Transport::Http => "http",
@@ -88,6 +93,8 @@ pub struct Metrics {
     bytes_in: AtomicU64,
     bytes_out: AtomicU64,
     http_connections_refused: AtomicU64,
+    /// Connections by transport and standing, and closes by reason.
+    pub(crate) connections: Connections,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -189,13 +196,13 @@ impl Metrics {
         let gauges = [
             (
                 "kith_connections_open",
-                "Open WebSocket connections.",
+                "Open WebSocket and Bolt connections that authenticated (connections_max).",
                 "gauge",
                 self.connections_open.load(Ordering::Relaxed).to_string(),
             ),
             (
                 "kith_connections_total",
-                "WebSocket connections accepted.",
+                "WebSocket and Bolt connections that authenticated, since the start.",
                 "counter",
                 self.connections_total.load(Ordering::Relaxed).to_string(),
             ),
@@ -238,6 +245,7 @@ impl Metrics {
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
             );
         }
+        self.connections.render(&mut out);
         out
     }
 }
