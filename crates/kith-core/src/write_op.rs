@@ -173,8 +173,8 @@ pub struct WriteCounts {
     pub nodes_deleted: u64,
     /// Relationships created.
     pub relationships_created: u64,
-    /// Relationships deleted explicitly (a detaching delete's are not known before
-    /// it runs).
+    /// Relationships deleted. [`WriteCounts::of`] counts those named; a detaching
+    /// delete's, not known before it runs, are added by the transaction that ran it.
     pub relationships_deleted: u64,
     /// Properties set, at creation or after (removals included).
     pub properties_set: u64,

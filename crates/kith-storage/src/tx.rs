@@ -252,6 +252,7 @@ impl GraphTx for Tx {
             }
         }
         self.counts += WriteCounts::of(ops);
+        self.counts.relationships_deleted += created.detached_rels;
         Ok(Applied {
             nodes: created.nodes,
             rels: created.rels,

@@ -184,6 +184,7 @@ impl Snapshot {
                     // A self-loop appears twice; the second delete finds it gone.
                     if self.rel(rel).is_some() {
                         self.delete_rel(rel)?;
+                        created.detached_rels += 1;
                     }
                 }
                 let data = self
@@ -513,9 +514,12 @@ fn identical(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// What a batch created, in order.
+/// What a batch created, in order, and what its detaching deletes took.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Created {
     pub(crate) nodes: Vec<NodeId>,
     pub(crate) rels: Vec<RelId>,
+    /// Relationships a detaching node delete took with it (Neo4j's statistics count
+    /// them as deleted relationships; the operations do not name them).
+    pub(crate) detached_rels: u64,
 }

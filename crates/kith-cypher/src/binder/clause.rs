@@ -215,6 +215,10 @@ impl Binder<'_> {
             .chain((0..p.items.len()).filter(|i| has_aggregate(&p.items[*i].expr)))
             .collect();
         let mut slots = vec![0; p.items.len()];
+        // A property grouping key stands for its group's value only beside an
+        // aggregate: another key (`m.a AS a, m.a * 10 AS b`) reads the row's own
+        // value, computed in the same projection, not the key's slot.
+        let mut property_keys = Vec::new();
         for i in order {
             let item = &p.items[i];
             if with && !item.aliased && !matches!(item.expr.kind, ExprKind::Var(_)) {
@@ -227,6 +231,7 @@ impl Binder<'_> {
             }
             let item_aggregates = has_aggregate(&item.expr);
             if item_aggregates {
+                self.group_keys.append(&mut property_keys);
                 if let Err(e) = self.check_grouped(item, &p.items, false) {
                     self.group_keys.clear();
                     return Err(e);
@@ -256,7 +261,7 @@ impl Binder<'_> {
             if aggregating && !item_aggregates {
                 keys.push((slot, BExpr::Slot(slot)));
                 if matches!(item.expr.kind, ExprKind::Property(..)) {
-                    self.group_keys.push((canonical(&item.expr), slot));
+                    property_keys.push((canonical(&item.expr), slot));
                 }
             }
             slots[i] = slot;

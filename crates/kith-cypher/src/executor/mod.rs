@@ -14,8 +14,10 @@ mod ops;
 mod paths;
 pub(crate) mod profile;
 mod schema;
+mod shortest_by_length;
 mod steps;
 mod update;
+mod walk_guard;
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use kith_core::{Edge, NodeId, RelId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::steps::{for_each_edge, rel_matches};
+use super::steps::for_each_edge;
+use super::walk_guard::Guard;
 use super::Ctx;
 use crate::error::Result;
 use crate::planner::Dir;
@@ -32,7 +33,10 @@ pub(crate) fn var_expand(
         (true, Val::Node(t)) => Some(*t),
         (true, _) => return Ok(true),
     };
-    let walk = Walk::new(e, cx);
+    let walk = Walk::new(e, row, cx);
+    if !walk.guard.node(from)? {
+        return Ok(true); // every walk starts at a node the WHERE refuses
+    }
     if e.min == 0 && target.is_none_or(|t| t == from) {
         row[e.rel] = walk.rel_value(&[]);
         row[e.to] = Val::Node(from);
@@ -48,6 +52,8 @@ pub(crate) fn var_expand(
 struct Walk<'a, 'g> {
     e: &'a Expand,
     cx: &'a Ctx<'g>,
+    /// What each relationship and node of the walk must pass.
+    guard: Guard<'a, 'g>,
     /// (type, direction) pairs in visiting order; empty types mean "ask each node".
     pairs: Vec<(kith_core::RelTypeId, kith_core::Direction)>,
 }
@@ -63,7 +69,7 @@ pub(crate) struct Trail {
 }
 
 impl<'a, 'g> Walk<'a, 'g> {
-    fn new(e: &'a Expand, cx: &'a Ctx<'g>) -> Walk<'a, 'g> {
+    fn new(e: &'a Expand, row: &[Val], cx: &'a Ctx<'g>) -> Walk<'a, 'g> {
         let mut pairs = Vec::new();
         if !e.types.is_empty() {
             for &d in super::steps::directions(e.dir) {
@@ -72,7 +78,12 @@ impl<'a, 'g> Walk<'a, 'g> {
                 }
             }
         }
-        Walk { e, cx, pairs }
+        Walk {
+            e,
+            cx,
+            guard: Guard::new(e, row, cx),
+            pairs,
+        }
     }
 
     fn rel_value(&self, rels: &[RelId]) -> Val {
@@ -102,7 +113,6 @@ impl<'a, 'g> Walk<'a, 'g> {
         pairs: &[(kith_core::RelTypeId, kith_core::Direction)],
         pi: &mut usize,
         ei: &mut usize,
-        row: &[Val],
     ) -> Result<Option<Edge>> {
         let g = self.cx.graph();
         while let Some(&(t, d)) = pairs.get(*pi) {
@@ -116,9 +126,7 @@ impl<'a, 'g> Walk<'a, 'g> {
                 {
                     continue;
                 }
-                if self.e.rel_props.is_empty()
-                    || rel_matches(edge.rel, &self.e.rel_props, row, self.cx)?
-                {
+                if self.guard.edge(edge)? {
                     return Ok(Some(*edge));
                 }
             }
@@ -156,7 +164,7 @@ impl<'a, 'g> Walk<'a, 'g> {
                 w.any_type_pairs.last().map_or(&[], |p| p.as_slice())
             };
             let (mut p, mut i) = (*pi, *ei);
-            let found = self.next_edge(node, pairs, &mut p, &mut i, row)?;
+            let found = self.next_edge(node, pairs, &mut p, &mut i)?;
             if let Some(top) = w.frames.last_mut() {
                 top.1 = p;
                 top.2 = i;
@@ -218,17 +226,20 @@ pub(crate) fn shortest(
         return Ok(true);
     };
     let (a, b) = (*a, *b);
-    // Relationship properties may read the row: then no search is shared.
-    let reusable = e.rel_props.is_empty();
-    let paths = if reusable && st.last == Some(a) {
+    let guard = Guard::new(e, row, cx);
+    if !guard.node(a)? || !guard.node(b)? {
+        return Ok(true); // no path through an end the WHERE refuses
+    }
+    // What the guard checks may read the row: then no search is shared.
+    let paths = if guard.is_trivial() && st.last == Some(a) {
         let search = match &mut st.bfs {
             Some(s) if s.source == a && s.only.is_none() => s,
             other => other.insert(Bfs::new(a)),
         };
-        search.paths_to(b, e, all, row, cx)?
+        search.paths_to(b, e, all, &guard, cx)?
     } else {
         st.last = Some(a);
-        Bfs::between(a, b, e, all, row, cx)?
+        Bfs::between(a, b, e, all, &guard, cx)?
     };
     for p in paths {
         row[e.rel] = if e.bind_rel {
@@ -302,15 +313,13 @@ impl Bfs {
         b: NodeId,
         e: &Expand,
         all: bool,
-        row: &[Val],
+        guard: &Guard<'_, '_>,
         cx: &Ctx<'_>,
     ) -> Result<Vec<Path>> {
         if a == b {
-            return Bfs::new(a).paths_to(b, e, all, row, cx);
+            return Bfs::new(a).paths_to(b, e, all, guard, cx);
         }
-        let keep = |edge: &Edge| -> Result<bool> {
-            Ok(e.rel_props.is_empty() || rel_matches(edge.rel, &e.rel_props, row, cx)?)
-        };
+        let keep = |edge: &Edge| guard.edge(edge);
         // Side 0 searches from `a` along the pattern, side 1 from `b` against it.
         let dirs = [e.dir, reverse(e.dir)];
         let mut dist: [FxHashMap<NodeId, u32>; 2] = Default::default();
@@ -385,7 +394,7 @@ impl Bfs {
         }
         let mut search = Bfs::new(a);
         search.only = Some(on);
-        search.paths_to(b, e, all, row, cx)
+        search.paths_to(b, e, all, guard, cx)
     }
 
     /// Expands whole layers until `target` is reached, the graph or the bound ends.
@@ -393,7 +402,7 @@ impl Bfs {
         &mut self,
         target: NodeId,
         e: &Expand,
-        row: &[Val],
+        guard: &Guard<'_, '_>,
         cx: &Ctx<'_>,
     ) -> Result<Option<u32>> {
         loop {
@@ -403,11 +412,11 @@ impl Bfs {
             if self.frontier.is_empty() || self.depth >= e.max {
                 return Ok(None);
             }
-            self.layer(e, row, cx)?;
+            self.layer(e, guard, cx)?;
         }
     }
 
-    fn layer(&mut self, e: &Expand, row: &[Val], cx: &Ctx<'_>) -> Result<()> {
+    fn layer(&mut self, e: &Expand, guard: &Guard<'_, '_>, cx: &Ctx<'_>) -> Result<()> {
         self.depth += 1;
         let mut next = Vec::new();
         for &n in &self.frontier {
@@ -418,7 +427,7 @@ impl Bfs {
                         return Ok(true);
                     }
                 }
-                if !e.rel_props.is_empty() && !rel_matches(edge.rel, &e.rel_props, row, cx)? {
+                if !guard.edge(&edge)? {
                     return Ok(true);
                 }
                 match self.depth_of.get(&edge.node) {
@@ -444,7 +453,7 @@ impl Bfs {
         b: NodeId,
         e: &Expand,
         all: bool,
-        row: &[Val],
+        guard: &Guard<'_, '_>,
         cx: &Ctx<'_>,
     ) -> Result<Vec<Path>> {
         let a = self.source;
@@ -463,7 +472,7 @@ impl Bfs {
                 rels: Vec::new(),
             }]);
         }
-        match self.reach(b, e, row, cx)? {
+        match self.reach(b, e, guard, cx)? {
             Some(d) if d >= e.min.max(1) => {}
             _ => return Ok(Vec::new()),
         }

@@ -335,7 +335,17 @@ fn push_step(
             };
             paths::var_expand(e, trail, row, cx, &mut next)
         }
-        Step::Shortest { expand, all, path } => {
+        Step::Shortest {
+            expand,
+            all,
+            path,
+            residual,
+        } if !residual.is_empty() => super::shortest_by_length::shortest_by_length(
+            expand, *all, *path, residual, row, cx, &mut next,
+        ),
+        Step::Shortest {
+            expand, all, path, ..
+        } => {
             if !matches!(st.data, StepData::Shortest(_)) {
                 st.data = StepData::Shortest(Default::default());
             }
@@ -803,7 +813,7 @@ fn build_path(row: &[Val], start: usize, hops: &[usize], cx: &Ctx<'_>) -> Option
 }
 
 /// Appends a relationship and the node at its far end from the path's last node.
-fn extend_path(path: &mut Path, r: RelId, cx: &Ctx<'_>) -> Option<()> {
+pub(crate) fn extend_path(path: &mut Path, r: RelId, cx: &Ctx<'_>) -> Option<()> {
     let at = *path.nodes.last()?;
     let g = cx.graph();
     let rel = g.relationship(r)?;

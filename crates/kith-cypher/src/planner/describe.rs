@@ -329,13 +329,22 @@ impl Describer<'_> {
                 let out = rows * self.degree().powf(hops);
                 ("VarLengthExpand(All)", self.expand(e), out)
             }
-            Step::Shortest { expand, all, .. } => {
+            Step::Shortest {
+                expand,
+                all,
+                residual,
+                ..
+            } => {
                 let name = if *all {
                     "AllShortestPaths"
                 } else {
                     "ShortestPath"
                 };
-                (name, self.expand(expand), rows)
+                let mut details = self.expand(expand);
+                if !residual.is_empty() {
+                    details.push_str(", paths by length checked against the WHERE");
+                }
+                (name, details, rows)
             }
             Step::Filter(_) => ("Filter", String::new(), rows * FILTER),
             Step::DistinctRels(_) => ("RelationshipUniqueness", String::new(), rows),
@@ -361,11 +370,18 @@ impl Describer<'_> {
         };
         let rel = format!("[{}{types}{hops}]", self.var(e.rel));
         let (from, to) = (self.var(e.from), self.var(e.to));
-        match e.dir {
+        let mut text = match e.dir {
             super::Dir::Out => format!("({from})-{rel}->({to})"),
             super::Dir::In => format!("({from})<-{rel}-({to})"),
             super::Dir::Both => format!("({from})-{rel}-({to})"),
+        };
+        let (rels, nodes) = (e.filters.rels.len(), e.filters.nodes.len());
+        if rels + nodes > 0 {
+            text.push_str(&format!(
+                ", pruned by {rels} relationship and {nodes} node predicate(s)"
+            ));
         }
+        text
     }
 }
 

@@ -2,7 +2,8 @@
 
 use rustc_hash::FxHashSet;
 
-use super::{Dir, Expand, Step};
+use super::walk_filters::Walk;
+use super::{Dir, Expand, Step, WalkFilters};
 use crate::ast::{PathKind, RelDirection};
 use crate::binder::{BExpr, BNode, BPart, Names};
 
@@ -172,6 +173,14 @@ impl MatchPlanner<'_> {
         let (min, max) = rel.length.unwrap_or((1, 1));
         let bind_rel =
             rel.named || part.path_slot.is_some() || self.unique_rels.contains(&rel.slot);
+        let filters = if rel.length.is_some() && self.mode == PlanMode::Optimised {
+            let mut pending = std::mem::take(&mut self.filters);
+            let filters = self.walk(pi, ri).take_element_filters(&mut pending);
+            self.filters = pending;
+            filters
+        } else {
+            WalkFilters::default()
+        };
         let e = Expand {
             bind_rel,
             from,
@@ -183,6 +192,7 @@ impl MatchPlanner<'_> {
             rel_props: rel.props.clone(),
             min,
             max,
+            filters,
             prefetch: Default::default(),
         };
         self.steps.push(if rel.length.is_some() {
@@ -207,7 +217,29 @@ impl MatchPlanner<'_> {
         })
     }
 
+    /// The walk of part `pi`'s relationship `ri`, for taking WHERE conjuncts into
+    /// it (`walk_filters.rs`).
+    fn walk(&self, pi: usize, ri: usize) -> Walk<'_> {
+        let part = &self.parts[pi];
+        Walk {
+            rel: part.rels[ri].slot,
+            path: part.path_slot.filter(|_| part.rels.len() == 1),
+            bound: &self.bound,
+        }
+    }
+
     fn shortest(&mut self, pi: usize) {
+        // The search finds the shortest paths that satisfy the WHERE's conjuncts over
+        // them: element predicates prune it; the rest is checked path by path. The
+        // naive plan (the oracle) checks them all path by path.
+        let mut pending = std::mem::take(&mut self.filters);
+        let filters = if self.mode == PlanMode::Optimised {
+            self.walk(pi, 0).take_element_filters(&mut pending)
+        } else {
+            WalkFilters::default()
+        };
+        let residual = self.walk(pi, 0).take_residual(&mut pending);
+        self.filters = pending;
         let part = &self.parts[pi];
         let rel = &part.rels[0];
         let dir = match rel.direction {
@@ -227,6 +259,7 @@ impl MatchPlanner<'_> {
             rel_props: rel.props.clone(),
             min,
             max,
+            filters,
             prefetch: Default::default(),
         };
         let all = part.kind == PathKind::AllShortest;
@@ -234,6 +267,7 @@ impl MatchPlanner<'_> {
             expand,
             all,
             path: part.path_slot,
+            residual,
         });
         self.done_shortest.insert(pi);
         self.bound.insert(rel.slot);
@@ -653,6 +687,19 @@ pub(crate) fn free_slots(steps: &[Step], map: Option<&BExpr>) -> Option<Vec<usiz
         free.extend(needed_slots(e)?.into_iter().filter(|s| !bound.contains(s)));
         Some(())
     }
+    // An element filter's own variable is set by the walk, not read from the row.
+    fn read_filters(
+        filters: &WalkFilters,
+        bound: &FxHashSet<usize>,
+        free: &mut FxHashSet<usize>,
+    ) -> Option<()> {
+        for f in filters.rels.iter().chain(&filters.nodes) {
+            let mut inner = bound.clone();
+            inner.insert(f.slot);
+            read(&f.pred, &inner, free)?;
+        }
+        Some(())
+    }
     let use_slot = |s: usize, bound: &FxHashSet<usize>, free: &mut FxHashSet<usize>| {
         if !bound.contains(&s) {
             free.insert(s);
@@ -695,17 +742,27 @@ pub(crate) fn free_slots(steps: &[Step], map: Option<&BExpr>) -> Option<Vec<usiz
                 for (_, v) in &e.rel_props {
                     read(v, &bound, &mut free)?;
                 }
+                read_filters(&e.filters, &bound, &mut free)?;
                 bound.insert(e.rel);
                 bound.insert(e.to);
             }
-            Step::Shortest { expand, path, .. } => {
+            Step::Shortest {
+                expand,
+                path,
+                residual,
+                ..
+            } => {
                 use_slot(expand.from, &bound, &mut free);
                 use_slot(expand.to, &bound, &mut free);
                 for (_, v) in &expand.rel_props {
                     read(v, &bound, &mut free)?;
                 }
+                read_filters(&expand.filters, &bound, &mut free)?;
                 bound.insert(expand.rel);
                 bound.extend(*path);
+                for r in residual {
+                    read(r, &bound, &mut free)?;
+                }
             }
             Step::Filter(f) => read(f, &bound, &mut free)?,
             Step::DistinctRels(slots) => {

@@ -10,6 +10,7 @@
 mod describe;
 mod match_plan;
 mod prefetch;
+mod walk_filters;
 
 pub(crate) use describe::key_of;
 pub use describe::{describe, Counted, PlanNode};
@@ -112,6 +113,11 @@ pub enum Step {
         all: bool,
         /// Where the path goes.
         path: Option<usize>,
+        /// WHERE conjuncts over the path that no relationship or node alone decides
+        /// (`length(p) > 2`, a sum over `relationships(p)`): the shortest paths that
+        /// satisfy them are found by enumerating paths by increasing length, as
+        /// Neo4j's planner falls back to.
+        residual: Vec<BExpr>,
     },
     /// A WHERE conjunct.
     Filter(BExpr),
@@ -152,8 +158,41 @@ pub struct Expand {
     pub min: u32,
     /// Most hops (variable-length).
     pub max: u32,
+    /// Predicates every relationship and node of a variable-length walk or shortest
+    /// path must satisfy, taken from the WHERE: the walk prunes what fails them.
+    pub filters: WalkFilters,
     /// What the rest of the pipeline reads of what the expand binds.
     pub prefetch: Prefetch,
+}
+
+/// What a walk checks of each relationship it takes and each node it enters (its
+/// start and end included): `all(x IN rels WHERE p)` and `none(...)` conjuncts over
+/// the walk's relationship list, `relationships(path)` or `nodes(path)`.
+#[derive(Clone, Debug, Default)]
+pub struct WalkFilters {
+    /// Checked on each relationship.
+    pub rels: Vec<ElementFilter>,
+    /// Checked on each node.
+    pub nodes: Vec<ElementFilter>,
+}
+
+impl WalkFilters {
+    /// Whether there is nothing to check.
+    pub fn is_empty(&self) -> bool {
+        self.rels.is_empty() && self.nodes.is_empty()
+    }
+}
+
+/// One element predicate: `pred`, with the element in `slot`, must be `want` (true
+/// for `all`, false for `none`; null never passes, as it never passes the WHERE).
+#[derive(Clone, Debug)]
+pub struct ElementFilter {
+    /// The quantifier's variable.
+    pub slot: usize,
+    /// Its predicate.
+    pub pred: BExpr,
+    /// What the predicate must be.
+    pub want: bool,
 }
 
 /// What the steps and operators after an expand read of each node (and relationship)

@@ -85,6 +85,9 @@ impl Reads {
                 for (_, e) in &x.rel_props {
                     self.expr(e);
                 }
+                for f in x.filters.rels.iter().chain(&x.filters.nodes) {
+                    self.expr(&f.pred);
+                }
             }
             Step::Filter(e) => self.expr(e),
             Step::SeekId { value, .. } | Step::SeekProp { value, .. } => self.expr(value),
