@@ -48,7 +48,8 @@ pub struct Prepared {
 /// Checks `text`'s syntax only (a leading EXPLAIN or PROFILE allowed): a cheap
 /// check before loading a graph to run it on.
 pub fn check_syntax(text: &str) -> Result<()> {
-    parse(&split_mode(text).1).map(|_| ())
+    let (_, text) = crate::options::split_options(text)?;
+    parse(&split_mode(&text).1).map(|_| ())
 }
 
 /// The mode a text's first word asks for, and the text with that word blanked
@@ -92,7 +93,9 @@ impl Prepared {
         plan_mode: PlanMode,
     ) -> Result<Prepared> {
         let epoch = procs.0.epoch();
-        let (mode, body) = split_mode(text);
+        let (options, without_options) = crate::options::split_options(text)?;
+        let plan_mode = options.plan_mode.unwrap_or(plan_mode);
+        let (mode, body) = split_mode(&without_options);
         let statement = parse(&body)?;
         let mut plan = bind_statement_with(&body, &statement, procs, plan_mode)?;
         if plan_mode == PlanMode::Optimised {

@@ -13,6 +13,7 @@ pub mod error;
 pub mod executor;
 pub mod functions;
 pub mod lexer;
+mod options;
 pub mod output;
 pub mod parser;
 pub mod planner;

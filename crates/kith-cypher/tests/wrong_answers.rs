@@ -197,3 +197,50 @@ fn a_detach_delete_counts_the_relationships_it_takes() {
         .expect("deletes");
     assert_eq!(tx.counts().relationships_deleted, 4);
 }
+
+/// The counters of one statement run in a transaction of its own on `g`.
+fn counts_of(g: &Store, text: &str) -> kith_core::write_op::WriteCounts {
+    let mut tx = Tx::new(&g.snapshot());
+    Engine::default()
+        .query_tx(&mut tx, text, &[], &Limits::default())
+        .unwrap_or_else(|e| panic!("{}", e.render(text)));
+    tx.counts()
+}
+
+#[test]
+fn summary_counters_count_only_what_changed() {
+    let g = store("CREATE (:P:Q {id: 1, a: 1})-[:R {w: 1}]->(:P {id: 2})");
+    let c = counts_of(&g, "MATCH (n:P {id: 1}) SET n:P, n:New");
+    assert_eq!(c.labels_added, 1, "P was there already");
+    let c = counts_of(&g, "MATCH (n:P {id: 1}) REMOVE n:Absent, n:Q");
+    assert_eq!(c.labels_removed, 1, "Absent was not there");
+    let c = counts_of(
+        &g,
+        "MATCH (n:P {id: 1}) SET n.absent = null, n.a = 2, n.b = null",
+    );
+    assert_eq!(c.properties_set, 1, "only `a` changed");
+    let c = counts_of(&g, "MATCH (n:P {id: 1}) REMOVE n.absent, n.a");
+    assert_eq!(c.properties_set, 1, "only `a` was removed");
+    let c = counts_of(&g, "MATCH ()-[r:R]->() SET r.none = null, r.w = 1");
+    assert_eq!(
+        c.properties_set, 1,
+        "setting a value counts even when it is the same"
+    );
+}
+
+#[test]
+fn split_on_the_empty_string_splits_between_characters() {
+    let g = store("CREATE (:P {id: 1})");
+    let q = "RETURN split('abc', '') AS a, split('', '') AS b, split('a,b,', ',') AS c, \
+             split(null, ',') AS d";
+    let list = |xs: &[&str]| Value::List(xs.iter().map(|s| Value::string(*s)).collect());
+    assert_eq!(
+        rows(&g, q),
+        [[
+            list(&["a", "b", "c"]),
+            list(&[""]),
+            list(&["a", "b", ""]),
+            Value::Null
+        ]]
+    );
+}

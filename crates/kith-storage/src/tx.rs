@@ -239,7 +239,9 @@ impl GraphTx for Tx {
         }
         let first_created = self.nodes_created;
         let mut created = crate::write::Created::default();
+        let mut unchanged = WriteCounts::default();
         for op in ops {
+            unchanged += self.unchanged(op);
             if let Err(e) = self.version.apply_op(op, &mut created) {
                 self.failed = true;
                 return Err(tx_error(&e));
@@ -251,12 +253,57 @@ impl GraphTx for Tx {
                 self.rel_ops.insert(rel, self.ops.len() - 1);
             }
         }
-        self.counts += WriteCounts::of(ops);
+        self.counts += WriteCounts::of(ops).since(unchanged);
         self.counts.relationships_deleted += created.detached_rels;
         Ok(Applied {
             nodes: created.nodes,
             rels: created.rels,
         })
+    }
+}
+
+impl Tx {
+    /// What `op` would be counted for that Neo4j does not count, because it changes
+    /// nothing: a label the node already has (or, removed, lacks), or null set where
+    /// there is no property. Read before `op` applies.
+    fn unchanged(&self, op: &WriteOp) -> WriteCounts {
+        let g = &self.version;
+        let has_label = |n, label: &str| g.label_id(label).is_some_and(|l| g.has_label(n, l));
+        let mut c = WriteCounts::default();
+        match op {
+            WriteOp::AddLabel {
+                node: NodeRef::Node(n),
+                label,
+            } if has_label(*n, label) => c.labels_added = 1,
+            WriteOp::RemoveLabel {
+                node: NodeRef::Node(n),
+                label,
+            } if !has_label(*n, label) => c.labels_removed = 1,
+            WriteOp::SetNodeProperty {
+                node: NodeRef::Node(n),
+                key,
+                value: Value::Null,
+            } if g
+                .prop_key_id(key)
+                .and_then(|k| g.node_property(*n, k))
+                .is_none() =>
+            {
+                c.properties_set = 1
+            }
+            WriteOp::SetRelProperty {
+                rel,
+                key,
+                value: Value::Null,
+            } if g
+                .prop_key_id(key)
+                .and_then(|k| g.rel_property(*rel, k))
+                .is_none() =>
+            {
+                c.properties_set = 1
+            }
+            _ => {}
+        }
+        c
     }
 }
 

@@ -372,7 +372,18 @@ fn replace(args: &[Val]) -> Result<Val> {
 
 fn split(args: &[Val]) -> Result<Val> {
     match (&args[0], &args[1]) {
-        (_, Val::Null) => Ok(Val::Null),
+        (Val::Null, _) | (_, Val::Null) => Ok(Val::Null),
+        // An empty separator splits between characters, as Neo4j does: no empty
+        // strings at the ends, and the empty string is one empty piece.
+        (Val::Str(s), Val::Str(sep)) if sep.is_empty() => Ok(if s.is_empty() {
+            Val::list(vec![Val::str("")])
+        } else {
+            Val::list(
+                s.chars()
+                    .map(|c| Val::str(c.encode_utf8(&mut [0u8; 4])))
+                    .collect(),
+            )
+        }),
         (Val::Str(s), Val::Str(sep)) => Ok(Val::list(s.split(&**sep).map(Val::str).collect())),
         _ => Err(CypherError::type_error("split() expects two strings")),
     }
