@@ -18,11 +18,16 @@ closes it. The legitimate clients come from 127.0.0.1.
 
 Checks (exit 1 if one fails): every new legitimate client connected within 1 s and
 none failed, and each persistent client's p99 during the attack is within 2x its
-baseline p99 (with a floor of 2 ms for the baseline: below that the check measures the
-machine's scheduler, not the server). Report: OUT/unauthenticated.md and .json.
+baseline p99 (with a floor for the baseline, `--p99-floor-ms`, 2 ms; the gate's
+`--quick` run uses 5 ms, since its thousand samples per client put the p99 at the
+mercy of one scheduling hiccup on two shared cores). Report: OUT/unauthenticated.md
+and .json.
 
 usage: bench/overload/unauthenticated.py [--quick] [--out DIR] [--silent N]
          [--trickle N] [--sources K] [--baseline S] [--attack S] [--attacker-nice N]
+         [--p99-floor-ms MS]
+(--sources up to 60,000: addresses 127.x.y.z from 127.0.0.2 on, so a flood of one
+socket per address can be tried.)
 env:   KITH_BIN (default target/release/kith)
 """
 from __future__ import annotations
@@ -205,6 +210,12 @@ def _bucket(seconds: float) -> str:
     return ">= 12 s"
 
 
+def source_address(i: int) -> str:
+    """The i-th attacking loopback address: 127.0.0.2, 127.0.0.3, ... 127.0.0.251,
+    127.0.1.2, ... (never 127.0.0.1, the legitimate clients')."""
+    return f"127.{i // 62500}.{i // 250 % 250}.{2 + i % 250}"
+
+
 def attacker(bolt: int, http: int, silent: int, trickle: int, sources: int, nice: int,
              seconds: float, results) -> None:
     raise_fd_limit()
@@ -216,7 +227,7 @@ def attacker(bolt: int, http: int, silent: int, trickle: int, sources: int, nice
     async def main():
         stop = asyncio.Event()
         tally: dict = {}
-        addresses = [f"127.0.0.{2 + i}" for i in range(sources)]
+        addresses = [source_address(i) for i in range(sources)]
         tasks = [asyncio.create_task(_silent(bolt, addresses[i % sources], stop, tally))
                  for i in range(silent)]
         for i in range(trickle):
@@ -349,9 +360,11 @@ def main() -> int:
     parser.add_argument("--attack", type=float, default=40.0)
     parser.add_argument("--attacker-nice", type=int, default=19)
     parser.add_argument("--scale", default="0.1")
+    parser.add_argument("--p99-floor-ms", type=float, default=2.0)
     args = parser.parse_args()
     if args.quick:
         args.baseline, args.attack = 5.0, 10.0
+        args.p99_floor_ms = max(args.p99_floor_ms, 5.0)
     raise_fd_limit()
     kith_bin = Path(os.environ.get("KITH_BIN", ROOT / "target" / "release" / "kith"))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -430,7 +443,7 @@ def run(server: Server, args) -> int:
         slowest = hit[f"{name} new client"]["max_ms"]
         if not slowest < 1000:
             failures.append(f"a new {name} client took {slowest} ms to connect under attack")
-        bound = 2 * max(base[f"{name} persistent"]["p99_ms"], 2.0)
+        bound = 2 * max(base[f"{name} persistent"]["p99_ms"], args.p99_floor_ms)
         if not hit[f"{name} persistent"]["p99_ms"] <= bound:
             failures.append(f"{name} p99 under attack {hit[f'{name} persistent']['p99_ms']} ms "
                             f"> 2x baseline ({bound} ms)")

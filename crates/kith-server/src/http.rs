@@ -87,6 +87,7 @@ fn body_too_slow(state: &AppState, read_timeout: std::time::Duration) -> Respons
         "the request body did not arrive whole within {} ms (message_read_timeout_ms)",
         read_timeout.as_millis()
     );
+    crate::admission::http::ends_for(crate::metrics::CloseReason::ReadDeadline);
     let mut response = error(state, Code::Timeout, &message);
     *response.status_mut() = StatusCode::REQUEST_TIMEOUT;
     response.headers_mut().insert(

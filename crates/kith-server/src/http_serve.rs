@@ -115,10 +115,12 @@ impl Accepted {
                 };
                 match opened {
                     Ok(Ok(stream)) => self.http(Watched::new(stream, activity), &conn).await,
-                    Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
-                        CloseReason::Evicted
-                    }
-                    Ok(Err(_)) => CloseReason::Handshake,
+                    Ok(Err(e)) => match e.kind() {
+                        std::io::ErrorKind::Interrupted => CloseReason::Evicted,
+                        // Silent past TLS's own first-byte or handshake timeout.
+                        std::io::ErrorKind::TimedOut => CloseReason::AuthDeadline,
+                        _ => CloseReason::Handshake,
+                    },
                     Err(_) => CloseReason::AuthDeadline,
                 }
             }
@@ -144,7 +146,7 @@ impl Accepted {
         let mut serving = pin!(serving);
         let driven = async {
             loop {
-                let pending = !conn.is_authenticated();
+                let pending = conn.is_pending();
                 let deadline = tokio::time::Instant::from_std(conn.deadline());
                 tokio::select! {
                     done = serving.as_mut() => return outcome(done, conn),
@@ -154,16 +156,25 @@ impl Accepted {
                         return CloseReason::Shutdown;
                     }
                     () = tokio::time::sleep_until(deadline), if pending => {
-                        if conn.is_authenticated() {
-                            continue; // authenticated as the deadline came
+                        if !conn.is_pending() {
+                            continue; // out of the pool as the deadline came
                         }
-                        // A request under way may finish (its headers and body have
-                        // deadlines of their own); nothing after it is read.
+                        if !conn.in_request() {
+                            return CloseReason::AuthDeadline; // silent, or a request trickling
+                        }
+                        // A request under way may finish (its body has its own
+                        // deadline), without its place in the pool; nothing after it
+                        // is read.
+                        conn.leave_pool();
                         serving.as_mut().graceful_shutdown();
                         let _ = tokio::time::timeout(grace, serving.as_mut()).await;
                         return CloseReason::AuthDeadline;
                     }
-                    () = conn.evicted(), if pending => return CloseReason::Evicted,
+                    () = conn.evicted(), if pending => {
+                        if conn.is_pending() {
+                            return CloseReason::Evicted;
+                        }
+                    }
                 }
             }
         };
@@ -173,10 +184,16 @@ impl Accepted {
 
 /// Why a connection hyper finished serving ended.
 fn outcome(done: Result<(), hyper::Error>, conn: &HttpConnection) -> CloseReason {
+    if let Some(reason) = conn.reason() {
+        return reason;
+    }
     match done {
         Ok(()) if conn.upgraded() => CloseReason::Upgraded,
         Ok(()) => CloseReason::Client,
-        Err(e) if e.is_timeout() => CloseReason::ReadDeadline,
+        // The header timeout: a request trickling in, or a kept-alive connection that
+        // sent nothing since its last answer.
+        Err(e) if e.is_timeout() && conn.activity().partial() => CloseReason::ReadDeadline,
+        Err(e) if e.is_timeout() => CloseReason::Idle,
         Err(e) if e.is_parse() => CloseReason::Invalid,
         Err(_) => CloseReason::Client,
     }

@@ -248,6 +248,7 @@ impl Server {
             .route("/metrics", get(crate::http::metrics))
             // After every route: a layer wraps only the routes added before it.
             .layer(axum::middleware::from_fn(crate::console::no_prompt))
+            .layer(axum::middleware::from_fn(crate::admission::http::track))
             .with_state(state.clone());
         let mut signal = state.shutdown.clone();
         tokio::spawn(async move {

@@ -138,6 +138,7 @@ async fn handshake_principal(
 /// A refused handshake: 401 with the error document as JSON, before any upgrade.
 fn refuse_handshake(state: &AppState, error: &ExecError) -> Response {
     state.metrics.error(Transport::Ws, error.code);
+    crate::admission::http::ends_for(CloseReason::AuthFailed);
     (
         StatusCode::UNAUTHORIZED,
         [
@@ -173,8 +174,8 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, opened: Opened)
     } = &opened;
     let (subprotocol, caller) = (*subprotocol, caller);
     tracing::debug!(%subprotocol, "connection opened");
-    // The upgrade request's bytes began no WebSocket message.
-    activity.message_done();
+    // From here the socket carries frames, which the clock follows.
+    activity.follow_frames();
     let read_timeout = state.config.message_read_timeout();
     let mut reason = CloseReason::Client;
     let wire = Wire::new(subprotocol, state.config.frame_bytes_max);
@@ -202,13 +203,16 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, opened: Opened)
             }
         }
         pacing.refresh(&inflight);
+        // The message clock runs only while the socket is read: a client whose
+        // request waits behind its own answers is not late.
+        activity
+            .set_reading(reading && closing.is_none() && pacing.may_read() && queues.bytes < room);
         if !queues.is_empty() {
             // Requests are taken in between frames only while the unsent answers fit
             // `answer_queue_bytes_max`: past it the client is paced by its own reading.
             while reading && closing.is_none() && queues.bytes < room && pacing.may_read() {
                 match socket.next().now_or_never() {
                     Some(message) => {
-                        activity.message_done();
                         let full = pacing.before_read(&inflight);
                         reading =
                             on_message(&state, &wire, caller, &inflight, &out, &gone, message);
@@ -243,17 +247,18 @@ async fn connection(state: Arc<AppState>, mut socket: WebSocket, opened: Opened)
         // A message that began arriving has `message_read_timeout_ms` to end.
         let partial = activity.deadline(read_timeout);
         tokio::select! {
+            // A message that has arrived whole is taken before its deadline is looked at.
+            biased;
+            message = socket.next(), if reading && pacing.may_read() => {
+                let full = pacing.before_read(&inflight);
+                reading = on_message(&state, &wire, caller, &inflight, &out, &gone, message);
+                pacing.after_read(full);
+            }
             answer = answers.recv() => match answer {
                 Some(Outgoing::Frames(frames)) => queues.push(frames),
                 Some(Outgoing::Close(code, text, why)) => closing = Some((code, text, why)),
                 None => break,
             },
-            message = socket.next(), if reading && pacing.may_read() => {
-                activity.message_done();
-                let full = pacing.before_read(&inflight);
-                reading = on_message(&state, &wire, caller, &inflight, &out, &gone, message);
-                pacing.after_read(full);
-            }
             _ = shutdown.changed() => {
                 let close = Outgoing::Close(
                     CLOSE_GOING_AWAY,

@@ -130,17 +130,32 @@ async fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
     tokio::time::timeout(within, drained).await.is_ok()
 }
 
-/// One number of `/metrics` (0 if the line is absent).
+/// One number of `/metrics`. A gauge must be there; a counter still at 0 is left
+/// out of the exposition, so `counter` reads an absent line as 0.
 async fn metric(http: SocketAddr, line: &str) -> i64 {
+    metric_line(http, line)
+        .await
+        .unwrap_or_else(|| panic!("/metrics has no `{line}`"))
+}
+
+async fn counter(http: SocketAddr, line: &str) -> i64 {
+    assert!(line.starts_with("kith_connection_closes_total{"), "{line}");
+    metric_line(http, line).await.unwrap_or(0)
+}
+
+async fn metric_line(http: SocketAddr, line: &str) -> Option<i64> {
     let mut s = TcpStream::connect(http).await.expect("connects");
     s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
         .expect("writes");
     let mut text = String::new();
     s.read_to_string(&mut text).await.expect("reads");
+    assert!(
+        text.contains("kith_connections{"),
+        "not the metrics: {text}"
+    );
     text.lines()
         .find_map(|l| l.strip_prefix(line)?.trim().parse().ok())
-        .unwrap_or(0)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -164,7 +179,7 @@ async fn a_bolt_connection_that_never_says_hello_is_closed_at_its_auth_deadline(
     assert!(closed_within(&mut mute, Duration::from_secs(2)).await);
     assert_eq!(metric(addrs.http, unauthenticated).await, 0);
     let closes = "kith_connection_closes_total{transport=\"bolt\",reason=\"auth_deadline\"}";
-    assert_eq!(metric(addrs.http, closes).await, 2);
+    assert_eq!(counter(addrs.http, closes).await, 2);
     // One that authenticates in time is served past the deadline.
     let mut client = TcpStream::connect(addrs.bolt).await.expect("connects");
     bolt_handshake(&mut client).await.expect("handshakes");
@@ -211,9 +226,9 @@ async fn silent_sockets_from_many_addresses_never_keep_a_client_from_another_out
     let closes = |reason: &str| {
         format!("kith_connection_closes_total{{transport=\"bolt\",reason=\"{reason}\"}}")
     };
-    let address_max = metric(addrs.http, &closes("address_max")).await;
-    let pool_max = metric(addrs.http, &closes("unauthenticated_max")).await;
-    let evicted = metric(addrs.http, &closes("evicted")).await;
+    let address_max = counter(addrs.http, &closes("address_max")).await;
+    let pool_max = counter(addrs.http, &closes("unauthenticated_max")).await;
+    let evicted = counter(addrs.http, &closes("evicted")).await;
     assert_eq!(address_max, 6, "127.0.0.2: 4 of its 10 let in");
     // Every newcomer from a quieter address took a place (127.0.0.2's first, then
     // the oldest of the equally busy); the rest were refused at once.
@@ -263,7 +278,7 @@ async fn bytes_that_are_no_message_are_answered_failure_at_once() {
         assert!(started.elapsed() < Duration::from_secs(2));
     }
     let invalid = "kith_connection_closes_total{transport=\"bolt\",reason=\"invalid\"}";
-    assert_eq!(metric(addrs.http, invalid).await, 3);
+    assert_eq!(counter(addrs.http, invalid).await, 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -284,25 +299,41 @@ async fn a_bolt_message_that_stops_arriving_is_closed_at_its_read_deadline() {
     assert!(closed_within(&mut s, Duration::from_secs(1)).await);
     assert!(started.elapsed() >= Duration::from_millis(350));
     let slow = "kith_connection_closes_total{transport=\"bolt\",reason=\"read_deadline\"}";
-    assert_eq!(metric(addrs.http, slow).await, 1);
+    assert_eq!(counter(addrs.http, slow).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_http_connection_must_authenticate_a_request_within_its_deadline() {
+async fn an_http_connection_must_be_answered_a_request_within_its_deadline() {
     let addrs = server(|c| c.auth_deadline_ms = 400).await;
-    // Silent: closed at the deadline.
+    // Silent: closed at the deadline, not before.
+    let started = Instant::now();
     let mut silent = TcpStream::connect(addrs.http).await.expect("connects");
     assert!(closed_within(&mut silent, Duration::from_secs(2)).await);
-    // Only unauthenticated requests (/health): closed after its answer, at the
-    // deadline.
+    assert!(
+        started.elapsed() >= Duration::from_millis(350),
+        "{:?}",
+        started.elapsed()
+    );
+    // Headers trickling past the deadline: closed at it.
+    let mut trickle = TcpStream::connect(addrs.http).await.expect("connects");
+    trickle
+        .write_all(b"GET /health HTTP/1.1\r\n")
+        .await
+        .expect("writes");
+    assert!(closed_within(&mut trickle, Duration::from_secs(2)).await);
+    // Answered a request (a health check needs no credentials): out of the pool,
+    // kept alive past the deadline.
     let mut health = TcpStream::connect(addrs.http).await.expect("connects");
     health
         .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         .await
         .expect("writes");
-    assert!(closed_within(&mut health, Duration::from_secs(2)).await);
-    // An authenticated request (an open server authenticates everyone): kept alive
-    // past the deadline.
+    let mut answer = [0u8; 12];
+    health.read_exact(&mut answer).await.expect("answered");
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    let answered = "kith_connections{transport=\"http\",state=\"answered\"}";
+    assert_eq!(metric(addrs.http, answered).await, 1);
+    // An authenticated request (an open server authenticates everyone): likewise.
     let mut client = TcpStream::connect(addrs.http).await.expect("connects");
     let body = r#"{"query": "RETURN 1 AS n"}"#;
     let request = format!(
@@ -310,12 +341,41 @@ async fn an_http_connection_must_authenticate_a_request_within_its_deadline() {
         body.len()
     );
     client.write_all(request.as_bytes()).await.expect("writes");
-    let mut answer = [0u8; 12];
     client.read_exact(&mut answer).await.expect("answered");
     assert_eq!(&answer, b"HTTP/1.1 200");
-    assert!(!closed_within(&mut client, Duration::from_millis(800)).await);
+    assert!(!closed_within(&mut health, Duration::from_millis(600)).await);
+    assert!(!closed_within(&mut client, Duration::from_millis(10)).await);
     let closes = "kith_connection_closes_total{transport=\"http\",reason=\"auth_deadline\"}";
-    assert_eq!(metric(addrs.http, closes).await, 2);
+    assert_eq!(counter(addrs.http, closes).await, 2);
+    let authenticated = "kith_connections{transport=\"http\",state=\"authenticated\"}";
+    assert!(metric(addrs.http, authenticated).await >= 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_http_socket_gives_way_to_a_client_from_a_quieter_address() {
+    let addrs = server(|c| {
+        c.unauthenticated_connections_max = 2;
+        c.unauthenticated_per_address_max = 2;
+        c.auth_deadline_ms = 60_000;
+    })
+    .await;
+    let mut a = connect_from(2, addrs.http).await.expect("connects");
+    let mut b = connect_from(2, addrs.http).await.expect("connects");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The pool is full of 127.0.0.2's: a client from 127.0.0.1 is served.
+    let mut client = TcpStream::connect(addrs.http).await.expect("connects");
+    client
+        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .expect("writes");
+    let mut text = String::new();
+    client.read_to_string(&mut text).await.expect("answered");
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    // The older silent socket gave way.
+    assert!(closed_within(&mut a, Duration::from_secs(1)).await);
+    assert!(!closed_within(&mut b, Duration::from_millis(100)).await);
+    let evicted = "kith_connection_closes_total{transport=\"http\",reason=\"evicted\"}";
+    assert!(counter(addrs.http, evicted).await >= 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -330,6 +390,9 @@ async fn an_http_body_that_stops_arriving_is_answered_408_and_closed() {
     assert!(read.is_ok(), "closed within the deadline");
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
     assert!(text.contains("message_read_timeout_ms"), "{text}");
+    let slow = "kith_connection_closes_total{transport=\"http\",reason=\"read_deadline\"}";
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(counter(addrs.http, slow).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -362,10 +425,14 @@ async fn a_websocket_message_that_stops_arriving_is_closed_with_1008() {
         assert_eq!(pong, [0x8A, 0x00]);
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
-    // A masked binary frame of 100 bytes: its header, then nothing.
-    s.write_all(&[0x82, 0x80 | 100, 1, 2])
+    // A whole ping and the start of a masked binary frame of 100 bytes in one write
+    // (the next frame's start read with the last one's end), then nothing.
+    let started = Instant::now();
+    s.write_all(&[0x89, 0x80, 1, 2, 3, 4, 0x82, 0x80 | 100, 1, 2])
         .await
         .expect("writes");
+    let mut pong = [0u8; 2];
+    s.read_exact(&mut pong).await.expect("a pong");
     let mut frame = [0u8; 4];
     tokio::time::timeout(Duration::from_secs(3), s.read_exact(&mut frame))
         .await
@@ -373,7 +440,60 @@ async fn a_websocket_message_that_stops_arriving_is_closed_with_1008() {
         .expect("a close frame");
     assert_eq!(frame[0], 0x88, "a close frame");
     assert_eq!(u16::from_be_bytes([frame[2], frame[3]]), 1008);
+    assert!(
+        started.elapsed() >= Duration::from_millis(350),
+        "{:?}",
+        started.elapsed()
+    );
     let slow = "kith_connection_closes_total{transport=\"ws\",reason=\"read_deadline\"}";
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(metric(addrs.http, slow).await, 1);
+    assert_eq!(counter(addrs.http, slow).await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_hello_with_half_a_message_behind_it_is_closed_at_once() {
+    let addrs = server(|c| c.connections_max = 1).await;
+    let mut first = TcpStream::connect(addrs.bolt).await.expect("connects");
+    bolt_handshake(&mut first).await.expect("handshakes");
+    assert!(authenticate(&mut first).await, "the one slot");
+    // HELLO and LOGON (refused: no slot left) with a NOOP and one byte behind them.
+    let mut s = TcpStream::connect(addrs.bolt).await.expect("connects");
+    bolt_handshake(&mut s).await.expect("handshakes");
+    let mut out = Vec::new();
+    for (tag, fields) in [
+        (0x01, vec![map(&[("user_agent", "test/1")])]),
+        (0x6A, vec![map(&[("scheme", "none")])]),
+    ] {
+        let start = begin_message(&mut out);
+        Packer::new(&mut out).pack(&Pack::Struct(tag, fields));
+        end_message(&mut out, start);
+    }
+    out.extend_from_slice(&[0, 0, 0]);
+    s.write_all(&out).await.expect("writes");
+    assert!(matches!(recv(&mut s).await, Some(Pack::Struct(SUCCESS, _))));
+    let message = failure(&mut s).await;
+    assert!(message.contains("connections_max"), "{message}");
+    assert!(
+        closed_within(&mut s, Duration::from_secs(1)).await,
+        "not left hanging"
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let pending = "kith_connections{transport=\"bolt\",state=\"unauthenticated\"}";
+    assert_eq!(metric(addrs.http, pending).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logoff_starts_the_deadline_for_the_next_logon() {
+    let addrs = server(|c| c.auth_deadline_ms = 400).await;
+    let mut s = TcpStream::connect(addrs.bolt).await.expect("connects");
+    bolt_handshake(&mut s).await.expect("handshakes");
+    assert!(authenticate(&mut s).await);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    send(&mut s, 0x6B, vec![]).await; // LOGOFF, past the first deadline: fine
+    assert!(matches!(recv(&mut s).await, Some(Pack::Struct(SUCCESS, _))));
+    let started = Instant::now();
+    let message = failure(&mut s).await;
+    assert!(message.contains("auth_deadline_ms"), "{message}");
+    assert!(started.elapsed() >= Duration::from_millis(350));
+    assert!(closed_within(&mut s, Duration::from_secs(1)).await);
 }

@@ -99,15 +99,65 @@ impl Dechunker {
         &mut self.message[start..]
     }
 
+    /// The bytes of the message so far.
+    pub fn message(&self) -> &[u8] {
+        &self.message
+    }
+
     /// The completed message; the dechunker is ready for the next.
     pub fn take(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.message)
     }
 }
 
+/// How many whole messages `bytes` holds from its start (NOOPs are no messages): what
+/// a server may answer IGNORED to without reading the socket again.
+pub fn whole_messages(mut bytes: &[u8]) -> usize {
+    let (mut whole, mut in_message) = (0, false);
+    while let [a, b, rest @ ..] = bytes {
+        let size = usize::from(u16::from_be_bytes([*a, *b]));
+        match (size, in_message) {
+            (0, true) => {
+                whole += 1;
+                in_message = false;
+            }
+            (0, false) => {}
+            (n, _) if rest.len() < n => return whole,
+            _ => in_message = true,
+        }
+        bytes = &rest[size..];
+    }
+    whole
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_messages_are_counted_up_to_the_first_incomplete_one() {
+        let mut out = Vec::new();
+        for body in [&b"ab"[..], &[7u8; 70_000][..]] {
+            let start = begin_message(&mut out);
+            out.extend_from_slice(body);
+            end_message(&mut out, start);
+        }
+        assert_eq!(whole_messages(&out), 2);
+        assert_eq!(
+            whole_messages(&[&[0, 0][..], &out].concat()),
+            2,
+            "a NOOP first"
+        );
+        assert_eq!(
+            whole_messages(&out[..out.len() - 1]),
+            1,
+            "the end marker half there"
+        );
+        assert_eq!(whole_messages(&out[..6]), 1);
+        assert_eq!(whole_messages(&out[..5]), 0);
+        assert_eq!(whole_messages(&[0, 0, 0]), 0);
+        assert_eq!(whole_messages(&[0, 9, 1]), 0, "a chunk still arriving");
+    }
 
     fn dechunk(mut bytes: &[u8], max: usize) -> Result<Vec<Vec<u8>>, String> {
         let mut d = Dechunker::new(max);

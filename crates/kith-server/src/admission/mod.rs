@@ -8,16 +8,18 @@
 //!   handshake, HELLO and LOGON; an HTTP connection: a request that authenticated, or
 //!   the WebSocket upgrade), or it is closed;
 //! - pending connections have a pool of their own, `unauthenticated_connections_max`
-//!   on all ports together and `unauthenticated_per_address_max` from one client
-//!   address; past the address's cap a new connection is closed at once;
-//! - when the pool is full, a newcomer takes the place of the oldest pending
-//!   connection of the address with the most pending (of those as busy, the one
-//!   whose oldest is oldest), if that address has more pending than the newcomer's
-//!   own: a flood from a few addresses (or from many, one socket each) cannot keep a
-//!   client from a quieter address from connecting, only make its own sockets give
-//!   way sooner. A client loses its place only if its address is among the busiest
-//!   and `unauthenticated_connections_max` newer connections came while it
-//!   authenticated.
+//!   on all ports together and, once the pool is half full, at most
+//!   `unauthenticated_per_address_max` from one client address (an IPv6 /64 counts
+//!   as one address): past it a new connection from that address is closed at once,
+//!   while with room to spare one host may open many (a driver warming its pool);
+//! - when the pool is full, a newcomer takes the place of a pending connection from
+//!   an address with more pending than its own: first one that has sent nothing
+//!   since its handshake (a complete Bolt message, an HTTP request's headers), then
+//!   the busiest address's, the oldest first. A flood from a few addresses, or from
+//!   many with a socket each, cannot keep a client from a quieter address from
+//!   connecting: a client that has sent its HELLO gives way only to the flood's
+//!   sockets that did too, and only after `unauthenticated_connections_max` newer
+//!   connections came while it authenticated.
 //!
 //! Only once authenticated does a WebSocket or Bolt connection take one of the
 //! `connections_max` slots (`state::ConnectionSlot`), which pending ones never hold.
@@ -34,6 +36,7 @@ pub(crate) mod http;
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -46,65 +49,87 @@ use crate::state::AppState;
 struct Entry {
     id: u64,
     evict: Arc<Notify>,
+    /// Set once it sent something after its handshake.
+    progress: Arc<AtomicBool>,
 }
 
 /// The pending connections, oldest first, by client address.
 #[derive(Default)]
 struct Pool {
-    by_address: HashMap<IpAddr, VecDeque<Entry>>,
+    by_address: HashMap<Source, VecDeque<Entry>>,
     total: usize,
     next_id: u64,
 }
 
+/// A client address as the pool counts it: an IPv4 address, or an IPv6 /64 (one
+/// host's usual allocation, so a host cannot be many addresses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Source {
+    V4(u32),
+    /// The address's first 64 bits.
+    V6(u64),
+}
+
+impl Source {
+    pub(crate) fn of(address: IpAddr) -> Source {
+        match address.to_canonical() {
+            IpAddr::V4(v4) => Source::V4(u32::from(v4)),
+            IpAddr::V6(v6) => Source::V6((u128::from(v6) >> 64) as u64),
+        }
+    }
+}
+
 impl Pool {
-    fn count(&self, address: &IpAddr) -> usize {
-        self.by_address.get(address).map_or(0, VecDeque::len)
+    fn count(&self, source: &Source) -> usize {
+        self.by_address.get(source).map_or(0, VecDeque::len)
     }
 
-    /// The address with the most pending connections and how many; of addresses as
-    /// busy, the one whose oldest entry is oldest.
-    fn busiest(&self) -> Option<(IpAddr, usize)> {
-        self.by_address
-            .iter()
-            .filter_map(|(a, q)| Some((*a, q.len(), q.front()?.id)))
-            .max_by_key(|(_, n, oldest)| (*n, std::cmp::Reverse(*oldest)))
-            .map(|(a, n, _)| (a, n))
+    /// Whom a newcomer from an address with `mine` pending replaces in a full pool:
+    /// of the addresses with more pending than that, an entry that made no progress
+    /// first, then the busiest address's, then the oldest.
+    fn victim(&self, mine: usize) -> Option<(Source, u64)> {
+        // (made progress, busiest first, oldest first): the least is evicted.
+        type Rank = (bool, std::cmp::Reverse<usize>, u64);
+        let mut best: Option<(Rank, Source)> = None;
+        for (source, queue) in self.by_address.iter().filter(|(_, q)| q.len() > mine) {
+            let idle = queue.iter().find(|e| !e.progress.load(Ordering::Acquire));
+            let (progressed, entry) = match idle {
+                Some(e) => (false, e),
+                None => (true, queue.front().expect("queues are never empty")),
+            };
+            let key = (progressed, std::cmp::Reverse(queue.len()), entry.id);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, *source));
+            }
+        }
+        best.map(|((_, _, id), source)| (source, id))
     }
 
-    /// Takes the oldest entry of `address` out of the pool.
-    fn pop_oldest(&mut self, address: &IpAddr) -> Option<Entry> {
-        let queue = self.by_address.get_mut(address)?;
-        let entry = queue.pop_front()?;
+    /// Takes entry `id` of `source` out, if it is still in (an evicted one is not).
+    fn take(&mut self, source: &Source, id: u64) -> Option<Entry> {
+        let queue = self.by_address.get_mut(source)?;
+        let at = queue.iter().position(|e| e.id == id)?;
+        let entry = queue.remove(at);
         if queue.is_empty() {
-            self.by_address.remove(address);
+            self.by_address.remove(source);
         }
         self.total -= 1;
-        Some(entry)
+        entry
     }
 
-    /// Takes entry `id` of `address` out, if it is still in (an evicted one is not).
-    fn remove(&mut self, address: &IpAddr, id: u64) -> bool {
-        let Some(queue) = self.by_address.get_mut(address) else {
-            return false;
-        };
-        let Some(at) = queue.iter().position(|e| e.id == id) else {
-            return false;
-        };
-        queue.remove(at);
-        if queue.is_empty() {
-            self.by_address.remove(address);
-        }
-        self.total -= 1;
-        true
+    /// Takes entry `id` of `source` out; false if it was not in (evicted already).
+    fn remove(&mut self, source: &Source, id: u64) -> bool {
+        self.take(source, id).is_some()
     }
 
-    fn push(&mut self, address: IpAddr, evict: Arc<Notify>) -> u64 {
+    fn push(&mut self, source: Source, evict: Arc<Notify>, progress: Arc<AtomicBool>) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
-        self.by_address
-            .entry(address)
-            .or_default()
-            .push_back(Entry { id, evict });
+        self.by_address.entry(source).or_default().push_back(Entry {
+            id,
+            evict,
+            progress,
+        });
         self.total += 1;
         id
     }
@@ -133,29 +158,30 @@ impl Gate {
         self.pool.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Admits a connection from `address`, or says why not (it is then closed at
-    /// once). May evict the oldest pending connection of a busier address.
-    fn admit(&self, address: IpAddr) -> Result<(u64, Arc<Notify>), CloseReason> {
+    /// Admits a connection from `source`, or says why not (it is then closed at
+    /// once). May evict a pending connection of a busier address.
+    fn admit(&self, source: Source) -> Result<Admitted, CloseReason> {
         let mut pool = self.lock();
-        let mine = pool.count(&address);
-        if mine >= self.per_address_max {
+        let mine = pool.count(&source);
+        if mine >= self.per_address_max && pool.total * 2 >= self.max {
             return Err(CloseReason::AddressMax);
         }
         if pool.total >= self.max {
-            match pool.busiest() {
-                // The busiest gives way only if busier than the newcomer's address:
-                // eviction never turns on the less busy.
-                Some((busiest, n)) if n > mine => {
-                    let evicted = pool.pop_oldest(&busiest).expect("the busiest has one");
-                    evicted.evict.notify_one();
-                }
-                _ => return Err(CloseReason::UnauthenticatedMax),
-            }
+            // Only an address busier than the newcomer's gives way: eviction never
+            // turns on the less busy.
+            let (victim, id) = pool.victim(mine).ok_or(CloseReason::UnauthenticatedMax)?;
+            let evicted = pool.take(&victim, id).expect("the victim is in the pool");
+            evicted.evict.notify_one();
         }
         let evict = Arc::new(Notify::new());
-        let id = pool.push(address, evict.clone());
+        let progress = Arc::new(AtomicBool::new(false));
+        let id = pool.push(source, evict.clone(), progress.clone());
         debug_assert!(pool.total <= self.max, "the pool overshot its cap");
-        Ok((id, evict))
+        Ok(Admitted {
+            id,
+            evict,
+            progress,
+        })
     }
 
     /// Pending connections now, on every port.
@@ -165,16 +191,26 @@ impl Gate {
     }
 }
 
+/// What the pool hands a connection it admits.
+struct Admitted {
+    id: u64,
+    evict: Arc<Notify>,
+    progress: Arc<AtomicBool>,
+}
+
 /// A connection's place in the pool until it authenticates or ends: counted in
 /// `kith_connections{state="unauthenticated"}` until dropped.
 pub(crate) struct Pending {
     state: Arc<AppState>,
     transport: Transport,
-    address: IpAddr,
+    source: Source,
     id: u64,
     evict: Arc<Notify>,
+    progress: Arc<AtomicBool>,
     /// `auth_deadline_ms` after it was accepted.
     deadline: Instant,
+    /// Whether it still holds its place (see [`Pending::leave_pool`]).
+    in_pool: bool,
 }
 
 impl Pending {
@@ -185,18 +221,25 @@ impl Pending {
         transport: Transport,
         address: IpAddr,
     ) -> Result<Pending, CloseReason> {
-        let admitted = state.admission.admit(address);
+        let source = Source::of(address);
+        let admitted = state.admission.admit(source);
         let connections = &state.metrics.connections;
         match admitted {
-            Ok((id, evict)) => {
+            Ok(Admitted {
+                id,
+                evict,
+                progress,
+            }) => {
                 connections.enter(transport, Standing::Unauthenticated);
                 Ok(Pending {
                     state: state.clone(),
                     transport,
-                    address,
+                    source,
                     id,
                     evict,
+                    progress,
                     deadline: Instant::now() + state.config.auth_deadline(),
+                    in_pool: true,
                 })
             }
             Err(reason) => {
@@ -215,12 +258,26 @@ impl Pending {
     pub(crate) async fn evicted(&self) {
         self.evict.notified().await;
     }
+
+    /// It sent something after its handshake: it gives way to a flood's silent
+    /// sockets last.
+    pub(crate) fn made_progress(&self) {
+        self.progress.store(true, Ordering::Release);
+    }
+
+    /// Gives its place in the pool back, still unauthenticated (an HTTP request that
+    /// is finishing past the deadline).
+    pub(crate) fn leave_pool(&mut self) {
+        if std::mem::take(&mut self.in_pool) {
+            self.state.admission.lock().remove(&self.source, self.id);
+        }
+    }
 }
 
 impl Drop for Pending {
     fn drop(&mut self) {
         // Leaving the pool, by authenticating, closing or eviction (then already out).
-        self.state.admission.lock().remove(&self.address, self.id);
+        self.leave_pool();
         self.state
             .metrics
             .connections

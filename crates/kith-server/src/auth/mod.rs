@@ -76,6 +76,10 @@ pub(crate) struct Auth {
     loaded: Mutex<Loaded>,
     verified: Verified,
     tokens: Tokens,
+    /// Argon2 verifications at once. Each holds about 19 MiB while it runs: the
+    /// pending pool's 256 connections sending wrong passwords together would otherwise
+    /// hold ~5 GiB, and queue ahead of real clients' verifications without end.
+    hashing: tokio::sync::Semaphore,
 }
 
 /// The `WWW-Authenticate` challenge of a 401 (RFC 7617: Basic, UTF-8 credentials).
@@ -106,6 +110,9 @@ impl Auth {
             }),
             verified: Verified::new(),
             tokens: Tokens::new(TOKENS_MAX, TOKEN_LIFETIME),
+            hashing: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, usize::from),
+            ),
         };
         if mode == AuthMode::None {
             return Ok(auth);
@@ -261,6 +268,9 @@ pub(crate) async fn who(
     let who = match state.auth.authenticate_fast(&credentials) {
         Some(done) => done,
         None => {
+            // Bounded like every queue: a connection waits here within its own
+            // auth deadline.
+            let _permit = state.auth.hashing.acquire().await;
             let state = state.clone();
             tokio::task::spawn_blocking(move || state.auth.authenticate(&credentials))
                 .await

@@ -292,6 +292,10 @@ impl Connection<'_> {
                 Ok(message) => message,
                 Err(e) => return io_reason(&e),
             };
+            if let (Some(pending), Ok(_)) = (&self.pending, &message) {
+                // A whole message after the handshake: no silent socket.
+                pending.made_progress();
+            }
             let flow = match self.decode(state, message, read_timeout) {
                 Ok(request) => self.session.handle(request, self.out).await,
                 Err((reason, why)) => return self.refuse(&why, reason).await,
@@ -300,7 +304,7 @@ impl Connection<'_> {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::Close(reason)) => return self.finish(reason).await,
                 Ok(Flow::Defunct(reason)) => {
-                    let _ = self.ignore_pipelined(read_timeout).await;
+                    let _ = self.ignore_pipelined().await;
                     return reason;
                 }
                 Err(e) => return io_reason(&e),
@@ -350,13 +354,12 @@ impl Connection<'_> {
         }
     }
 
-    /// Answers IGNORED to the messages already received, then ends the connection.
-    async fn ignore_pipelined(&mut self, read_timeout: Duration) -> std::io::Result<()> {
-        while !self.reader.buffer().is_empty() {
-            match read_message(self.reader, &mut self.dechunker, read_timeout).await? {
-                Ok(_) => self.out.ignored(),
-                Err(_) => break,
-            }
+    /// Answers IGNORED to the messages already received whole, then ends the
+    /// connection. Nothing more is read from the socket: a client that sent half a
+    /// message behind its refused HELLO must not keep the connection open.
+    async fn ignore_pipelined(&mut self) -> std::io::Result<()> {
+        for _ in 0..chunk::whole_messages(self.reader.buffer()) {
+            self.out.ignored();
         }
         self.out.flush().await
     }
@@ -379,44 +382,50 @@ fn io_reason(e: &std::io::Error) -> CloseReason {
 }
 
 /// The next message's bytes, or why it cannot be read. Between messages the
-/// connection may stay idle as long as it likes (keep-alive NOOPs included); once a
-/// message began, the rest must arrive within `timeout`.
+/// connection may stay idle as long as it likes (keep-alive NOOPs included); from the
+/// first byte of a message on, the rest must arrive within `timeout`.
 async fn read_message(
     reader: &mut BufReader<Reader>,
     dechunker: &mut Dechunker,
     timeout: Duration,
 ) -> std::io::Result<Result<Vec<u8>, Unreadable>> {
-    let first = loop {
-        let size = reader.read_u16().await?;
-        match dechunker.header(size) {
+    let (first, deadline) = loop {
+        let high = reader.read_u8().await?;
+        let deadline = Instant::now() + timeout;
+        let Ok(low) = tokio::time::timeout_at(deadline, reader.read_u8()).await else {
+            return Ok(Err(Unreadable::TooSlow));
+        };
+        match dechunker.header(u16::from_be_bytes([high, low?])) {
             Ok(Chunk::Noop) => {}
-            Ok(Chunk::Data(n)) => break n,
+            Ok(Chunk::Data(n)) => break (n, deadline),
             Ok(Chunk::End) => return Ok(Ok(dechunker.take())),
             Err(reason) => return Ok(Err(Unreadable::Invalid(reason))),
         }
     };
-    match tokio::time::timeout(timeout, rest_of_message(reader, dechunker, first)).await {
+    match tokio::time::timeout_at(deadline, rest_of_message(reader, dechunker, first)).await {
         Ok(read) => read,
         Err(_) => Ok(Err(Unreadable::TooSlow)),
     }
 }
 
 /// A message whose first chunk of `first` bytes was announced. Its first two bytes
-/// say whether it can be a request at all: if not, it is refused at once rather than
-/// waited for.
+/// say whether it can be a request at all: they are checked as soon as they are in
+/// (even split over chunks), so bytes that are no message are refused at once rather
+/// than waited for.
 async fn rest_of_message(
     reader: &mut BufReader<Reader>,
     dechunker: &mut Dechunker,
     first: usize,
 ) -> std::io::Result<Result<Vec<u8>, Unreadable>> {
-    let room = dechunker.room(first);
     let head = first.min(2);
-    reader.read_exact(&mut room[..head]).await?;
-    if let [marker, tag, ..] = *room {
-        if let Err(reason) = message::check_start(marker, tag) {
-            return Ok(Err(Unreadable::Invalid(reason)));
-        }
+    let mut start = [0u8; 2];
+    reader.read_exact(&mut start[..head]).await?;
+    let mut checked = false;
+    if let Err(reason) = check_start(&start[..head], &mut checked) {
+        return Ok(Err(Unreadable::Invalid(reason)));
     }
+    let room = dechunker.room(first);
+    room[..head].copy_from_slice(&start[..head]);
     reader.read_exact(&mut room[head..]).await?;
     loop {
         let size = reader.read_u16().await?;
@@ -424,8 +433,23 @@ async fn rest_of_message(
             Ok(Chunk::End | Chunk::Noop) => return Ok(Ok(dechunker.take())),
             Ok(Chunk::Data(n)) => {
                 reader.read_exact(dechunker.room(n)).await?;
+                if let Err(reason) = check_start(dechunker.message(), &mut checked) {
+                    return Ok(Err(Unreadable::Invalid(reason)));
+                }
             }
             Err(reason) => return Ok(Err(Unreadable::Invalid(reason))),
         }
+    }
+}
+
+/// Checks a message's first two bytes once they are there (`checked` says whether
+/// that was done).
+fn check_start(message: &[u8], checked: &mut bool) -> Result<(), String> {
+    match message {
+        [marker, tag, ..] if !*checked => {
+            *checked = true;
+            message::check_start(*marker, *tag)
+        }
+        _ => Ok(()),
     }
 }

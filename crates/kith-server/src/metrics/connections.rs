@@ -16,15 +16,23 @@ pub enum Standing {
     /// Its client authenticated (on an open server: it said who it is, HELLO, a
     /// request or an upgrade).
     Authenticated,
+    /// HTTP only: answered a request that needs no credentials (`/health`, the
+    /// console's files), none that authenticated.
+    Answered,
 }
 
 impl Standing {
-    const ALL: [Standing; 2] = [Standing::Unauthenticated, Standing::Authenticated];
+    const ALL: [Standing; 3] = [
+        Standing::Unauthenticated,
+        Standing::Authenticated,
+        Standing::Answered,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Standing::Unauthenticated => "unauthenticated",
             Standing::Authenticated => "authenticated",
+            Standing::Answered => "answered",
         }
     }
 }
@@ -41,6 +49,8 @@ pub enum CloseReason {
     /// A message began and did not arrive whole within `message_read_timeout_ms` (an
     /// HTTP request's headers: `http_header_timeout_ms`).
     ReadDeadline,
+    /// A kept-alive HTTP connection sent nothing for `http_header_timeout_ms`.
+    Idle,
     /// Bytes that are not a valid message of the protocol.
     Invalid,
     /// Its credentials were refused.
@@ -66,11 +76,12 @@ pub enum CloseReason {
 }
 
 impl CloseReason {
-    const ALL: [CloseReason; 14] = [
+    const ALL: [CloseReason; 15] = [
         CloseReason::Client,
         CloseReason::Upgraded,
         CloseReason::AuthDeadline,
         CloseReason::ReadDeadline,
+        CloseReason::Idle,
         CloseReason::Invalid,
         CloseReason::AuthFailed,
         CloseReason::Handshake,
@@ -90,6 +101,7 @@ impl CloseReason {
             CloseReason::Upgraded => "upgraded",
             CloseReason::AuthDeadline => "auth_deadline",
             CloseReason::ReadDeadline => "read_deadline",
+            CloseReason::Idle => "idle",
             CloseReason::Invalid => "invalid",
             CloseReason::AuthFailed => "auth_failed",
             CloseReason::Handshake => "handshake",
@@ -123,7 +135,7 @@ fn transport_index(t: Transport) -> usize {
 /// The gauges and counters.
 #[derive(Default)]
 pub(crate) struct Connections {
-    open: [[AtomicI64; 2]; 3],
+    open: [[AtomicI64; 3]; 3],
     closes: [[AtomicU64; CloseReason::ALL.len()]; 3],
 }
 

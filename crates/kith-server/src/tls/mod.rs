@@ -20,8 +20,8 @@ use tokio::net::TcpStream;
 pub(crate) const PLAIN_HTTP: &[u8] = b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\n\
 connection: close\r\ncontent-length: 53\r\n\r\nkith serves TLS on this port: use https:// or wss://\n";
 
-/// Time a new connection has to finish its handshakes: TLS's, and on the Bolt port
-/// Bolt's own after it (`bolt/conn.rs` puts one deadline around both).
+/// Time TLS's handshake may take, whatever `auth_deadline_ms` (the connection's
+/// deadline for TLS, Bolt's handshake and authentication together) allows.
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Time a new connection has to send its first byte, and a plain-text client to stop
