@@ -244,3 +244,21 @@ fn split_on_the_empty_string_splits_between_characters() {
         ]]
     );
 }
+
+#[test]
+fn coalesce_and_in_an_empty_list_evaluate_no_more_than_they_need() {
+    // `n.x` is a list: abs() of it is an error, which Neo4j never raises here.
+    let g = store("CREATE (:P {id: 1, x: [1, 2]})");
+    let q = "MATCH (n:P) RETURN coalesce(37, abs(n.x)) AS a, abs(n.x) IN [] AS b";
+    assert_eq!(rows(&g, q), [[int(37), Value::Bool(false)]]);
+    let mut tx = Tx::new(&g.snapshot());
+    let err = Engine::default()
+        .query_tx(
+            &mut tx,
+            "MATCH (n:P) RETURN coalesce(null, abs(n.x)) AS a",
+            &[],
+            &Limits::default(),
+        )
+        .expect_err("the second argument is evaluated");
+    assert_eq!(err.code, kith_cypher::ErrorCode::TypeError);
+}

@@ -76,7 +76,23 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             _ => Val::Null,
         },
         BExpr::Binary(BinOp::In, a, b) => {
-            membership_cached(eval(a, row, cx)?, eval(b, row, cx)?, cx)?
+            // Nothing is in an empty list, whatever the left side would be: it is not
+            // evaluated (as Neo4j answers `x IN []` false without computing x).
+            let list = eval(b, row, cx)?;
+            if matches!(&list, Val::List(l) if l.is_empty()) {
+                return Ok(Val::Bool(false));
+            }
+            membership_cached(eval(a, row, cx)?, list, cx)?
+        }
+        BExpr::Call(Function::Coalesce, args) => {
+            // The first non-null argument: those after it are not evaluated.
+            for a in args {
+                let v = eval(a, row, cx)?;
+                if !v.is_null() {
+                    return Ok(v);
+                }
+            }
+            Val::Null
         }
         BExpr::Binary(op, a, b) => binary(*op, eval(a, row, cx)?, eval(b, row, cx)?)?,
         BExpr::Compare(first, chain) => compare_chain(first, chain, row, cx)?,

@@ -1,0 +1,56 @@
+"""Differences between kith and Neo4j that are deliberate, each with its reason (the
+same list is in docs/cypher.md, "Deliberate differences from Neo4j"). A difference
+that matches none is unexplained: a bug until it is fixed or listed here."""
+from __future__ import annotations
+
+import compare
+import gen
+
+#: (short name, the reason) of each deliberate difference.
+REASONS = {
+    "pattern-as-value": "kith reads a pattern expression outside a boolean context "
+                        "(`RETURN (a)-->() AS x`, `count((a)-->())`) as the boolean it is "
+                        "elsewhere; Neo4j 5 refuses it with a SyntaxError. A superset: no "
+                        "query Neo4j answers is answered differently.",
+    "reverse-of-stored-list": "Neo4j 5.26 refuses reverse() of a list stored as a property "
+                              "(`reverse(p.email)`: \"Expected a string or a list\"), which "
+                              "it is; kith reverses it, as Neo4j reverses the same list made "
+                              "in the query.",
+    "null-in-map-merge": "`SET n += {k: null}` on a node without `k`: Neo4j counts a "
+                         "property set when the key `k` was ever used in the database (even "
+                         "by a transaction rolled back), not otherwise; kith never counts a "
+                         "property that was not there (as Neo4j does for `SET n.k = null`).",
+    "evaluation-extent": "A runtime error (type, arithmetic) that one system raises on a "
+                         "row the other's plan never evaluates: with ORDER BY ... LIMIT, "
+                         "Neo4j evaluates some projections only for rows that can reach "
+                         "the limit, or before a filter. Checked: without its ORDER BY, "
+                         "SKIP and LIMIT the query gives both systems the same answer.",
+    "static-types": "Neo4j refuses, before running, an expression whose literal or "
+                    "parameter has the wrong type for its function or operator (`abs($list)`, "
+                    "`toFloat([1])`), even on a branch no row reaches (`CASE WHEN true THEN 1 "
+                    "ELSE abs($list) END`); kith checks types as it evaluates, so it answers "
+                    "where nothing ill-typed is evaluated, and fails where it is.",
+}
+
+
+def explain(pair: str, q: gen.Query, a: compare.Answer, b: compare.Answer, how: str) -> str | None:
+    """The short name of the deliberate difference this is, or None."""
+    if pair != "neo4j-kith":
+        return None  # kith's two plan modes must always agree
+    if how == "counters" and "SET n += {" in q.text and a.counters and b.counters:
+        fewer = {k: a.counters[k] - b.counters[k] for k in a.counters}
+        if fewer["properties_set"] > 0 and sum(fewer.values()) == fewer["properties_set"]:
+            return "null-in-map-merge"
+    if how != "only_first_failed":
+        return None
+    if a.error == "Neo.ClientError.Statement.SyntaxError" and (
+            a.message.startswith("A pattern expression should only be used")
+            or "but was List<Path>" in a.message):
+        return "pattern-as-value"
+    if a.error == "Neo.ClientError.Statement.SyntaxError" and a.message.startswith("Type mismatch"):
+        return "static-types"
+    if (a.error == "Neo.ClientError.Statement.TypeError"
+            and a.message.startswith("Invalid input for function 'reverse()'")
+            and "reverse(" in q.text):
+        return "reverse-of-stored-list"
+    return None
