@@ -201,14 +201,31 @@ def run_dataset(dataset: str, args, work: Path, kith_bin: Path, report: dict, ou
         neo4j_peer("stop", str(home))
 
 
+RUNTIME_ERRORS = ("Neo.ClientError.Statement.TypeError", "Neo.ClientError.Statement.ArithmeticError",
+                  "Neo.ClientError.Statement.ArgumentError")
+
+
+def limited(a: compare.Answer) -> bool:
+    return a.error == "Neo.ClientError.Statement.ExecutionFailed" and "held more than" in a.message
+
+
+def filter_placement(pair, how, n4j, kith, naive) -> str | None:
+    """kith's optimised plan raised a runtime error on a partial match (a WHERE
+    conjunct placed as soon as its variables are bound) that its naive plan, which
+    filters only whole matches, never reached, and the naive plan agrees with Neo4j."""
+    kith_failed = (pair == "neo4j-kith" and how == "only_second_failed") or (
+        pair == "kith-naive" and how == "only_first_failed")
+    if kith_failed and kith.error in RUNTIME_ERRORS and compare.differ(n4j, naive, False) is None:
+        return "evaluation-extent"
+    return None
+
+
 def evaluation_extent(pair, q, a, b, how, targets) -> str | None:
     """One side failed at run time on an ordered, limited query: if the query without
     its ORDER BY, SKIP and LIMIT gives both the same answer (both fail, or equal bags),
     the error came from a row only one plan evaluated."""
     failed = a if how == "only_first_failed" else b
-    runtime = ("Neo.ClientError.Statement.TypeError", "Neo.ClientError.Statement.ArithmeticError",
-               "Neo.ClientError.Statement.ArgumentError")
-    if not how.startswith("only_") or failed.error not in runtime or " ORDER BY " not in q.text:
+    if not how.startswith("only_") or failed.error not in RUNTIME_ERRORS or " ORDER BY " not in q.text:
         return None
     whole = gen.Query(q.text[: q.text.rindex(" ORDER BY ")], q.params, False, q.unordered,
                       q.writes, q.shape)
@@ -225,13 +242,21 @@ def classify(dataset, q, answers, stats, out, targets) -> None:
         stats["timed out (skipped)"] += 1
         return
     n4j, kith, naive = answers["neo4j"], answers["kith"], answers["naive"]
+    if limited(naive) and not limited(kith):
+        # The naive plan's cartesian products may pass the row bound where the
+        # optimised plan expands: no answer to compare (as in the fuzz target).
+        answers = dict(answers, naive=kith)
+        naive = kith
+        stats["naive plan over the row bound (not compared)"] += 1
     stats["both answered" if not (n4j.failed or kith.failed) else
           "both failed" if (n4j.failed and kith.failed) else "one failed"] += 1
     for pair, (a, b) in {"neo4j-kith": (n4j, kith), "kith-naive": (kith, naive)}.items():
         how = compare.differ(a, b, q.ordered)
         if how is None:
             continue
-        reason = known.explain(pair, q, a, b, how) or evaluation_extent(pair, q, a, b, how, targets)
+        reason = (known.explain(pair, q, a, b, how)
+                  or filter_placement(pair, how, n4j, kith, naive)
+                  or evaluation_extent(pair, q, a, b, how, targets))
         if reason:
             stats[f"explained: {reason}"] += 1
             continue

@@ -511,6 +511,10 @@ class Gen:
     def query(self) -> Query:
         self.params, self.pools = {}, {}
         roll = self.r.random()
+        if roll < 0.12:
+            return self.q_expr()
+        if roll < 0.16:
+            return self.q_union()
         if roll < 0.50:
             return self.q_match()
         if roll < 0.60:
@@ -522,6 +526,89 @@ class Gen:
         if roll < 0.83:
             return self.q_call()
         return self.q_write()
+
+    # -- the expression engine alone: edge cases of numbers, strings, lists, maps,
+    # temporal values and null, where two implementations most often part ------------
+
+    INDEXES = ["0", "-1", "1", "5", "null", "0..2", "-2..", "..1", "'a'"]
+    EDGE_INTS = [0, 1, -1, 2, -7, 3, 9223372036854775807, -9223372036854775808, 4611686018427387904]
+    EDGE_FLOATS = [0.0, -0.0, 0.5, -2.5, 1e308, 1e-308, 0.1, 3.0, 123456789.125, -1.5e10]
+    EDGE_STRINGS = ["", "a", "A b", "ÄÖü", "  pad  ", "12", "12.5", "-3", "1e3", "true",
+                    "abc", "a,b,,c", "x_y_z", "😀é"]
+    TEMPORAL = ["date('2020-01-31')", "date('2019-02-28')", "localtime('12:34:56.789')",
+                "localdatetime('2015-07-21T21:40:32.142')", "datetime('2015-07-21T21:40:32.142+01:00')",
+                "time('10:00:01+02:00')", "duration('P1Y2M3DT4H5M6.5S')", "duration('PT0S')",
+                "duration({days: 40, hours: -3})", "date({year: 2024, month: 2, day: 29})"]
+
+    def edge(self, depth: int = 2) -> str:
+        r = self.r
+        leaf = [
+            lambda: literal(r.choice(self.EDGE_INTS)),
+            lambda: literal(r.choice(self.EDGE_FLOATS)),
+            lambda: literal(r.choice(self.EDGE_STRINGS)),
+            lambda: r.choice(["null", "true", "false", "[]", "{}", "[1, null, 'a']", "[[1, 2], [3]]",
+                              "{a: 1, b: null}", "range(0, 5)", "[2, 1, 3]", "['b', 'a', null]"]),
+            lambda: r.choice(self.TEMPORAL),
+        ]
+        if depth <= 0:
+            return r.choice(leaf)()
+        e = lambda: self.edge(depth - 1)  # noqa: E731
+        ops = [
+            lambda: f"({e()} {r.choice(['+', '-', '*', '/', '%', '^'])} {e()})",
+            lambda: f"({e()} {r.choice(['=', '<>', '<', '>', '<=', '>='])} {e()})",
+            lambda: f"({e()} {r.choice(['AND', 'OR', 'XOR'])} {e()})",
+            lambda: f"(NOT {e()})",
+            lambda: f"({e()} IS {r.choice(['', 'NOT '])}NULL)",
+            lambda: f"({e()} IN {e()})",
+            lambda: f"({e()} {r.choice(['STARTS WITH', 'ENDS WITH', 'CONTAINS'])} {e()})",
+            lambda: f"{e()}[{r.choice(self.INDEXES)}]",
+            lambda: f"{r.choice(['toInteger', 'toFloat', 'toString', 'toBoolean', 'abs', 'sign', 'ceil', 'floor', 'round', 'sqrt', 'exp', 'log', 'log10', 'size', 'reverse', 'head', 'last', 'tail', 'toUpper', 'toLower', 'trim', 'ltrim', 'rtrim', 'isEmpty'])}({e()})",
+            lambda: f"{r.choice(['left', 'right'])}({e()}, {r.choice(['0', '2', '10', '-1'])})",
+            lambda: f"substring({e()}, {r.choice(['0', '1', '3', '-1'])}{r.choice(['', ', 2', ', 0', ', 100'])})",
+            lambda: f"replace({e()}, {literal(r.choice(['a', '', ',', 'b']))}, {literal(r.choice(['', 'X', 'aa']))})",
+            lambda: f"split({e()}, {literal(r.choice([',', '', '_', 'b']))})",
+            lambda: f"range({r.randint(-3, 3)}, {r.randint(-3, 6)}, {r.choice([1, 2, -1, 3])})",
+            lambda: f"coalesce({e()}, {e()})",
+            lambda: f"CASE {e()} WHEN {e()} THEN {e()} ELSE {e()} END",
+            lambda: f"CASE WHEN {e()} THEN {e()} END",
+            lambda: f"[x IN {e()} WHERE x IS NOT NULL | x]",
+            lambda: f"size([x IN range(0, 4) WHERE x % 2 = 0])",
+            lambda: f"reduce(s = 0, x IN {e()} | s + x)",
+            lambda: f"{r.choice(['all', 'any', 'none', 'single'])}(x IN {e()} WHERE x > 1)",
+            lambda: f"{{k: {e()}, m: {e()}}}",
+            lambda: f"{{a: 1, b: [2, 3]}}.{r.choice(['a', 'b', 'c'])}",
+            lambda: f"{r.choice(self.TEMPORAL)}.{r.choice(['year', 'month', 'day', 'hour', 'minute', 'second', 'millisecond', 'days', 'months', 'seconds', 'epochSeconds', 'dayOfWeek', 'week', 'quarter', 'timezone', 'offset'])}",
+            lambda: f"toString({r.choice(self.TEMPORAL)})",
+            lambda: f"({r.choice(self.TEMPORAL)} {r.choice(['+', '-'])} {r.choice(self.TEMPORAL)})",
+            lambda: f"duration.between({r.choice(self.TEMPORAL)}, {r.choice(self.TEMPORAL)})",
+            lambda: f"toString({literal(r.choice(self.EDGE_FLOATS))})",
+            lambda: f"toInteger({literal(r.choice(self.EDGE_STRINGS + ['9223372036854775808', '0x1F', ' 7 ']))})",
+            lambda: f"toFloat({literal(r.choice(self.EDGE_STRINGS + ['NaN', 'Infinity', '-0', '.5']))})",
+        ]
+        return r.choice(ops if r.random() < 0.8 else leaf)()
+
+    def q_expr(self) -> Query:
+        items = [f"{self.edge(self.pick([1, 2, 2, 3]))} AS c{i}" for i in range(self.r.randint(1, 3))]
+        if self.chance(0.3):
+            source = self.pick(["[1, 2, 2, null, 'a']", "range(1, 4)", "[[1], [1], [2, 3], []]",
+                                "[{a: 1}, {a: 1}, {a: null}]", "[0.5, 1, 1.0, -0.0, 0.0]"])
+            agg = self.pick(["count(x)", "count(DISTINCT x)", "collect(x)", "min(x)", "max(x)",
+                             "sum(x)", "avg(x)", "count(*)"])
+            return Query(f"UNWIND {source} AS x RETURN {agg} AS c0",
+                         {}, False, {"c0"} if "collect" in agg else set(), False, "expr")
+        return Query("RETURN " + ", ".join(items), {}, False, set(), False, "expr")
+
+    def q_union(self) -> Query:
+        kind = self.pick(["UNION", "UNION ALL"])
+        parts = []
+        for _ in range(self.r.randint(2, 3)):
+            scope: list[Var] = []
+            text, new = self.path(scope, None, self.pick([0, 1]))
+            scope += new
+            value = self.expr(self.pick([INT, STR]), scope, 1)
+            parts.append(f"MATCH {text}{self.where(scope, 0.5)} RETURN {value} AS c0")
+        return Query(f" {kind} ".join(parts), dict(self.params), False, set(), False, "union",
+                     dict(self.pools))
 
     def q_match(self) -> Query:
         scope: list[Var] = []

@@ -23,8 +23,11 @@ REASONS = {
     "evaluation-extent": "A runtime error (type, arithmetic) that one system raises on a "
                          "row the other's plan never evaluates: with ORDER BY ... LIMIT, "
                          "Neo4j evaluates some projections only for rows that can reach "
-                         "the limit, or before a filter. Checked: without its ORDER BY, "
-                         "SKIP and LIMIT the query gives both systems the same answer.",
+                         "the limit, or before a filter; kith places a WHERE conjunct as "
+                         "soon as its variables are bound, so it may evaluate it on a "
+                         "partial match that never becomes whole. Checked: without its "
+                         "ORDER BY, SKIP and LIMIT the query gives both the same answer, "
+                         "or kith's naive plan (filters on whole matches) agrees with Neo4j.",
     "static-types": "Neo4j refuses, before running, an expression whose literal or "
                     "parameter has the wrong type for its function or operator (`abs($list)`, "
                     "`toFloat([1])`), even on a branch no row reaches (`CASE WHEN true THEN 1 "
@@ -47,7 +50,9 @@ def explain(pair: str, q: gen.Query, a: compare.Answer, b: compare.Answer, how: 
             a.message.startswith("A pattern expression should only be used")
             or "but was List<Path>" in a.message):
         return "pattern-as-value"
-    if a.error == "Neo.ClientError.Statement.SyntaxError" and a.message.startswith("Type mismatch"):
+    if a.error == "Neo.ClientError.Statement.SyntaxError" and (
+            a.message.startswith("Type mismatch")
+            or a.message.startswith("Coercion of list to boolean is not allowed")):
         return "static-types"
     if (a.error == "Neo.ClientError.Statement.TypeError"
             and a.message.startswith("Invalid input for function 'reverse()'")

@@ -262,3 +262,46 @@ fn coalesce_and_in_an_empty_list_evaluate_no_more_than_they_need() {
         .expect_err("the second argument is evaluated");
     assert_eq!(err.code, kith_cypher::ErrorCode::TypeError);
 }
+
+#[test]
+fn relationship_uniqueness_prunes_as_soon_as_two_relationships_are_bound() {
+    // Every tag has one HAS_TYPE, so the second relationship from a tag must be its
+    // first again, which uniqueness forbids: no row. Checked only after the whole
+    // pattern, every pair of the class's tags (250 x 250) was held first.
+    let g = store(
+        "CREATE (c:C {id: 1}) WITH c UNWIND range(1, 250) AS i CREATE (:T {id: i})-[:H]->(c)",
+    );
+    let q = "MATCH (c:C)<-[r1:H]-(a:T)-[r2:H]-(x)<-[:H]-(b:T) RETURN a.id AS n ORDER BY n";
+    let limits = Limits {
+        rows_max: 20_000,
+        ..Limits::default()
+    };
+    let mut tx = Tx::new(&g.snapshot());
+    let answer = Engine::default()
+        .query_tx(&mut tx, q, &[], &limits)
+        .unwrap_or_else(|e| panic!("{}", e.render(q)));
+    assert!(answer.rows.is_empty(), "{:?}", answer.rows);
+}
+
+#[test]
+fn floats_print_as_neo4j_prints_them() {
+    let g = store("CREATE (:P {id: 1})");
+    let q = "RETURN toString(-15000000000.0) AS a, toString(1.0) AS b, toString(0.001) AS c, \
+             toString(0.0001) AS d, toString(1e7) AS e, toString(9999999.5) AS f, \
+             toString(-0.0) AS g, toString(0.1 + 0.2) AS h, 'x' + 1.5e300 AS i";
+    let texts: Vec<Value> = [
+        "-1.5E10",
+        "1.0",
+        "0.001",
+        "1.0E-4",
+        "1.0E7",
+        "9999999.5",
+        "-0.0",
+        "0.30000000000000004",
+        "x1.5E300",
+    ]
+    .iter()
+    .map(|s| Value::string(*s))
+    .collect();
+    assert_eq!(rows(&g, q), [texts]);
+}

@@ -183,13 +183,36 @@ pub fn to_string(a: &Val) -> Val {
     }
 }
 
-/// A float as Cypher prints it: always with a decimal point.
+/// A float as Neo4j prints it (Java's `Double.toString`): the fewest digits that
+/// read back as the same float, in plain notation with at least one decimal from
+/// 10^-3 up to 10^7, and as `d.dddE±n` outside it (`1.5E10`, `1.0E-5`).
 pub fn format_float(x: f64) -> String {
-    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e16 {
-        format!("{x:.1}")
-    } else {
-        format!("{x}")
+    if x.is_nan() {
+        return "NaN".into();
     }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let magnitude = x.abs();
+    if magnitude == 0.0 || (1e-3..1e7).contains(&magnitude) {
+        let plain = format!("{x}");
+        return if plain.contains('.') {
+            plain
+        } else {
+            plain + ".0"
+        };
+    }
+    // `{:e}` gives the shortest digits too: 1.5e10, 1e-5.
+    let scientific = format!("{x:e}");
+    let (mantissa, exponent) = scientific
+        .split_once('e')
+        .expect("the e notation has an exponent");
+    let mantissa = if mantissa.contains('.') {
+        mantissa.to_owned()
+    } else {
+        format!("{mantissa}.0")
+    };
+    format!("{mantissa}E{exponent}")
 }
 
 fn math(f: Function, a: &Val) -> Result<Val> {

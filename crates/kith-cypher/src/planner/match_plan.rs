@@ -45,6 +45,7 @@ pub fn plan_match(
             .collect(),
         id_seeks: Vec::new(),
         unique_rels: overlapping_rels(parts),
+        unique_checked: 0,
     };
     if mode == PlanMode::Optimised {
         p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
@@ -76,6 +77,8 @@ struct MatchPlanner<'a> {
     id_seeks: Vec<(usize, Vec<BExpr>)>,
     /// Relationship slots that uniqueness must check: those whose types overlap another's.
     unique_rels: Vec<usize>,
+    /// How many of them the uniqueness checks placed so far cover.
+    unique_checked: usize,
 }
 
 impl MatchPlanner<'_> {
@@ -412,6 +415,19 @@ impl MatchPlanner<'_> {
         if self.mode == PlanMode::Naive {
             return; // every filter waits for the end
         }
+        // Uniqueness as soon as two relationships that could coincide are bound, not
+        // after the whole pattern: `(t)<-[r1:HAS_TYPE]-(a)-[r2:HAS_TYPE]-(u)` has every
+        // pair of tags of a class to drop otherwise.
+        let bound_unique: Vec<usize> = self
+            .unique_rels
+            .iter()
+            .filter(|s| self.bound.contains(s))
+            .copied()
+            .collect();
+        if bound_unique.len() >= 2 && bound_unique.len() > self.unique_checked {
+            self.unique_checked = bound_unique.len();
+            self.steps.push(Step::DistinctRels(bound_unique));
+        }
         let bound = &self.bound;
         let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.filters)
             .into_iter()
@@ -425,7 +441,7 @@ impl MatchPlanner<'_> {
     }
 
     fn finish(mut self) -> Vec<Step> {
-        if !self.unique_rels.is_empty() {
+        if self.unique_checked < self.unique_rels.len() {
             self.steps
                 .push(Step::DistinctRels(std::mem::take(&mut self.unique_rels)));
         }
