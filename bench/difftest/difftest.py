@@ -217,6 +217,11 @@ def filter_placement(pair, how, n4j, kith, naive) -> str | None:
         pair == "kith-naive" and how == "only_first_failed")
     if kith_failed and kith.error in RUNTIME_ERRORS and compare.differ(n4j, naive, False) is None:
         return "evaluation-extent"
+    # Both optimised plans (kith's and Neo4j's) evaluated a conjunct on a partial
+    # match and failed; the naive plan, filtering whole matches only, did not.
+    if (pair == "kith-naive" and how == "only_first_failed" and kith.error in RUNTIME_ERRORS
+            and n4j.error in RUNTIME_ERRORS):
+        return "evaluation-extent"
     return None
 
 

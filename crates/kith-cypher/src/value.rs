@@ -328,7 +328,23 @@ pub fn order(a: &Val, b: &Val) -> Ordering {
             }
             x.len().cmp(&y.len())
         }
-        (Val::Map(x), Val::Map(y)) => x.len().cmp(&y.len()),
+        // As Neo4j orders maps: by size, then their sorted keys, then the values in
+        // that key order (null last, as everywhere).
+        (Val::Map(x), Val::Map(y)) => x.len().cmp(&y.len()).then_with(|| {
+            let (x, y) = (sorted_entries(x), sorted_entries(y));
+            x.iter()
+                .zip(&y)
+                .map(|(p, q)| p.0.cmp(q.0))
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+                .then_with(|| {
+                    x.iter()
+                        .zip(&y)
+                        .map(|(p, q)| order(p.1, q.1))
+                        .find(|o| o.is_ne())
+                        .unwrap_or(Ordering::Equal)
+                })
+        }),
         (Val::Path(x), Val::Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
         // The LDBC form against itself: no conversion on a sort's hot path.
         (Val::DateTime(x), Val::DateTime(y)) => x.cmp(y),
@@ -340,6 +356,13 @@ pub fn order(a: &Val, b: &Val) -> Ordering {
         }
         _ => compare(a, b).unwrap_or(Ordering::Equal),
     }
+}
+
+/// A map's entries by key.
+fn sorted_entries(m: &[(Arc<str>, Val)]) -> Vec<(&str, &Val)> {
+    let mut v: Vec<(&str, &Val)> = m.iter().map(|(k, v)| (&**k, v)).collect();
+    v.sort_by(|a, b| a.0.cmp(b.0));
+    v
 }
 
 fn as_f64(v: &Val) -> f64 {

@@ -305,3 +305,36 @@ fn floats_print_as_neo4j_prints_them() {
     .collect();
     assert_eq!(rows(&g, q), [texts]);
 }
+
+#[test]
+fn conversions_ranges_and_map_order_as_neo4j_answers_them() {
+    let g = store("CREATE (:P {id: 1})");
+    let q = "RETURN toInteger(' 7') AS a, toInteger('12.7') AS b, toInteger('1e3') AS c, \
+             toFloat(' 7 ') AS d, toFloat('inf') AS e, range(2, 1, 2) AS f, range(5, 1, 2) AS g";
+    assert_eq!(
+        rows(&g, q),
+        [[
+            Value::Null,
+            int(12),
+            int(1000),
+            Value::Float(7.0),
+            Value::Null,
+            Value::List(vec![int(2)]),
+            Value::List(vec![])
+        ]]
+    );
+    let mut tx = Tx::new(&g.snapshot());
+    let err = Engine::default()
+        .query_tx(
+            &mut tx,
+            "RETURN toInteger('9223372036854775808') AS x",
+            &[],
+            &Limits::default(),
+        )
+        .expect_err("too large");
+    assert!(err.message.contains("too large"), "{}", err.message);
+    // Maps order by size, keys, then values, null last: max of these is {a: null}.
+    let q = "UNWIND [{a: 1}, {a: null}, {a: 0}] AS x RETURN max(x) AS mx, min(x) AS mn";
+    let map = |v: Value| Value::Map(vec![("a".into(), v)]);
+    assert_eq!(rows(&g, q), [[map(Value::Null), map(int(0))]]);
+}

@@ -125,12 +125,7 @@ fn to_integer(a: &Val) -> Result<Val> {
         Val::Float(x) if x.is_finite() => Val::Int(x.trunc() as i64),
         Val::Float(_) => Val::Null,
         Val::Bool(b) => Val::Int(i64::from(*b)),
-        Val::Str(s) => s
-            .trim()
-            .parse::<i64>()
-            .map(Val::Int)
-            .or_else(|_| s.trim().parse::<f64>().map(|x| Val::Int(x.trunc() as i64)))
-            .unwrap_or(Val::Null),
+        Val::Str(s) => integer_of(s)?,
         other => {
             return Err(arg_type(
                 Function::ToInteger,
@@ -141,11 +136,50 @@ fn to_integer(a: &Val) -> Result<Val> {
     })
 }
 
+/// `toInteger` of a string, as Neo4j reads it: an integer, else a float truncated;
+/// no surrounding spaces; past the integers' range an error, not a clamp.
+fn integer_of(s: &str) -> Result<Val> {
+    if let Ok(i) = s.parse::<i64>() {
+        return Ok(Val::Int(i));
+    }
+    let too_large = || CypherError::type_error(format!("integer, {s}, is too large"));
+    if s.trim() != s {
+        return Ok(Val::Null); // unlike toFloat, no spaces around
+    }
+    let integral = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !integral.is_empty() && integral.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(too_large());
+    }
+    match float_of(s) {
+        Some(x) if x.is_nan() => Ok(Val::Null),
+        Some(x) if x.trunc() >= -(2f64.powi(63)) && x.trunc() < 2f64.powi(63) => {
+            Ok(Val::Int(x.trunc() as i64))
+        }
+        Some(_) => Err(too_large()),
+        None => Ok(Val::Null),
+    }
+}
+
+/// A string read as a float the way Java does (`Double.parseDouble`, which Neo4j
+/// uses): surrounding spaces allowed, `NaN` and `Infinity` spelt so, nothing else of
+/// Rust's `inf`/`nan` forms.
+fn float_of(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let body = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let named = body.eq_ignore_ascii_case("nan")
+        || body.eq_ignore_ascii_case("inf")
+        || body.eq_ignore_ascii_case("infinity");
+    if named && body != "NaN" && body != "Infinity" {
+        return None;
+    }
+    t.parse::<f64>().ok()
+}
+
 fn to_float(a: &Val) -> Result<Val> {
     Ok(match a {
         Val::Int(i) => Val::Float(*i as f64),
         Val::Float(x) => Val::Float(*x),
-        Val::Str(s) => s.trim().parse::<f64>().map(Val::Float).unwrap_or(Val::Null),
+        Val::Str(s) => float_of(s).map(Val::Float).unwrap_or(Val::Null),
         other => return Err(arg_type(Function::ToFloat, "a number or string", other)),
     })
 }
@@ -323,11 +357,10 @@ fn range(args: &[Val]) -> Result<Val> {
             "range() step must not be zero",
         ));
     }
-    let count = if (step > 0 && end < start) || (step < 0 && end > start) {
-        0
-    } else {
-        (end.abs_diff(start) / step.unsigned_abs()) as i64 + 1
-    };
+    // As Neo4j counts: (end - start) / step + 1, the division truncating, so
+    // range(2, 1, 2) is [2] (a start within one step past the end is kept).
+    let count = ((i128::from(end) - i128::from(start)) / i128::from(step) + 1).max(0);
+    let count = i64::try_from(count).unwrap_or(i64::MAX);
     if count > RANGE_ITEMS_MAX {
         return Err(CypherError::new(
             ErrorCode::ArgumentError,
