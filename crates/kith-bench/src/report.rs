@@ -8,8 +8,11 @@
 //! results, as `bench/peers/neo4j/shindig/run.py --out` writes them:
 //! `{"latency": [{"procedure", "p50_us"}...], "throughput": {"cells": [{"threads",
 //! "requests_per_s"}...]}}`). Every figure says what it is and where it came from.
-//! A directory with an S4 run's `s4.json` gets S4's report instead (`report_s4`).
+//! A directory with an S4 run's `s4.json` gets S4's report instead (`report_s4`), one
+//! with a query-suite run's `suite.json` the suite's (`report_suite`).
 
+use crate::report_page::html_start;
+pub use crate::report_page::Written;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -77,17 +80,12 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     Some(v[v.len() / 2])
 }
 
-/// What the report was made of.
-pub struct Written {
-    /// The HTML file.
-    pub html: std::path::PathBuf,
-    /// The charts written beside it.
-    pub charts: Vec<std::path::PathBuf>,
-}
-
 /// Builds `RUN_DIR/report.html` and `RUN_DIR/charts/*.svg`: S4's report when the
 /// directory holds an S4 run's `s4.json`, else S1's.
 pub fn build(run_dir: &Path) -> Result<Written, String> {
+    if run_dir.join("suite.json").exists() {
+        return crate::report_suite::build(run_dir);
+    }
     if run_dir.join("s4.json").exists() {
         return crate::report_s4::build(run_dir);
     }
@@ -482,16 +480,6 @@ pub fn build(run_dir: &Path) -> Result<Written, String> {
         html: html_path,
         charts: written,
     })
-}
-
-/// A report page's head, up to the opened body: one style for every report.
-pub(crate) fn html_start(title: &str) -> String {
-    format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title>\
-         <style>body{{font-family:sans-serif;max-width:1150px;margin:2em auto;color:#222}}\
-         table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}\
-         th{{background:#f4f4f4}}td:first-child,th:first-child{{text-align:left}}figure{{margin:2em 0}}</style></head><body>"
-    )
 }
 
 /// Best requests/s per client thread count over a throughput table's server cells

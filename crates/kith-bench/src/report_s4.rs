@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::report::Written;
+use crate::report_page::Written;
 use crate::svg::{self, Frame};
 
 const QUERIES: [&str; 4] = ["point_lookup", "one_hop", "two_hop", "shortest_path"];
@@ -69,7 +69,7 @@ fn systems(s4: &Value) -> Vec<String> {
 }
 
 fn page_head(s4: &Value) -> String {
-    let mut html = crate::report::html_start("S4 side by side");
+    let mut html = crate::report_page::html_start("S4 side by side");
     let _ = write!(
         html,
         "<h1>S4 side by side on {} ({} elements)</h1><p>kith, PostgreSQL 15 with the reference \

@@ -10,6 +10,7 @@
 mod describe;
 mod match_plan;
 mod prefetch;
+mod slots;
 mod walk_filters;
 
 pub(crate) use describe::key_of;
@@ -17,9 +18,10 @@ pub use describe::{describe, Counted, PlanNode};
 
 use std::sync::Arc;
 
-pub(crate) use match_plan::{free_slots, needed_slots};
+pub(crate) use match_plan::free_slots;
 pub use match_plan::{plan_match, PlanMode};
 pub use prefetch::annotate;
+pub(crate) use slots::needed_slots;
 
 use crate::binder::{AggSpec, BExpr, Names};
 

@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::match_plan::needed_slots;
+use super::slots::needed_slots;
 use super::{ElementFilter, WalkFilters};
 use crate::ast::Quantifier;
 use crate::binder::BExpr;
