@@ -217,6 +217,17 @@ def filter_placement(pair, how, n4j, kith, naive) -> str | None:
         pair == "kith-naive" and how == "only_first_failed")
     if kith_failed and kith.error in RUNTIME_ERRORS and compare.differ(n4j, naive, False) is None:
         return "evaluation-extent"
+    # One side failed at run time where the other found no row at all: every row
+    # failed some conjunct, and which conjunct is evaluated first (Neo4j reorders
+    # them and folds constant ones; kith takes them as written) decides whether the
+    # failing one is reached. Both of kith's plans must agree, so it is not a plan's.
+    empty = lambda a: not a.failed and not a.rows  # noqa: E731
+    if pair == "neo4j-kith" and how == "only_second_failed" and kith.error in RUNTIME_ERRORS \
+            and naive.error in RUNTIME_ERRORS and empty(n4j):
+        return "evaluation-extent"
+    if pair == "neo4j-kith" and how == "only_first_failed" and n4j.error in RUNTIME_ERRORS \
+            and empty(kith) and empty(naive):
+        return "evaluation-extent"
     # Both optimised plans (kith's and Neo4j's) evaluated a conjunct on a partial
     # match and failed; the naive plan, filtering whole matches only, did not.
     if (pair == "kith-naive" and how == "only_first_failed" and kith.error in RUNTIME_ERRORS

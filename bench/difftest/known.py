@@ -27,7 +27,10 @@ REASONS = {
                          "soon as its variables are bound, so it may evaluate it on a "
                          "partial match that never becomes whole. Checked: without its "
                          "ORDER BY, SKIP and LIMIT the query gives both the same answer, "
-                         "or kith's naive plan (filters on whole matches) agrees with Neo4j.",
+                         "or kith's naive plan (filters on whole matches) agrees with Neo4j, "
+                         "or the side that answered found no row at all (every row failed "
+                         "some conjunct; Neo4j reorders conjuncts and folds constant ones, "
+                         "kith takes them as written).",
     "static-types": "Neo4j refuses, before running, an expression whose literal or "
                     "parameter has the wrong type for its function or operator (`abs($list)`, "
                     "`toFloat([1])`), even on a branch no row reaches (`CASE WHEN true THEN 1 "

@@ -392,10 +392,22 @@ fn run_as<T: std::fmt::Debug>(
 }
 
 /// UNION's DISTINCT over answer rows (their printed form is their identity: answer
-/// values are plain data, nodes and relationships included by id).
+/// values are plain data, nodes and relationships included by id), with an integer
+/// and the float equal to it one value, as DISTINCT has them (`RETURN 0 UNION RETURN
+/// 0.0` is one row in Neo4j).
 fn dedup<T: std::fmt::Debug>(rows: &mut Vec<Vec<T>>) {
+    static INTEGRAL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let integral = INTEGRAL
+        .get_or_init(|| regex::Regex::new(r"Float\((-?)(\d+)\.0\)").expect("a valid pattern"));
     let mut seen: FxHashSet<String> = FxHashSet::default();
-    rows.retain(|r| seen.insert(format!("{r:?}")));
+    rows.retain(|r| {
+        let text = format!("{r:?}");
+        let key = integral.replace_all(&text, |c: &regex::Captures<'_>| {
+            let sign = if &c[2] == "0" { "" } else { &c[1] };
+            format!("Int({sign}{})", &c[2])
+        });
+        seen.insert(key.into_owned())
+    });
 }
 
 /// What every part of one run shares.

@@ -338,3 +338,27 @@ fn conversions_ranges_and_map_order_as_neo4j_answers_them() {
     let map = |v: Value| Value::Map(vec![("a".into(), v)]);
     assert_eq!(rows(&g, q), [[map(Value::Null), map(int(0))]]);
 }
+
+#[test]
+fn runtime_coercions_averages_and_union_as_neo4j_answers_them() {
+    let g = store("CREATE (:P {id: 1, l: [2, 3], e: [], s: 5})");
+    // A list where a predicate stands is true unless empty; a single value where a
+    // list is walked is a list of itself.
+    let q = "MATCH (p:P) RETURN NOT p.l AS a, CASE WHEN p.e THEN 1 ELSE 0 END AS b, \
+             reduce(s = 0, x IN p.s | s + x) AS c, [x IN p.s | x * 2] AS d";
+    assert_eq!(
+        rows(&g, q),
+        [[
+            Value::Bool(false),
+            int(0),
+            int(5),
+            Value::List(vec![int(10)])
+        ]]
+    );
+    // The mean of equal values is that value; large values do not overflow.
+    let q = "UNWIND [0.1, 0.1, 0.1] AS x WITH avg(x) AS a UNWIND [1e308, 1e308] AS y \
+             RETURN a, avg(y) AS b";
+    assert_eq!(rows(&g, q), [[Value::Float(0.1), Value::Float(1e308)]]);
+    // UNION's DISTINCT has 0 and 0.0 as one value.
+    assert_eq!(rows(&g, "RETURN 0 AS x UNION RETURN 0.0 AS x").len(), 1);
+}

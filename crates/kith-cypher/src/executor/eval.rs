@@ -229,6 +229,8 @@ pub fn truth(v: &Val) -> Result<Option<bool>> {
     match v {
         Val::Bool(b) => Ok(Some(*b)),
         Val::Null => Ok(None),
+        // As Neo4j reads a list where a predicate stands: true unless empty.
+        Val::List(l) => Ok(Some(!l.is_empty())),
         other => Err(CypherError::type_error(format!(
             "expected a boolean, got {}",
             other.type_name()
@@ -637,7 +639,7 @@ fn case(
         let v = eval(w, row, cx)?;
         let hit = match &subject {
             Some(s) => equals(s, &v) == Some(true),
-            None => matches!(v, Val::Bool(true)),
+            None => truth(&v)? == Some(true),
         };
         if hit {
             return eval(t, row, cx);
@@ -646,14 +648,13 @@ fn case(
     else_.map_or(Ok(Val::Null), |e| eval(e, row, cx))
 }
 
+/// The list a comprehension, `reduce` or a quantifier walks: a single value is a
+/// list of itself, as Neo4j reads it (`reduce(s = 0, x IN 40 | s + x)` is 40).
 fn list_of(v: Val) -> Result<Option<Arc<Vec<Val>>>> {
     match v {
         Val::Null => Ok(None),
         Val::List(l) => Ok(Some(l)),
-        other => Err(CypherError::type_error(format!(
-            "expected a list, got {}",
-            other.type_name()
-        ))),
+        other => Ok(Some(Arc::new(vec![other]))),
     }
 }
 

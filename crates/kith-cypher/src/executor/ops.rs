@@ -406,13 +406,16 @@ impl State {
                     number(v, "sum")?,
                 )?
             }
-            State::Avg(sum, n) => {
-                *sum += match number(v, "avg")? {
+            State::Avg(mean, n) => {
+                // A running mean, as Neo4j keeps it: the mean of equal values is that
+                // value exactly, and large values do not overflow a sum.
+                let x = match number(v, "avg")? {
                     Val::Int(i) => i as f64,
                     Val::Float(x) => x,
                     _ => 0.0,
                 };
                 *n += 1;
+                *mean += (x - *mean) / *n as f64;
             }
             State::Extreme(best) => {
                 let wanted = if f == Aggregate::Min {
@@ -459,7 +462,7 @@ impl State {
             State::Count(n) => Val::Int(n),
             State::Sum(v) | State::Extreme(v) => v,
             State::Avg(_, 0) => Val::Null,
-            State::Avg(sum, n) => Val::Float(sum / n as f64),
+            State::Avg(mean, _) => Val::Float(mean),
             State::Collect(items) => Val::list(items),
             State::Percentile(values, p) => percentile(values, p, f == Aggregate::PercentileCont),
         }
