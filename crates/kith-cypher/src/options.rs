@@ -39,8 +39,10 @@ const KNOWN: &[(&str, &[&str])] = &[
 pub(crate) fn split_options(text: &str) -> Result<(Options, std::borrow::Cow<'_, str>)> {
     let start = text.len() - text.trim_start().len();
     let rest = &text[start..];
-    let is_cypher = rest.len() >= 6
-        && rest[..6].eq_ignore_ascii_case("cypher")
+    // `get`, not slicing: the sixth byte may fall inside a multi-byte character.
+    let is_cypher = rest
+        .get(..6)
+        .is_some_and(|w| w.eq_ignore_ascii_case("cypher"))
         && rest[6..].starts_with(|c: char| c.is_whitespace());
     if !is_cypher {
         return Ok((Options::default(), text.into()));
@@ -120,6 +122,8 @@ mod tests {
         assert_eq!(err.position.map(|p| p.column), Some(8));
         let err = split_options("CYPHER colour=red RETURN 1").expect_err("bad key");
         assert!(err.message.contains("`colour` is not a valid query option"));
+        let (_, rest) = split_options("/+\n*\u{0d9a}).51").expect("not an option prefix");
+        assert_eq!(&*rest, "/+\n*\u{0d9a}).51");
         let err = split_options("CYPHER 4.4 RETURN 1").expect_err("old version");
         assert!(err.message.contains("Cypher 5 only"), "{}", err.message);
     }
