@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use kith_core::{GraphTx, GraphView, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::binder::bind_statement_with;
+use crate::binder::bind_statement;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::executor::profile::Profiler;
 use crate::executor::{self, Budget, Ctx, Source};
@@ -37,12 +37,14 @@ pub enum Mode {
 pub struct Prepared {
     /// The text it came from.
     pub text: String,
-    /// The plan.
-    pub plan: Plan,
+    /// The plan (shared: a stored procedure's runs inside its callers').
+    pub plan: Arc<Plan>,
     /// The stored procedures' epoch it was prepared under.
     pub epoch: u64,
     /// EXPLAIN, PROFILE or neither.
     pub mode: Mode,
+    /// The procedures its CALLs run.
+    pub procs: ProcedureSet,
 }
 
 /// Checks `text`'s syntax only (a leading EXPLAIN or PROFILE allowed): a cheap
@@ -97,15 +99,14 @@ impl Prepared {
         let plan_mode = options.plan_mode.unwrap_or(plan_mode);
         let (mode, body) = split_mode(&without_options);
         let statement = parse(&body)?;
-        let mut plan = bind_statement_with(&body, &statement, procs, plan_mode)?;
-        if plan_mode == PlanMode::Optimised {
-            crate::planner::annotate(&mut plan);
-        }
+        let bound = bind_statement(&body, &statement, procs)?;
+        let plan = crate::planner::plan(bound, plan_mode, &|name| procs.0.stored(name))?;
         Ok(Prepared {
             text: text.to_owned(),
-            plan,
+            plan: Arc::new(plan),
             epoch,
             mode,
+            procs: procs.clone(),
         })
     }
 
@@ -116,8 +117,7 @@ impl Prepared {
 
     /// Whether running it writes (an EXPLAIN runs nothing).
     pub fn writes(&self) -> bool {
-        self.mode != Mode::Explain
-            && (self.plan.writes || self.plan.unions.iter().any(|(_, p)| p.writes))
+        self.mode != Mode::Explain && crate::executor::writes(&self.plan)
     }
 }
 
@@ -365,6 +365,7 @@ fn run_as<T: std::fmt::Debug>(
         budget: &budget,
         out,
         profiler: profiler.as_ref(),
+        procs: &prepared.procs,
     };
     let mut rows = run.plan(&mut target, plan)?;
     for (all, other) in &plan.unions {
@@ -416,6 +417,7 @@ struct Run<'r, T> {
     budget: &'r Budget,
     out: fn(&Val, &Ctx<'_>) -> T,
     profiler: Option<&'r Profiler>,
+    procs: &'r ProcedureSet,
 }
 
 impl<T> Run<'_, T> {
@@ -436,7 +438,9 @@ impl<T> Run<'_, T> {
             })?);
         }
         let source = target.source();
-        let cx = Ctx::new(source, plan, values, self.budget.clone()).profiled(self.profiler);
+        let cx = Ctx::new(source, plan, values, self.budget.clone())
+            .profiled(self.profiler)
+            .with_procedures(self.procs);
         let rows = executor::run(plan, &cx)?;
         // A query without RETURN (one ending in CREATE) answers with no rows at all.
         if plan.columns.is_empty() {

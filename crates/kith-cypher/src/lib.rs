@@ -9,6 +9,7 @@
 
 pub mod ast;
 pub mod binder;
+pub mod catalog;
 pub mod error;
 pub mod executor;
 pub mod functions;

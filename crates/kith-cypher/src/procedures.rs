@@ -8,54 +8,10 @@ use std::sync::Arc;
 use kith_core::write_op::WriteOp;
 use kith_core::{GraphView, Value};
 
-use crate::engine::Prepared;
+use crate::catalog::Catalog;
+pub use crate::catalog::{ProcParam, Signature};
 use crate::error::CypherError;
-
-/// A parameter of a procedure.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProcParam {
-    /// Its name (the name an implicit argument is taken from).
-    pub name: String,
-    /// Its type, as SHOW PROCEDURES prints it.
-    pub type_name: String,
-    /// Whether a call may leave it out (only trailing parameters may be).
-    pub optional: bool,
-}
-
-/// What CALL needs to know of a procedure before running it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Signature {
-    /// Its name, dotted (`shindig.friends`).
-    pub name: String,
-    /// One line on what it does.
-    pub description: String,
-    /// Its parameters in order.
-    pub params: Vec<ProcParam>,
-    /// Its result columns in order (none: a VOID procedure).
-    pub outputs: Vec<String>,
-    /// Whether it writes (an update procedure): its writes join the query's.
-    pub writes: bool,
-}
-
-impl Signature {
-    /// `name(a :: Int, b = 10 :: Int) :: (x, y)`, as SHOW PROCEDURES prints it.
-    pub fn text(&self) -> String {
-        let params: Vec<String> = self
-            .params
-            .iter()
-            .map(|p| {
-                let opt = if p.optional { "?" } else { "" };
-                format!("{}{opt} :: {}", p.name, p.type_name)
-            })
-            .collect();
-        let outputs = if self.outputs.is_empty() {
-            "VOID".to_owned()
-        } else {
-            format!("({})", self.outputs.join(", "))
-        };
-        format!("{}({}) :: {outputs}", self.name, params.join(", "))
-    }
-}
+use crate::planner::Plan;
 
 /// What a call returns: rows of its columns, or (an update procedure) the writes it
 /// makes.
@@ -81,10 +37,10 @@ pub trait Procedures: Send + Sync {
         name: &str,
         args: &[(String, Value)],
     ) -> Result<CallOutput, CypherError>;
-    /// A stored Cypher procedure, prepared (or why its text no longer prepares):
-    /// CALL runs its plan inside the calling query (same graph, same transaction).
-    /// `None` for a native one.
-    fn stored(&self, _name: &str) -> Option<Result<Arc<Prepared>, CypherError>> {
+    /// A stored Cypher procedure's plan (or why its text no longer prepares): CALL
+    /// runs it inside the calling query (same graph, same transaction). `None` for a
+    /// native one.
+    fn stored(&self, _name: &str) -> Option<Result<Arc<Plan>, CypherError>> {
         None
     }
     /// Changes whenever the stored procedures change: a plan prepared under another
@@ -101,6 +57,21 @@ pub struct ProcedureSet(pub Arc<dyn Procedures>);
 impl fmt::Debug for ProcedureSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("ProcedureSet")
+    }
+}
+
+/// What the binder sees of the procedures: a stored procedure whose text no longer
+/// prepares answers why, where a native one answers its signature.
+impl Catalog for ProcedureSet {
+    fn signature(&self, name: &str) -> Option<Result<Signature, CypherError>> {
+        if let Some(Err(e)) = self.0.stored(name) {
+            return Some(Err(e));
+        }
+        self.0.signature(name).map(Ok)
+    }
+
+    fn list(&self) -> Vec<Signature> {
+        self.0.list()
     }
 }
 

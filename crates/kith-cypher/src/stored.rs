@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::engine::Prepared;
 use crate::error::{CypherError, ErrorCode};
+use crate::planner::Plan;
 use crate::procedures::{CallOutput, ProcParam, ProcedureSet, Procedures, Signature};
 
 /// Registers (or replaces) a stored procedure.
@@ -221,7 +222,7 @@ impl WithStored {
 pub(crate) fn signature_of(name: &str, p: &Prepared) -> Signature {
     let first_line = p.text.lines().next().unwrap_or("").trim();
     let mut params: Vec<&String> = Vec::new();
-    let parts = std::iter::once(&p.plan).chain(p.plan.unions.iter().map(|(_, u)| u));
+    let parts = std::iter::once(&*p.plan).chain(p.plan.unions.iter().map(|(_, u)| u));
     for n in parts.flat_map(|part| &part.names.params) {
         if !params.contains(&n) {
             params.push(n);
@@ -310,8 +311,8 @@ impl Procedures for WithStored {
         }
     }
 
-    fn stored(&self, name: &str) -> Option<Result<Arc<Prepared>, CypherError>> {
-        self.lookup(name)
+    fn stored(&self, name: &str) -> Option<Result<Arc<Plan>, CypherError>> {
+        Some(self.lookup(name)?.map(|p| p.plan.clone()))
     }
 
     fn epoch(&self) -> u64 {

@@ -106,6 +106,32 @@ pub enum Show {
     Constraints,
 }
 
+impl Show {
+    /// The columns each row answers, in order (what YIELD may name).
+    pub fn columns(self) -> &'static [&'static str] {
+        match self {
+            Show::Indexes => &[
+                "name",
+                "state",
+                "type",
+                "entityType",
+                "labelsOrTypes",
+                "properties",
+                "owningConstraint",
+            ],
+            Show::Constraints => &[
+                "name",
+                "type",
+                "entityType",
+                "labelsOrTypes",
+                "properties",
+                "ownedIndex",
+            ],
+            Show::Procedures => &["name", "signature", "description", "mode"],
+        }
+    }
+}
+
 /// A schema command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SchemaCommand {

@@ -3,15 +3,15 @@
 use std::sync::Arc;
 
 use super::{has_aggregate, BExpr, Binder};
+use super::{Bound, BoundOp, CallSpec, SubquerySpec};
 use crate::ast::{Call, Clause, ExprKind, Show, Statement, Yield};
 use crate::error::{ErrorCode, Result};
-use crate::planner::{CallSpec, Op, SubquerySpec};
 use crate::value::Val;
 use kith_core::Str;
 
 /// A bound CALL: its operator, and the columns it answers when it stands alone.
 pub(crate) struct BoundCall {
-    pub(crate) ops: Vec<Op>,
+    pub(crate) ops: Vec<BoundOp>,
     pub(crate) columns: Vec<(String, usize)>,
     pub(crate) writes: bool,
 }
@@ -20,13 +20,8 @@ impl Binder<'_> {
     /// `CALL proc(...)`: `standalone` when it is the whole query (then arguments may
     /// be implicit and the result is every column it yields).
     pub(crate) fn call_clause(&mut self, c: &Call, standalone: bool) -> Result<BoundCall> {
-        // A stored procedure whose text no longer prepares says why. Its signature
-        // comes from the very plan that will run (the set may change meanwhile).
-        let stored = self.procs.0.stored(&c.name).transpose()?;
-        let sig = match &stored {
-            Some(p) => Some(crate::stored::signature_of(&c.name, p)),
-            None => self.procs.0.signature(&c.name),
-        };
+        // A stored procedure whose text no longer prepares says why.
+        let sig = self.catalog.signature(&c.name).transpose()?;
         let sig = sig.ok_or_else(|| {
             self.error(
                 ErrorCode::ProcedureNotFound,
@@ -88,17 +83,16 @@ impl Binder<'_> {
             yields.push((index, slot));
             columns.push((name, slot));
         }
-        let mut ops = vec![Op::Call(Box::new(CallSpec {
-            procs: self.procs.clone(),
+        let mut ops = vec![BoundOp::Call(Box::new(CallSpec::<Bound> {
             name: sig.name.clone(),
             args,
             yields,
             void,
             writes: sig.writes,
-            stored,
+            stored: (),
         }))];
         if let Some(w) = c.yields.as_ref().and_then(|y| y.where_.as_ref()) {
-            ops.push(Op::Filter(self.expr(w)?));
+            ops.push(BoundOp::Filter(self.expr(w)?));
         }
         Ok(BoundCall {
             ops,
@@ -110,7 +104,7 @@ impl Binder<'_> {
     fn call_args(
         &mut self,
         c: &Call,
-        sig: &crate::procedures::Signature,
+        sig: &crate::catalog::Signature,
         standalone: bool,
     ) -> Result<Vec<(String, BExpr)>> {
         let Some(given) = &c.args else {
@@ -222,7 +216,7 @@ impl Binder<'_> {
         }
         let distinct = statement.unions.first().is_some_and(|(all, _)| !*all);
         Ok(BoundCall {
-            ops: vec![Op::Subquery(Box::new(SubquerySpec {
+            ops: vec![BoundOp::Subquery(Box::new(SubquerySpec {
                 parts,
                 columns: columns.iter().map(|(_, s)| *s).collect(),
                 distinct,
@@ -243,11 +237,11 @@ impl Binder<'_> {
             Show::Indexes | Show::Constraints => BExpr::Listing(what),
         };
         let row = self.slot();
-        let mut ops = vec![Op::Unwind {
+        let mut ops = vec![BoundOp::Unwind {
             expr: source,
             slot: row,
         }];
-        let columns_of = crate::executor::show_columns(what);
+        let columns_of = what.columns();
         let wanted: Vec<(String, String)> = match yields {
             Some(y) if !y.star => y
                 .items
@@ -278,9 +272,9 @@ impl Binder<'_> {
             self.define(&name, slot);
             columns.push((name, slot));
         }
-        ops.push(Op::Project(project));
+        ops.push(BoundOp::Project(project));
         if let Some(w) = yields.and_then(|y| y.where_.as_ref()) {
-            ops.push(Op::Filter(self.expr(w)?));
+            ops.push(BoundOp::Filter(self.expr(w)?));
         }
         Ok(BoundCall {
             ops,
@@ -292,8 +286,7 @@ impl Binder<'_> {
     /// SHOW PROCEDURES's rows: name, signature, description, mode.
     fn procedure_rows(&self) -> Val {
         let rows = self
-            .procs
-            .0
+            .catalog
             .list()
             .into_iter()
             .map(|sig| {

@@ -6,27 +6,21 @@ use rustc_hash::FxHashSet;
 
 use super::pattern::split_and;
 use super::{has_aggregate, BExpr, BPart, Binder};
+use super::{BoundMatch, BoundOp, BoundQuery, CreateNode, CreateRel, CreateSpec};
 use crate::ast::{
     Clause, Expr, ExprKind, PatternPart, Projection, ProjectionItem, RelDirection, SingleQuery,
     Statement,
 };
+use crate::catalog::Catalog;
 use crate::error::{ErrorCode, Result};
-use crate::planner::{CreateNode, CreateRel, CreateSpec, Op, Plan, PlanMode};
-use crate::procedures::ProcedureSet;
 
-/// Binds and plans a whole statement.
-pub fn bind_statement(text: &str, statement: &Statement, procs: &ProcedureSet) -> Result<Plan> {
-    bind_statement_with(text, statement, procs, PlanMode::Optimised)
-}
-
-/// [`bind_statement`], planning every pattern in `mode`.
-pub fn bind_statement_with(
+/// Binds a whole statement, UNION parts included, for the planner.
+pub fn bind_statement(
     text: &str,
     statement: &Statement,
-    procs: &ProcedureSet,
-    mode: PlanMode,
-) -> Result<Plan> {
-    let mut plan = bind_query(text, &statement.query, procs, mode)?;
+    catalog: &dyn Catalog,
+) -> Result<BoundQuery> {
+    let mut bound = bind_query(text, &statement.query, catalog)?;
     if statement.unions.windows(2).any(|w| w[0].0 != w[1].0) {
         return Err(crate::error::CypherError::new(
             ErrorCode::SyntaxError,
@@ -34,26 +28,21 @@ pub fn bind_statement_with(
         ));
     }
     for (all, query) in &statement.unions {
-        let other = bind_query(text, query, procs, mode)?;
-        let names = |p: &Plan| p.columns.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-        if names(&other) != names(&plan) {
+        let other = bind_query(text, query, catalog)?;
+        let names = |q: &BoundQuery| q.columns.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        if names(&other) != names(&bound) {
             return Err(crate::error::CypherError::new(
                 ErrorCode::SyntaxError,
                 "all sub queries in a UNION must return the same column names",
             ));
         }
-        plan.unions.push((*all, other));
+        bound.unions.push((*all, other));
     }
-    Ok(plan)
+    Ok(bound)
 }
 
-fn bind_query(
-    text: &str,
-    query: &SingleQuery,
-    procs: &ProcedureSet,
-    mode: PlanMode,
-) -> Result<Plan> {
-    let mut b = Binder::new(text, procs.clone(), mode);
+fn bind_query(text: &str, query: &SingleQuery, catalog: &dyn Catalog) -> Result<BoundQuery> {
+    let mut b = Binder::new(text, catalog);
     let q = b.clauses(&query.clauses)?;
     let last_is_return = matches!(
         query.clauses.last(),
@@ -69,7 +58,7 @@ fn bind_query(
             "a query cannot end with this clause: it must end with RETURN or a write (CREATE)",
         ));
     }
-    Ok(Plan {
+    Ok(BoundQuery {
         ops: q.ops,
         width: b.width.max(1),
         names: b.names,
@@ -77,12 +66,13 @@ fn bind_query(
         writes: q.writes,
         unions: Vec::new(),
         slot_names: b.slot_names,
+        subs: b.subs,
     })
 }
 
 /// Bound clauses: the operators, the columns of a final RETURN, whether they write.
-pub(crate) struct BoundQuery {
-    pub(crate) ops: Vec<Op>,
+pub(crate) struct Clauses {
+    pub(crate) ops: Vec<BoundOp>,
     pub(crate) columns: Vec<(String, usize)>,
     pub(crate) writes: bool,
 }
@@ -90,8 +80,8 @@ pub(crate) struct BoundQuery {
 impl Binder<'_> {
     /// Binds clauses in order from the current scope (a query, or a subquery whose
     /// scope starts with the outer row's variables).
-    pub(crate) fn clauses(&mut self, clauses: &[Clause]) -> Result<BoundQuery> {
-        let mut q = BoundQuery {
+    pub(crate) fn clauses(&mut self, clauses: &[Clause]) -> Result<Clauses> {
+        let mut q = Clauses {
             ops: Vec::new(),
             columns: Vec::new(),
             writes: false,
@@ -105,21 +95,23 @@ impl Binder<'_> {
                     if let Some(w) = &m.where_ {
                         conjuncts.extend(split_and(self.expr(w)?));
                     }
-                    let steps = self.plan_match(&parts, conjuncts, &pre);
+                    let slots = new_slots(&parts, &pre);
+                    let pattern = BoundMatch {
+                        parts,
+                        conjuncts,
+                        pre,
+                    };
                     if m.optional {
-                        q.ops.push(Op::Optional {
-                            steps,
-                            slots: new_slots(&parts, &pre),
-                        });
+                        q.ops.push(BoundOp::Optional { pattern, slots });
                     } else {
-                        q.ops.push(Op::Match(steps));
+                        q.ops.push(BoundOp::Match(pattern));
                     }
                 }
                 Clause::Unwind { expr, var } => {
                     let expr = self.expr(expr)?;
                     let slot = self.slot();
                     self.define(var, slot);
-                    q.ops.push(Op::Unwind { expr, slot });
+                    q.ops.push(BoundOp::Unwind { expr, slot });
                 }
                 Clause::With(p) => {
                     self.projection(p, &mut q.ops, true)?;
@@ -128,7 +120,7 @@ impl Binder<'_> {
                 Clause::Create(parts) => {
                     q.writes = true;
                     let spec = self.create(parts)?;
-                    q.ops.push(Op::Create(spec));
+                    q.ops.push(BoundOp::Create(spec));
                 }
                 Clause::Call(c) => {
                     let standalone = clauses.len() == 1;
@@ -151,7 +143,7 @@ impl Binder<'_> {
                 }
                 Clause::Schema(command) => {
                     q.writes = true;
-                    q.ops.push(Op::Schema(command.clone()));
+                    q.ops.push(BoundOp::Schema(command.clone()));
                 }
                 Clause::Set(_)
                 | Clause::Remove(_)
@@ -187,7 +179,7 @@ impl Binder<'_> {
     fn projection(
         &mut self,
         p: &Projection,
-        ops: &mut Vec<Op>,
+        ops: &mut Vec<BoundOp>,
         with: bool,
     ) -> Result<Vec<(String, usize)>> {
         let aggregating = p.items.iter().any(|i| has_aggregate(&i.expr));
@@ -288,16 +280,16 @@ impl Binder<'_> {
             Vec::new()
         };
         if !computed.is_empty() {
-            ops.push(Op::Project(computed));
+            ops.push(BoundOp::Project(computed));
         }
         if let Some(aggs) = aggs {
-            ops.push(Op::Aggregate { keys, aggs });
+            ops.push(BoundOp::Aggregate { keys, aggs });
             if !post.is_empty() {
-                ops.push(Op::Project(post));
+                ops.push(BoundOp::Project(post));
             }
         }
         if p.distinct {
-            ops.push(Op::Distinct(outputs.iter().map(|(_, s)| *s).collect()));
+            ops.push(BoundOp::Distinct(outputs.iter().map(|(_, s)| *s).collect()));
         }
         self.open_scope(p, &outputs, aggregating, deferred, ops)?;
         Ok(outputs)
@@ -386,7 +378,7 @@ impl Binder<'_> {
         outputs: &[(String, usize)],
         aggregating: bool,
         deferred: Vec<(usize, BExpr)>,
-        ops: &mut Vec<Op>,
+        ops: &mut Vec<BoundOp>,
     ) -> Result<()> {
         if aggregating || p.distinct {
             self.scope = Default::default();
@@ -425,38 +417,37 @@ impl Binder<'_> {
                 .map(|e| self.count_expr(e, "LIMIT"))
                 .transpose()?;
             let read_by_sort = |slot: usize| {
-                keys.iter().any(|(k, _)| {
-                    crate::planner::needed_slots(k).is_none_or(|need| need.contains(&slot))
-                })
+                keys.iter()
+                    .any(|(k, _)| super::needed_slots(k).is_none_or(|need| need.contains(&slot)))
             };
             let (early, late): (Vec<_>, Vec<_>) = deferred
                 .into_iter()
                 .partition(|(slot, _)| read_by_sort(*slot));
             if !early.is_empty() {
-                ops.push(Op::Project(early));
+                ops.push(BoundOp::Project(early));
             }
-            ops.push(Op::Sort {
+            ops.push(BoundOp::Sort {
                 keys,
                 skip: skip.clone(),
                 limit: limit.clone(),
             });
             if let Some(s) = skip {
-                ops.push(Op::Skip(s));
+                ops.push(BoundOp::Skip(s));
             }
             if let Some(l) = limit {
-                ops.push(Op::Limit(l));
+                ops.push(BoundOp::Limit(l));
             }
             if !late.is_empty() {
-                ops.push(Op::Project(late));
+                ops.push(BoundOp::Project(late));
             }
         } else {
             if let Some(s) = &p.skip {
                 let s = self.count_expr(s, "SKIP")?;
-                ops.push(Op::Skip(s));
+                ops.push(BoundOp::Skip(s));
             }
             if let Some(l) = &p.limit {
                 let l = self.count_expr(l, "LIMIT")?;
-                ops.push(Op::Limit(l));
+                ops.push(BoundOp::Limit(l));
             }
         }
         // WITH's WHERE sees what its ORDER BY sees: the projection, and before grouping
@@ -467,7 +458,7 @@ impl Binder<'_> {
             self.define(name, *slot);
         }
         if let Some(w) = where_ {
-            ops.push(Op::Filter(w));
+            ops.push(BoundOp::Filter(w));
         }
         Ok(())
     }
@@ -599,9 +590,9 @@ impl Binder<'_> {
 
 /// Whether property expressions read any of `slots` (or may: a pattern inside).
 pub(crate) fn reads_any(props: &[(Arc<str>, BExpr)], slots: &[usize]) -> bool {
-    props.iter().any(|(_, e)| {
-        crate::planner::needed_slots(e).is_none_or(|r| slots.iter().any(|s| r.contains(s)))
-    })
+    props
+        .iter()
+        .any(|(_, e)| super::needed_slots(e).is_none_or(|r| slots.iter().any(|s| r.contains(s))))
 }
 
 /// `e` with every subexpression equal to a projected item's expression replaced by that

@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use super::{AggSpec, BExpr, BinOp, Binder, Kind, MapItem};
+use super::{AggSpec, BExpr, BinOp, Binder, BoundMatch, BoundOp, BoundSub, Kind, MapItem};
 use crate::ast::{
     BinaryOp, Expr, ExprKind, MapProjectionItem, SubqueryBody, SubqueryKind, UnaryOp,
 };
 use crate::error::{ErrorCode, Result};
-use crate::functions::{Aggregate, Function};
+use crate::functions::{compile_regex, Aggregate, Function};
 use crate::value::Val;
 
 impl Binder<'_> {
@@ -423,8 +423,12 @@ impl Binder<'_> {
                 if let Some(w) = where_ {
                     conjuncts.extend(super::pattern::split_and(self.expr(w)?));
                 }
-                let steps = self.plan_match(&parts, conjuncts, &pre);
-                (vec![crate::planner::Op::Match(steps)], Vec::new())
+                let pattern = BoundMatch {
+                    parts,
+                    conjuncts,
+                    pre,
+                };
+                (vec![BoundOp::Match(pattern)], Vec::new())
             }
             SubqueryBody::Query(q) => {
                 let bound = self.clauses(&q.clauses)?;
@@ -451,16 +455,8 @@ impl Binder<'_> {
         };
         Ok(BExpr::Subquery {
             kind,
-            ops: Arc::new(ops),
+            sub: self.sub(BoundSub::Query(ops)),
             column,
         })
     }
-}
-
-/// Compiles a Cypher regular expression: the whole string must match, as in Java.
-pub(crate) fn compile_regex(pattern: &str) -> std::result::Result<regex::Regex, String> {
-    regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|e| format!("invalid regular expression: {e}"))
 }

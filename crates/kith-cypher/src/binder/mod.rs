@@ -3,22 +3,28 @@
 //! projections, and the errors a query has before it runs are found here (an unknown
 //! variable, a wrong number of arguments, an aggregate inside WHERE).
 
+mod bound;
 mod call;
 mod clause;
 mod expr;
 mod pattern;
+mod slots;
 mod update;
 
 use std::sync::Arc;
 
 use crate::ast::{CompareOp, PathKind, Quantifier, RelDirection};
+use crate::catalog::Catalog;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::{Aggregate, Function};
-use crate::planner::Step;
 use crate::value::Val;
 
-pub use clause::{bind_statement, bind_statement_with};
-pub(crate) use expr::compile_regex;
+pub use bound::{
+    Bound, BoundMatch, BoundOp, BoundQuery, BoundSub, CallSpec, CreateNode, CreateRel, CreateSpec,
+    MergeSpec, Pipe, PropKey, SetOp, Stage, Sub, SubquerySpec,
+};
+pub use clause::bind_statement;
+pub(crate) use slots::needed_slots;
 
 /// Names the query uses, interned: expressions refer to them by index, and each run
 /// resolves them against the graph's catalog once.
@@ -150,16 +156,16 @@ pub enum BExpr {
         /// The predicate.
         pred: Box<BExpr>,
     },
-    /// A pattern predicate: true when the steps produce a row from this one.
-    Exists(Arc<Vec<Step>>),
-    /// A pattern comprehension: the map expression for every row the steps produce.
-    PatternComp(Arc<Vec<Step>>, Box<BExpr>),
+    /// A pattern predicate: true when the pattern matches from this row.
+    Exists(Sub),
+    /// A pattern comprehension: the map expression for every row the pattern matches.
+    PatternComp(Sub, Box<BExpr>),
     /// A subquery run per row: `EXISTS`, `COUNT`, or `COLLECT` of `column`.
     Subquery {
         /// Which.
         kind: crate::ast::SubqueryKind,
-        /// Its operators, run from a batch of the current row.
-        ops: Arc<Vec<crate::planner::Op>>,
+        /// Its body, run from a batch of the current row.
+        sub: Sub,
         /// The column COLLECT collects.
         column: Option<usize>,
     },
@@ -312,9 +318,9 @@ pub(crate) struct Binder<'t> {
     /// pattern matches them into, for the pattern's WHERE.
     pub(crate) bound_rel_checks: Vec<BExpr>,
     /// The procedures CALL may name.
-    pub(crate) procs: crate::procedures::ProcedureSet,
-    /// How MATCH patterns are planned.
-    pub(crate) mode: crate::planner::PlanMode,
+    pub(crate) catalog: &'t dyn Catalog,
+    /// The patterns and subqueries expressions name, by [`Sub`].
+    pub(crate) subs: Vec<BoundSub>,
 }
 
 /// What a variable holds, as far as the binder knows: patterns may only reuse a
@@ -378,14 +384,10 @@ pub struct AggSpec {
 }
 
 impl<'t> Binder<'t> {
-    pub(crate) fn new(
-        text: &'t str,
-        procs: crate::procedures::ProcedureSet,
-        mode: crate::planner::PlanMode,
-    ) -> Binder<'t> {
+    pub(crate) fn new(text: &'t str, catalog: &'t dyn Catalog) -> Binder<'t> {
         Binder {
-            procs,
-            mode,
+            catalog,
+            subs: Vec::new(),
             text,
             names: Names::default(),
             scope: Scope::default(),
@@ -398,14 +400,10 @@ impl<'t> Binder<'t> {
         }
     }
 
-    /// Plans a pattern's steps in the statement's [`crate::planner::PlanMode`].
-    pub(crate) fn plan_match(
-        &self,
-        parts: &[BPart],
-        conjuncts: Vec<BExpr>,
-        pre: &rustc_hash::FxHashSet<usize>,
-    ) -> Vec<crate::planner::Step> {
-        crate::planner::plan_match(parts, conjuncts, pre, &self.names, self.mode)
+    /// Adds a pattern or subquery an expression names to the statement's table.
+    pub(crate) fn sub(&mut self, sub: BoundSub) -> Sub {
+        self.subs.push(sub);
+        Sub(self.subs.len() - 1)
     }
 
     /// A fresh slot.

@@ -1,13 +1,10 @@
 //! Binding patterns: MATCH parts, pattern predicates and pattern comprehensions.
 
-use std::sync::Arc;
-
 use rustc_hash::FxHashSet;
 
-use super::{BExpr, BNode, BPart, BRel, Binder, Kind, VAR_LENGTH_HOPS_MAX};
+use super::{BExpr, BNode, BPart, BRel, Binder, BoundMatch, BoundSub, Kind, VAR_LENGTH_HOPS_MAX};
 use crate::ast::{Expr, ExprKind, NodePattern, PathKind, PathPattern, PatternPart, RelPattern};
 use crate::error::{ErrorCode, Result};
-use crate::planner::Step;
 
 /// Property equalities of a pattern element, and a parameter map of them.
 type PatternProps = (Vec<(usize, BExpr)>, Option<BExpr>);
@@ -211,8 +208,12 @@ impl Binder<'_> {
         let parts = self.pattern_parts(&[part_of(path)], &pre);
         self.scope = saved;
         let checks = std::mem::take(&mut self.bound_rel_checks);
-        let steps = self.plan_match(&parts?, checks, &pre);
-        Ok(BExpr::Exists(Arc::new(steps)))
+        let pattern = BoundMatch {
+            parts: parts?,
+            conjuncts: checks,
+            pre,
+        };
+        Ok(BExpr::Exists(self.sub(BoundSub::Pattern(pattern))))
     }
 
     /// `[p = (a)-->(b) WHERE f | m]`.
@@ -226,8 +227,9 @@ impl Binder<'_> {
         let saved = self.scope.clone();
         let result = self.pattern_comprehension_inner(path_var, path, filter, map);
         self.scope = saved;
-        let (steps, map) = result?;
-        Ok(BExpr::PatternComp(Arc::new(steps), Box::new(map)))
+        let (pattern, map) = result?;
+        let sub = self.sub(BoundSub::Pattern(pattern));
+        Ok(BExpr::PatternComp(sub, Box::new(map)))
     }
 
     fn pattern_comprehension_inner(
@@ -236,7 +238,7 @@ impl Binder<'_> {
         path: &PathPattern,
         filter: Option<&Expr>,
         map: &Expr,
-    ) -> Result<(Vec<Step>, BExpr)> {
+    ) -> Result<(BoundMatch, BExpr)> {
         let pre = self.bound_slots();
         let mut part = part_of(path);
         part.path_var = path_var.map(str::to_owned);
@@ -246,7 +248,12 @@ impl Binder<'_> {
             conjuncts.extend(split_and(self.expr(f)?));
         }
         let map = self.expr(map)?;
-        Ok((self.plan_match(&parts, conjuncts, &pre), map))
+        let pattern = BoundMatch {
+            parts,
+            conjuncts,
+            pre,
+        };
+        Ok((pattern, map))
     }
 }
 

@@ -4,29 +4,31 @@ use std::sync::Arc;
 
 use super::clause::reads_any;
 use super::{BExpr, BPart, Binder};
+use super::{
+    Bound, BoundMatch, BoundOp, CreateNode, CreateRel, CreateSpec, MergeSpec, PropKey, SetOp,
+};
 use crate::ast::{Clause, Expr, ExprKind, Merge, PropertyKey, RelDirection, RemoveItem, SetItem};
 use crate::error::{ErrorCode, Result};
-use crate::planner::{CreateNode, CreateRel, CreateSpec, MergeSpec, Op, PropKey, SetOp};
 
 impl Binder<'_> {
     /// The operator of an update clause.
-    pub(crate) fn update(&mut self, clause: &Clause) -> Result<Op> {
+    pub(crate) fn update(&mut self, clause: &Clause) -> Result<BoundOp> {
         Ok(match clause {
-            Clause::Set(items) => Op::Set(self.set_items(items)?),
-            Clause::Remove(items) => Op::Set(
+            Clause::Set(items) => BoundOp::Set(self.set_items(items)?),
+            Clause::Remove(items) => BoundOp::Set(
                 items
                     .iter()
                     .map(|i| self.remove_item(i))
                     .collect::<Result<_>>()?,
             ),
-            Clause::Delete { detach, exprs } => Op::Delete {
+            Clause::Delete { detach, exprs } => BoundOp::Delete {
                 exprs: exprs
                     .iter()
                     .map(|e| self.delete_expr(e))
                     .collect::<Result<_>>()?,
                 detach: *detach,
             },
-            Clause::Merge(m) => Op::Merge(Box::new(self.merge(m)?)),
+            Clause::Merge(m) => BoundOp::Merge(Box::new(self.merge(m)?)),
             Clause::Foreach { var, list, clauses } => {
                 let list = self.expr(list)?;
                 let saved = self.scope.clone();
@@ -34,7 +36,7 @@ impl Binder<'_> {
                 self.define(var, slot);
                 let inner = self.clauses(clauses);
                 self.scope = saved;
-                Op::Foreach {
+                BoundOp::Foreach {
                     slot,
                     list,
                     ops: inner?.ops,
@@ -113,7 +115,7 @@ impl Binder<'_> {
         self.expr(e)
     }
 
-    fn merge(&mut self, m: &Merge) -> Result<MergeSpec> {
+    fn merge(&mut self, m: &Merge) -> Result<MergeSpec<Bound>> {
         let part = &m.part;
         if part.kind != crate::ast::PathKind::Plain {
             return Err(self.error(
@@ -136,14 +138,17 @@ impl Binder<'_> {
         let parts = self.pattern_parts(std::slice::from_ref(part), &pre)?;
         let conjuncts = std::mem::take(&mut self.bound_rel_checks);
         let create = self.merge_create(&parts[0], part)?;
-        let steps = self.plan_match(&parts, conjuncts, &pre);
         let b = &parts[0];
         let path = b.path_slot.map(|slot| {
             let nodes = b.nodes.iter().map(|n| n.slot).collect();
             (slot, nodes, b.rels.iter().map(|r| r.slot).collect())
         });
         Ok(MergeSpec {
-            steps,
+            pattern: BoundMatch {
+                parts,
+                conjuncts,
+                pre,
+            },
             create,
             on_create: self.set_items(&m.on_create)?,
             on_match: self.set_items(&m.on_match)?,

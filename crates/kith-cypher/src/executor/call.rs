@@ -6,9 +6,8 @@ use rustc_hash::FxHashSet;
 use super::eval::eval;
 use super::ops::{run_ops, GroupKey};
 use super::{Ctx, Rows};
-use crate::engine::Prepared;
 use crate::error::{CypherError, ErrorCode, Result};
-use crate::planner::{CallSpec, SubquerySpec};
+use crate::planner::{CallSpec, Plan, SubquerySpec};
 use crate::procedures::CallOutput;
 use crate::value::Val;
 
@@ -23,8 +22,8 @@ pub(crate) fn call_row(
     cx: &Ctx<'_>,
     next: &mut Next<'_>,
 ) -> Result<bool> {
-    if let Some(prepared) = &spec.stored {
-        return stored_row(spec, prepared, row, cx, next);
+    if let Some(plan) = &spec.stored {
+        return stored_row(spec, plan, row, cx, next);
     }
     let mut args: Vec<(String, Value)> = Vec::with_capacity(spec.args.len());
     for (name, e) in &spec.args {
@@ -33,7 +32,13 @@ pub(crate) fn call_row(
     }
     let output = {
         let g = cx.graph();
-        spec.procs.0.call(&*g, &spec.name, &args)?
+        let procs = cx.procedures().ok_or_else(|| {
+            CypherError::new(
+                ErrorCode::ProcedureNotFound,
+                format!("there is no procedure named `{}`", spec.name),
+            )
+        })?;
+        procs.0.call(&*g, &spec.name, &args)?
     };
     let rows = match output {
         CallOutput::Writes(ops) => {
@@ -66,7 +71,7 @@ pub(crate) fn call_row(
 /// results stay engine values: a node passed in or returned is still a node.
 fn stored_row(
     spec: &CallSpec,
-    prepared: &Prepared,
+    stored: &Plan,
     row: &mut [Val],
     cx: &Ctx<'_>,
     next: &mut Next<'_>,
@@ -75,7 +80,7 @@ fn stored_row(
     for (name, e) in &spec.args {
         args.push((name.as_str(), eval(e, row, cx)?));
     }
-    let rows = super::run_nested(prepared, &args, cx)?;
+    let rows = super::run_nested(stored, &args, cx)?;
     if spec.void {
         return next(row);
     }

@@ -159,9 +159,11 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             list,
             pred,
         } => quantifier(*kind, *slot, list, pred, row, cx)?,
-        BExpr::Exists(plan) => Val::Bool(steps::any_match(plan, row, cx)?),
-        BExpr::PatternComp(plan, map) => steps::comprehension(plan, map, row, cx)?,
-        BExpr::Subquery { kind, ops, column } => subquery(*kind, ops, *column, row, cx)?,
+        BExpr::Exists(sub) => Val::Bool(steps::any_match(cx.pattern(*sub)?, row, cx)?),
+        BExpr::PatternComp(sub, map) => steps::comprehension(cx.pattern(*sub)?, map, row, cx)?,
+        BExpr::Subquery { kind, sub, column } => {
+            subquery(*kind, cx.subquery(*sub)?, *column, row, cx)?
+        }
         BExpr::MapProjection(base, items) => map_projection(&eval(base, row, cx)?, items, row, cx)?,
         BExpr::RegexConst(a, re) => match eval(a, row, cx)? {
             Val::Str(s) => Val::Bool(re.is_match(&s)),
@@ -577,7 +579,7 @@ fn string_op(op: BinOp, a: &Val, b: &Val) -> Result<Val> {
         BinOp::EndsWith => x.ends_with(&**y),
         BinOp::Contains => x.contains(&**y),
         _ => {
-            let re = crate::binder::compile_regex(y)
+            let re = crate::functions::compile_regex(y)
                 .map_err(|m| CypherError::new(ErrorCode::ArgumentError, m))?;
             re.is_match(x)
         }

@@ -33,11 +33,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub use eval::eval;
 pub(crate) use eval::output_value;
 pub(crate) use graph_output::graph_value;
-pub(crate) use schema::columns as show_columns;
 
-use crate::binder::Names;
+use crate::binder::{Names, Sub};
 use crate::error::{CypherError, ErrorCode, Result};
-use crate::planner::Plan;
+use crate::planner::{Op, Plan, Step, SubPlan};
+use crate::procedures::ProcedureSet;
 use crate::value::{Key, Val};
 
 /// Rows of one width, stored flat.
@@ -239,6 +239,10 @@ pub struct Ctx<'g> {
     pub(crate) memo: RefCell<FxHashMap<usize, steps::Memo>>,
     /// PROFILE's counters, when profiling.
     profiler: Option<&'g profile::Profiler>,
+    /// The patterns and subqueries the plan's expressions name.
+    subs: &'g [SubPlan],
+    /// The procedures CALL runs (`None`: none at all).
+    procs: Option<&'g ProcedureSet>,
     /// The statement's instant, read from the clock once at its first use, so that
     /// `date()` is one value throughout a statement.
     now: Cell<Option<chrono::NaiveDateTime>>,
@@ -263,10 +267,39 @@ impl<'g> Ctx<'g> {
             in_set: RefCell::new(None),
             memo: RefCell::new(FxHashMap::default()),
             profiler: None,
+            subs: &plan.subs,
+            procs: None,
             now: Cell::new(None),
         };
         cx.resolve();
         cx
+    }
+
+    /// This context, calling native procedures through `procs`.
+    pub fn with_procedures(mut self, procs: &'g ProcedureSet) -> Ctx<'g> {
+        self.procs = Some(procs);
+        self
+    }
+
+    /// The procedures CALL runs through.
+    pub(crate) fn procedures(&self) -> Option<&'g ProcedureSet> {
+        self.procs
+    }
+
+    /// The steps of a pattern an expression names.
+    pub(crate) fn pattern(&self, sub: Sub) -> Result<&'g [Step]> {
+        match self.subs.get(sub.0) {
+            Some(SubPlan::Steps(steps)) => Ok(steps),
+            _ => Err(not_planned(sub)),
+        }
+    }
+
+    /// The operators of a subquery an expression names.
+    pub(crate) fn subquery(&self, sub: Sub) -> Result<&'g [Op]> {
+        match self.subs.get(sub.0) {
+            Some(SubPlan::Ops(ops)) => Ok(ops),
+            _ => Err(not_planned(sub)),
+        }
     }
 
     /// The statement's instant (UTC).
@@ -506,13 +539,13 @@ impl<'g> Ctx<'g> {
 /// runs: on its graph, in its transaction; the result columns of each row. `args`
 /// are its arguments by parameter name (each UNION part has its own parameters).
 pub(crate) fn run_nested(
-    prepared: &crate::engine::Prepared,
+    stored: &Plan,
     args: &[(&str, Val)],
     cx: &Ctx<'_>,
 ) -> Result<Vec<Vec<Val>>> {
     let mut out = Vec::new();
-    let parts = std::iter::once((true, &prepared.plan))
-        .chain(prepared.plan.unions.iter().map(|(all, p)| (*all, p)));
+    let parts =
+        std::iter::once((true, stored)).chain(stored.unions.iter().map(|(all, p)| (*all, p)));
     for (all, plan) in parts {
         let params = plan
             .names
@@ -524,7 +557,7 @@ pub(crate) fn run_nested(
             })
             .collect();
         let rows = match &cx.source {
-            Source::Tx(tx) if prepared.writes() => {
+            Source::Tx(tx) if writes(stored) => {
                 // A writing operator runs this with no read in progress (it collected
                 // its input first), so the transaction is free to lend.
                 let mut tx = tx.try_borrow_mut().map_err(|_| {
@@ -554,10 +587,15 @@ pub(crate) fn run_nested(
             out = kept;
         }
     }
-    if prepared.writes() {
+    if writes(stored) {
         cx.written();
     }
     Ok(out)
+}
+
+/// Whether a plan writes, in any of its UNION parts.
+pub(crate) fn writes(plan: &Plan) -> bool {
+    plan.writes || plan.unions.iter().any(|(_, p)| p.writes)
 }
 
 fn nested_rows<'a, 'g: 'a>(
@@ -567,7 +605,8 @@ fn nested_rows<'a, 'g: 'a>(
     cx: &Ctx<'g>,
 ) -> Result<Vec<Vec<Val>>> {
     let profiler: Option<&'a profile::Profiler> = cx.profiler;
-    let inner = Ctx::new(source, plan, params, cx.budget.clone()).profiled(profiler);
+    let mut inner = Ctx::new(source, plan, params, cx.budget.clone()).profiled(profiler);
+    inner.procs = cx.procs;
     let rows = run(plan, &inner)?;
     Ok(rows
         .iter()
@@ -592,6 +631,18 @@ pub fn run(plan: &Plan, cx: &Ctx<'_>) -> Result<Rows> {
 pub(crate) fn trace() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("KITH_CYPHER_TRACE").is_some())
+}
+
+/// An expression names a pattern or subquery its plan does not hold as that: the
+/// planner plans every entry of the binder's table in order, so this is an engine bug.
+fn not_planned(sub: Sub) -> CypherError {
+    CypherError::new(
+        ErrorCode::ExecutionFailed,
+        format!(
+            "the plan holds no pattern or subquery {} of that kind (an engine bug)",
+            sub.0
+        ),
+    )
 }
 
 /// The engine error for a write the transaction refused.

@@ -49,7 +49,9 @@ fn trace(ops: &[Op], st: &[OpState]) {
     for (op, s) in ops.iter().zip(st) {
         let name: String = format!("{op:?}").chars().take(90).collect();
         eprintln!("{:>9} {name}", s.rows);
-        if let (Op::Match(steps) | Op::Optional { steps, .. }, OpData::Steps(ss)) = (op, &s.data) {
+        if let (Op::Match(steps) | Op::Optional { pattern: steps, .. }, OpData::Steps(ss)) =
+            (op, &s.data)
+        {
             for (step, s) in steps.iter().zip(ss) {
                 let name: String = format!("{step:?}").chars().take(90).collect();
                 eprintln!("  {:>9} {name}", s.rows);
@@ -84,7 +86,7 @@ pub(crate) fn states(ops: &[Op]) -> Vec<OpState> {
         .map(|op| OpState {
             rows: 0,
             data: match op {
-                Op::Match(s) | Op::Optional { steps: s, .. } => OpData::Steps(steps::states(s)),
+                Op::Match(s) | Op::Optional { pattern: s, .. } => OpData::Steps(steps::states(s)),
                 Op::Project(_) => OpData::Values(Vec::new()),
                 Op::Aggregate { keys, aggs } => {
                     OpData::Aggregate(Box::new(Groups::new(keys, aggs)))
@@ -132,7 +134,7 @@ fn push_op(
         (Op::Match(s), OpData::Steps(ss)) => steps::push_steps(s, ss, row, cx, &mut |r| {
             push_ops(rest, rest_st, r, cx, sink)
         }),
-        (Op::Optional { steps: s, slots }, OpData::Steps(ss)) => {
+        (Op::Optional { pattern: s, slots }, OpData::Steps(ss)) => {
             let mut matched = false;
             let go = steps::push_steps(s, ss, row, cx, &mut |r| {
                 matched = true;
@@ -357,7 +359,7 @@ fn finish_op(
 /// of every row before it): a MATCH, MERGE, CALL, or an expression holding a
 /// pattern or subquery (`EXISTS { }`, `COUNT { }`, a pattern comprehension).
 fn matches_graph(op: &Op) -> bool {
-    let patterned = |e: &BExpr| crate::planner::needed_slots(e).is_none();
+    let patterned = |e: &BExpr| crate::binder::needed_slots(e).is_none();
     match op {
         Op::Match(_) | Op::Optional { .. } | Op::Merge(_) | Op::Call(_) | Op::Subquery(_) => true,
         Op::Project(items) => items.iter().any(|(_, e)| patterned(e)),

@@ -150,37 +150,13 @@ fn missing(if_exists: bool, what: &str, name: &str) -> Result<Vec<WriteOp>> {
     ))
 }
 
-/// The columns SHOW INDEXES and SHOW CONSTRAINTS answer, in order.
-pub(crate) fn columns(what: Show) -> &'static [&'static str] {
-    match what {
-        Show::Indexes => &[
-            "name",
-            "state",
-            "type",
-            "entityType",
-            "labelsOrTypes",
-            "properties",
-            "owningConstraint",
-        ],
-        Show::Constraints => &[
-            "name",
-            "type",
-            "entityType",
-            "labelsOrTypes",
-            "properties",
-            "ownedIndex",
-        ],
-        Show::Procedures => &["name", "signature", "description", "mode"],
-    }
-}
-
 /// A row per index or per constraint of the graph, as a map of [`columns`].
 pub(crate) fn listing(what: Show, g: &dyn GraphView) -> Val {
     let schema = g.schema();
     let s = Val::str;
     let one = |v: &str| Val::List(Arc::new(vec![s(v)]));
     let row = |values: Vec<Val>| {
-        let names = columns(what).iter().map(|c| Arc::from(*c));
+        let names = what.columns().iter().map(|c| Arc::from(*c));
         Val::Map(Arc::new(names.zip(values).collect()))
     };
     let rows: Vec<Val> = match what {

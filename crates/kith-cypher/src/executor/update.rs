@@ -16,8 +16,9 @@ use super::ops::run_ops;
 use super::steps;
 use super::{Ctx, Rows};
 use crate::binder::BExpr;
+use crate::binder::{CreateSpec, PropKey, SetOp};
 use crate::error::{CypherError, ErrorCode, Result};
-use crate::planner::{CreateSpec, MergeSpec, Op, PropKey, SetOp};
+use crate::planner::{MergeSpec, Op};
 use crate::value::Val;
 
 /// Where a writing operator hands each row once written: the rest of the pipeline.
@@ -306,7 +307,7 @@ fn doomed(v: &Val, nodes: &mut Vec<NodeId>, rels: &mut Vec<RelId>) -> Result<()>
 /// none, the pattern created (ON CREATE SET on it). A later row sees what an earlier
 /// one created, so `UNWIND [1, 1] AS k MERGE (:K {k: k})` makes one node.
 fn merge(rows: &Rows, spec: &MergeSpec, cx: &Ctx<'_>, emit: &mut Emit<'_>) -> Result<()> {
-    let mut states = steps::states(&spec.steps);
+    let mut states = steps::states(&spec.pattern);
     let mut matches = Rows::new(cx.width);
     let mut pending = Pending::default();
     for row in rows.iter() {
@@ -314,7 +315,7 @@ fn merge(rows: &Rows, spec: &MergeSpec, cx: &Ctx<'_>, emit: &mut Emit<'_>) -> Re
         check_merge_nulls(&spec.create, row, cx)?;
         matches.truncate(0);
         let mut scratch = row.to_vec();
-        steps::push_steps(&spec.steps, &mut states, &mut scratch, cx, &mut |m| {
+        steps::push_steps(&spec.pattern, &mut states, &mut scratch, cx, &mut |m| {
             matches.push(m);
             cx.check_len(matches.len())?;
             Ok(true)

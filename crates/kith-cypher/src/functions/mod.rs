@@ -4,8 +4,10 @@
 //! is a match on it. Graph functions (`labels`, `type`, `startNode`...) read through the
 //! same `GraphView` as the operators.
 
+mod regexp;
 mod scalar;
 
+pub(crate) use regexp::compile_regex;
 pub use scalar::{call, format_float, to_string as scalar_to_string};
 
 /// An aggregate function.

@@ -146,7 +146,7 @@ impl Describer<'_> {
         let child = |input: Option<PlanNode>| input.into_iter().collect::<Vec<_>>();
         let (name, details, out) = match op {
             Op::Match(steps) => return self.steps(steps, input, rows),
-            Op::Optional { steps, .. } => {
+            Op::Optional { pattern: steps, .. } => {
                 let inner = self.steps(steps, None, rows);
                 let out = inner.estimated_rows.max(rows);
                 let mut children = child(input);
@@ -202,7 +202,7 @@ impl Describer<'_> {
                 (name, String::new(), rows)
             }
             Op::Merge(spec) => {
-                let inner = self.steps(&spec.steps, None, 1.0);
+                let inner = self.steps(&spec.pattern, None, 1.0);
                 let mut children = child(input);
                 children.push(inner);
                 return node("Merge", String::new(), rows, children, key);
@@ -215,11 +215,11 @@ impl Describer<'_> {
                 // A stored procedure's own plan, as the call's inner plan (its
                 // operators are counted under their own keys when profiled).
                 let inner = Describer {
-                    plan: &stored.plan,
+                    plan: stored,
                     graph: self.graph,
                 };
                 let mut children = child(input);
-                children.push(inner.pipeline(&stored.plan.ops, None, 1.0));
+                children.push(inner.pipeline(&stored.ops, None, 1.0));
                 return node("ProcedureCall", spec.name.clone(), out, children, key);
             }
             Op::Subquery(spec) => {

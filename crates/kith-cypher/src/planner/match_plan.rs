@@ -2,10 +2,10 @@
 
 use rustc_hash::FxHashSet;
 
-use super::slots::needed_slots;
 use super::walk_filters::Walk;
 use super::{Dir, Expand, Step, WalkFilters};
 use crate::ast::{PathKind, RelDirection};
+use crate::binder::needed_slots;
 use crate::binder::{BExpr, BNode, BPart, Names};
 
 /// How a MATCH is planned.

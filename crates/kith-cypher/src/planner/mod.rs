@@ -9,8 +9,8 @@
 
 mod describe;
 mod match_plan;
+mod plan;
 mod prefetch;
-mod slots;
 mod walk_filters;
 
 pub(crate) use describe::key_of;
@@ -20,10 +20,37 @@ use std::sync::Arc;
 
 pub(crate) use match_plan::free_slots;
 pub use match_plan::{plan_match, PlanMode};
-pub use prefetch::annotate;
-pub(crate) use slots::needed_slots;
+pub use plan::{plan, Link};
 
-use crate::binder::{AggSpec, BExpr, Names};
+use crate::binder::{BExpr, Names, Pipe, Stage};
+
+/// The planner's stage: every pattern planned into steps, every CALL of a stored
+/// procedure linked to the plan it runs.
+#[derive(Clone, Debug)]
+pub struct Planned;
+
+impl Stage for Planned {
+    type Match = Vec<Step>;
+    type Stored = Option<Arc<Plan>>;
+}
+
+/// A pipeline operator as it runs.
+pub type Op = Pipe<Planned>;
+/// A MERGE as it runs.
+pub type MergeSpec = crate::binder::MergeSpec<Planned>;
+/// A procedure call as it runs.
+pub type CallSpec = crate::binder::CallSpec<Planned>;
+/// `CALL { ... }` as it runs.
+pub type SubquerySpec = crate::binder::SubquerySpec<Planned>;
+
+/// A pattern or subquery inside an expression, planned (see [`crate::binder::Sub`]).
+#[derive(Clone, Debug)]
+pub enum SubPlan {
+    /// A pattern predicate's or comprehension's steps.
+    Steps(Vec<Step>),
+    /// A subquery expression's operators.
+    Ops(Vec<Op>),
+}
 
 /// Which way an expand follows relationships, from the bound node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,234 +246,6 @@ impl Prefetch {
     }
 }
 
-/// A node CREATE makes.
-#[derive(Clone, Debug)]
-pub struct CreateNode {
-    /// Its slot.
-    pub slot: usize,
-    /// Its labels.
-    pub labels: Vec<Arc<str>>,
-    /// Its properties (null values are left out).
-    pub props: Vec<(Arc<str>, BExpr)>,
-    /// Its properties read what this clause created before it on the same row, so
-    /// that must be written first.
-    pub flush: bool,
-}
-
-/// A relationship CREATE makes.
-#[derive(Clone, Debug)]
-pub struct CreateRel {
-    /// Its slot.
-    pub slot: usize,
-    /// Its type.
-    pub rel_type: Arc<str>,
-    /// Source node slot.
-    pub from: usize,
-    /// Target node slot.
-    pub to: usize,
-    /// Its properties.
-    pub props: Vec<(Arc<str>, BExpr)>,
-    /// Its properties read what this clause created before it (see [`CreateNode`]).
-    pub flush: bool,
-}
-
-/// What one CREATE clause makes per row.
-#[derive(Clone, Debug, Default)]
-pub struct CreateSpec {
-    /// Nodes, in order.
-    pub nodes: Vec<CreateNode>,
-    /// Relationships, in order.
-    pub rels: Vec<CreateRel>,
-}
-
-/// A property key SET or REMOVE names.
-#[derive(Clone, Debug)]
-pub enum PropKey {
-    /// `n.key`.
-    Name(Arc<str>),
-    /// `n[expr]`.
-    Dynamic(BExpr),
-}
-
-/// One change of SET or REMOVE, made per row.
-#[derive(Clone, Debug)]
-pub enum SetOp {
-    /// Sets a property (`None`: REMOVE it).
-    Prop {
-        /// The node or relationship.
-        target: BExpr,
-        /// The key.
-        key: PropKey,
-        /// The value; null removes.
-        value: Option<BExpr>,
-    },
-    /// `n = map`: the map's entries become all the properties.
-    Replace {
-        /// The node or relationship.
-        target: BExpr,
-        /// A map, node or relationship.
-        value: BExpr,
-    },
-    /// `n += map`: the map's entries are set (null entries removed).
-    Merge {
-        /// The node or relationship.
-        target: BExpr,
-        /// A map, node or relationship.
-        value: BExpr,
-    },
-    /// Adds (SET) or removes (REMOVE) labels.
-    Labels {
-        /// The node.
-        target: BExpr,
-        /// The labels.
-        labels: Vec<Arc<str>>,
-        /// Add, or remove.
-        add: bool,
-    },
-}
-
-/// What a MERGE does per row.
-#[derive(Clone, Debug)]
-pub struct MergeSpec {
-    /// The pattern as a MATCH.
-    pub steps: Vec<Step>,
-    /// The pattern as a CREATE, when nothing matches.
-    pub create: CreateSpec,
-    /// ON CREATE SET.
-    pub on_create: Vec<SetOp>,
-    /// ON MATCH SET.
-    pub on_match: Vec<SetOp>,
-    /// `p = ...`: the path's slot, and its node and relationship slots in order.
-    pub path: Option<(usize, Vec<usize>, Vec<usize>)>,
-}
-
-/// A procedure call: per row, the arguments, the call, and a row per result row.
-#[derive(Clone, Debug)]
-pub struct CallSpec {
-    /// Where the procedure lives.
-    pub procs: crate::procedures::ProcedureSet,
-    /// Its name.
-    pub name: String,
-    /// Arguments by parameter name.
-    pub args: Vec<(String, BExpr)>,
-    /// Result columns that go into slots: (column index, slot).
-    pub yields: Vec<(usize, usize)>,
-    /// A VOID procedure: each row passes once.
-    pub void: bool,
-    /// It writes (an update procedure).
-    pub writes: bool,
-    /// A stored Cypher procedure's plan, run inside the query (`None`: a native one).
-    pub stored: Option<std::sync::Arc<crate::engine::Prepared>>,
-}
-
-/// `CALL { ... }`: per row, the subquery's parts (several when joined by UNION).
-#[derive(Clone, Debug)]
-pub struct SubquerySpec {
-    /// Each part's operators and the slots of its returned columns.
-    pub parts: Vec<(Vec<Op>, Vec<usize>)>,
-    /// Where the returned columns go in the outer row (empty: a unit subquery, whose
-    /// rows pass unchanged).
-    pub columns: Vec<usize>,
-    /// UNION (not ALL): one row per distinct result of each outer row.
-    pub distinct: bool,
-    /// Whether it writes.
-    pub writes: bool,
-}
-
-/// A pipeline operator.
-#[derive(Clone, Debug)]
-pub enum Op {
-    /// A MATCH.
-    Match(Vec<Step>),
-    /// An OPTIONAL MATCH: rows with no match keep one row with `slots` null.
-    Optional {
-        /// The steps.
-        steps: Vec<Step>,
-        /// The slots the match binds.
-        slots: Vec<usize>,
-    },
-    /// UNWIND.
-    Unwind {
-        /// The list.
-        expr: BExpr,
-        /// Where each element goes.
-        slot: usize,
-    },
-    /// Computes expressions into slots.
-    Project(Vec<(usize, BExpr)>),
-    /// Groups by the keys and computes the aggregates.
-    Aggregate {
-        /// Grouping keys, into their slots.
-        keys: Vec<(usize, BExpr)>,
-        /// The aggregates.
-        aggs: Vec<AggSpec>,
-    },
-    /// Keeps the first row of each distinct combination of the slots.
-    Distinct(Vec<usize>),
-    /// Sorts (a top-k when a limit is known).
-    Sort {
-        /// Keys, each with whether descending.
-        keys: Vec<(BExpr, bool)>,
-        /// SKIP that follows.
-        skip: Option<BExpr>,
-        /// LIMIT that follows.
-        limit: Option<BExpr>,
-    },
-    /// SKIP.
-    Skip(BExpr),
-    /// LIMIT.
-    Limit(BExpr),
-    /// WHERE after WITH.
-    Filter(BExpr),
-    /// CREATE.
-    Create(CreateSpec),
-    /// SET or REMOVE.
-    Set(Vec<SetOp>),
-    /// `[DETACH] DELETE`.
-    Delete {
-        /// What to delete.
-        exprs: Vec<BExpr>,
-        /// DETACH.
-        detach: bool,
-    },
-    /// MERGE.
-    Merge(Box<MergeSpec>),
-    /// `CALL proc(...)`.
-    Call(Box<CallSpec>),
-    /// `CALL { ... }`.
-    Subquery(Box<SubquerySpec>),
-    /// A schema command: its writes are worked out against the schema when it runs.
-    Schema(crate::ast::SchemaCommand),
-    /// FOREACH: runs `ops` for each element of the list, and passes its row on.
-    Foreach {
-        /// Where each element goes.
-        slot: usize,
-        /// The list.
-        list: BExpr,
-        /// The update clauses.
-        ops: Vec<Op>,
-    },
-}
-
-impl Op {
-    /// Whether the operator writes: it then first collects all its input rows, so no
-    /// read of the graph is in progress when it writes (and a LIMIT after it does not
-    /// stop its writes).
-    pub fn writes(&self) -> bool {
-        match self {
-            Op::Create(_)
-            | Op::Set(_)
-            | Op::Delete { .. }
-            | Op::Merge(_)
-            | Op::Foreach { .. }
-            | Op::Schema(_) => true,
-            Op::Call(c) => c.writes,
-            Op::Subquery(s) => s.writes,
-            _ => false,
-        }
-    }
-}
-
 /// A planned statement.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -464,4 +263,6 @@ pub struct Plan {
     pub unions: Vec<(bool, Plan)>,
     /// Each slot's variable name, where it has one (what EXPLAIN prints).
     pub slot_names: Vec<String>,
+    /// The patterns and subqueries its expressions name, by index.
+    pub subs: Vec<SubPlan>,
 }

@@ -6,23 +6,23 @@
 //! a window of the next nodes' records first, in a tight loop whose misses overlap
 //! (memory-level parallelism), as a hand-written loop over the adjacency list would.
 
-use super::{Op, Plan, Prefetch, Step};
+use super::{Op, Plan, Prefetch, Step, SubPlan};
 use crate::binder::{BExpr, MapItem};
 
 /// Sets every top-level expand's [`Prefetch`] from the steps and operators after it
 /// (up to and including the first that keeps all rows before handing any on).
-pub fn annotate(plan: &mut Plan) {
-    annotate_ops(&mut plan.ops);
+pub(super) fn annotate(plan: &mut Plan) {
+    annotate_ops(&mut plan.ops, &plan.subs);
     for (_, p) in &mut plan.unions {
         annotate(p);
     }
 }
 
-fn annotate_ops(ops: &mut [Op]) {
+fn annotate_ops(ops: &mut [Op], subs: &[SubPlan]) {
     for k in 0..ops.len() {
         let (head, tail) = ops.split_at_mut(k + 1);
         let steps = match &mut head[k] {
-            Op::Match(s) | Op::Optional { steps: s, .. } => s,
+            Op::Match(s) | Op::Optional { pattern: s, .. } => s,
             _ => continue,
         };
         for i in 0..steps.len() {
@@ -34,6 +34,7 @@ fn annotate_ops(ops: &mut [Op]) {
                 continue;
             }
             let mut r = Reads {
+                subs,
                 node: e.to,
                 rel: e.bind_rel.then_some(e.rel),
                 got: Prefetch::default(),
@@ -52,13 +53,15 @@ fn annotate_ops(ops: &mut [Op]) {
 }
 
 /// Reads of one node slot and one relationship slot.
-struct Reads {
+struct Reads<'a> {
+    /// The statement's patterns and subqueries, which expressions name.
+    subs: &'a [SubPlan],
     node: usize,
     rel: Option<usize>,
     got: Prefetch,
 }
 
-impl Reads {
+impl Reads<'_> {
     fn step(&mut self, s: &Step) {
         match s {
             Step::CheckNode {
@@ -103,7 +106,7 @@ impl Reads {
     /// comes after it reads rows long after the expand fetched them.
     fn op(&mut self, op: &Op) -> bool {
         match op {
-            Op::Match(steps) | Op::Optional { steps, .. } => {
+            Op::Match(steps) | Op::Optional { pattern: steps, .. } => {
                 steps.iter().for_each(|s| self.step(s));
                 true
             }
@@ -133,6 +136,21 @@ impl Reads {
             | Op::Call(_)
             | Op::Subquery(_)
             | Op::Schema(_) => false,
+        }
+    }
+
+    /// What a pattern or subquery inside an expression reads.
+    fn sub(&mut self, index: usize) {
+        let subs = self.subs;
+        match &subs[index] {
+            SubPlan::Steps(steps) => steps.iter().for_each(|s| self.step(s)),
+            SubPlan::Ops(ops) => {
+                for op in ops {
+                    if !self.op(op) {
+                        break;
+                    }
+                }
+            }
         }
     }
 
@@ -169,21 +187,17 @@ impl Reads {
                 }
                 true
             }
-            BExpr::Exists(steps) => {
-                steps.iter().for_each(|s| self.step(s));
+            BExpr::Exists(sub) => {
+                self.sub(sub.0);
                 false
             }
-            BExpr::PatternComp(steps, map) => {
-                steps.iter().for_each(|s| self.step(s));
+            BExpr::PatternComp(sub, map) => {
+                self.sub(sub.0);
                 self.expr(map);
                 false
             }
-            BExpr::Subquery { ops, .. } => {
-                for op in ops.iter() {
-                    if !self.op(op) {
-                        break;
-                    }
-                }
+            BExpr::Subquery { sub, .. } => {
+                self.sub(sub.0);
                 false
             }
             _ => true,

@@ -13,9 +13,9 @@
 
 use rustc_hash::FxHashSet;
 
-use super::slots::needed_slots;
 use super::{ElementFilter, WalkFilters};
 use crate::ast::Quantifier;
+use crate::binder::needed_slots;
 use crate::binder::BExpr;
 use crate::functions::Function;
 
