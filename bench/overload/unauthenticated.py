@@ -18,14 +18,16 @@ closes it. The legitimate clients come from 127.0.0.1.
 
 Checks (exit 1 if one fails): every new legitimate client connected within 1 s and
 none failed, and each persistent client's p99 during the attack is within 2x its
-baseline p99 (with a floor for the baseline, `--p99-floor-ms`, 2 ms; the gate's
-`--quick` run uses 5 ms, since its thousand samples per client put the p99 at the
-mercy of one scheduling hiccup on two shared cores). Report: OUT/unauthenticated.md
-and .json.
+baseline p99 (`--p99-ratio`; with a floor for the baseline, `--p99-floor-ms`, 2 ms).
+The gate's `--quick` run checks for starvation rather than the target: within 4x
+the baseline and at least 50 ms over it (`--p99-slack-ms`), with a 5 ms floor, since
+its thousand samples per client put the p99 at the mercy of one scheduling hiccup
+on two cores shared with other work; an attack that works shows as seconds or as
+failed clients. Report: OUT/unauthenticated.md and .json.
 
 usage: bench/overload/unauthenticated.py [--quick] [--out DIR] [--silent N]
          [--trickle N] [--sources K] [--baseline S] [--attack S] [--attacker-nice N]
-         [--p99-floor-ms MS]
+         [--p99-floor-ms MS] [--p99-ratio R] [--p99-slack-ms MS]
 (--sources up to 60,000: addresses 127.x.y.z from 127.0.0.2 on, so a flood of one
 socket per address can be tried.)
 env:   KITH_BIN (default target/release/kith)
@@ -361,10 +363,17 @@ def main() -> int:
     parser.add_argument("--attacker-nice", type=int, default=19)
     parser.add_argument("--scale", default="0.1")
     parser.add_argument("--p99-floor-ms", type=float, default=2.0)
+    parser.add_argument("--p99-ratio", type=float, default=2.0)
+    parser.add_argument("--p99-slack-ms", type=float, default=0.0)
     args = parser.parse_args()
     if args.quick:
         args.baseline, args.attack = 5.0, 10.0
         args.p99_floor_ms = max(args.p99_floor_ms, 5.0)
+        # The gate shares two cores with whatever else the machine runs: it checks
+        # that legitimate clients are not starved (an attack that worked shows as
+        # seconds, or as failures), and the full run checks the 2x target.
+        args.p99_ratio = max(args.p99_ratio, 4.0)
+        args.p99_slack_ms = max(args.p99_slack_ms, 50.0)
     raise_fd_limit()
     kith_bin = Path(os.environ.get("KITH_BIN", ROOT / "target" / "release" / "kith"))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -443,10 +452,11 @@ def run(server: Server, args) -> int:
         slowest = hit[f"{name} new client"]["max_ms"]
         if not slowest < 1000:
             failures.append(f"a new {name} client took {slowest} ms to connect under attack")
-        bound = 2 * max(base[f"{name} persistent"]["p99_ms"], args.p99_floor_ms)
+        floor = max(base[f"{name} persistent"]["p99_ms"], args.p99_floor_ms)
+        bound = round(max(args.p99_ratio * floor, floor + args.p99_slack_ms), 2)
         if not hit[f"{name} persistent"]["p99_ms"] <= bound:
             failures.append(f"{name} p99 under attack {hit[f'{name} persistent']['p99_ms']} ms "
-                            f"> 2x baseline ({bound} ms)")
+                            f"> {args.p99_ratio:g}x baseline ({bound} ms)")
     report["failures"] = failures
     (args.out / "unauthenticated.json").write_text(json.dumps(report, indent=2))
     (args.out / "unauthenticated.md").write_text(markdown(report))
