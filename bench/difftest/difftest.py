@@ -23,23 +23,23 @@ import json
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import neo4j
 from neo4j.exceptions import Neo4jError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 import compare  # noqa: E402
 import gen  # noqa: E402
 import known  # noqa: E402
 import random_graph  # noqa: E402
 import schema  # noqa: E402
+from kith_serve import free_port, serve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "data"
@@ -48,34 +48,15 @@ TIMEOUT_S = 1.0
 NAIVE = "CYPHER planner=naive "
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Kith:
     def __init__(self, kith_bin: Path, data: Path, log: Path):
-        self.http, self.bolt = free_port(), free_port()
-        self.process = subprocess.Popen(
-            [str(kith_bin), "serve", "--data", str(data), "--listen", f"127.0.0.1:{self.http}",
-             "--bolt-listen", f"127.0.0.1:{self.bolt}", "--query-timeout-ms",
-             str(int(TIMEOUT_S * 1000))],
-            stdout=log.open("w"), stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.http}/health", timeout=1)
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise SystemExit(f"kith serve exited; see {log}")
-                time.sleep(0.1)
-        raise SystemExit("kith serve did not start")
+        self.served = serve(kith_bin, data, log, "--query-timeout-ms", str(int(TIMEOUT_S * 1000)))
+        self.bolt = self.served.bolt
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(30)
+        self.served.stop()
 
 
 def neo4j_peer(*args: str) -> None:

@@ -42,8 +42,6 @@ import os
 import random
 import resource
 import shutil
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,17 +53,14 @@ from pathlib import Path
 import kith
 import neo4j
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from kith_serve import serve  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 USER, PASSWORD = "app", "unauthenticated-bench-password"
 BOLT_OFFER = b"\x60\x60\xb0\x17" + bytes([0, 8, 8, 5]) + bytes(12)
 QUERY = "MATCH (p:Person {id: $id})-[:FRIEND_OF]->(f) RETURN count(f) AS n"
 RATE = 100.0  # requests per second of each persistent client
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def raise_fd_limit() -> None:
@@ -78,29 +73,13 @@ class Server:
     """`kith serve` on a fresh copy of the data with one reader user."""
 
     def __init__(self, kith_bin: Path, data: Path, log: Path):
-        self.http_port, self.bolt_port = free_port(), free_port()
-        while self.bolt_port == self.http_port:
-            self.bolt_port = free_port()
         subprocess.run(
             [str(kith_bin), "user", "add", USER, "--role", "reader", "--data", str(data),
              "--password-stdin"],
             input=PASSWORD.encode(), check=True, capture_output=True)
-        self.log = log.open("wb")
-        self.process = subprocess.Popen(
-            [str(kith_bin), "serve", "--data", str(data),
-             "--listen", f"127.0.0.1:{self.http_port}",
-             "--bolt-listen", f"127.0.0.1:{self.bolt_port}"],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.http_port}/health", timeout=1)
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise SystemExit(f"kith serve exited; see {log}")
-                time.sleep(0.1)
-        raise SystemExit("kith serve did not become healthy in 60 s")
+        self.served = serve(kith_bin, data, log)
+        self.process = self.served.process
+        self.http_port, self.bolt_port = self.served.http, self.served.bolt
 
     @property
     def bolt(self) -> str:
@@ -124,12 +103,7 @@ class Server:
         return out
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
+        self.served.stop()
 
 
 # ---------------------------------------------------------------- the attacker

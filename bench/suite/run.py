@@ -30,13 +30,10 @@ import json
 import math
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
-import tarfile
 import time
-import urllib.request
 from pathlib import Path
 
 import neo4j
@@ -47,17 +44,15 @@ SHARED = ROOT.parent / "shared" / "data"
 PEER = ROOT / "bench" / "peers" / "neo4j"
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "bench" / "difftest"))
+sys.path.insert(0, str(ROOT / "bench" / "lib"))
 import compare  # noqa: E402
 import queries  # noqa: E402
+from kith_serve import free_port, serve  # noqa: E402
 
 BI = ("bi-1", "bi-3", "bi-5", "bi-7", "bi-9", "bi-13", "bi-14", "bi-18")
 LADYBUG_LABELS = re.compile(r":(City|Country|Continent|Company|University)\b")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def data_set(work: Path, args) -> tuple[str, Path]:
@@ -80,24 +75,12 @@ class Kith:
         if not (data / "graph.kith").exists():
             subprocess.run([str(kith_bin), "load", "ldbc", str(src), "--out", str(data)],
                            check=True, capture_output=True)
-        self.http, self.bolt = free_port(), free_port()
-        log = (work / "kith-serve.log").open("w")
-        self.process = subprocess.Popen(
-            [str(kith_bin), "serve", "--data", str(data), "--listen", f"127.0.0.1:{self.http}",
-             "--bolt-listen", f"127.0.0.1:{self.bolt}", "--query-timeout-ms", "120000"],
-            stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.http}/health", timeout=1)
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise SystemExit("kith serve did not start; see kith-serve.log")
+        self.served = serve(kith_bin, data, work / "kith-serve.log",
+                            "--query-timeout-ms", "120000", seconds=120)
+        self.bolt = self.served.bolt
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(60)
+        self.served.stop(60)
 
 
 def start_neo4j(src: Path, work: Path) -> tuple[Path, int]:
