@@ -48,8 +48,6 @@ TIMEOUT_S = 1.0
 NAIVE = "CYPHER planner=naive "
 
 
-
-
 class Kith:
     def __init__(self, kith_bin: Path, data: Path, log: Path):
         self.served = serve(kith_bin, data, log, "--query-timeout-ms", str(int(TIMEOUT_S * 1000)))
