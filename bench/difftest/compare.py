@@ -70,13 +70,27 @@ class Answer:
         return self.error is not None
 
 
+def _bag_at(v, keys: list[str]):
+    """The bag at a path of map keys inside `v` (`card.tags`: the list under key `tags`
+    of the map in column `card`), its order forgotten; anything else left as it is."""
+    if not keys:
+        return _bag(v)
+    if isinstance(v, tuple) and v and v[0] == "map":
+        return ("map", tuple((k, _bag_at(x, keys[1:]) if k == keys[0] else x) for k, x in v[1]))
+    return v
+
+
 def answer_of(columns, records, bags: set, counters: dict | None = None) -> Answer:
-    index = [i for i, c in enumerate(columns) if c in bags]
+    """Rows normalised; a name in `bags` is a column (or `column.key...` inside a map
+    column) whose list is compared as a bag: a collect, or a pattern comprehension,
+    whose order Cypher leaves to the storage."""
+    paths = [b.split(".") for b in bags]
+    index = [(columns.index(p[0]), p[1:]) for p in paths if p[0] in columns]
     rows = []
     for r in records:
         row = [norm(x) for x in r]
-        for i in index:
-            row[i] = _bag(row[i])
+        for i, keys in index:
+            row[i] = _bag_at(row[i], keys)
         rows.append(tuple(row))
     return Answer(list(columns), rows, counters)
 

@@ -53,6 +53,8 @@ BI = ("bi-1", "bi-3", "bi-5", "bi-7", "bi-9", "bi-13", "bi-14", "bi-18")
 LADYBUG_LABELS = re.compile(r":(City|Country|Continent|Company|University)\b")
 
 
+class TimedOut(Exception):
+    """A system did not answer within --timeout: reported as such, not as a wrong answer."""
 
 
 def data_set(work: Path, args) -> tuple[str, Path]:
@@ -135,9 +137,15 @@ def used(text: str, params: dict) -> dict:
     return {k: v for k, v in params.items() if re.search(r"\$" + k + r"\b", text)}
 
 
-def timed(run, runs: int):
-    """One warm-up, then `runs` timed runs: (median ms, the first answer)."""
+def timed(run, runs: int, timeout_s: float):
+    """One warm-up, then `runs` timed runs: (median ms, the first answer).
+
+    A warm-up slower than the timeout ends the measurement: a query that takes minutes
+    on one system would otherwise hold the whole suite up for `runs` more of them."""
+    began = time.perf_counter()
     answer = run()
+    if time.perf_counter() - began > timeout_s:
+        raise TimedOut(f"over {timeout_s:g} s")
     times = []
     for _ in range(runs):
         began = time.perf_counter()
@@ -146,19 +154,27 @@ def timed(run, runs: int):
     return statistics.median(times), answer
 
 
-def bolt_runner(session, q: queries.Q, params: dict):
-    def run():
+def bolt_runner(session, q: queries.Q, params: dict, timeout_s: float):
+    def once():
         if q.writes:
-            tx = session.begin_transaction()
+            tx = session.begin_transaction(timeout=timeout_s)
             try:
                 result = tx.run(q.text, params)
                 records = [r.values() for r in result]
                 return compare.answer_of(result.keys(), records, set(q.bags))
             finally:
                 tx.rollback()
-        result = session.run(q.text, params)
+        result = session.run(neo4j.Query(q.text, timeout=timeout_s), params)
         records = [r.values() for r in result]
         return compare.answer_of(result.keys(), records, set(q.bags))
+
+    def run():
+        try:
+            return once()
+        except neo4j.exceptions.Neo4jError as e:
+            if "Timeout" in (e.code or "") or "TransactionTimedOut" in (e.code or ""):
+                raise TimedOut(f"over {timeout_s:g} s ({e.code})") from e
+            raise
     return run
 
 
@@ -172,7 +188,12 @@ def ladybug_text(q: queries.Q) -> tuple[str | None, str | None]:
 
 def ladybug_runner(conn, text: str, q: queries.Q, params: dict):
     def run():
-        result = conn.execute(text, params)
+        try:
+            result = conn.execute(text, params)
+        except RuntimeError as e:
+            if "interrupt" in str(e).lower() or "timeout" in str(e).lower():
+                raise TimedOut(f"interrupted by its query timeout ({str(e)[:80]})") from e
+            raise
         columns = result.get_column_names()
         rows = []
         while result.has_next():
@@ -181,10 +202,12 @@ def ladybug_runner(conn, text: str, q: queries.Q, params: dict):
     return run
 
 
-def measure(name, run, runs) -> dict:
+def measure(name, run, runs, timeout_s) -> dict:
     try:
-        ms, answer = timed(run, runs)
+        ms, answer = timed(run, runs, timeout_s)
         return {"ms": round(ms, 3), "answer": answer}
+    except TimedOut as e:
+        return {"ms": None, "timed_out": str(e)}
     except Exception as e:  # the system refused or failed the query: reported, not fatal
         return {"ms": None, "error": f"{type(e).__name__}: {str(e)[:300]}"}
 
@@ -197,6 +220,8 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--only", default="")
     p.add_argument("--no-ladybug", action="store_true")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds a system may take on one query before it is reported as timed out")
     args = p.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     kith_bin = Path(os.environ.get("KITH_BIN", ROOT / "target" / "release" / "kith"))
@@ -226,14 +251,17 @@ def run_all(args, dataset, kith, port, ladybug, ladybug_missing) -> int:
         args_of = used(q.text, values)
         row = {"name": q.name, "category": q.category}
         for system in ("kith", "neo4j"):
-            row[system] = measure(system, bolt_runner(sessions[system], q, args_of), args.runs)
+            row[system] = measure(system, bolt_runner(sessions[system], q, args_of, args.timeout),
+                                  args.runs, args.timeout)
         text, why_not = ladybug_text(q)
         if ladybug is None:
             row["ladybug"] = {"ms": None, "skipped": ladybug_missing}
         elif text is None:
             row["ladybug"] = {"ms": None, "skipped": why_not}
         else:
-            row["ladybug"] = measure("ladybug", ladybug_runner(ladybug, text, q, args_of), args.runs)
+            ladybug.set_query_timeout(int(args.timeout * 1000))
+            row["ladybug"] = measure("ladybug", ladybug_runner(ladybug, text, q, args_of),
+                                     args.runs, args.timeout)
         judge(row, q)
         results.append(row)
         print(f"{q.name:32} kith {fmt(row['kith'])} neo4j {fmt(row['neo4j'])} "
@@ -248,7 +276,15 @@ def run_all(args, dataset, kith, port, ladybug, ladybug_missing) -> int:
 
 
 def fmt(m: dict) -> str:
-    return f"{m['ms']:9.2f} ms" if m.get("ms") is not None else "        - "
+    if m.get("ms") is not None:
+        return f"{m['ms']:9.2f} ms"
+    return "  timeout   " if "timed_out" in m else "        -   "
+
+
+def cell(m: dict) -> str:
+    if m.get("ms"):
+        return str(m["ms"])
+    return "timeout" if "timed_out" in m else "error"
 
 
 def judge(row: dict, q: queries.Q) -> None:
@@ -257,6 +293,9 @@ def judge(row: dict, q: queries.Q) -> None:
     if "answer" in k and "answer" in n:
         how = compare.differ(n["answer"], k["answer"], ordered)
         row["verdict"] = "equal" if how is None else f"DIFFERS ({how})"
+    elif "timed_out" in k or "timed_out" in n:
+        slow = [s for s, m in (("kith", k), ("Neo4j", n)) if "timed_out" in m]
+        row["verdict"] = f"timed out on {' and '.join(slow)}"
     elif "error" in k and "error" in n:
         row["verdict"] = "both failed"
     else:
@@ -286,8 +325,14 @@ def summarise(dataset, params, runs, results) -> dict:
         "geomean_ladybug_over_kith": geomean([r["ladybug"]["ms"] / r["kith"]["ms"] for r in lady]),
         "ladybug_ran": len(lady),
         "kith_slower_than_neo4j": [r["name"] for r in both if r["kith"]["ms"] > r["neo4j"]["ms"]],
+        "timed_out": {s: [r["name"] for r in results if "timed_out" in r[s]]
+                      for s in ("kith", "neo4j", "ladybug")},
         "results": results,
     }
+
+
+def timeouts(r: dict) -> str:
+    return "; ".join(f"{s} on {', '.join(names)}" for s, names in r["timed_out"].items() if names)
 
 
 def markdown(r: dict) -> str:
@@ -305,6 +350,7 @@ def markdown(r: dict) -> str:
         f"- kith's answer differs from Neo4j's on: {', '.join(r['kith_differs_from_neo4j']) or 'none'}",
         f"- kith slower than Neo4j on {len(r['kith_slower_than_neo4j'])}: "
         f"{', '.join(r['kith_slower_than_neo4j']) or 'none'}",
+        f"- timed out after the --timeout (not in the means): {timeouts(r) or 'none'}",
         "",
         "| query | category | kith ms | Neo4j ms | Neo4j / kith | Ladybug ms | answers |",
         "|---|---|---|---|---|---|---|",
@@ -312,9 +358,9 @@ def markdown(r: dict) -> str:
     for x in r["results"]:
         k, n, l = x["kith"].get("ms"), x["neo4j"].get("ms"), x["ladybug"].get("ms")
         ratio = f"{n / k:.2f}" if k and n else "-"
-        lb = f"{l:.2f}" if l else ("n/a" if x["ladybug"].get("skipped") or x["ladybug"].get("error") else "-")
+        lb = f"{l:.2f}" if l else ("timeout" if "timed_out" in x["ladybug"] else "n/a")
         verdict = x["verdict"] + (f"; Ladybug {x['ladybug_verdict']}" if "ladybug_verdict" in x else "")
-        lines.append(f"| {x['name']} | {x['category']} | {k if k else 'error'} | {n if n else 'error'} "
+        lines.append(f"| {x['name']} | {x['category']} | {cell(x['kith'])} | {cell(x['neo4j'])} "
                      f"| {ratio} | {lb} | {verdict} |")
     return "\n".join(lines) + "\n"
 

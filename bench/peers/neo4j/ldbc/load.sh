@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Load an LDBC SNB Interactive csv_composite data set into a Neo4j home, independently of
 # kith: convert.py rewrites the official CSVs with Neo4j headers, `neo4j.sh import` bulk
-# imports them, then indexes on `id` for every label and on `name` for Tag, TagClass and
-# Country are created and awaited, and the server is stopped again.
+# imports them, then a uniqueness constraint on `id` for every label (as the official
+# indices-neo4j4.cypher declares, and as kith's `(label, id)` key is) and indexes on `name`
+# for Tag, TagClass and Country are created and awaited, and the server is stopped again.
 #
 # usage: load.sh SRC_DIR NEO4J_HOME [PORT]      (PORT defaults to 7698)
 # env:   KEEP_RUNNING=1 (leave the server up), and neo4j.sh's NEO4J_PEER_HEAP / ...
@@ -39,7 +40,8 @@ labels = ["Person", "Forum", "Message", "Post", "Comment", "Tag", "TagClass", "P
 with neo4j.GraphDatabase.driver(f"bolt://127.0.0.1:{port}", auth=None) as driver:
     with driver.session(database="neo4j") as s:
         for label in labels:
-            s.run(f"CREATE INDEX {label.lower()}_id IF NOT EXISTS FOR (n:`{label}`) ON (n.id)").consume()
+            s.run(f"CREATE CONSTRAINT {label.lower()}_id IF NOT EXISTS "
+                  f"FOR (n:`{label}`) REQUIRE n.id IS UNIQUE").consume()
         for label in ["Tag", "TagClass", "Country"]:
             s.run(f"CREATE INDEX {label.lower()}_name IF NOT EXISTS FOR (n:`{label}`) ON (n.name)").consume()
         s.run("CREATE INDEX person_first_name IF NOT EXISTS FOR (n:Person) ON (n.firstName)").consume()
