@@ -362,3 +362,27 @@ fn runtime_coercions_averages_and_union_as_neo4j_answers_them() {
     // UNION's DISTINCT has 0 and 0.0 as one value.
     assert_eq!(rows(&g, "RETURN 0 AS x UNION RETURN 0.0 AS x").len(), 1);
 }
+
+#[test]
+fn substring_and_left_of_the_empty_string_ignore_their_bounds_as_neo4j_does() {
+    // Found by the differential harness (seed 8, random graph): Neo4j answers '' where
+    // kith refused the negative bound; on any other string both refuse it.
+    let g = store("CREATE (:P {id: 1, e: ''})");
+    let q = "MATCH (p:P) RETURN substring('', -1, 100) AS a, substring(p.e, 5, -1) AS b, \
+             substring('', -1) AS c, left(p.e, -1) AS d";
+    let empty = Value::string("");
+    assert_eq!(
+        rows(&g, q),
+        [[empty.clone(), empty.clone(), empty.clone(), empty]]
+    );
+    for text in [
+        "RETURN right('', -1) AS x",
+        "RETURN substring('a', -1) AS x",
+        "RETURN left('a', -1) AS x",
+        "RETURN substring('a', 0, -1) AS x",
+    ] {
+        let mut tx = Tx::new(&g.snapshot());
+        let refused = Engine::default().query_tx(&mut tx, text, &[], &Limits::default());
+        assert!(refused.is_err(), "{text} must fail, as on Neo4j");
+    }
+}

@@ -392,6 +392,11 @@ fn substring(f: Function, args: &[Val]) -> Result<Val> {
             args.get(2).map_or(Ok(n), |v| int_arg(f, v))?,
         ),
     };
+    // Neo4j's empty string answers `substring` and `left` with itself whatever the
+    // bounds (`substring('', -1, 100)` is ''), while `right('', -1)` still fails.
+    if chars.is_empty() && !matches!(f, Function::Right) {
+        return Ok(Val::str(""));
+    }
     if from < 0 || len < 0 {
         return Err(CypherError::new(
             ErrorCode::ArgumentError,
