@@ -266,13 +266,21 @@ def run_all(args, dataset, kith, port, ladybug, ladybug_missing) -> int:
         results.append(row)
         print(f"{q.name:32} kith {fmt(row['kith'])} neo4j {fmt(row['neo4j'])} "
               f"ladybug {fmt(row['ladybug'])} {row['verdict']}", flush=True)
+        # Written after every query, so a run stopped part way (SF1 takes the better part
+        # of an hour) keeps what it measured.
+        write_report(args.work, dataset, params, args.runs, results)
     for s in sessions.values():
         s.close()
-    report = summarise(dataset, params, args.runs, results)
-    (args.work / "suite.json").write_text(json.dumps(report, indent=1, default=str))
-    (args.work / "suite.md").write_text(markdown(report))
+    report = write_report(args.work, dataset, params, args.runs, results)
     print(markdown(report).split("\n\n| query")[0])
     return 1 if report["kith_differs_from_neo4j"] else 0
+
+
+def write_report(work: Path, dataset, params, runs, results) -> dict:
+    report = summarise(dataset, params, runs, results)
+    (work / "suite.json").write_text(json.dumps(report, indent=1, default=str))
+    (work / "suite.md").write_text(markdown(report))
+    return report
 
 
 def fmt(m: dict) -> str:
@@ -296,6 +304,9 @@ def judge(row: dict, q: queries.Q) -> None:
     elif "timed_out" in k or "timed_out" in n:
         slow = [s for s, m in (("kith", k), ("Neo4j", n)) if "timed_out" in m]
         row["verdict"] = f"timed out on {' and '.join(slow)}"
+        failed = [s for s, m in (("kith", k), ("Neo4j", n)) if "error" in m]
+        if failed:  # the other's answer is unknown, so this is no verdict on the failure
+            row["verdict"] += f"; {failed[0]} failed"
     elif "error" in k and "error" in n:
         row["verdict"] = "both failed"
     else:

@@ -46,3 +46,10 @@ def test_different_answers_and_one_failure_are_differences():
     row = _row({"ms": None, "error": "boom"}, {"ms": 2.0, "answer": one})
     run.judge(row, q)
     assert row["verdict"] == "DIFFERS (one failed)"
+
+
+def test_a_failure_beside_a_timeout_is_named():
+    q = queries.Q("q", "c", "RETURN 1")
+    row = _row({"ms": None, "error": "row bound"}, {"ms": None, "timed_out": "over 20 s"})
+    run.judge(row, q)
+    assert row["verdict"] == "timed out on Neo4j; kith failed"

@@ -64,6 +64,16 @@ fn ms(r: &Value, system: &str) -> Option<f64> {
     r[system]["ms"].as_f64().filter(|v| *v > 0.0)
 }
 
+/// A system's time on one query as the table shows it: the median, or why there is none
+/// (a query over the run's `--timeout` is not an error, and is said so).
+fn cell(r: &Value, system: &str) -> String {
+    match ms(r, system) {
+        Some(x) => format!("{x:.2}"),
+        None if r[system]["timed_out"].is_string() => "timeout".to_owned(),
+        None => "-".to_owned(),
+    }
+}
+
 fn head(suite: &Value) -> String {
     let mut html = crate::report_page::html_start("The query suite");
     let mean = |key: &str| {
@@ -82,7 +92,7 @@ fn head(suite: &Value) -> String {
          Neo4j's Python driver over Bolt, Ladybug embedded (its times have no network in them).</p>\
          <ul><li>geometric mean of Neo4j / kith: <b>{}</b></li><li>geometric mean of Ladybug / kith \
          over the {} queries Ladybug ran: <b>{}</b></li><li>kith's answer differs from Neo4j's on: \
-         {}</li></ul>",
+         {}</li><li>timed out (outside the means): {}</li></ul>",
         suite["dataset"].as_str().unwrap_or("?"),
         suite["queries"],
         suite["runs"],
@@ -93,9 +103,29 @@ fn head(suite: &Value) -> String {
             "none".to_owned()
         } else {
             differs.join(", ")
-        }
+        },
+        timeouts(suite)
     );
     html
+}
+
+/// `neo4j on q1, q2; ladybug on q3` from the run's `timed_out` lists, or `none`.
+fn timeouts(suite: &Value) -> String {
+    let Some(by_system) = suite["timed_out"].as_object() else {
+        return "none".to_owned();
+    };
+    let parts: Vec<String> = by_system
+        .iter()
+        .filter_map(|(system, names)| {
+            let names: Vec<&str> = names.as_array()?.iter().filter_map(Value::as_str).collect();
+            (!names.is_empty()).then(|| format!("{system} on {}", names.join(", ")))
+        })
+        .collect();
+    if parts.is_empty() {
+        "none".to_owned()
+    } else {
+        parts.join("; ")
+    }
 }
 
 fn chart(category: &str, rows: &[&Value]) -> String {
@@ -123,7 +153,6 @@ fn table(results: &[Value]) -> String {
         "<h2>Every query</h2><table><tr><th>query</th><th>category</th><th>kith ms</th>\
          <th>Neo4j ms</th><th>Neo4j / kith</th><th>Ladybug ms</th><th>answers</th></tr>",
     );
-    let cell = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |x| format!("{x:.2}"));
     for r in results {
         let (k, n) = (ms(r, "kith"), ms(r, "neo4j"));
         let ratio = match (k, n) {
@@ -133,14 +162,14 @@ fn table(results: &[Value]) -> String {
         let lady = r["ladybug"]["skipped"]
             .as_str()
             .or(r["ladybug"]["error"].as_str())
-            .map_or_else(|| cell(ms(r, "ladybug")), |why| format!("n/a ({why})"));
+            .map_or_else(|| cell(r, "ladybug"), |why| format!("n/a ({why})"));
         let _ = write!(
             html,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{ratio}</td><td>{}</td><td>{}</td></tr>",
             r["name"].as_str().unwrap_or("?"),
             r["category"].as_str().unwrap_or("?"),
-            cell(k),
-            cell(n),
+            cell(r, "kith"),
+            cell(r, "neo4j"),
             crate::svg::escape(&lady),
             crate::svg::escape(r["verdict"].as_str().unwrap_or("?"))
         );
@@ -164,8 +193,12 @@ mod tests {
                 {"name": "a", "category": "top-k", "kith": {"ms": 1.5}, "neo4j": {"ms": 6.0},
                  "ladybug": {"ms": 2.0}, "verdict": "equal"},
                 {"name": "b", "category": "writes", "kith": {"ms": 2.0}, "neo4j": {"ms": null, "error": "x"},
-                 "ladybug": {"ms": null, "skipped": "writes are not run"}, "verdict": "DIFFERS (one failed)"}
-            ]
+                 "ladybug": {"ms": null, "skipped": "writes are not run"}, "verdict": "DIFFERS (one failed)"},
+                {"name": "c", "category": "top-k", "kith": {"ms": 3.0},
+                 "neo4j": {"ms": null, "timed_out": "over 60 s"},
+                 "ladybug": {"ms": 1.0}, "verdict": "timed out on Neo4j"}
+            ],
+            "timed_out": {"kith": [], "neo4j": ["c"], "ladybug": []}
         });
         std::fs::write(dir.path().join("suite.json"), suite.to_string()).expect("writes");
         let written = build(dir.path()).expect("builds");
@@ -175,5 +208,7 @@ mod tests {
         assert!(html.contains("differs from Neo4j's on: b"));
         assert!(html.contains("n/a (writes are not run)"));
         assert!(html.contains("<td>4.00</td>"), "the ratio of a");
+        assert!(html.contains("<td>timeout</td>"), "c's Neo4j cell: {html}");
+        assert!(html.contains("timed out (outside the means): neo4j on c"));
     }
 }
