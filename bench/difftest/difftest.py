@@ -173,6 +173,7 @@ def run_dataset(dataset: str, args, work: Path, kith_bin: Path, report: dict, ou
                     times = {k: round(v, 1) for k, v in spent.items()}
                     print(f"{dataset}: {done} queries ({rate:.0f}/s), seconds by target {times}: "
                           f"{dict(stats)}", flush=True)
+                    write_summary(args, report, args.started, finished=False)
     finally:
         for t in targets.values():
             t.close()
@@ -270,6 +271,16 @@ def describe(a: compare.Answer) -> dict:
             "counters": a.counters}
 
 
+def write_summary(args, report: dict, started: float, finished: bool) -> dict:
+    """Writes OUT/summary.json: at the end, and at every progress line so that a long
+    run stopped part way still has its counts."""
+    summary = {"seed": args.seed, "count_per_dataset": args.count, "variants": args.variants,
+               "seconds": round(time.monotonic() - started, 1), "finished": finished,
+               "datasets": {d: dict(sorted(c.items())) for d, c in report.items()}}
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=1000, help="queries per data set")
@@ -288,15 +299,11 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     neo4j_peer("build")
     report: dict = {}
-    started = time.monotonic()
+    started = args.started = time.monotonic()
     with (args.out / "differences.jsonl").open("w") as out:
         for dataset in args.datasets.split(","):
             run_dataset(dataset, args, work, kith_bin, report, out)
-    seconds = time.monotonic() - started
-    summary = {"seed": args.seed, "count_per_dataset": args.count, "variants": args.variants,
-               "seconds": round(seconds, 1),
-               "datasets": {d: dict(sorted(c.items())) for d, c in report.items()}}
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
+    summary = write_summary(args, report, started, finished=True)
     print(json.dumps(summary, indent=2))
     if args.work is None:
         shutil.rmtree(work, ignore_errors=True)

@@ -88,7 +88,7 @@ fn overflow_is_an_error_not_a_panic() {
     assert_eq!(one(&db, &format!("RETURN {edge} = {edge}")), "true");
     assert_eq!(
         one(&db, &format!("WITH [{edge}, datetime('1970-01-01T00:00Z')] AS l UNWIND l AS t RETURN t ORDER BY t LIMIT 1")),
-        "1970-01-01T00:00Z"
+        "1970-01-01T00:00:00Z"
     );
 }
 
@@ -118,7 +118,7 @@ fn temporal_values_mix_with_lists_and_sort_as_neo4j_does() {
     // Across kinds: datetime, localdatetime, date, time, localtime, duration.
     assert_eq!(
         one(&db, "UNWIND [duration('P1D'), localtime('12:00'), date('2020-01-01'), datetime('2020-01-01T00:00Z')] AS t WITH t ORDER BY t RETURN collect(t)"),
-        "[2020-01-01T00:00Z, 2020-01-01, 12:00, P1D]"
+        "[2020-01-01T00:00:00Z, 2020-01-01, 12:00:00, P1D]"
     );
 }
 

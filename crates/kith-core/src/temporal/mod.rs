@@ -285,19 +285,42 @@ fn zone_name(z: Option<Tz>) -> &'static str {
 }
 
 impl fmt::Display for Temporal {
-    /// Neo4j's `toString`: ISO 8601, seconds and fractions only when not zero.
+    /// Neo4j 5's `toString`: ISO 8601 with the seconds always, and a fraction of a
+    /// second only when not zero, in as few digits as it needs (`21:40:00.5`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(TimeForm::Neo4j))
+    }
+}
+
+/// How a time of day is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TimeForm {
+    /// Neo4j 5's `toString`: `HH:mm:ss[.f...]`, the fraction's trailing zeros dropped.
+    Neo4j,
+    /// java.time's `toString`, which the openCypher TCK writes its expected values in:
+    /// `HH:mm[:ss[.fff[fff[fff]]]]`, seconds only when not zero.
+    JavaTime,
+}
+
+impl Temporal {
+    /// The value as java.time writes it (`21:40` for a time at zero seconds), the form
+    /// of the openCypher TCK's expected values; `to_string` is Neo4j's form.
+    pub fn java_time_text(&self) -> String {
+        self.text(TimeForm::JavaTime)
+    }
+
+    fn text(&self, form: TimeForm) -> String {
         let mut s = String::new();
         match self {
             Temporal::Date(d) => write_date(&mut s, d),
-            Temporal::LocalTime(t) => write_time(&mut s, t),
+            Temporal::LocalTime(t) => write_time(&mut s, t, form),
             Temporal::Time(t, o) => {
-                write_time(&mut s, t);
+                write_time(&mut s, t, form);
                 write_offset(&mut s, *o);
             }
-            Temporal::LocalDateTime(dt) => write_local(&mut s, dt),
+            Temporal::LocalDateTime(dt) => write_local(&mut s, dt, form),
             Temporal::DateTime(z) => {
-                write_local(&mut s, &z.local);
+                write_local(&mut s, &z.local, form);
                 write_offset(&mut s, z.offset);
                 if let Some(zone) = z.zone {
                     let _ = write!(s, "[{}]", zone.name());
@@ -305,14 +328,14 @@ impl fmt::Display for Temporal {
             }
             Temporal::Duration(d) => write_duration(&mut s, d),
         }
-        f.write_str(&s)
+        s
     }
 }
 
-fn write_local(s: &mut String, dt: &NaiveDateTime) {
+fn write_local(s: &mut String, dt: &NaiveDateTime, form: TimeForm) {
     write_date(s, &dt.date());
     s.push('T');
-    write_time(s, &dt.time());
+    write_time(s, &dt.time(), form);
 }
 
 /// `yyyy-MM-dd`; years beyond four digits carry a sign, as java.time writes them.
@@ -328,22 +351,24 @@ fn write_date(s: &mut String, d: &NaiveDate) {
     let _ = write!(s, "-{:02}-{:02}", d.month(), d.day());
 }
 
-/// `HH:mm[:ss[.fff[fff[fff]]]]`, java.time's LocalTime form.
-fn write_time(s: &mut String, t: &NaiveTime) {
+/// A time of day in `form`.
+fn write_time(s: &mut String, t: &NaiveTime, form: TimeForm) {
     let _ = write!(s, "{:02}:{:02}", t.hour(), t.minute());
     let nano = t.nanosecond();
-    if t.second() > 0 || nano > 0 {
-        let _ = write!(s, ":{:02}", t.second());
-        if nano > 0 {
-            if nano.is_multiple_of(1_000_000) {
-                let _ = write!(s, ".{:03}", nano / 1_000_000);
-            } else if nano.is_multiple_of(1000) {
-                let _ = write!(s, ".{:06}", nano / 1000);
-            } else {
-                let _ = write!(s, ".{nano:09}");
-            }
-        }
+    if form == TimeForm::JavaTime && t.second() == 0 && nano == 0 {
+        return;
     }
+    let _ = write!(s, ":{:02}", t.second());
+    if nano == 0 {
+        return;
+    }
+    let digits = format!("{nano:09}");
+    let _ = match form {
+        TimeForm::Neo4j => write!(s, ".{}", digits.trim_end_matches('0')),
+        TimeForm::JavaTime if nano.is_multiple_of(1_000_000) => write!(s, ".{}", &digits[..3]),
+        TimeForm::JavaTime if nano.is_multiple_of(1000) => write!(s, ".{}", &digits[..6]),
+        TimeForm::JavaTime => write!(s, ".{digits}"),
+    };
 }
 
 /// `Z`, `+HH:MM` or `+HH:MM:SS`.
@@ -415,14 +440,23 @@ mod tests {
     }
 
     #[test]
-    fn writes_times_as_java_does() {
+    fn writes_times_as_neo4j_does_and_as_java_time_does_for_the_tck() {
         let t = |n| Temporal::LocalTime(time(12, 31, 14, n)).to_string();
         assert_eq!(t(645_876_123), "12:31:14.645876123");
         assert_eq!(t(645_876_000), "12:31:14.645876");
         assert_eq!(t(645_000_000), "12:31:14.645");
+        assert_eq!(t(500_000_000), "12:31:14.5");
+        assert_eq!(t(500), "12:31:14.0000005");
         assert_eq!(t(0), "12:31:14");
-        assert_eq!(Temporal::LocalTime(time(12, 0, 0, 0)).to_string(), "12:00");
-        assert_eq!(Temporal::Time(time(12, 0, 0, 0), 0).to_string(), "12:00Z");
+        let noon = Temporal::LocalTime(time(12, 0, 0, 0));
+        assert_eq!(noon.to_string(), "12:00:00");
+        assert_eq!(noon.java_time_text(), "12:00");
+        let half = Temporal::LocalTime(time(12, 0, 1, 500_000_000));
+        assert_eq!(half.java_time_text(), "12:00:01.500");
+        assert_eq!(
+            Temporal::Time(time(12, 0, 0, 0), 0).to_string(),
+            "12:00:00Z"
+        );
         assert_eq!(
             Temporal::Time(time(12, 34, 56, 0), -(2 * 3600 + 5 * 60 + 7)).to_string(),
             "12:34:56-02:05:07"
@@ -463,7 +497,7 @@ mod tests {
         assert_eq!(ZonedDateTime::in_zone(twice, tz, Some(3600)).offset, 3600);
         assert_eq!(
             Temporal::DateTime(summer).to_string(),
-            "1984-07-20T12:00+02:00[Europe/Stockholm]"
+            "1984-07-20T12:00:00+02:00[Europe/Stockholm]"
         );
     }
 }

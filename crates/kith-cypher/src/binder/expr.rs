@@ -293,6 +293,13 @@ impl Binder<'_> {
                 pos,
             ));
         }
+        if f == Function::Exists && !matches!(args[0].kind, ExprKind::Pattern(_)) {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                "exists() of a value is not Cypher 5: write `x IS NOT NULL`",
+                pos,
+            ));
+        }
         if f == Function::Size && matches!(args[0].kind, ExprKind::Pattern(_)) {
             return Err(self.error(
                 ErrorCode::SyntaxError,

@@ -378,35 +378,50 @@ enum State {
     Count(i64),
     Sum(Val),
     Avg(f64, i64),
+    /// Durations' `avg`: their sum so far (null before the first) and their count.
+    DurationAvg(Val, i64),
     Extreme(Val),
     Collect(Vec<Val>),
     /// A percentile's values, and the percentile (the last row's).
     Percentile(Vec<Val>, f64),
+    /// A standard deviation's count, mean and sum of squared differences (Welford's).
+    Deviation(i64, f64, f64),
 }
 
 impl State {
     fn new(f: Aggregate) -> State {
         match f {
             Aggregate::Count => State::Count(0),
-            Aggregate::Sum => State::Sum(Val::Int(0)),
+            Aggregate::Sum => State::Sum(Val::Null),
             Aggregate::Avg => State::Avg(0.0, 0),
             Aggregate::Min | Aggregate::Max => State::Extreme(Val::Null),
             Aggregate::Collect => State::Collect(Vec::new()),
             Aggregate::PercentileDisc | Aggregate::PercentileCont => {
                 State::Percentile(Vec::new(), 0.0)
             }
+            Aggregate::StDev | Aggregate::StDevP => State::Deviation(0, 0.0, 0.0),
         }
     }
 
     fn add(&mut self, f: Aggregate, v: Val) -> Result<()> {
         match self {
             State::Count(n) => *n += 1,
-            State::Sum(acc) => {
-                *acc = super::eval::binary(
-                    crate::binder::BinOp::Add,
-                    std::mem::take(acc),
-                    number(v, "sum")?,
-                )?
+            State::Sum(acc) => *acc = add_up(std::mem::take(acc), v, "sum")?,
+            State::Avg(_, 0) if is_duration(&v) => {
+                // Durations average as their sum over the count, as Neo4j's do.
+                *self = State::DurationAvg(Val::Null, 0);
+                return self.add(f, v);
+            }
+            State::DurationAvg(sum, n) => {
+                *sum = add_up(std::mem::take(sum), v, "avg")?;
+                *n += 1;
+            }
+            State::Deviation(n, mean, m2) => {
+                let x = as_f64(number(v, "stDev")?);
+                *n += 1;
+                let delta = x - *mean;
+                *mean += delta / *n as f64;
+                *m2 += delta * (x - *mean);
             }
             State::Avg(mean, n) => {
                 // A running mean, as Neo4j keeps it: the mean of equal values is that
@@ -462,13 +477,63 @@ impl State {
     fn finish(self, f: Aggregate) -> Val {
         match self {
             State::Count(n) => Val::Int(n),
+            State::Sum(Val::Null) => Val::Int(0),
             State::Sum(v) | State::Extreme(v) => v,
             State::Avg(_, 0) => Val::Null,
             State::Avg(mean, _) => Val::Float(mean),
+            // A sum of durations over a count of one or more: no overflow can happen.
+            State::DurationAvg(sum, n) => {
+                super::eval::binary(crate::binder::BinOp::Div, sum, Val::Int(n))
+                    .unwrap_or(Val::Null)
+            }
+            State::Deviation(0, ..) => Val::Null,
+            State::Deviation(n, _, m2) => {
+                let (sample, population) = ((n - 1).max(1) as f64, n as f64);
+                let d = if f == Aggregate::StDev {
+                    sample
+                } else {
+                    population
+                };
+                Val::Float((m2 / d).sqrt())
+            }
             State::Collect(items) => Val::list(items),
             State::Percentile(values, p) => percentile(values, p, f == Aggregate::PercentileCont),
         }
     }
+}
+
+fn is_duration(v: &Val) -> bool {
+    matches!(v, Val::Temporal(t) if matches!(**t, kith_core::Temporal::Duration(_)))
+}
+
+fn as_f64(v: Val) -> f64 {
+    match v {
+        Val::Int(i) => i as f64,
+        Val::Float(x) => x,
+        _ => 0.0,
+    }
+}
+
+/// `acc + v` for `sum` (and durations' `avg`): numbers with numbers, durations with
+/// durations; `acc` is null before the first value.
+fn add_up(acc: Val, v: Val, f: &str) -> Result<Val> {
+    if acc.is_null() && is_duration(&v) {
+        return Ok(v);
+    }
+    if is_duration(&v) && is_duration(&acc) {
+        return super::eval::binary(crate::binder::BinOp::Add, acc, v);
+    }
+    if is_duration(&acc) {
+        return Err(CypherError::type_error(format!(
+            "{f}() of durations and {}",
+            v.type_name()
+        )));
+    }
+    let v = number(v, f)?;
+    if acc.is_null() {
+        return Ok(v);
+    }
+    super::eval::binary(crate::binder::BinOp::Add, acc, v)
 }
 
 fn number(v: Val, f: &str) -> Result<Val> {

@@ -4,8 +4,13 @@
 //! is a match on it. Graph functions (`labels`, `type`, `startNode`...) read through the
 //! same `GraphView` as the operators.
 
+mod convert;
+mod math;
 mod regexp;
 mod scalar;
+mod text;
+mod value_type;
+mod vector;
 
 pub(crate) use regexp::compile_regex;
 pub use scalar::{call, format_float, to_string as scalar_to_string};
@@ -29,6 +34,10 @@ pub enum Aggregate {
     PercentileDisc,
     /// `percentileCont(x, p)`: the percentile `p`, interpolated between values.
     PercentileCont,
+    /// `stDev(x)`: the sample standard deviation.
+    StDev,
+    /// `stDevP(x)`: the population standard deviation.
+    StDevP,
 }
 
 impl Aggregate {
@@ -43,6 +52,8 @@ impl Aggregate {
             "collect" => Aggregate::Collect,
             "percentiledisc" => Aggregate::PercentileDisc,
             "percentilecont" => Aggregate::PercentileCont,
+            "stdev" => Aggregate::StDev,
+            "stdevp" => Aggregate::StDevP,
             _ => return None,
         })
     }
@@ -95,6 +106,7 @@ impl Function {
                 | F::DurationInMonths
                 | F::DurationInDays
                 | F::DurationInSeconds
+                | F::Timestamp
         )
     }
 }
@@ -142,15 +154,43 @@ functions! {
     ToFloat = "tofloat", 1..=1;
     ToString = "tostring", 1..=1;
     ToBoolean = "toboolean", 1..=1;
+    ToIntegerOrNull = "tointegerornull", 1..=1;
+    ToFloatOrNull = "tofloatornull", 1..=1;
+    ToStringOrNull = "tostringornull", 1..=1;
+    ToBooleanOrNull = "tobooleanornull", 1..=1;
+    ToIntegerList = "tointegerlist", 1..=1;
+    ToFloatList = "tofloatlist", 1..=1;
+    ToStringList = "tostringlist", 1..=1;
+    ToBooleanList = "tobooleanlist", 1..=1;
+    NullIf = "nullif", 2..=2;
+    ValueType = "valuetype", 1..=1;
+    ElementId = "elementid", 1..=1;
+    RandomUuid = "randomuuid", 0..=0;
+    File = "file", 0..=0;
+    LineNumber = "linenumber", 0..=0;
+    VectorCosine = "vector.similarity.cosine", 2..=2;
+    VectorEuclidean = "vector.similarity.euclidean", 2..=2;
     Floor = "floor", 1..=1;
     Ceil = "ceil", 1..=1;
-    Round = "round", 1..=1;
+    Round = "round", 1..=3;
+    IsNaN = "isnan", 1..=1;
     Abs = "abs", 1..=1;
     Sign = "sign", 1..=1;
     Sqrt = "sqrt", 1..=1;
     Exp = "exp", 1..=1;
     Log = "log", 1..=1;
     Log10 = "log10", 1..=1;
+    Sin = "sin", 1..=1;
+    Cos = "cos", 1..=1;
+    Tan = "tan", 1..=1;
+    Cot = "cot", 1..=1;
+    Asin = "asin", 1..=1;
+    Acos = "acos", 1..=1;
+    Atan = "atan", 1..=1;
+    Atan2 = "atan2", 2..=2;
+    Degrees = "degrees", 1..=1;
+    Radians = "radians", 1..=1;
+    Haversin = "haversin", 1..=1;
     Size = "size", 1..=1;
     Length = "length", 1..=1;
     Head = "head", 1..=1;
@@ -171,10 +211,16 @@ functions! {
     Left = "left", 2..=2;
     Right = "right", 2..=2;
     Trim = "trim", 1..=1;
-    LTrim = "ltrim", 1..=1;
-    RTrim = "rtrim", 1..=1;
+    LTrim = "ltrim", 1..=2;
+    RTrim = "rtrim", 1..=2;
+    BTrim = "btrim", 1..=2;
     ToUpper = "toupper", 1..=1;
     ToLower = "tolower", 1..=1;
+    Upper = "upper", 1..=1;
+    Lower = "lower", 1..=1;
+    Normalize = "normalize", 1..=2;
+    CharLength = "char_length", 1..=1;
+    CharacterLength = "character_length", 1..=1;
     Replace = "replace", 3..=3;
     Split = "split", 2..=2;
     Exists = "exists", 1..=1;
@@ -211,6 +257,7 @@ functions! {
     DurationInMonths = "duration.inmonths", 2..=2;
     DurationInDays = "duration.indays", 2..=2;
     DurationInSeconds = "duration.inseconds", 2..=2;
+    Timestamp = "timestamp", 0..=0;
     Rand = "rand", 0..=0;
     Pi = "pi", 0..=0;
     E = "e", 0..=0;

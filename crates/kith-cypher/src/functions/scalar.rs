@@ -22,6 +22,12 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
         F::Rand => return Ok(Val::Float(random_unit())),
         F::Pi => return Ok(Val::Float(std::f64::consts::PI)),
         F::E => return Ok(Val::Float(std::f64::consts::E)),
+        F::RandomUuid => return Ok(Val::str(&random_uuid())),
+        // The file and line LOAD CSV reads: kith has no LOAD CSV, so no file.
+        F::File | F::LineNumber => return Ok(Val::Null),
+        F::ValueType => return Ok(Val::str(&super::value_type::value_type(&args[0]))),
+        F::NullIf => return Ok(null_if(&args[0], &args[1])),
+        F::Range => return range(args),
         f if f.is_temporal() => return crate::temporal::call(f, args, &crate::temporal::realtime),
         _ => {}
     }
@@ -30,16 +36,50 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
         return Ok(Val::Null);
     }
     match f {
-        F::ToInteger => to_integer(a),
-        F::ToFloat => to_float(a),
+        F::ToInteger
+        | F::ToFloat
+        | F::ToBoolean
+        | F::ToIntegerOrNull
+        | F::ToFloatOrNull
+        | F::ToBooleanOrNull
+        | F::ToStringOrNull
+        | F::ToIntegerList
+        | F::ToFloatList
+        | F::ToBooleanList
+        | F::ToStringList => super::convert::call(f, a),
+        F::IsNaN
+        | F::Round
+        | F::Sin
+        | F::Cos
+        | F::Tan
+        | F::Cot
+        | F::Asin
+        | F::Acos
+        | F::Atan
+        | F::Atan2
+        | F::Degrees
+        | F::Radians
+        | F::Haversin => super::math::call(f, args),
+        F::Trim
+        | F::LTrim
+        | F::RTrim
+        | F::BTrim
+        | F::ToUpper
+        | F::ToLower
+        | F::Upper
+        | F::Lower
+        | F::Normalize
+        | F::CharLength
+        | F::CharacterLength
+        | F::Split => super::text::call(f, args),
+        F::VectorCosine | F::VectorEuclidean => super::vector::call(f, args),
         F::ToString => match a {
             Val::List(_) | Val::Map(_) | Val::Node(_) | Val::Rel(_) | Val::Path(_) => Err(
                 arg_type(f, "a number, string, boolean or temporal value", a),
             ),
             _ => Ok(to_string(a)),
         },
-        F::ToBoolean => to_boolean(a),
-        F::Floor | F::Ceil | F::Round | F::Sqrt | F::Exp | F::Log | F::Log10 => math(f, a),
+        F::Floor | F::Ceil | F::Sqrt | F::Exp | F::Log | F::Log10 => math(f, a),
         F::Abs => match a {
             Val::Int(i) => Ok(Val::Int(i.wrapping_abs())),
             Val::Float(x) => Ok(Val::Float(x.abs())),
@@ -59,7 +99,6 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
         F::Size => size(a),
         F::Length => match a {
             Val::Path(p) => Ok(Val::Int(p.rels.len() as i64)),
-            Val::Str(_) | Val::List(_) => size(a),
             _ => Err(arg_type(f, "a path", a)),
         },
         F::Head | F::Last | F::Tail | F::Reverse => list_fn(f, a),
@@ -87,12 +126,15 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
             Val::Rel(r) => Ok(Val::Int(i64::from(r.0))),
             _ => Err(arg_type(f, "a node or relationship", a)),
         },
+        // The element id Bolt 5 sends beside a node or relationship: its id, as text.
+        F::ElementId => match a {
+            Val::Node(n) => Ok(Val::str(&n.0.to_string())),
+            Val::Rel(r) => Ok(Val::str(&r.0.to_string())),
+            _ => Err(arg_type(f, "a node or relationship", a)),
+        },
         F::Keys | F::Properties => props_fn(f, a, graph),
-        F::Range => range(args),
         F::Substring | F::Left | F::Right => substring(f, args),
-        F::Trim | F::LTrim | F::RTrim | F::ToUpper | F::ToLower => string_fn(f, a),
         F::Replace => replace(args),
-        F::Split => split(args),
         F::Exists => Ok(Val::Bool(!a.is_null())),
         F::IsEmpty => match a {
             Val::Str(s) => Ok(Val::Bool(s.is_empty())),
@@ -111,96 +153,12 @@ fn unreachable_coalesce() -> Result<Val> {
     ))
 }
 
-fn arg_type(f: Function, expected: &str, got: &Val) -> CypherError {
+pub(super) fn arg_type(f: Function, expected: &str, got: &Val) -> CypherError {
     CypherError::type_error(format!(
         "{}() expects {expected}, got {}",
         f.name(),
         got.type_name()
     ))
-}
-
-fn to_integer(a: &Val) -> Result<Val> {
-    Ok(match a {
-        Val::Int(i) => Val::Int(*i),
-        Val::Float(x) if x.is_finite() => Val::Int(x.trunc() as i64),
-        Val::Float(_) => Val::Null,
-        Val::Bool(b) => Val::Int(i64::from(*b)),
-        Val::Str(s) => integer_of(s)?,
-        other => {
-            return Err(arg_type(
-                Function::ToInteger,
-                "a number, string or boolean",
-                other,
-            ))
-        }
-    })
-}
-
-/// `toInteger` of a string, as Neo4j reads it: an integer, else a float truncated;
-/// no surrounding spaces; past the integers' range an error, not a clamp.
-fn integer_of(s: &str) -> Result<Val> {
-    if let Ok(i) = s.parse::<i64>() {
-        return Ok(Val::Int(i));
-    }
-    let too_large = || CypherError::type_error(format!("integer, {s}, is too large"));
-    if s.trim() != s {
-        return Ok(Val::Null); // unlike toFloat, no spaces around
-    }
-    let integral = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if !integral.is_empty() && integral.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(too_large());
-    }
-    match float_of(s) {
-        Some(x) if x.is_nan() => Ok(Val::Null),
-        Some(x) if x.trunc() >= -(2f64.powi(63)) && x.trunc() < 2f64.powi(63) => {
-            Ok(Val::Int(x.trunc() as i64))
-        }
-        Some(_) => Err(too_large()),
-        None => Ok(Val::Null),
-    }
-}
-
-/// A string read as a float the way Java does (`Double.parseDouble`, which Neo4j
-/// uses): surrounding spaces allowed, `NaN` and `Infinity` spelt so, nothing else of
-/// Rust's `inf`/`nan` forms.
-fn float_of(s: &str) -> Option<f64> {
-    let t = s.trim();
-    let body = t.strip_prefix(['-', '+']).unwrap_or(t);
-    let named = body.eq_ignore_ascii_case("nan")
-        || body.eq_ignore_ascii_case("inf")
-        || body.eq_ignore_ascii_case("infinity");
-    if named && body != "NaN" && body != "Infinity" {
-        return None;
-    }
-    t.parse::<f64>().ok()
-}
-
-fn to_float(a: &Val) -> Result<Val> {
-    Ok(match a {
-        Val::Int(i) => Val::Float(*i as f64),
-        Val::Float(x) => Val::Float(*x),
-        Val::Str(s) => float_of(s).map(Val::Float).unwrap_or(Val::Null),
-        other => return Err(arg_type(Function::ToFloat, "a number or string", other)),
-    })
-}
-
-fn to_boolean(a: &Val) -> Result<Val> {
-    Ok(match a {
-        Val::Bool(b) => Val::Bool(*b),
-        Val::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "true" => Val::Bool(true),
-            "false" => Val::Bool(false),
-            _ => Val::Null,
-        },
-        Val::Int(i) => Val::Bool(*i != 0),
-        other => {
-            return Err(arg_type(
-                Function::ToBoolean,
-                "a boolean, string or integer",
-                other,
-            ))
-        }
-    })
 }
 
 /// The text of a value as `toString` gives it.
@@ -271,7 +229,6 @@ fn size(a: &Val) -> Result<Val> {
     match a {
         Val::Str(s) => Ok(Val::Int(s.chars().count() as i64)),
         Val::List(l) => Ok(Val::Int(l.len() as i64)),
-        Val::Map(m) => Ok(Val::Int(m.len() as i64)),
         other => Err(arg_type(Function::Size, "a string or list", other)),
     }
 }
@@ -340,6 +297,10 @@ fn range(args: &[Val]) -> Result<Val> {
     const RANGE_ITEMS_MAX: i64 = 10_000_000;
     let arg = |v: &Val| match v {
         Val::Int(i) => Ok(*i),
+        // Null is a type error on Neo4j 5, another type an argument error (the TCK).
+        Val::Null => Err(CypherError::type_error(
+            "range() expects integers, got null",
+        )),
         other => Err(CypherError::new(
             ErrorCode::ArgumentError,
             format!("range() expects integers, got {}", other.type_name()),
@@ -408,19 +369,6 @@ fn substring(f: Function, args: &[Val]) -> Result<Val> {
     Ok(Val::str(&chars[from..to].iter().collect::<String>()))
 }
 
-fn string_fn(f: Function, a: &Val) -> Result<Val> {
-    let Val::Str(s) = a else {
-        return Err(arg_type(f, "a string", a));
-    };
-    Ok(Val::str(&match f {
-        Function::Trim => s.trim().to_owned(),
-        Function::LTrim => s.trim_start().to_owned(),
-        Function::RTrim => s.trim_end().to_owned(),
-        Function::ToUpper => s.to_uppercase(),
-        _ => s.to_lowercase(),
-    }))
-}
-
 fn replace(args: &[Val]) -> Result<Val> {
     if args.iter().any(Val::is_null) {
         return Ok(Val::Null);
@@ -431,29 +379,38 @@ fn replace(args: &[Val]) -> Result<Val> {
     }
 }
 
-fn split(args: &[Val]) -> Result<Val> {
-    match (&args[0], &args[1]) {
-        (Val::Null, _) | (_, Val::Null) => Ok(Val::Null),
-        // An empty separator splits between characters, as Neo4j does: no empty
-        // strings at the ends, and the empty string is one empty piece.
-        (Val::Str(s), Val::Str(sep)) if sep.is_empty() => Ok(if s.is_empty() {
-            Val::list(vec![Val::str("")])
-        } else {
-            Val::list(
-                s.chars()
-                    .map(|c| Val::str(c.encode_utf8(&mut [0u8; 4])))
-                    .collect(),
-            )
-        }),
-        (Val::Str(s), Val::Str(sep)) => Ok(Val::list(s.split(&**sep).map(Val::str).collect())),
-        _ => Err(CypherError::type_error("split() expects two strings")),
+/// `nullIf(a, b)`: null where `a = b` holds, else `a`.
+fn null_if(a: &Val, b: &Val) -> Val {
+    match crate::value::equals(a, b) {
+        Some(true) => Val::Null,
+        _ => a.clone(),
     }
 }
 
-/// A uniform float in [0, 1): xorshift64* per thread, seeded from the clock and the
-/// thread. `rand()` needs no more than that, and the workspace's `rand` is built
-/// without its thread-local generator.
+/// A version 4 (random) UUID in its usual text.
+fn random_uuid() -> String {
+    let hi = random_u64() & !0xF000 | 0x4000;
+    let lo = random_u64() & !(0xC << 60) | (0x8 << 60);
+    let h = format!("{hi:016x}{lo:016x}");
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}
+
+/// A uniform float in [0, 1).
 fn random_unit() -> f64 {
+    (random_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// 64 random bits: xorshift64* per thread, seeded from the clock and the thread.
+/// `rand()` and `randomUUID()` need no more than that, and the workspace's `rand` is
+/// built without its thread-local generator.
+fn random_u64() -> u64 {
     use std::cell::Cell;
     thread_local! {
         static STATE: Cell<u64> = Cell::new({
@@ -470,6 +427,6 @@ fn random_unit() -> f64 {
         x ^= x << 25;
         x ^= x >> 27;
         s.set(x);
-        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     })
 }

@@ -609,6 +609,11 @@ impl Parser<'_> {
         if let Some(kind) = quantifier {
             return self.quantifier(kind, pos);
         }
+        if lower == "trim" {
+            if let Some(call) = self.trim_from(pos)? {
+                return Ok(call);
+            }
+        }
         let distinct = self.eat_keyword("DISTINCT");
         let mut args = Vec::new();
         if !self.at(&Token::RParen) {
@@ -620,6 +625,9 @@ impl Parser<'_> {
             }
         }
         self.expect(&Token::RParen, "')' to close the argument list")?;
+        if lower == "normalize" {
+            normal_form_name(&mut args);
+        }
         Ok(Expr {
             kind: ExprKind::Call {
                 name,
@@ -628,6 +636,62 @@ impl Parser<'_> {
             },
             pos,
         })
+    }
+
+    /// `trim([LEADING | TRAILING | BOTH] [characters] FROM s)`, after `trim(`, as a call
+    /// of `ltrim`, `rtrim` or `btrim`; `None` (nothing consumed) for a plain `trim(s)`.
+    fn trim_from(&mut self, pos: usize) -> Result<Option<Expr>> {
+        let side = ["LEADING", "TRAILING", "BOTH"]
+            .into_iter()
+            .find(|kw| self.at_keyword(kw) && !matches!(self.peek_at(1), Token::RParen));
+        let bare_from = self.at_keyword("FROM") && !matches!(self.peek_at(1), Token::RParen);
+        if side.is_none() && !bare_from && !self.trim_has_from() {
+            return Ok(None);
+        }
+        if side.is_some() {
+            self.advance();
+        }
+        let characters = if self.eat_keyword("FROM") {
+            None
+        } else {
+            let c = self.expr()?;
+            self.expect_keyword("FROM")?;
+            Some(c)
+        };
+        let subject = self.expr()?;
+        self.expect(&Token::RParen, "')' to close trim(... FROM ...)")?;
+        let name = match side {
+            Some("LEADING") => "ltrim",
+            Some("TRAILING") => "rtrim",
+            _ => "btrim",
+        };
+        let args = std::iter::once(subject).chain(characters).collect();
+        Ok(Some(Expr {
+            kind: ExprKind::Call {
+                name: name.to_owned(),
+                distinct: false,
+                args,
+            },
+            pos,
+        }))
+    }
+
+    /// Whether a `FROM` stands inside this `trim(`'s parentheses (`trim('x' FROM s)`).
+    fn trim_has_from(&self) -> bool {
+        let mut depth = 0usize;
+        let mut ahead = 0;
+        loop {
+            let token = self.peek_at(ahead);
+            ahead += 1;
+            match token {
+                Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
+                Token::RParen | Token::RBracket | Token::RBrace if depth == 0 => return false,
+                Token::RParen | Token::RBracket | Token::RBrace => depth -= 1,
+                Token::Eof => return false,
+                Token::Ident(s) if depth == 0 && s.eq_ignore_ascii_case("FROM") => return true,
+                _ => {}
+            }
+        }
     }
 
     fn reduce(&mut self, pos: usize) -> Result<Expr> {
@@ -723,4 +787,22 @@ fn parse_int(s: &str) -> Option<i64> {
         body.to_owned()
     };
     i64::from_str_radix(&text, radix).ok()
+}
+
+/// `normalize(s, NFKC)`: the normal form is a bare name, not a variable; it becomes
+/// the string the function reads.
+fn normal_form_name(args: &mut [Expr]) {
+    if let Some(Expr {
+        kind: kind @ ExprKind::Var(_),
+        ..
+    }) = args.get_mut(1)
+    {
+        let ExprKind::Var(name) = &*kind else {
+            return;
+        };
+        let form = name.to_ascii_uppercase();
+        if ["NFC", "NFD", "NFKC", "NFKD"].contains(&form.as_str()) {
+            *kind = ExprKind::Str(form);
+        }
+    }
 }

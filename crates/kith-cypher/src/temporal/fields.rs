@@ -95,15 +95,11 @@ fn duration_field(d: &Duration, name: &str) -> Option<Val> {
         "hours" => d.seconds / 3600,
         "minutes" => d.seconds / 60,
         "seconds" => d.seconds,
-        "milliseconds" => d
-            .seconds
-            .checked_mul(1000)?
-            .checked_add(nanos / 1_000_000)?,
-        "microseconds" => d
-            .seconds
-            .checked_mul(1_000_000)?
-            .checked_add(nanos / 1000)?,
-        "nanoseconds" => d.seconds.checked_mul(1_000_000_000)?.checked_add(nanos)?,
+        // Past the integers' range these wrap, as Neo4j's (Java's long) do:
+        // `duration({seconds: 9223372036854775807}).nanoseconds` is -1000000000.
+        "milliseconds" => d.seconds.wrapping_mul(1000).wrapping_add(nanos / 1_000_000),
+        "microseconds" => d.seconds.wrapping_mul(1_000_000).wrapping_add(nanos / 1000),
+        "nanoseconds" => d.seconds.wrapping_mul(1_000_000_000).wrapping_add(nanos),
         "quartersofyear" => (d.months % 12) / 3,
         "monthsofquarter" => d.months % 3,
         "monthsofyear" => d.months % 12,

@@ -40,6 +40,10 @@ pub fn call(f: Function, args: &[Val], now: &dyn Fn() -> NaiveDateTime) -> Resul
     if args.iter().any(Val::is_null) {
         return Ok(Val::Null);
     }
+    if f == F::Timestamp {
+        // The statement's clock in epoch milliseconds: one instant for the statement.
+        return Ok(Val::Int(now().and_utc().timestamp_millis()));
+    }
     let clock = match f {
         F::DateRealtime
         | F::LocalTimeRealtime

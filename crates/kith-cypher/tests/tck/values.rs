@@ -410,8 +410,8 @@ pub fn matches(expected: &Expected, actual: &Value, lists: ListOrder) -> bool {
         (Expected::Int(a), Value::Int(b)) => a == b,
         (Expected::Float(a), Value::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
         (Expected::Str(a), Value::String(b)) => a.as_str() == &**b,
-        // The TCK writes temporal values as their Neo4j text form.
-        (Expected::Str(a), Value::Temporal(t)) => *a == t.to_string(),
+        // The TCK writes temporal values in java.time's text form.
+        (Expected::Str(a), Value::Temporal(t)) => *a == t.java_time_text(),
         (Expected::List(a), Value::List(b)) => list_matches(a, b, lists),
         (Expected::Map(a), Value::Map(b)) => map_matches(a, b, lists),
         (Expected::Node(n), v) => node(v).is_some_and(|v| node_matches(n, &v, lists)),
@@ -674,7 +674,7 @@ fn write_value(out: &mut String, v: &Value) {
             let _ = write!(out, "datetime({t})");
         }
         Value::Temporal(t) => {
-            let _ = write!(out, "'{t}'");
+            let _ = write!(out, "'{}'", t.java_time_text());
         }
         Value::List(items) => {
             out.push('[');

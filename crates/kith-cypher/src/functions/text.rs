@@ -1,0 +1,125 @@
+//! String functions: trimming (whitespace, or given characters), case, Unicode
+//! normalisation, lengths and `split`.
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::scalar::arg_type;
+use super::Function;
+use crate::error::{CypherError, ErrorCode, Result};
+use crate::value::Val;
+
+/// Calls one of the string functions here (a null first argument already answered).
+pub(super) fn call(f: Function, args: &[Val]) -> Result<Val> {
+    use Function as F;
+    if args[1..].iter().any(Val::is_null) {
+        return Ok(Val::Null);
+    }
+    if f == F::Split {
+        return split(&args[0], &args[1]);
+    }
+    let Val::Str(s) = &args[0] else {
+        return Err(arg_type(f, "a string", &args[0]));
+    };
+    Ok(match f {
+        F::Trim | F::LTrim | F::RTrim | F::BTrim => Val::str(trim(f, s, args.get(1))?),
+        F::ToUpper | F::Upper => Val::str(&s.to_uppercase()),
+        F::ToLower | F::Lower => Val::str(&s.to_lowercase()),
+        F::CharLength | F::CharacterLength => Val::Int(s.chars().count() as i64),
+        _ => Val::str(&normalize(s, args.get(1))?),
+    })
+}
+
+/// Whitespace off one end or both, or, given characters, any of them.
+fn trim<'s>(f: Function, s: &'s str, characters: Option<&Val>) -> Result<&'s str> {
+    let set: Option<Vec<char>> = match characters {
+        None => None,
+        Some(Val::Str(c)) => Some(c.chars().collect()),
+        Some(other) => return Err(arg_type(f, "a string of characters to trim", other)),
+    };
+    let strip = |c: char| match &set {
+        Some(set) => set.contains(&c),
+        None => c.is_whitespace(),
+    };
+    Ok(match f {
+        Function::LTrim => s.trim_start_matches(strip),
+        Function::RTrim => s.trim_end_matches(strip),
+        _ => s.trim_matches(strip),
+    })
+}
+
+fn normalize(s: &str, form: Option<&Val>) -> Result<String> {
+    let form = match form {
+        None => "NFC",
+        Some(Val::Str(f)) => f,
+        Some(other) => return Err(arg_type(Function::Normalize, "a normal form", other)),
+    };
+    Ok(match form {
+        "NFC" => s.nfc().collect(),
+        "NFD" => s.nfd().collect(),
+        "NFKC" => s.nfkc().collect(),
+        "NFKD" => s.nfkd().collect(),
+        other => {
+            return Err(CypherError::new(
+                ErrorCode::ArgumentError,
+                format!("unknown normal form {other}: NFC, NFD, NFKC or NFKD"),
+            ))
+        }
+    })
+}
+
+/// `split(s, delimiter)` and `split(s, [delimiters])`: cut wherever a (non-empty)
+/// delimiter starts, the longest first; with only an empty delimiter, between
+/// characters.
+fn split(s: &Val, by: &Val) -> Result<Val> {
+    let Val::Str(s) = s else {
+        return Err(arg_type(Function::Split, "a string", s));
+    };
+    let delimiters: Vec<&str> = match by {
+        Val::Str(d) => vec![&**d],
+        Val::List(l) => l
+            .iter()
+            .map(|d| match d {
+                Val::Str(d) => Ok(&**d),
+                other => Err(arg_type(Function::Split, "a list of strings", other)),
+            })
+            .collect::<Result<_>>()?,
+        other => Err(arg_type(
+            Function::Split,
+            "a string or a list of strings",
+            other,
+        ))?,
+    };
+    let mut cut: Vec<&str> = delimiters.into_iter().filter(|d| !d.is_empty()).collect();
+    cut.sort_by_key(|d| std::cmp::Reverse(d.len()));
+    let empty_only = cut.is_empty() && matches!(by, Val::Str(_));
+    if empty_only {
+        return Ok(between_characters(s));
+    }
+    let mut pieces = Vec::new();
+    let (mut start, mut at) = (0, 0);
+    while at < s.len() {
+        match cut.iter().find(|d| s[at..].starts_with(**d)) {
+            Some(d) => {
+                pieces.push(Val::str(&s[start..at]));
+                at += d.len();
+                start = at;
+            }
+            None => at += s[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    pieces.push(Val::str(&s[start..]));
+    Ok(Val::list(pieces))
+}
+
+/// An empty separator splits between characters, as Neo4j does: no empty strings at
+/// the ends, and the empty string is one empty piece.
+fn between_characters(s: &str) -> Val {
+    if s.is_empty() {
+        return Val::list(vec![Val::str("")]);
+    }
+    Val::list(
+        s.chars()
+            .map(|c| Val::str(c.encode_utf8(&mut [0u8; 4])))
+            .collect(),
+    )
+}

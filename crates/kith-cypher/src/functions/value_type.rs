@@ -1,0 +1,118 @@
+//! `valueType(x)`: a value's type as Neo4j 5 names it (`INTEGER NOT NULL`,
+//! `LIST<STRING | INTEGER> NOT NULL`). A list's item type is the union of its items'
+//! types, in Neo4j's order of types, each `NOT NULL` unless a null item stands among
+//! them; an empty list's item type is `NOTHING`, which another list type absorbs.
+
+use kith_core::Temporal;
+
+use crate::value::Val;
+
+/// The name of `v`'s type.
+pub(super) fn value_type(v: &Val) -> String {
+    match of(v) {
+        None => "NULL".to_owned(),
+        Some(t) => format!("{} NOT NULL", t.name()),
+    }
+}
+
+/// A non-null type, ordered as Neo4j orders a union's members: by its rank, and a list
+/// type by its item type.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Type {
+    rank: u8,
+    name: &'static str,
+    items: Option<Union>,
+}
+
+/// A list's rank among the types (after MAP, before PATH).
+const LIST: u8 = 15;
+
+/// A list's item type: its members (sorted, distinct) and whether a null stands too.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Union {
+    members: Vec<Type>,
+    nullable: bool,
+}
+
+fn of(v: &Val) -> Option<Type> {
+    let simple = |rank, name| Some(simple(rank, name));
+    match v {
+        Val::Null => None,
+        Val::Bool(_) => simple(1, "BOOLEAN"),
+        Val::Str(_) => simple(2, "STRING"),
+        Val::Int(_) => simple(3, "INTEGER"),
+        Val::Float(_) => simple(4, "FLOAT"),
+        Val::DateTime(_) => simple(9, "ZONED DATETIME"),
+        Val::Temporal(t) => Some(temporal(t)),
+        Val::Node(_) => simple(12, "NODE"),
+        Val::Rel(_) => simple(13, "RELATIONSHIP"),
+        Val::Map(_) => simple(14, "MAP"),
+        Val::List(items) => Some(Type {
+            rank: LIST,
+            name: "LIST",
+            items: Some(union(items)),
+        }),
+        Val::Path(_) => simple(16, "PATH"),
+    }
+}
+
+fn simple(rank: u8, name: &'static str) -> Type {
+    Type {
+        rank,
+        name,
+        items: None,
+    }
+}
+
+fn temporal(t: &Temporal) -> Type {
+    let (rank, name) = match t {
+        Temporal::Date(_) => (5, "DATE"),
+        Temporal::LocalTime(_) => (6, "LOCAL TIME"),
+        Temporal::Time(..) => (7, "ZONED TIME"),
+        Temporal::LocalDateTime(_) => (8, "LOCAL DATETIME"),
+        Temporal::DateTime(_) => (9, "ZONED DATETIME"),
+        Temporal::Duration(_) => (10, "DURATION"),
+    };
+    simple(rank, name)
+}
+
+fn union(items: &[Val]) -> Union {
+    let mut members: Vec<Type> = items.iter().filter_map(of).collect();
+    members.sort();
+    members.dedup();
+    let nothing = |t: &Type| {
+        t.items
+            .as_ref()
+            .is_some_and(|u| u.members.is_empty() && !u.nullable)
+    };
+    if members.iter().filter(|t| t.rank == LIST).count() > 1 {
+        members.retain(|t| !nothing(t));
+    }
+    Union {
+        members,
+        nullable: items.iter().any(Val::is_null),
+    }
+}
+
+impl Type {
+    fn name(&self) -> String {
+        match &self.items {
+            None => self.name.to_owned(),
+            Some(u) => format!("LIST<{}>", u.name()),
+        }
+    }
+}
+
+impl Union {
+    fn name(&self) -> String {
+        if self.members.is_empty() {
+            return if self.nullable { "NULL" } else { "NOTHING" }.to_owned();
+        }
+        let suffix = if self.nullable { "" } else { " NOT NULL" };
+        self.members
+            .iter()
+            .map(|t| format!("{}{suffix}", t.name()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
