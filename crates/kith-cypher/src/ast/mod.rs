@@ -514,6 +514,8 @@ pub enum BinaryOp {
     And,
     /// `+`.
     Add,
+    /// `||`: strings or lists joined.
+    Concat,
     /// `-`.
     Sub,
     /// `*`.

@@ -233,6 +233,7 @@ impl Binder<'_> {
                 BinOp::Regex
             }
             BinaryOp::Add => BinOp::Add,
+            BinaryOp::Concat => BinOp::Concat,
             BinaryOp::Sub => BinOp::Sub,
             BinaryOp::Mul => BinOp::Mul,
             BinaryOp::Div => BinOp::Div,

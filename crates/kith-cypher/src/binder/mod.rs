@@ -191,6 +191,8 @@ pub enum MapItem {
 pub enum BinOp {
     /// `+`.
     Add,
+    /// `||`: strings or lists joined.
+    Concat,
     /// `-`.
     Sub,
     /// `*`.

@@ -404,8 +404,24 @@ pub(crate) fn binary(op: BinOp, a: Val, b: Val) -> Result<Val> {
     }
     match op {
         BinOp::Add => add(a, b),
+        BinOp::Concat => concat(a, b),
         _ => numeric(op, &a, &b),
     }
+}
+
+/// `a || b`: two strings or two lists joined; unlike `+`, nothing else.
+fn concat(a: Val, b: Val) -> Result<Val> {
+    Ok(match (a, b) {
+        (Val::Str(x), Val::Str(y)) => Val::str(&format!("{x}{y}")),
+        (Val::List(x), Val::List(y)) => Val::list(x.iter().chain(y.iter()).cloned().collect()),
+        (x, y) => {
+            return Err(CypherError::type_error(format!(
+                "|| joins two strings or two lists, not {} and {}",
+                x.type_name(),
+                y.type_name()
+            )))
+        }
+    })
 }
 
 /// Arithmetic with a duration; `None` when neither side is a temporal value.
@@ -494,6 +510,7 @@ fn int_op(op: BinOp, x: i64, y: i64) -> Result<Val> {
 fn op_symbol(op: BinOp) -> &'static str {
     match op {
         BinOp::Add => "+",
+        BinOp::Concat => "||",
         BinOp::Sub => "-",
         BinOp::Mul => "*",
         BinOp::Div => "/",

@@ -2,7 +2,9 @@
 //! CONSTRAINTS`.
 
 use super::Parser;
-use crate::ast::{Call, Clause, Show, Yield};
+use crate::ast::{
+    Call, Clause, Expr, ExprKind, Projection, ProjectionItem, Show, Statement, Yield,
+};
 use crate::error::Result;
 use crate::lexer::Token;
 
@@ -11,11 +13,20 @@ impl Parser<'_> {
     pub(super) fn call_clause(&mut self) -> Result<Clause> {
         let pos = self.offset();
         self.advance();
-        if self.eat(&Token::LBrace) {
+        let scope = if self.at(&Token::LParen) {
+            Some(self.import_scope()?)
+        } else {
+            None
+        };
+        if scope.is_some() || self.at(&Token::LBrace) {
+            self.expect(&Token::LBrace, "'{' to open the subquery")?;
             self.enter()?;
-            let statement = self.statement()?;
+            let mut statement = self.statement()?;
             self.leave();
             self.expect(&Token::RBrace, "'}' to close the subquery")?;
+            if let Some(Some(import)) = scope {
+                import_into(&mut statement, &import);
+            }
             return Ok(Clause::Subquery(Box::new(statement)));
         }
         let mut name = self.name("a procedure name")?;
@@ -48,6 +59,42 @@ impl Parser<'_> {
             args,
             yields,
             pos,
+        }))
+    }
+
+    /// A scoped subquery's `(a, b)`, `(*)` or `()`: the WITH it stands for (a
+    /// projection of the variables, or of all of them), `None` for `()`.
+    fn import_scope(&mut self) -> Result<Option<Projection>> {
+        self.expect(&Token::LParen, "'('")?;
+        let star = self.eat(&Token::Star);
+        let mut items = Vec::new();
+        while !star && !self.at(&Token::RParen) {
+            let pos = self.offset();
+            let name = self.variable()?;
+            items.push(ProjectionItem {
+                expr: Expr {
+                    kind: ExprKind::Var(name.clone()),
+                    pos,
+                },
+                name,
+                aliased: false,
+            });
+            if !self.eat(&Token::Comma) {
+                break;
+            }
+        }
+        self.expect(
+            &Token::RParen,
+            "')' to close the variables the subquery imports",
+        )?;
+        Ok((star || !items.is_empty()).then(|| Projection {
+            distinct: false,
+            star,
+            items,
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+            where_: None,
         }))
     }
 
@@ -103,5 +150,15 @@ impl Parser<'_> {
             None
         };
         Ok(Clause::Show(what, yields))
+    }
+}
+
+/// `CALL (a, b) { ... }` is `CALL { WITH a, b ... }`: the importing WITH heads every
+/// part of the subquery's UNION.
+fn import_into(statement: &mut Statement, import: &Projection) {
+    let parts =
+        std::iter::once(&mut statement.query).chain(statement.unions.iter_mut().map(|(_, q)| q));
+    for part in parts {
+        part.clauses.insert(0, Clause::With(import.clone()));
     }
 }

@@ -72,7 +72,7 @@ impl Parser<'_> {
     }
 
     fn match_clause(&mut self, optional: bool) -> Result<Clause> {
-        let pattern = self.pattern()?;
+        let (pattern, inline) = self.with_inline_predicates(Self::pattern)?;
         let where_ = if self.eat_keyword("WHERE") {
             Some(self.expr()?)
         } else {
@@ -81,7 +81,7 @@ impl Parser<'_> {
         Ok(Clause::Match(Match {
             optional,
             pattern,
-            where_,
+            where_: super::pattern::and_all(inline, where_),
         }))
     }
 
@@ -115,7 +115,8 @@ impl Parser<'_> {
                 }
             }
         }
-        let skip = if self.eat_keyword("SKIP") {
+        // `OFFSET` is GQL's name for SKIP, which Neo4j 5 takes too.
+        let skip = if self.eat_keyword("SKIP") || self.eat_keyword("OFFSET") {
             Some(self.expr()?)
         } else {
             None

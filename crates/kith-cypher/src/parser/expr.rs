@@ -138,10 +138,14 @@ impl Parser<'_> {
             let op = match self.peek() {
                 Token::Plus => BinaryOp::Add,
                 Token::Minus => BinaryOp::Sub,
+                Token::Pipe if self.peek_at(1) == &Token::Pipe => BinaryOp::Concat,
                 _ => return Ok(left),
             };
             let pos = self.offset();
             self.advance();
+            if op == BinaryOp::Concat {
+                self.advance();
+            }
             let right = self.multiplicative()?;
             left = Expr {
                 kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
@@ -425,17 +429,18 @@ impl Parser<'_> {
         if !self.at(&Token::LParen) {
             return Ok(None);
         }
-        let Ok(pattern) = self.path_pattern() else {
+        let Ok((pattern, inline)) = self.with_inline_predicates(Self::path_pattern) else {
             return Ok(None);
         };
         if pattern.steps.is_empty() {
             return Ok(None);
         }
         let filter = if self.eat_keyword("WHERE") {
-            Some(Box::new(self.expr()?))
+            Some(self.expr()?)
         } else {
             None
         };
+        let filter = super::pattern::and_all(inline, filter).map(Box::new);
         self.expect(&Token::Pipe, "'|' in the pattern comprehension")?;
         let map = Box::new(self.expr()?);
         self.expect(&Token::RBracket, "']' to close the pattern comprehension")?;
@@ -495,13 +500,13 @@ impl Parser<'_> {
         let body = if query_starts {
             SubqueryBody::Query(self.single_query()?)
         } else {
-            let pattern = self.pattern()?;
+            let (pattern, inline) = self.with_inline_predicates(Self::pattern)?;
             let where_ = if self.eat_keyword("WHERE") {
                 Some(self.expr()?)
             } else {
                 None
             };
-            SubqueryBody::Pattern(pattern, where_)
+            SubqueryBody::Pattern(pattern, super::pattern::and_all(inline, where_))
         };
         self.leave();
         self.expect(&Token::RBrace, "'}' to close the subquery")?;

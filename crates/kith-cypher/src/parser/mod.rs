@@ -20,6 +20,7 @@ pub fn parse(text: &str) -> Result<Statement> {
         tokens,
         pos: 0,
         depth: 0,
+        inline_where: None,
     };
     let statement = if parser.at_schema_command() {
         parser.schema_statement()?
@@ -42,6 +43,10 @@ pub(crate) struct Parser<'t> {
     tokens: Vec<Spanned>,
     pos: usize,
     depth: usize,
+    /// The predicates of `(n WHERE ...)` and `[r WHERE ...]` in the pattern being read,
+    /// where its clause takes them (MATCH, a subquery's or a comprehension's pattern);
+    /// `None` where a pattern may carry none.
+    inline_where: Option<Vec<crate::ast::Expr>>,
 }
 
 impl Parser<'_> {
@@ -125,13 +130,10 @@ impl Parser<'_> {
         }
     }
 
-    /// A variable name: an identifier that is not a reserved clause keyword.
+    /// A variable name: any identifier, keywords too, as Neo4j 5 allows (`RETURN 1 AS
+    /// end`, `WITH 1 AS type`, `MATCH (match)`): where a variable stands, a keyword
+    /// cannot continue the clause.
     fn variable(&mut self) -> Result<String> {
-        if let Token::Ident(s) = self.peek() {
-            if is_reserved(s) {
-                return Err(self.expected("a variable name"));
-            }
-        }
         self.name("a variable name")
     }
 
@@ -166,53 +168,6 @@ impl Parser<'_> {
     fn leave(&mut self) {
         self.depth -= 1;
     }
-}
-
-/// Keywords that cannot be variable names because they start or continue a clause.
-fn is_reserved(s: &str) -> bool {
-    const RESERVED: &[&str] = &[
-        "MATCH",
-        "OPTIONAL",
-        "WHERE",
-        "WITH",
-        "RETURN",
-        "UNWIND",
-        "CREATE",
-        "MERGE",
-        "DELETE",
-        "DETACH",
-        "SET",
-        "REMOVE",
-        "ORDER",
-        "SKIP",
-        "LIMIT",
-        "UNION",
-        "AS",
-        "AND",
-        "OR",
-        "XOR",
-        "NOT",
-        "IN",
-        "IS",
-        "CASE",
-        "WHEN",
-        "THEN",
-        "ELSE",
-        "END",
-        "DISTINCT",
-        "CALL",
-        "YIELD",
-        "STARTS",
-        "ENDS",
-        "CONTAINS",
-        "BY",
-        "ASC",
-        "DESC",
-        "ASCENDING",
-        "DESCENDING",
-        "FOREACH",
-    ];
-    RESERVED.iter().any(|k| s.eq_ignore_ascii_case(k))
 }
 
 fn describe(token: &Token) -> String {

@@ -90,6 +90,7 @@ impl Parser<'_> {
             labels.push(self.name("a label name")?);
         }
         let props = self.pattern_properties()?;
+        self.inline_predicate("a node pattern")?;
         self.expect(&Token::RParen, "')' to close the node pattern")?;
         Ok(NodePattern {
             var,
@@ -100,10 +101,14 @@ impl Parser<'_> {
     }
 
     fn pattern_properties(&mut self) -> Result<Option<crate::ast::Expr>> {
-        match self.peek() {
-            Token::LBrace | Token::Param(_) => Ok(Some(self.primary()?)),
-            _ => Ok(None),
+        if !matches!(self.peek(), Token::LBrace | Token::Param(_)) {
+            return Ok(None);
         }
+        // Patterns inside the properties' expressions belong to no clause.
+        let outer = self.inline_where.take();
+        let props = self.primary();
+        self.inline_where = outer;
+        props.map(Some)
     }
 
     fn rel_pattern(&mut self) -> Result<RelPattern> {
@@ -149,7 +154,51 @@ impl Parser<'_> {
             rel.length = Some(self.range()?);
         }
         rel.props = self.pattern_properties()?;
+        if rel.length.is_some() && self.at_keyword("WHERE") {
+            return Err(self.error_here(
+                "a WHERE inside a variable-length relationship pattern: filter the walk in \
+                 the clause's WHERE (all(r IN rels WHERE ...))"
+                    .to_owned(),
+            ));
+        }
+        self.inline_predicate("a relationship pattern")
+    }
+
+    /// `WHERE pred` before a node or relationship pattern closes: kept for the clause,
+    /// which ANDs it into its own WHERE (`(n:A WHERE n.x > 1)` matches as `(n:A) ...
+    /// WHERE n.x > 1`).
+    fn inline_predicate(&mut self, what: &str) -> Result<()> {
+        if !self.at_keyword("WHERE") {
+            return Ok(());
+        }
+        if self.inline_where.is_none() {
+            return Err(self.error_here(format!(
+                "a WHERE inside {what} stands only in MATCH, a subquery's or a pattern \
+                 comprehension's pattern"
+            )));
+        }
+        self.advance();
+        // The predicate's own patterns may carry none.
+        let outer = self.inline_where.take();
+        let predicate = self.expr();
+        self.inline_where = outer;
+        let predicate = predicate?;
+        if let Some(found) = self.inline_where.as_mut() {
+            found.push(predicate);
+        }
         Ok(())
+    }
+
+    /// Runs `read` (a pattern's parse) taking the patterns' inline predicates, and
+    /// returns its result with them joined by AND into `where_`.
+    pub(super) fn with_inline_predicates<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<(T, Vec<crate::ast::Expr>)> {
+        let outer = self.inline_where.replace(Vec::new());
+        let read = read(self);
+        let found = std::mem::replace(&mut self.inline_where, outer);
+        Ok((read?, found.unwrap_or_default()))
     }
 
     /// After `*`: nothing, `n`, `n..`, `..m`, `n..m`.
@@ -175,4 +224,18 @@ impl Parser<'_> {
         }
         Ok(None)
     }
+}
+
+/// `where_` with the pattern's inline predicates before it, all joined by AND.
+pub(super) fn and_all(
+    inline: Vec<crate::ast::Expr>,
+    where_: Option<crate::ast::Expr>,
+) -> Option<crate::ast::Expr> {
+    inline.into_iter().chain(where_).reduce(|a, b| {
+        let pos = a.pos;
+        crate::ast::Expr {
+            kind: crate::ast::ExprKind::Binary(crate::ast::BinaryOp::And, Box::new(a), Box::new(b)),
+            pos,
+        }
+    })
 }

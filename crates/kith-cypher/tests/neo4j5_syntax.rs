@@ -1,0 +1,131 @@
+//! Neo4j 5's syntax beyond openCypher 9 (issue 42), each form answered as Neo4j 5.26
+//! answers it on the same graph (checked by hand on the real one): scoped `CALL (x)
+//! { }`, pattern predicates `(n WHERE ...)`, keywords as names, `||`, `OFFSET`.
+
+use kith_core::Value;
+use kith_cypher::{Engine, ErrorCode, Limits};
+use kith_storage::{Snapshot, Store, Tx};
+
+fn graph() -> Store {
+    let store = Store::new(Snapshot::default());
+    let mut tx = Tx::new(&store.snapshot());
+    let setup = "CREATE (a:A:B {x: 1})-[:R]->(b:B {x: 2})-[:S]->(c:C {x: 3}), (a)-[:T]->(c)";
+    Engine::default()
+        .query_tx(&mut tx, setup, &[], &Limits::default())
+        .expect("the graph is made");
+    store.apply(&tx.into_batch()).expect("the writes apply");
+    store
+}
+
+fn run(store: &Store, text: &str) -> Result<Vec<Vec<Value>>, ErrorCode> {
+    let mut tx = Tx::new(&store.snapshot());
+    Engine::default()
+        .query_tx(&mut tx, text, &[], &Limits::default())
+        .map(|r| r.rows)
+        .map_err(|e| e.code)
+}
+
+fn ints(store: &Store, text: &str) -> Vec<i64> {
+    run(store, text)
+        .unwrap_or_else(|e| panic!("{text}: {e:?}"))
+        .iter()
+        .flatten()
+        .map(|v| match v {
+            Value::Int(i) => *i,
+            other => panic!("{text}: {other:?} is not an integer"),
+        })
+        .collect()
+}
+
+#[test]
+fn scoped_subqueries_import_what_their_parentheses_name() {
+    let g = graph();
+    let q = "MATCH (n) CALL (n) { RETURN n.x * 2 AS y } RETURN y ORDER BY y";
+    assert_eq!(ints(&g, q), [2, 4, 6]);
+    // () imports nothing: the subquery runs once a row.
+    assert_eq!(
+        ints(&g, "MATCH (n) CALL () { RETURN 1 AS one } RETURN count(*)"),
+        [3]
+    );
+    assert_eq!(
+        ints(&g, "MATCH (n) CALL (*) { RETURN n.x AS z } RETURN sum(z)"),
+        [6]
+    );
+    let q = "MATCH (n) CALL (n) { MATCH (n)-->(m) RETURN m.x AS y UNION MATCH (n)<--(m) \
+             RETURN m.x AS y } RETURN n.x, y ORDER BY n.x, y";
+    assert_eq!(ints(&g, q), [1, 2, 1, 3, 2, 1, 2, 3, 3, 1, 3, 2]);
+    // Without the import, `n` is not known inside.
+    assert_eq!(
+        run(&g, "MATCH (n) CALL () { RETURN n.x AS y } RETURN y"),
+        Err(ErrorCode::SyntaxError)
+    );
+}
+
+#[test]
+fn pattern_predicates_filter_as_a_where_does() {
+    let g = graph();
+    assert_eq!(ints(&g, "MATCH (n WHERE n.x > 1) RETURN count(n)"), [2]);
+    assert_eq!(ints(&g, "MATCH (n:B WHERE n.x > 1) RETURN n.x"), [2]);
+    let q = "MATCH (a WHERE a.x = 1)-[r:R|T WHERE type(r) = 'T']->(b) RETURN b.x";
+    assert_eq!(ints(&g, q), [3]);
+    let q = "MATCH (a)-[r WHERE r IS NOT NULL]->(b WHERE b.x > 2) WHERE a.x < 3 RETURN a.x ORDER BY a.x";
+    assert_eq!(ints(&g, q), [1, 2]);
+    let q = "OPTIONAL MATCH (n WHERE n.x > 10) RETURN count(n)";
+    assert_eq!(ints(&g, q), [0]);
+    let q = "MATCH (a) WHERE EXISTS { (a)-->(b WHERE b.x = 3) } RETURN a.x ORDER BY a.x";
+    assert_eq!(ints(&g, q), [1, 2]);
+    let q = "MATCH (a:A) RETURN size([(a)-->(b WHERE b.x > 2) | b.x]) AS n";
+    assert_eq!(ints(&g, q), [1]);
+    // Not where a pattern creates, nor on a variable-length relationship.
+    assert_eq!(
+        run(&g, "CREATE (n:N WHERE n.x = 1)"),
+        Err(ErrorCode::SyntaxError)
+    );
+    let q = "MATCH (a)-[r*1..2 WHERE r IS NOT NULL]->(b) RETURN count(*)";
+    assert_eq!(run(&g, q), Err(ErrorCode::SyntaxError));
+}
+
+#[test]
+fn keywords_are_names_where_a_name_stands() {
+    let g = graph();
+    assert_eq!(ints(&g, "RETURN 1 AS end"), [1]);
+    let q = "RETURN 1 AS type, 2 AS count, 3 AS order, 4 AS match, 5 AS node";
+    assert_eq!(ints(&g, q), [1, 2, 3, 4, 5]);
+    assert_eq!(ints(&g, "WITH 1 AS end RETURN end + 1 AS union"), [2]);
+    assert_eq!(ints(&g, "UNWIND [1, 2] AS order RETURN sum(order)"), [3]);
+    assert_eq!(ints(&g, "MATCH (match:C) RETURN match.x"), [3]);
+    let q = "RETURN CASE WHEN true THEN 1 ELSE 2 END AS case";
+    assert_eq!(ints(&g, q), [1]);
+}
+
+#[test]
+fn concatenation_and_offset() {
+    let g = graph();
+    assert_eq!(
+        run(&g, "RETURN 'a' || 'b' + 'c' AS s"),
+        Ok(vec![vec![Value::string("abc")]])
+    );
+    assert_eq!(ints(&g, "RETURN size([1] || [2, 3]) AS n"), [3]);
+    assert_eq!(
+        run(&g, "RETURN null || 'a' AS s"),
+        Ok(vec![vec![Value::Null]])
+    );
+    // Unlike +, || joins nothing but two strings or two lists.
+    assert_eq!(
+        run(&g, "WITH 1 AS n RETURN 'a' || n AS s"),
+        Err(ErrorCode::TypeError)
+    );
+    assert_eq!(
+        run(&g, "WITH 2 AS n RETURN [1] || n AS s"),
+        Err(ErrorCode::TypeError)
+    );
+    let q = "UNWIND range(1, 5) AS x WITH x ORDER BY x OFFSET 1 LIMIT 2 RETURN collect(x) AS c";
+    assert_eq!(
+        run(&g, q),
+        Ok(vec![vec![Value::List(vec![Value::Int(2), Value::Int(3)])]])
+    );
+    assert_eq!(
+        ints(&g, "UNWIND range(1, 5) AS x RETURN x ORDER BY x OFFSET 3"),
+        [4, 5]
+    );
+}
