@@ -129,3 +129,70 @@ fn concatenation_and_offset() {
         [4, 5]
     );
 }
+
+fn collected(store: &Store, text: &str) -> Vec<i64> {
+    match run(store, text)
+        .unwrap_or_else(|e| panic!("{text}: {e:?}"))
+        .as_slice()
+    {
+        [row] => match row.as_slice() {
+            [Value::List(items)] => items
+                .iter()
+                .map(|v| match v {
+                    Value::Int(i) => *i,
+                    other => panic!("{text}: {other:?}"),
+                })
+                .collect(),
+            other => panic!("{text}: {other:?}"),
+        },
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+#[test]
+fn label_and_type_expressions_match_as_neo4j_5_matches_them() {
+    let g = graph();
+    for (text, want) in [
+        ("MATCH (n:!A) RETURN collect(n.x) AS c", &[2, 3][..]),
+        ("MATCH (n:A&B) RETURN collect(n.x) AS c", &[1]),
+        ("MATCH (n:(A|C)) RETURN collect(n.x) AS c", &[1, 3]),
+        ("MATCH (n:A|C) RETURN collect(n.x) AS c", &[1, 3]),
+        ("MATCH (n:B&!A) RETURN collect(n.x) AS c", &[2]),
+        ("MATCH (n:A:B) RETURN collect(n.x) AS c", &[1]),
+        (
+            "MATCH (:A)-[r:!R]->(m:(B|C)&!A) RETURN collect(m.x) AS c",
+            &[3],
+        ),
+        ("MATCH (a)-[:!S&!T]->(:%) RETURN collect(a.x) AS c", &[1]),
+        ("MATCH ()-[r:(R|S)]->(b) RETURN collect(b.x) AS c", &[2, 3]),
+        (
+            "MATCH (a:A)-[:R|S*1..2]->(b) RETURN collect(b.x) AS c",
+            &[2, 3],
+        ),
+        (
+            "MATCH (n) WHERE n:(A&B)|C RETURN collect(n.x) AS c",
+            &[1, 3],
+        ),
+        ("MATCH (n) WHERE NOT n:A|B RETURN collect(n.x) AS c", &[3]),
+    ] {
+        let mut got = collected(&g, text);
+        got.sort_unstable();
+        assert_eq!(got, want, "{text}");
+    }
+    assert_eq!(ints(&g, "MATCH (n:!%) RETURN count(n) AS c"), [0]);
+    let q = "MATCH (n) RETURN n.x AS x, COUNT { (n)-[:R|T]->(:C|B) } AS k ORDER BY x";
+    assert_eq!(ints(&g, q), [1, 2, 2, 0, 3, 0]);
+    // In a comprehension's filter `|` ends the filter; parentheses hold a disjunction.
+    let q = "MATCH (n) RETURN size([x IN [n] WHERE x:A | x.x]) AS c ORDER BY n.x";
+    assert_eq!(ints(&g, q), [1, 0, 0]);
+    let q = "MATCH (n) RETURN size([x IN [n] WHERE x:(A|C) | x.x]) AS c ORDER BY n.x";
+    assert_eq!(ints(&g, q), [1, 0, 1]);
+    // RETURN * shows no variable the expressions needed.
+    let q = "MATCH (:A|C) RETURN *";
+    assert_eq!(run(&g, q), Err(ErrorCode::SyntaxError));
+    // Where a pattern creates, a label expression is a conjunction or an error.
+    assert_eq!(run(&g, "CREATE (n:X|Y)"), Err(ErrorCode::SyntaxError));
+    assert_eq!(ints(&g, "CREATE (n:X&Y) RETURN size(labels(n))"), [2]);
+    let q = "MATCH (a)-[:!R*1..2]->(b) RETURN count(*)";
+    assert_eq!(run(&g, q), Err(ErrorCode::SyntaxError));
+}

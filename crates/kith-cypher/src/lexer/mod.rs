@@ -92,6 +92,12 @@ pub enum Token {
     /// `%`
     #[token("%")]
     Percent,
+    /// `&` (label expressions)
+    #[token("&")]
+    Amp,
+    /// `!` (label expressions; `!=` is [`Token::Ne`])
+    #[token("!")]
+    Bang,
     /// `^`
     #[token("^")]
     Caret,

@@ -233,14 +233,20 @@ impl Parser<'_> {
             } else if self.at(&Token::LBracket) {
                 self.advance();
                 e = self.index_or_slice(e, pos)?;
-            } else if self.at(&Token::Colon) && matches!(self.peek_at(1), Token::Ident(_)) {
-                let mut labels = Vec::new();
-                while self.eat(&Token::Colon) {
-                    labels.push(self.name("a label name")?);
-                }
-                e = Expr {
-                    kind: ExprKind::HasLabels(Box::new(e), labels),
-                    pos,
+            } else if self.at(&Token::Colon)
+                && matches!(
+                    self.peek_at(1),
+                    Token::Ident(_) | Token::Bang | Token::Percent | Token::LParen
+                )
+            {
+                let pipe_ends = self.pipe_ends_filter;
+                let labels = self.node_labels(pipe_ends)?.expect("a colon was there");
+                e = match labels.conjunction() {
+                    Some(labels) => Expr {
+                        kind: ExprKind::HasLabels(Box::new(e), labels),
+                        pos,
+                    },
+                    None => labels.node_predicate(&e),
                 };
             } else {
                 return Ok(e);
@@ -397,7 +403,7 @@ impl Parser<'_> {
         self.expect_keyword("IN")?;
         let list = Box::new(self.expr()?);
         let filter = if self.eat_keyword("WHERE") {
-            Some(Box::new(self.expr()?))
+            Some(Box::new(self.comprehension_filter()?))
         } else {
             None
         };
@@ -436,7 +442,7 @@ impl Parser<'_> {
             return Ok(None);
         }
         let filter = if self.eat_keyword("WHERE") {
-            Some(self.expr()?)
+            Some(self.comprehension_filter()?)
         } else {
             None
         };
@@ -697,6 +703,14 @@ impl Parser<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// A comprehension's WHERE, which its `|` ends.
+    fn comprehension_filter(&mut self) -> Result<Expr> {
+        let outer = std::mem::replace(&mut self.pipe_ends_filter, true);
+        let filter = self.expr();
+        self.pipe_ends_filter = outer;
+        filter
     }
 
     fn reduce(&mut self, pos: usize) -> Result<Expr> {

@@ -4,6 +4,7 @@
 mod call;
 mod clause;
 mod expr;
+mod labels;
 mod pattern;
 mod schema;
 mod update;
@@ -21,6 +22,7 @@ pub fn parse(text: &str) -> Result<Statement> {
         pos: 0,
         depth: 0,
         inline_where: None,
+        pipe_ends_filter: false,
     };
     let statement = if parser.at_schema_command() {
         parser.schema_statement()?
@@ -47,6 +49,9 @@ pub(crate) struct Parser<'t> {
     /// where its clause takes them (MATCH, a subquery's or a comprehension's pattern);
     /// `None` where a pattern may carry none.
     inline_where: Option<Vec<crate::ast::Expr>>,
+    /// In a comprehension's WHERE, where `|` ends the filter: a label expression's
+    /// `|` then needs parentheses (`x:(A|B)`).
+    pipe_ends_filter: bool,
 }
 
 impl Parser<'_> {
@@ -201,6 +206,8 @@ fn symbol(token: &Token) -> &'static str {
         Token::Star => "*",
         Token::Slash => "/",
         Token::Percent => "%",
+        Token::Amp => "&",
+        Token::Bang => "!",
         Token::Caret => "^",
         Token::Eq => "=",
         Token::Ne => "<>",

@@ -1,6 +1,7 @@
 //! Patterns: `p = shortestPath((a:L {k: v})-[r:T*1..3]->(b))`, comma-separated.
 
 use super::Parser;
+use crate::ast::{Expr, ExprKind};
 use crate::ast::{NodePattern, PathKind, PathPattern, PatternPart, RelDirection, RelPattern};
 use crate::error::Result;
 use crate::lexer::Token;
@@ -85,10 +86,23 @@ impl Parser<'_> {
         } else {
             None
         };
-        let mut labels = Vec::new();
-        while self.eat(&Token::Colon) {
-            labels.push(self.name("a label name")?);
-        }
+        let mut var = var;
+        let labels = match self.node_labels(false)? {
+            None => Vec::new(),
+            Some(e) => match e.conjunction() {
+                Some(labels) => labels,
+                None => {
+                    // Scans use labels; any other label expression filters the node.
+                    let name = var.get_or_insert_with(|| format!(" labels{pos}")).clone();
+                    let subject = Expr {
+                        kind: ExprKind::Var(name),
+                        pos,
+                    };
+                    self.label_predicate(e.node_predicate(&subject), "a node's label expression")?;
+                    Vec::new()
+                }
+            },
+        };
         let props = self.pattern_properties()?;
         self.inline_predicate("a node pattern")?;
         self.expect(&Token::RParen, "')' to close the node pattern")?;
@@ -143,15 +157,38 @@ impl Parser<'_> {
         if matches!(self.peek(), Token::Ident(_)) {
             rel.var = Some(self.variable()?);
         }
-        if self.eat(&Token::Colon) {
-            rel.types.push(self.name("a relationship type")?);
-            while self.eat(&Token::Pipe) {
-                self.eat(&Token::Colon);
-                rel.types.push(self.name("a relationship type")?);
-            }
-        }
+        let types = if self.eat(&Token::Colon) {
+            Some(self.label_expr("a relationship type", false)?)
+        } else {
+            None
+        };
         if self.eat(&Token::Star) {
             rel.length = Some(self.range()?);
+        }
+        if let Some(e) = types {
+            match e.disjunction() {
+                Some(types) => rel.types = types,
+                None if rel.length.is_some() => {
+                    return Err(self.error_here(
+                        "a type expression beyond `|` on a variable-length relationship".to_owned(),
+                    ))
+                }
+                None => {
+                    let pos = self.offset();
+                    let name = rel
+                        .var
+                        .get_or_insert_with(|| format!(" types{pos}"))
+                        .clone();
+                    let subject = Expr {
+                        kind: ExprKind::Var(name),
+                        pos,
+                    };
+                    self.label_predicate(
+                        e.type_predicate(&subject),
+                        "a relationship's type expression",
+                    )?;
+                }
+            }
         }
         rel.props = self.pattern_properties()?;
         if rel.length.is_some() && self.at_keyword("WHERE") {
@@ -162,6 +199,20 @@ impl Parser<'_> {
             ));
         }
         self.inline_predicate("a relationship pattern")
+    }
+
+    /// A label or type expression's predicate, for the clause's WHERE.
+    fn label_predicate(&mut self, predicate: Expr, what: &str) -> Result<()> {
+        match self.inline_where.as_mut() {
+            Some(found) => {
+                found.push(predicate);
+                Ok(())
+            }
+            None => Err(self.error_here(format!(
+                "{what} other than a conjunction of labels (or a choice of types) stands only \
+                 in MATCH, a subquery's or a pattern comprehension's pattern"
+            ))),
+        }
     }
 
     /// `WHERE pred` before a node or relationship pattern closes: kept for the clause,

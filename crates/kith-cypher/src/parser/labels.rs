@@ -1,0 +1,176 @@
+//! Label and type expressions, as Neo4j 5 (GQL) writes them after a `:`: `A&B`,
+//! `A|B`, `!A`, `%` (any label), parentheses; the colon conjunction `:A:B` and the old
+//! type alternation `:R|:S` too. A plain conjunction (labels) or disjunction (types)
+//! stays in the pattern, where scans and expands use it; anything else becomes a
+//! predicate over the node's labels or the relationship's type, which its clause's
+//! WHERE takes (as `(n WHERE ...)` does).
+
+use super::Parser;
+use crate::ast::{BinaryOp, CompareOp, Expr, ExprKind, UnaryOp};
+use crate::error::Result;
+use crate::lexer::Token;
+
+/// A label (or type) expression.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum LabelExpr {
+    Name(String),
+    /// `%`: any label (a node with at least one; a relationship always).
+    Any,
+    Not(Box<LabelExpr>),
+    And(Box<LabelExpr>, Box<LabelExpr>),
+    Or(Box<LabelExpr>, Box<LabelExpr>),
+}
+
+impl Parser<'_> {
+    /// The expression after a `:` (taken); `what` names what the names are. Where
+    /// `pipe_ends` (a label test in a comprehension's filter), a bare `|` ends it.
+    pub(super) fn label_expr(&mut self, what: &str, pipe_ends: bool) -> Result<LabelExpr> {
+        let mut left = self.label_and(what)?;
+        while self.at(&Token::Pipe) && !pipe_ends {
+            self.advance();
+            self.eat(&Token::Colon); // `:R|:S`, the old form
+            let right = self.label_and(what)?;
+            left = LabelExpr::Or(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn label_and(&mut self, what: &str) -> Result<LabelExpr> {
+        let mut left = self.label_not(what)?;
+        while self.eat(&Token::Amp) {
+            let right = self.label_not(what)?;
+            left = LabelExpr::And(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn label_not(&mut self, what: &str) -> Result<LabelExpr> {
+        if self.eat(&Token::Bang) {
+            return Ok(LabelExpr::Not(Box::new(self.label_not(what)?)));
+        }
+        if self.eat(&Token::Percent) {
+            return Ok(LabelExpr::Any);
+        }
+        if self.eat(&Token::LParen) {
+            self.enter()?;
+            let inner = self.label_expr(what, false);
+            self.leave();
+            let inner = inner?;
+            self.expect(&Token::RParen, "')' to close the label expression")?;
+            return Ok(inner);
+        }
+        self.name(what).map(LabelExpr::Name)
+    }
+
+    /// A node's labels after its variable: `:A:B`, `:A&B`, or any label expression,
+    /// joined by AND.
+    pub(super) fn node_labels(&mut self, pipe_ends: bool) -> Result<Option<LabelExpr>> {
+        let mut all: Option<LabelExpr> = None;
+        while self.eat(&Token::Colon) {
+            let next = self.label_expr("a label name", pipe_ends)?;
+            all = Some(match all {
+                None => next,
+                Some(prev) => LabelExpr::And(Box::new(prev), Box::new(next)),
+            });
+        }
+        Ok(all)
+    }
+}
+
+impl LabelExpr {
+    /// The labels of a plain conjunction (`A`, `A&B`, `A:B`); `None` otherwise.
+    pub(super) fn conjunction(&self) -> Option<Vec<String>> {
+        match self {
+            LabelExpr::Name(n) => Some(vec![n.clone()]),
+            LabelExpr::And(a, b) => {
+                let mut names = a.conjunction()?;
+                names.extend(b.conjunction()?);
+                Some(names)
+            }
+            _ => None,
+        }
+    }
+
+    /// The types of a plain disjunction (`R`, `R|S`); `None` otherwise.
+    pub(super) fn disjunction(&self) -> Option<Vec<String>> {
+        match self {
+            LabelExpr::Name(n) => Some(vec![n.clone()]),
+            LabelExpr::Or(a, b) => {
+                let mut names = a.disjunction()?;
+                names.extend(b.disjunction()?);
+                Some(names)
+            }
+            _ => None,
+        }
+    }
+
+    /// The predicate that `subject` (a node) has these labels.
+    pub(super) fn node_predicate(&self, subject: &Expr) -> Expr {
+        let pos = subject.pos;
+        let kind = match self {
+            LabelExpr::Name(l) => ExprKind::HasLabels(Box::new(subject.clone()), vec![l.clone()]),
+            LabelExpr::Any => not(call("isEmpty", call("labels", subject.clone(), pos), pos)),
+            LabelExpr::Not(a) => not(a.node_predicate(subject)),
+            LabelExpr::And(a, b) => binary(
+                BinaryOp::And,
+                a.node_predicate(subject),
+                b.node_predicate(subject),
+            ),
+            LabelExpr::Or(a, b) => binary(
+                BinaryOp::Or,
+                a.node_predicate(subject),
+                b.node_predicate(subject),
+            ),
+        };
+        Expr { kind, pos }
+    }
+
+    /// The predicate that `subject` (a relationship) has a type these allow.
+    pub(super) fn type_predicate(&self, subject: &Expr) -> Expr {
+        let pos = subject.pos;
+        let kind = match self {
+            LabelExpr::Name(t) => ExprKind::Compare(
+                Box::new(call("type", subject.clone(), pos)),
+                vec![(
+                    CompareOp::Eq,
+                    Expr {
+                        kind: ExprKind::Str(t.clone()),
+                        pos,
+                    },
+                )],
+            ),
+            LabelExpr::Any => ExprKind::Bool(true),
+            LabelExpr::Not(a) => not(a.type_predicate(subject)),
+            LabelExpr::And(a, b) => binary(
+                BinaryOp::And,
+                a.type_predicate(subject),
+                b.type_predicate(subject),
+            ),
+            LabelExpr::Or(a, b) => binary(
+                BinaryOp::Or,
+                a.type_predicate(subject),
+                b.type_predicate(subject),
+            ),
+        };
+        Expr { kind, pos }
+    }
+}
+
+fn call(name: &str, arg: Expr, pos: usize) -> Expr {
+    Expr {
+        kind: ExprKind::Call {
+            name: name.to_owned(),
+            distinct: false,
+            args: vec![arg],
+        },
+        pos,
+    }
+}
+
+fn not(e: Expr) -> ExprKind {
+    ExprKind::Unary(UnaryOp::Not, Box::new(e))
+}
+
+fn binary(op: BinaryOp, a: Expr, b: Expr) -> ExprKind {
+    ExprKind::Binary(op, Box::new(a), Box::new(b))
+}
