@@ -80,28 +80,25 @@ impl Parser<'_> {
 impl LabelExpr {
     /// The labels of a plain conjunction (`A`, `A&B`, `A:B`); `None` otherwise.
     pub(super) fn conjunction(&self) -> Option<Vec<String>> {
-        match self {
-            LabelExpr::Name(n) => Some(vec![n.clone()]),
-            LabelExpr::And(a, b) => {
-                let mut names = a.conjunction()?;
-                names.extend(b.conjunction()?);
-                Some(names)
-            }
-            _ => None,
-        }
+        self.names_joined(true)
     }
 
     /// The types of a plain disjunction (`R`, `R|S`); `None` otherwise.
     pub(super) fn disjunction(&self) -> Option<Vec<String>> {
-        match self {
-            LabelExpr::Name(n) => Some(vec![n.clone()]),
-            LabelExpr::Or(a, b) => {
-                let mut names = a.disjunction()?;
-                names.extend(b.disjunction()?);
-                Some(names)
-            }
-            _ => None,
-        }
+        self.names_joined(false)
+    }
+
+    /// The names of an expression of names joined by AND only (`and`) or OR only.
+    fn names_joined(&self, and: bool) -> Option<Vec<String>> {
+        let (a, b) = match self {
+            LabelExpr::Name(n) => return Some(vec![n.clone()]),
+            LabelExpr::And(a, b) if and => (a, b),
+            LabelExpr::Or(a, b) if !and => (a, b),
+            _ => return None,
+        };
+        let mut names = a.names_joined(and)?;
+        names.extend(b.names_joined(and)?);
+        Some(names)
     }
 
     /// The predicate that `subject` (a node) has these labels.
