@@ -161,7 +161,7 @@ class Gen:
         options = ["lit", "prop", "prop"]
         if d > 0:
             options += ["arith", "size_str", "size_list", "abs", "case", "coalesce", "sign",
-                        "reduce", "toint"]
+                        "reduce", "toint", "char_length", "toint_or_null"]
             if self.of_kind(scope, ("path",)):
                 options.append("length")
             if self.of_kind(scope, ("node",)) and self.s.rels:
@@ -196,6 +196,10 @@ class Gen:
             return f"reduce(acc = 0, {x} IN range(0, {self.r.randint(0, 4)}) | acc + {x})"
         if o == "toint":
             return f"toInteger({sub(self.pick([FLOAT, STR]))})"
+        if o == "char_length":
+            return f"{self.pick(['char_length', 'character_length'])}({sub(STR)})"
+        if o == "toint_or_null":
+            return f"toIntegerOrNull({sub(self.pick([FLOAT, STR, BOOL, LIST]))})"
         if o == "length":
             return f"length({self.pick(self.of_kind(scope, ('path',))).name})"
         if o == "count_sub":
@@ -206,7 +210,8 @@ class Gen:
     def e_float(self, scope, d):
         options = ["lit", "toflt"]
         if d > 0:
-            options += ["arith", "round", "sqrt", "floor", "ceil"]
+            options += ["arith", "round", "sqrt", "floor", "ceil", "trig", "trig", "round_to",
+                        "tofloat_or_null"]
         o = self.pick(options)
         sub = lambda k=FLOAT: self.expr(k, scope, d - 1)  # noqa: E731
         if o == "lit":
@@ -217,13 +222,27 @@ class Gen:
             return f"({sub()} {self.pick(['+', '-', '*'])} {sub(self.pick([INT, FLOAT]))})"
         if o == "sqrt":
             return f"sqrt(abs({sub()}))"
+        if o == "trig":
+            f = self.pick(["sin", "cos", "tan", "atan", "degrees", "radians", "haversin"])
+            if self.chance(0.2):
+                return f"atan2({sub()}, {sub(self.pick([INT, FLOAT]))})"
+            if self.chance(0.2):
+                return f"{self.pick(['asin', 'acos'])}({sub()} / 20.0)"
+            return f"{f}({sub()})"
+        if o == "round_to":
+            mode = self.pick(["", "", ", 'HALF_EVEN'", ", 'HALF_DOWN'", ", 'UP'", ", 'DOWN'",
+                              ", 'CEILING'", ", 'FLOOR'", ", 'HALF_UP'"])
+            return f"round({sub()}, {self.r.randint(0, 3)}{mode})"
+        if o == "tofloat_or_null":
+            return f"toFloatOrNull({self.expr(self.pick([INT, STR, BOOL]), scope, d - 1)})"
         return f"{o}({sub()})"
 
     def e_str(self, scope, d):
         options = ["lit", "prop", "prop"]
         if d > 0:
             options += ["upper", "lower", "trim", "substr", "left", "right", "replace", "concat",
-                        "tostr", "reverse", "coalesce", "case", "split_head"]
+                        "tostr", "reverse", "coalesce", "case", "split_head", "pipes", "trim_chars",
+                        "tostr_or_null", "upper5", "nullif"]
             if self.of_kind(scope, ("rel",)):
                 options.append("type")
         o = self.pick(options)
@@ -253,6 +272,21 @@ class Gen:
             return f"coalesce({sub()}, {sub()})"
         if o == "case":
             return f"CASE WHEN {self.expr(BOOL, scope, d - 1)} THEN {sub()} ELSE {sub()} END"
+        if o == "pipes":
+            return f"({sub()} || {sub()})"
+        if o == "trim_chars":
+            chars = literal(self.pick(["a", "_", "ae", "J", " "]))
+            f = self.pick(["ltrim", "rtrim", "btrim"])
+            if self.chance(0.4):
+                side = self.pick(["LEADING", "TRAILING", "BOTH", ""])
+                return f"trim({side} {chars} FROM {sub()})"
+            return f"{f}({sub()}, {chars})"
+        if o == "tostr_or_null":
+            return f"toStringOrNull({self.expr(self.pick([INT, FLOAT, BOOL, LIST]), scope, d - 1)})"
+        if o == "upper5":
+            return f"{self.pick(['upper', 'lower'])}({sub()})"
+        if o == "nullif":
+            return f"nullIf({sub()}, {self.expr(STR, scope, 0)})"
         if o == "split_head":
             return f"head(split({sub()}, {literal(self.pick(['_', ' ', 'a']))}))"
         if o == "type":
@@ -262,10 +296,10 @@ class Gen:
     def e_bool(self, scope, d):
         options = ["cmp", "cmp", "isnull", "lit"]
         if d > 0:
-            options += ["and", "or", "not", "xor", "in", "strop", "quant", "regex"]
+            options += ["and", "or", "not", "xor", "in", "strop", "quant", "regex", "isnan"]
             nodes = self.of_kind(scope, ("node",))
             if nodes:
-                options += ["label"]
+                options += ["label", "label_expr"]
                 if self.s.rels:
                     options += ["exists", "exists_sub"]
         o = self.pick(options)
@@ -300,6 +334,8 @@ class Gen:
         if o == "regex":
             pattern = self.pick(["J.*", ".*a.*", "[A-Z].*", "en", ".*_.*"])
             return f"{self.expr(STR, scope, d - 1)} =~ {literal(pattern)}"
+        if o == "isnan":
+            return f"isNaN({self.expr(FLOAT, scope, d - 1)})"
         if o == "quant":
             x = self.fresh("x")
             q = self.pick(["all", "any", "none", "single"])
@@ -309,6 +345,8 @@ class Gen:
         n = self.pick(self.of_kind(scope, ("node",)))
         if o == "label":
             return f"{n.name}:{self.pick(self.s.labels)}"
+        if o == "label_expr":
+            return f"{n.name}:{self.label_expr()}"
         if o == "exists":
             return self.tiny_pattern(n)
         if o == "exists_sub":
@@ -318,7 +356,8 @@ class Gen:
     def e_list(self, scope, d):
         options = ["lit", "range"]
         if d > 0:
-            options += ["comp", "split", "tail", "concat", "slice", "reverse"]
+            options += ["comp", "split", "tail", "concat", "slice", "reverse", "to_list",
+                        "split_many"]
             p = self.prop(scope, LIST)
             if p:
                 options += ["prop", "prop"]
@@ -354,7 +393,24 @@ class Gen:
         if o == "path_nodes":
             p = self.pick(self.of_kind(scope, ("path",)))
             return f"[n IN nodes({p.name}) | n.id]"
+        if o == "to_list":
+            f = self.pick(["toIntegerList", "toFloatList", "toStringList", "toBooleanList"])
+            k = self.pick([INT, STR, FLOAT, BOOL])
+            items = ", ".join(self.expr(k, scope, 0) for _ in range(self.r.randint(0, 3)))
+            return f"{f}([{items}])"
+        if o == "split_many":
+            delimiters = ", ".join(literal(x) for x in self.r.sample(["_", " ", "a", "e", ""], 2))
+            return f"split({self.expr(STR, scope, d - 1)}, [{delimiters}])"
         return "[]"
+
+    def label_expr(self, bare_pipe: bool = False) -> str:
+        """A Neo4j 5 label expression over the graph's labels; a disjunction is in
+        parentheses unless `bare_pipe` (in a pattern, where `|` cannot end a filter)."""
+        a, b = self.pick(self.s.labels), self.pick(self.s.labels)
+        o = self.pick(["or", "and", "not", "and_not", "any", "not_or"])
+        text = {"or": f"{a}|{b}", "and": f"{a}&{b}", "not": f"!{a}", "and_not": f"{a}&!{b}",
+                "any": "%", "not_or": f"!({a}|{b})"}[o]
+        return text if bare_pipe or "|" not in text or o == "not_or" else f"({text})"
 
     # -- patterns ------------------------------------------------------------------------
 
@@ -383,6 +439,10 @@ class Gen:
         v = Var(self.fresh("n"), "node", label)
         props = self.s.node_props.get(label, {})
         body = f"{v.name}:{label}"
+        if not anchor and self.chance(0.1):
+            # Neo4j 5's label expressions: the node keeps its label (the generator's
+            # knowledge of its properties) under a conjunction.
+            body = f"{v.name}:{label}&{self.pick(['%', '!' + self.pick(self.s.labels)])}"
         if anchor and "id" in props and props["id"]:
             body += f" {{id: {self.const(self.pick(props['id']), props['id'])}}}"
         return f"({body})", v
@@ -404,6 +464,8 @@ class Gen:
             rel = Var(self.fresh("r"), "rels" if var_length else "rel", t)
             named = self.chance(0.5)
             types = t if self.chance(0.9) else f"{t}|{self.pick(self.s.rels)[1]}"
+            if not var_length and self.chance(0.05):
+                types = f"{t}&!{self.pick(self.s.rels)[1]}"
             length = self.pick(["*1..2", "*2", "*..2", "*0..1"]) if var_length else ""
             body = f"[{rel.name if named else ''}:{types}{length}]"
             if named:
@@ -413,7 +475,10 @@ class Gen:
                 arrow = f"-{body}-"
             label_it = self.chance(0.75)
             nxt = Var(self.fresh("n"), "node", other)
-            text += f"{arrow}({nxt.name}{':' + other if label_it else ''})"
+            inline = ""
+            if label_it and self.chance(0.1):
+                inline = f" WHERE {self.expr(BOOL, [nxt], 1)}"  # Neo4j 5's (n WHERE ...)
+            text += f"{arrow}({nxt.name}{':' + other if label_it else ''}{inline})"
             new.append(nxt)
             cur = nxt
         return text, new
@@ -472,7 +537,7 @@ class Gen:
 
     def aggregate(self, scope) -> tuple[str, bool]:
         o = self.pick(["count*", "count", "countd", "sum", "avg", "min", "max", "collect",
-                       "collectd", "count*"])
+                       "collectd", "count*", "stdev"])
         if o == "count*":
             return "count(*)", False
         if o == "count":
@@ -485,6 +550,9 @@ class Gen:
             return f"{o}({self.expr(self.pick([INT, STR, FLOAT]), scope, 1)})", False
         if o == "collect":
             return f"collect({self.expr(self.pick([INT, STR]), scope, 1)})", True
+        if o == "stdev":
+            f = self.pick(["stDev", "stDevP"])
+            return f"{f}({self.expr(self.pick([INT, FLOAT]), scope, 1)})", False
         return f"collect(DISTINCT {self.expr(self.pick([INT, STR]), scope, 1)})", True
 
     def finish(self, scope, clauses: list[str], shape: str) -> Query:
@@ -499,7 +567,7 @@ class Gen:
             ret += " ORDER BY " + ", ".join(f"{n}{self.pick(['', ' DESC'])}" for n in order)
             ordered = True
             if self.chance(0.3):
-                ret += f" SKIP {self.r.randint(0, 3)}"
+                ret += f" {self.pick(['SKIP', 'SKIP', 'OFFSET'])} {self.r.randint(0, 3)}"
             if self.chance(0.6):
                 ret += f" LIMIT {self.r.randint(0, 10)}"
         clauses.append(ret)
@@ -728,8 +796,9 @@ class Gen:
         kind = self.pick(["count", "call", "collect"])
         if kind == "call":
             agg, _ = self.aggregate(inner_scope)
-            clauses = [f"MATCH {text}",
-                       f"CALL {{ WITH {new.name} MATCH {inner_text} RETURN {agg} AS sub }}"]
+            head = self.pick([f"CALL {{ WITH {new.name} ", f"CALL ({new.name}) {{ ",
+                              "CALL (*) { "])
+            clauses = [f"MATCH {text}", f"{head}MATCH {inner_text} RETURN {agg} AS sub }}"]
             scope.append(Var("sub", INT))
         elif kind == "count":
             clauses = [f"MATCH {text}",

@@ -386,3 +386,20 @@ fn substring_and_left_of_the_empty_string_ignore_their_bounds_as_neo4j_does() {
         assert!(refused.is_err(), "{text} must fail, as on Neo4j");
     }
 }
+
+#[test]
+fn slicing_a_value_that_is_not_a_list_slices_the_list_of_it_alone_as_neo4j_does() {
+    // The differential harness, seed 9 (82 queries on the random graph): Neo4j 5.26
+    // answers `n.x[0..2]` of an integer property with `[n.x]`; kith refused it.
+    let g = store("CREATE (:P {x: 1, s: 'abc', f: 1.5})");
+    let q = "MATCH (n:P) RETURN n.x[0..2] AS a, n.x[1..1] AS b, n.s[0..2] AS c, n.f[0..] AS d";
+    assert_eq!(
+        rows(&g, q),
+        [[
+            Value::List(vec![int(1)]),
+            Value::List(vec![]),
+            ids(&["abc"]),
+            Value::List(vec![Value::Float(1.5)])
+        ]]
+    );
+}

@@ -339,14 +339,16 @@ fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
 }
 
 fn slice(base: &Val, from: Option<Val>, to: Option<Val>) -> Result<Val> {
-    let Val::List(l) = base else {
-        return match base {
-            Val::Null => Ok(Val::Null),
-            other => Err(CypherError::type_error(format!(
-                "cannot slice a {}",
-                other.type_name()
-            ))),
-        };
+    let one;
+    let l: &[Val] = match base {
+        Val::List(l) => l,
+        Val::Null => return Ok(Val::Null),
+        // Neo4j slices any other value as the list of it alone (`n.x[0..2]` of an
+        // integer is `[n.x]`); a literal of the wrong type is refused before running.
+        other => {
+            one = [other.clone()];
+            &one
+        }
     };
     let n = l.len() as i64;
     let bound = |v: Option<Val>, default: i64| -> Result<Option<i64>> {

@@ -214,6 +214,9 @@ functions! {
     LTrim = "ltrim", 1..=2;
     RTrim = "rtrim", 1..=2;
     BTrim = "btrim", 1..=2;
+    // `trim([LEADING | TRAILING | BOTH] c FROM s)`, as the parser writes it: subject,
+    // one character, side. (The leading space keeps the name out of users' way.)
+    TrimFrom = " trim from", 3..=3;
     ToUpper = "toupper", 1..=1;
     ToLower = "tolower", 1..=1;
     Upper = "upper", 1..=1;

@@ -64,6 +64,7 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
         | F::LTrim
         | F::RTrim
         | F::BTrim
+        | F::TrimFrom
         | F::ToUpper
         | F::ToLower
         | F::Upper

@@ -22,6 +22,7 @@ pub(super) fn call(f: Function, args: &[Val]) -> Result<Val> {
     };
     Ok(match f {
         F::Trim | F::LTrim | F::RTrim | F::BTrim => Val::str(trim(f, s, args.get(1))?),
+        F::TrimFrom => Val::str(trim_from(s, &args[1], &args[2])?),
         F::ToUpper | F::Upper => Val::str(&s.to_uppercase()),
         F::ToLower | F::Lower => Val::str(&s.to_lowercase()),
         F::CharLength | F::CharacterLength => Val::Int(s.chars().count() as i64),
@@ -45,6 +46,24 @@ fn trim<'s>(f: Function, s: &'s str, characters: Option<&Val>) -> Result<&'s str
         Function::RTrim => s.trim_end_matches(strip),
         _ => s.trim_matches(strip),
     })
+}
+
+/// `trim(side c FROM s)`: as ltrim/rtrim/btrim, but `c` must be one character.
+fn trim_from<'s>(s: &'s str, c: &Val, side: &Val) -> Result<&'s str> {
+    if let Val::Str(c) = c {
+        if c.chars().count() != 1 {
+            return Err(CypherError::new(
+                ErrorCode::ArgumentError,
+                "trim(... FROM ...) takes one character to trim",
+            ));
+        }
+    }
+    let f = match side {
+        Val::Str(side) if &**side == "LEADING" => Function::LTrim,
+        Val::Str(side) if &**side == "TRAILING" => Function::RTrim,
+        _ => Function::BTrim,
+    };
+    trim(f, s, Some(c))
 }
 
 fn normalize(s: &str, form: Option<&Val>) -> Result<String> {

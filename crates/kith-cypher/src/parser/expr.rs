@@ -671,12 +671,23 @@ impl Parser<'_> {
         };
         let subject = self.expr()?;
         self.expect(&Token::RParen, "')' to close trim(... FROM ...)")?;
-        let name = match side {
-            Some("LEADING") => "ltrim",
-            Some("TRAILING") => "rtrim",
-            _ => "btrim",
+        let (name, args) = match characters {
+            None => {
+                let name = match side {
+                    Some("LEADING") => "ltrim",
+                    Some("TRAILING") => "rtrim",
+                    _ => "btrim",
+                };
+                (name, vec![subject])
+            }
+            Some(c) => {
+                let side = Expr {
+                    kind: ExprKind::Str(side.unwrap_or("BOTH").to_owned()),
+                    pos,
+                };
+                (" trim from", vec![subject, c, side])
+            }
         };
-        let args = std::iter::once(subject).chain(characters).collect();
         Ok(Some(Expr {
             kind: ExprKind::Call {
                 name: name.to_owned(),
