@@ -131,7 +131,7 @@ def test_temporal_values_in_every_encoding(kith_server, encoding):
         assert row == [
             kith.Temporal("date", "2024-02-29"),
             kith.Temporal("time", "12:31:14.645876123+01:00"),
-            kith.Temporal("datetime", "1984-07-20T12:00+02:00[Europe/Stockholm]"),
+            kith.Temporal("datetime", "1984-07-20T12:00:00+02:00[Europe/Stockholm]"),
             kith.Temporal("duration", "PT1H30M0.000000001S"),
         ]
         with pytest.raises(kith.CypherError) as info:

@@ -16,7 +16,7 @@ use kith_core::{Temporal, Value};
 use crate::{Encoding, ProtocolError};
 
 /// The key of the one-entry map a temporal value travels as in every encoding:
-/// `{"$date": "1984-10-11"}`, `{"$datetime": "1984-10-11T12:00+01:00[Europe/Stockholm]"}`,
+/// `{"$date": "1984-10-11"}`, `{"$datetime": "1984-10-11T12:00:00+01:00[Europe/Stockholm]"}`,
 /// `{"$duration": "P1Y2M"}`; the text is Cypher's `toString` of the value.
 /// (`{"$datetime": <integer>}` is the epoch-milliseconds instant of the LDBC data.)
 pub(crate) fn temporal_key(t: &Temporal) -> &'static str {
