@@ -365,7 +365,8 @@ fn sorted_entries(m: &[(Arc<str>, Val)]) -> Vec<(&str, &Val)> {
     v
 }
 
-fn as_f64(v: &Val) -> f64 {
+/// A number as a float (0.0 for anything else: callers pass numbers).
+pub(crate) fn as_f64(v: &Val) -> f64 {
     match v {
         Val::Int(i) => *i as f64,
         Val::Float(f) => *f,

@@ -417,7 +417,7 @@ impl State {
                 *n += 1;
             }
             State::Deviation(n, mean, m2) => {
-                let x = as_f64(number(v, "stDev")?);
+                let x = crate::value::as_f64(&number(v, "stDev")?);
                 *n += 1;
                 let delta = x - *mean;
                 *mean += delta / *n as f64;
@@ -504,14 +504,6 @@ impl State {
 
 fn is_duration(v: &Val) -> bool {
     matches!(v, Val::Temporal(t) if matches!(**t, kith_core::Temporal::Duration(_)))
-}
-
-fn as_f64(v: Val) -> f64 {
-    match v {
-        Val::Int(i) => i as f64,
-        Val::Float(x) => x,
-        _ => 0.0,
-    }
 }
 
 /// `acc + v` for `sum` (and durations' `avg`): numbers with numbers, durations with

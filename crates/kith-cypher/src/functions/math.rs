@@ -1,12 +1,12 @@
-//! Numeric functions: the trigonometric ones, `isNaN`, and `round` with a precision
-//! and a rounding mode.
+//! Numeric functions: `floor`, `ceil`, the logarithms and `sqrt`, the trigonometric
+//! ones, `isNaN`, and `round` with a precision and a rounding mode.
 
 use super::scalar::arg_type;
 use super::Function;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::value::Val;
 
-/// Calls a trigonometric function, `isNaN` or `round` (nulls already answered).
+/// Calls one of the numeric functions here (nulls already answered).
 pub(super) fn call(f: Function, args: &[Val]) -> Result<Val> {
     use Function as F;
     if f != F::Round && args.iter().any(Val::is_null) {
@@ -16,6 +16,12 @@ pub(super) fn call(f: Function, args: &[Val]) -> Result<Val> {
     Ok(Val::Float(match f {
         F::IsNaN => return Ok(Val::Bool(x.is_nan())),
         F::Round => return round(args, x),
+        F::Floor => x.floor(),
+        F::Ceil => x.ceil(),
+        F::Sqrt => x.sqrt(),
+        F::Exp => x.exp(),
+        F::Log => x.ln(),
+        F::Log10 => x.log10(),
         F::Sin => x.sin(),
         F::Cos => x.cos(),
         F::Tan => x.tan(),

@@ -48,6 +48,12 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
         | F::ToBooleanList
         | F::ToStringList => super::convert::call(f, a),
         F::IsNaN
+        | F::Floor
+        | F::Ceil
+        | F::Sqrt
+        | F::Exp
+        | F::Log
+        | F::Log10
         | F::Round
         | F::Sin
         | F::Cos
@@ -80,7 +86,6 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
             ),
             _ => Ok(to_string(a)),
         },
-        F::Floor | F::Ceil | F::Sqrt | F::Exp | F::Log | F::Log10 => math(f, a),
         F::Abs => match a {
             Val::Int(i) => Ok(Val::Int(i.wrapping_abs())),
             Val::Float(x) => Ok(Val::Float(x.abs())),
@@ -206,24 +211,6 @@ pub fn format_float(x: f64) -> String {
         format!("{mantissa}.0")
     };
     format!("{mantissa}E{exponent}")
-}
-
-fn math(f: Function, a: &Val) -> Result<Val> {
-    let x = match a {
-        Val::Int(i) => *i as f64,
-        Val::Float(x) => *x,
-        other => return Err(arg_type(f, "a number", other)),
-    };
-    let y = match f {
-        Function::Floor => x.floor(),
-        Function::Ceil => x.ceil(),
-        Function::Round => x.round(),
-        Function::Sqrt => x.sqrt(),
-        Function::Exp => x.exp(),
-        Function::Log => x.ln(),
-        _ => x.log10(),
-    };
-    Ok(Val::Float(y))
 }
 
 fn size(a: &Val) -> Result<Val> {

@@ -103,51 +103,39 @@ impl LabelExpr {
 
     /// The predicate that `subject` (a node) has these labels.
     pub(super) fn node_predicate(&self, subject: &Expr) -> Expr {
-        let pos = subject.pos;
-        let kind = match self {
-            LabelExpr::Name(l) => ExprKind::HasLabels(Box::new(subject.clone()), vec![l.clone()]),
-            LabelExpr::Any => not(call("isEmpty", call("labels", subject.clone(), pos), pos)),
-            LabelExpr::Not(a) => not(a.node_predicate(subject)),
-            LabelExpr::And(a, b) => binary(
-                BinaryOp::And,
-                a.node_predicate(subject),
-                b.node_predicate(subject),
-            ),
-            LabelExpr::Or(a, b) => binary(
-                BinaryOp::Or,
-                a.node_predicate(subject),
-                b.node_predicate(subject),
-            ),
-        };
-        Expr { kind, pos }
+        self.predicate(subject, &|name, pos| match name {
+            Some(l) => ExprKind::HasLabels(Box::new(subject.clone()), vec![l.to_owned()]),
+            None => not(call("isEmpty", call("labels", subject.clone(), pos), pos)),
+        })
     }
 
     /// The predicate that `subject` (a relationship) has a type these allow.
     pub(super) fn type_predicate(&self, subject: &Expr) -> Expr {
-        let pos = subject.pos;
-        let kind = match self {
-            LabelExpr::Name(t) => ExprKind::Compare(
+        self.predicate(subject, &|name, pos| match name {
+            Some(t) => ExprKind::Compare(
                 Box::new(call("type", subject.clone(), pos)),
                 vec![(
                     CompareOp::Eq,
                     Expr {
-                        kind: ExprKind::Str(t.clone()),
+                        kind: ExprKind::Str(t.to_owned()),
                         pos,
                     },
                 )],
             ),
-            LabelExpr::Any => ExprKind::Bool(true),
-            LabelExpr::Not(a) => not(a.type_predicate(subject)),
-            LabelExpr::And(a, b) => binary(
-                BinaryOp::And,
-                a.type_predicate(subject),
-                b.type_predicate(subject),
-            ),
-            LabelExpr::Or(a, b) => binary(
-                BinaryOp::Or,
-                a.type_predicate(subject),
-                b.type_predicate(subject),
-            ),
+            None => ExprKind::Bool(true),
+        })
+    }
+
+    /// The expression as NOT/AND/OR over `leaf`'s test of one name (`None`: `%`).
+    fn predicate(&self, subject: &Expr, leaf: &dyn Fn(Option<&str>, usize) -> ExprKind) -> Expr {
+        let pos = subject.pos;
+        let walk = |e: &LabelExpr| e.predicate(subject, leaf);
+        let kind = match self {
+            LabelExpr::Name(n) => leaf(Some(n), pos),
+            LabelExpr::Any => leaf(None, pos),
+            LabelExpr::Not(a) => not(walk(a)),
+            LabelExpr::And(a, b) => binary(BinaryOp::And, walk(a), walk(b)),
+            LabelExpr::Or(a, b) => binary(BinaryOp::Or, walk(a), walk(b)),
         };
         Expr { kind, pos }
     }
