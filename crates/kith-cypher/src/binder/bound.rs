@@ -87,6 +87,9 @@ pub struct CreateNode {
     pub labels: Vec<Arc<str>>,
     /// Its properties (null values are left out).
     pub props: Vec<(Arc<str>, BExpr)>,
+    /// Its properties taken whole from a map parameter (`CREATE (n $props)`), in
+    /// place of `props`.
+    pub map: Option<BExpr>,
     /// Its properties read what this clause created before it on the same row, so
     /// that must be written first.
     pub flush: bool,
@@ -105,6 +108,8 @@ pub struct CreateRel {
     pub to: usize,
     /// Its properties.
     pub props: Vec<(Arc<str>, BExpr)>,
+    /// Its properties from a map parameter (see [`CreateNode`]).
+    pub map: Option<BExpr>,
     /// Its properties read what this clause created before it (see [`CreateNode`]).
     pub flush: bool,
 }
@@ -116,6 +121,20 @@ pub struct CreateSpec {
     pub nodes: Vec<CreateNode>,
     /// Relationships, in order.
     pub rels: Vec<CreateRel>,
+    /// Path variables (`CREATE p = (a)-[:R]->(b)`): each one's slot and the slots of
+    /// its nodes and relationships, in the pattern's order.
+    pub paths: Vec<PathSlots>,
+}
+
+/// A path variable's slot, with the slots of its nodes and relationships in order.
+#[derive(Clone, Debug)]
+pub struct PathSlots {
+    /// The path's own slot.
+    pub slot: usize,
+    /// Its nodes' slots.
+    pub nodes: Vec<usize>,
+    /// Its relationships' slots.
+    pub rels: Vec<usize>,
 }
 
 /// A property key SET or REMOVE names.
@@ -175,8 +194,6 @@ pub struct MergeSpec<S: Stage> {
     pub on_create: Vec<SetOp>,
     /// ON MATCH SET.
     pub on_match: Vec<SetOp>,
-    /// `p = ...`: the path's slot, and its node and relationship slots in order.
-    pub path: Option<(usize, Vec<usize>, Vec<usize>)>,
 }
 
 /// A procedure call: per row, the arguments, the call, and a row per result row.

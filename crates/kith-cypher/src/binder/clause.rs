@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet;
 
 use super::pattern::split_and;
 use super::{has_aggregate, BExpr, BPart, Binder};
-use super::{BoundMatch, BoundOp, BoundQuery, CreateNode, CreateRel, CreateSpec};
+use super::{BoundMatch, BoundOp, BoundQuery, CreateNode, CreateRel, CreateSpec, PathSlots};
 use crate::ast::{
     Clause, Expr, ExprKind, PatternPart, Projection, ProjectionItem, RelDirection, SingleQuery,
     Statement,
@@ -466,13 +466,6 @@ impl Binder<'_> {
     pub(crate) fn create(&mut self, parts: &[PatternPart]) -> Result<CreateSpec> {
         let mut spec = CreateSpec::default();
         for part in parts {
-            if part.path_var.is_some() {
-                return Err(self.error(
-                    ErrorCode::NotSupported,
-                    "a path variable in CREATE",
-                    part.pos,
-                ));
-            }
             let start = &part.path.start;
             let lone_bound = part.path.steps.is_empty()
                 && start
@@ -487,56 +480,83 @@ impl Binder<'_> {
                     start.pos,
                 ));
             }
-            let mut prev = self.create_node(start, &mut spec)?;
+            let mut path = PathSlots {
+                slot: 0,
+                nodes: vec![self.create_node(start, &mut spec)?],
+                rels: Vec::new(),
+            };
             for (rel, node) in &part.path.steps {
+                let prev = path.nodes[path.nodes.len() - 1];
                 let next = self.create_node(node, &mut spec)?;
-                let [rel_type] = rel.types.as_slice() else {
+                path.rels.push(self.create_rel(rel, prev, next, &mut spec)?);
+                path.nodes.push(next);
+            }
+            if let Some(v) = &part.path_var {
+                if self.scope.get(v).is_some() {
                     return Err(self.error(
                         ErrorCode::SyntaxError,
-                        "a relationship to create needs exactly one type",
-                        rel.pos,
-                    ));
-                };
-                let (from, to) = match rel.direction {
-                    RelDirection::Right => (prev, next),
-                    RelDirection::Left => (next, prev),
-                    RelDirection::Both => {
-                        return Err(self.error(
-                            ErrorCode::SyntaxError,
-                            "a relationship to create needs a direction",
-                            rel.pos,
-                        ))
-                    }
-                };
-                if rel.length.is_some() {
-                    return Err(self.error(
-                        ErrorCode::SyntaxError,
-                        "a variable-length relationship cannot be created",
-                        rel.pos,
+                        format!("variable `{v}` already declared"),
+                        part.pos,
                     ));
                 }
-                let slot = match &rel.var {
-                    Some(v) => {
-                        let s = self.slot();
-                        self.define(v, s);
-                        s
-                    }
-                    None => self.slot(),
-                };
-                let props = self.create_props(rel.props.as_ref())?;
-                let earlier: Vec<usize> = spec.rels.iter().map(|r| r.slot).collect();
-                spec.rels.push(CreateRel {
-                    slot,
-                    rel_type: Arc::from(rel_type.as_str()),
-                    from,
-                    to,
-                    flush: reads_any(&props, &earlier),
-                    props,
-                });
-                prev = next;
+                path.slot = self.slot();
+                self.define(v, path.slot);
+                spec.paths.push(path);
             }
         }
         Ok(spec)
+    }
+
+    /// One relationship of a CREATE pattern, between the slots of its two ends (in the
+    /// pattern's order): its slot.
+    fn create_rel(
+        &mut self,
+        rel: &crate::ast::RelPattern,
+        prev: usize,
+        next: usize,
+        spec: &mut CreateSpec,
+    ) -> Result<usize> {
+        let [rel_type] = rel.types.as_slice() else {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                "a relationship to create needs exactly one type",
+                rel.pos,
+            ));
+        };
+        let (from, to) = match rel.direction {
+            RelDirection::Right => (prev, next),
+            RelDirection::Left => (next, prev),
+            RelDirection::Both => {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    "a relationship to create needs a direction",
+                    rel.pos,
+                ))
+            }
+        };
+        if rel.length.is_some() {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                "a variable-length relationship cannot be created",
+                rel.pos,
+            ));
+        }
+        let slot = self.slot();
+        if let Some(v) = &rel.var {
+            self.define(v, slot);
+        }
+        let (props, map) = self.create_props(rel.props.as_ref())?;
+        let earlier: Vec<usize> = spec.rels.iter().map(|r| r.slot).collect();
+        spec.rels.push(CreateRel {
+            slot,
+            rel_type: Arc::from(rel_type.as_str()),
+            from,
+            to,
+            flush: reads_any(&props, &earlier),
+            props,
+            map,
+        });
+        Ok(slot)
     }
 
     fn create_node(&mut self, n: &crate::ast::NodePattern, spec: &mut CreateSpec) -> Result<usize> {
@@ -558,31 +578,39 @@ impl Binder<'_> {
             self.kinds.insert(slot, super::Kind::Node);
         }
         let labels = n.labels.iter().map(|l| Arc::from(l.as_str())).collect();
-        let props = self.create_props(n.props.as_ref())?;
+        let (props, map) = self.create_props(n.props.as_ref())?;
         let earlier: Vec<usize> = spec.nodes.iter().map(|n| n.slot).collect();
         spec.nodes.push(CreateNode {
             slot,
             labels,
             flush: reads_any(&props, &earlier),
             props,
+            map,
         });
         Ok(slot)
     }
 
-    fn create_props(&mut self, props: Option<&crate::ast::Expr>) -> Result<Vec<(Arc<str>, BExpr)>> {
-        match props.map(|e| (&e.kind, e.pos)) {
-            None => Ok(Vec::new()),
+    /// A CREATE pattern's properties: named in a map literal, or taken whole from a
+    /// map parameter (`CREATE (n $props)`, as Neo4j allows in CREATE only).
+    #[allow(clippy::type_complexity)]
+    fn create_props(
+        &mut self,
+        props: Option<&crate::ast::Expr>,
+    ) -> Result<(Vec<(Arc<str>, BExpr)>, Option<BExpr>)> {
+        match props.map(|e| (&e.kind, e)) {
+            None => Ok((Vec::new(), None)),
             Some((ExprKind::Map(entries), _)) => {
                 let mut out = Vec::with_capacity(entries.len());
                 for (k, v) in entries {
                     out.push((Arc::from(k.as_str()), self.expr(v)?));
                 }
-                Ok(out)
+                Ok((out, None))
             }
-            Some((_, pos)) => Err(self.error(
-                ErrorCode::NotSupported,
-                "CREATE properties from a parameter map",
-                pos,
+            Some((ExprKind::Param(_), e)) => Ok((Vec::new(), Some(self.expr(e)?))),
+            Some((_, e)) => Err(self.error(
+                ErrorCode::SyntaxError,
+                "a pattern's properties are a map or a parameter",
+                e.pos,
             )),
         }
     }

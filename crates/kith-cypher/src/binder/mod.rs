@@ -21,7 +21,7 @@ use crate::value::Val;
 
 pub use bound::{
     Bound, BoundMatch, BoundOp, BoundQuery, BoundSub, CallSpec, CreateNode, CreateRel, CreateSpec,
-    MergeSpec, Pipe, PropKey, SetOp, Stage, Sub, SubquerySpec,
+    MergeSpec, PathSlots, Pipe, PropKey, SetOp, Stage, Sub, SubquerySpec,
 };
 pub use clause::bind_statement;
 pub(crate) use slots::needed_slots;

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use super::clause::reads_any;
 use super::{BExpr, BPart, Binder};
 use super::{
-    Bound, BoundMatch, BoundOp, CreateNode, CreateRel, CreateSpec, MergeSpec, PropKey, SetOp,
+    Bound, BoundMatch, BoundOp, CreateNode, CreateRel, CreateSpec, MergeSpec, PathSlots, PropKey,
+    SetOp,
 };
 use crate::ast::{Clause, Expr, ExprKind, Merge, PropertyKey, RelDirection, RemoveItem, SetItem};
 use crate::error::{ErrorCode, Result};
@@ -137,12 +138,13 @@ impl Binder<'_> {
         let pre = self.bound_slots();
         let parts = self.pattern_parts(std::slice::from_ref(part), &pre)?;
         let conjuncts = std::mem::take(&mut self.bound_rel_checks);
-        let create = self.merge_create(&parts[0], part)?;
+        let mut create = self.merge_create(&parts[0], part)?;
         let b = &parts[0];
-        let path = b.path_slot.map(|slot| {
-            let nodes = b.nodes.iter().map(|n| n.slot).collect();
-            (slot, nodes, b.rels.iter().map(|r| r.slot).collect())
-        });
+        create.paths.extend(b.path_slot.map(|slot| PathSlots {
+            slot,
+            nodes: b.nodes.iter().map(|n| n.slot).collect(),
+            rels: b.rels.iter().map(|r| r.slot).collect(),
+        }));
         Ok(MergeSpec {
             pattern: BoundMatch {
                 parts,
@@ -152,7 +154,6 @@ impl Binder<'_> {
             create,
             on_create: self.set_items(&m.on_create)?,
             on_match: self.set_items(&m.on_match)?,
-            path,
         })
     }
 
@@ -193,6 +194,7 @@ impl Binder<'_> {
                     .collect(),
                 flush: false,
                 props,
+                map: None,
             });
         }
         for (i, (r, (ast, _))) in bound.rels.iter().zip(&part.path.steps).enumerate() {
@@ -223,6 +225,7 @@ impl Binder<'_> {
                 to,
                 flush: false,
                 props,
+                map: None,
             });
         }
         for i in 0..spec.nodes.len() {

@@ -16,7 +16,7 @@ use super::ops::run_ops;
 use super::steps;
 use super::{Ctx, Rows};
 use crate::binder::BExpr;
-use crate::binder::{CreateSpec, PropKey, SetOp};
+use crate::binder::{CreateSpec, PathSlots, PropKey, SetOp};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::planner::{MergeSpec, Op};
 use crate::value::Val;
@@ -329,29 +329,29 @@ fn merge(rows: &Rows, spec: &MergeSpec, cx: &Ctx<'_>, emit: &mut Emit<'_>) -> Re
         }
         scratch.clone_from_slice(row);
         create_row(&mut scratch, &spec.create, cx, &mut pending)?;
-        if let Some((slot, nodes, rels)) = &spec.path {
-            scratch[*slot] = created_path(&scratch, nodes, rels);
-        }
         set_row(&spec.on_create, &scratch, cx)?;
         emit(&mut scratch)?;
     }
     Ok(())
 }
 
-/// The path MERGE created, from the slots of its nodes and relationships.
-fn created_path(row: &[Val], nodes: &[usize], rels: &[usize]) -> Val {
+/// A path CREATE or MERGE made, from the slots of its nodes and relationships: null
+/// when an end was a null it could not create from (refused before this).
+fn created_path(row: &[Val], path: &PathSlots) -> Val {
     let node = |s: &usize| match row[*s] {
-        Val::Node(n) => n,
-        _ => unreachable!("MERGE binds every node of its pattern"),
+        Val::Node(n) => Some(n),
+        _ => None,
     };
     let rel = |s: &usize| match row[*s] {
-        Val::Rel(r) => r,
-        _ => unreachable!("MERGE binds every relationship of its pattern"),
+        Val::Rel(r) => Some(r),
+        _ => None,
     };
-    Val::Path(Arc::new(crate::value::Path {
-        nodes: nodes.iter().map(node).collect(),
-        rels: rels.iter().map(rel).collect(),
-    }))
+    let nodes: Option<Vec<NodeId>> = path.nodes.iter().map(node).collect();
+    let rels: Option<Vec<RelId>> = path.rels.iter().map(rel).collect();
+    match (nodes, rels) {
+        (Some(nodes), Some(rels)) => Val::Path(Arc::new(crate::value::Path { nodes, rels })),
+        _ => Val::Null,
+    }
 }
 
 /// A MERGE property that is null could never match what MERGE creates: Neo4j refuses
@@ -401,7 +401,7 @@ fn create_row(row: &mut [Val], spec: &CreateSpec, cx: &Ctx<'_>, p: &mut Pending)
         if node.flush {
             write_created(p, row, cx)?;
         }
-        let props = eval_props(&node.props, row, cx)?;
+        let props = created_props(&node.props, node.map.as_ref(), row, cx, "node")?;
         p.ops.push(WriteOp::CreateNode {
             labels: node.labels.clone(),
             properties: stored_props(&props)?,
@@ -413,7 +413,7 @@ fn create_row(row: &mut [Val], spec: &CreateSpec, cx: &Ctx<'_>, p: &mut Pending)
         if rel.flush {
             write_created(p, row, cx)?;
         }
-        let props = eval_props(&rel.props, row, cx)?;
+        let props = created_props(&rel.props, rel.map.as_ref(), row, cx, "relationship")?;
         p.ops.push(WriteOp::CreateRel {
             rel_type: rel.rel_type.clone(),
             src: node_ref(&row[rel.from])?,
@@ -422,7 +422,43 @@ fn create_row(row: &mut [Val], spec: &CreateSpec, cx: &Ctx<'_>, p: &mut Pending)
         });
         p.slots.push(rel.slot);
     }
-    write_created(p, row, cx)
+    write_created(p, row, cx)?;
+    for path in &spec.paths {
+        row[path.slot] = created_path(row, path);
+    }
+    Ok(())
+}
+
+/// A created element's properties: its named ones, or a map parameter's entries (not
+/// null ones, as for named ones). Anything but a map is refused with Neo4j's error.
+fn created_props(
+    named: &[(Arc<str>, BExpr)],
+    map: Option<&BExpr>,
+    row: &[Val],
+    cx: &Ctx<'_>,
+    what: &str,
+) -> Result<Vec<(Arc<str>, Val)>> {
+    let Some(map) = map else {
+        return eval_props(named, row, cx);
+    };
+    match eval(map, row, cx)? {
+        Val::Map(entries) => Ok(entries
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()),
+        Val::Null => Err(CypherError::type_error(format!(
+            "the parameter for {what} creation is not a map, but null"
+        ))),
+        // Neo4j checks a parameter's type as it plans, so this is its SyntaxError.
+        other => Err(CypherError::new(
+            ErrorCode::SyntaxError,
+            format!(
+                "type mismatch: the parameter for {what} creation must be a map, not {}",
+                other.type_name()
+            ),
+        )),
+    }
 }
 
 /// Creations of one row not yet written, and the slots they go to (reused between

@@ -115,7 +115,6 @@ impl Planner<'_> {
             create: m.create,
             on_create: m.on_create,
             on_match: m.on_match,
-            path: m.path,
         }
     }
 
