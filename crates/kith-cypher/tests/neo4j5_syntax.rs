@@ -274,3 +274,32 @@ fn create_takes_properties_from_a_map_parameter() {
     let got = run_with(&g, "MERGE (n $p)", &[("p", Value::Map(vec![]))]);
     assert_eq!(got, Err(ErrorCode::SyntaxError));
 }
+
+#[test]
+fn subquery_expressions_take_a_union() {
+    let g = graph();
+    let q = "MATCH (n) RETURN n.x AS x, COUNT { MATCH (n)-->(m) RETURN m UNION \
+             MATCH (n)<--(m) RETURN m } AS k ORDER BY x";
+    assert_eq!(ints(&g, q), [1, 2, 2, 2, 3, 2]);
+    let q = "MATCH (n) RETURN n.x AS x, COUNT { MATCH (n)-->(m) RETURN m.x AS y UNION ALL \
+             MATCH (n)<--(m) RETURN m.x AS y } AS k ORDER BY x";
+    assert_eq!(ints(&g, q), [1, 2, 2, 2, 3, 2]);
+    // UNION (not ALL) is distinct: `a` reaches `c` both ways.
+    let q = "MATCH (n:A) RETURN COLLECT { MATCH (n)-->(m) RETURN m.x AS y UNION \
+             MATCH (m:C) RETURN m.x AS y } AS k";
+    let mut got = collected(&g, q);
+    got.sort_unstable();
+    assert_eq!(got, [2, 3]);
+    let q = "MATCH (n) WHERE EXISTS { MATCH (n)-[:S]->(m) RETURN m UNION \
+             MATCH (n)<-[:S]-(m) RETURN m } RETURN n.x ORDER BY n.x";
+    assert_eq!(ints(&g, q), [2, 3]);
+    // Neo4j's SyntaxErrors: columns that differ, UNION mixed with UNION ALL.
+    for q in [
+        "MATCH (n) RETURN COUNT { MATCH (n)-->(m) RETURN m UNION MATCH (n)<--(q) RETURN q }",
+        "RETURN COLLECT { RETURN 1 AS a UNION RETURN 2 AS b } AS k",
+        "MATCH (n) RETURN COUNT { MATCH (n)-->(m) RETURN m UNION MATCH (n)<--(m) RETURN m \
+         UNION ALL MATCH (m) RETURN m } AS k",
+    ] {
+        assert_eq!(run(&g, q), Err(ErrorCode::SyntaxError), "{q}");
+    }
+}

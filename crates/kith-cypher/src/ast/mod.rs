@@ -582,8 +582,8 @@ pub enum SubqueryKind {
 /// What stands between the braces of a subquery expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SubqueryBody {
-    /// `MATCH ... RETURN ...`.
-    Query(SingleQuery),
+    /// `MATCH ... RETURN ...`, perhaps parts of a UNION.
+    Query(Statement),
     /// `(a)-->(b) WHERE ...`.
     Pattern(Vec<PatternPart>, Option<Expr>),
 }

@@ -9,6 +9,18 @@ use crate::error::{ErrorCode, Result};
 use crate::value::Val;
 use kith_core::Str;
 
+/// The parts of a subquery's UNION, bound.
+pub(crate) struct UnionParts {
+    /// Each part's operators and the slots of its columns.
+    pub(crate) parts: Vec<(Vec<BoundOp>, Vec<usize>)>,
+    /// The columns' names, the same in every part.
+    pub(crate) names: Vec<String>,
+    /// UNION rather than UNION ALL.
+    pub(crate) distinct: bool,
+    /// Whether a part writes.
+    pub(crate) writes: bool,
+}
+
 /// A bound CALL: its operator, and the columns it answers when it stands alone.
 pub(crate) struct BoundCall {
     pub(crate) ops: Vec<BoundOp>,
@@ -175,34 +187,9 @@ impl Binder<'_> {
     /// `CALL { ... }`: the subquery sees the outer variables a leading `WITH` imports;
     /// what it returns joins the outer row.
     pub(crate) fn call_subquery(&mut self, statement: &Statement) -> Result<BoundCall> {
-        let outer = self.scope.clone();
-        let mut parts = Vec::new();
-        let mut writes = false;
-        let queries =
-            std::iter::once(&statement.query).chain(statement.unions.iter().map(|(_, q)| q));
-        let mut names: Option<Vec<String>> = None;
-        for query in queries {
-            let imports = matches!(query.clauses.first(), Some(Clause::With(p)) if p.items.iter().all(|i| matches!(i.expr.kind, ExprKind::Var(_))));
-            if !imports {
-                self.scope = Default::default();
-            }
-            let q = self.clauses(&query.clauses);
-            self.scope = outer.clone();
-            let q = q?;
-            writes |= q.writes;
-            let these: Vec<String> = q.columns.iter().map(|(n, _)| n.clone()).collect();
-            if names.as_ref().is_some_and(|n| *n != these) {
-                return Err(self.error(
-                    ErrorCode::SyntaxError,
-                    "all parts of a UNION in CALL { } must return the same columns",
-                    0,
-                ));
-            }
-            names = Some(these);
-            parts.push((q.ops, q.columns.iter().map(|(_, s)| *s).collect::<Vec<_>>()));
-        }
+        let union = self.union_parts(statement, false)?;
         let mut columns = Vec::new();
-        for name in names.unwrap_or_default() {
+        for name in union.names {
             if self.scope.get(&name).is_some() {
                 return Err(self.error(
                     ErrorCode::SyntaxError,
@@ -214,17 +201,65 @@ impl Binder<'_> {
             self.define(&name, slot);
             columns.push((name, slot));
         }
-        let distinct = statement.unions.first().is_some_and(|(all, _)| !*all);
         Ok(BoundCall {
             ops: vec![BoundOp::Subquery(Box::new(SubquerySpec {
-                parts,
+                parts: union.parts,
                 columns: columns.iter().map(|(_, s)| *s).collect(),
-                distinct,
-                writes,
+                distinct: union.distinct,
+                writes: union.writes,
             }))],
             columns,
-            writes,
+            writes: union.writes,
         })
+    }
+
+    /// The parts of a subquery's UNION, each bound in the outer scope. A `CALL { }`
+    /// part (`sees_outer` false) sees only what a leading `WITH` imports; the body of
+    /// `COUNT { }` and its kin sees every outer variable. Scope is left as it was.
+    pub(crate) fn union_parts(
+        &mut self,
+        statement: &Statement,
+        sees_outer: bool,
+    ) -> Result<UnionParts> {
+        if statement.unions.windows(2).any(|w| w[0].0 != w[1].0) {
+            return Err(self.error(
+                ErrorCode::SyntaxError,
+                "UNION and UNION ALL cannot be mixed in one query",
+                0,
+            ));
+        }
+        let outer = self.scope.clone();
+        let mut union = UnionParts {
+            parts: Vec::new(),
+            names: Vec::new(),
+            distinct: statement.unions.first().is_some_and(|(all, _)| !*all),
+            writes: false,
+        };
+        let queries =
+            std::iter::once(&statement.query).chain(statement.unions.iter().map(|(_, q)| q));
+        for (i, query) in queries.enumerate() {
+            let imports = matches!(query.clauses.first(), Some(Clause::With(p)) if p.items.iter().all(|i| matches!(i.expr.kind, ExprKind::Var(_))));
+            if !imports && !sees_outer {
+                self.scope = Default::default();
+            }
+            let q = self.clauses(&query.clauses);
+            self.scope = outer.clone();
+            let q = q?;
+            union.writes |= q.writes;
+            let these: Vec<String> = q.columns.iter().map(|(n, _)| n.clone()).collect();
+            if i > 0 && union.names != these {
+                return Err(self.error(
+                    ErrorCode::SyntaxError,
+                    "all parts of a UNION in a subquery must return the same columns",
+                    0,
+                ));
+            }
+            union.names = these;
+            union
+                .parts
+                .push((q.ops, q.columns.iter().map(|(_, s)| *s).collect()));
+        }
+        Ok(union)
     }
 
     /// `SHOW PROCEDURES | INDEXES | CONSTRAINTS [YIELD ...]`: a row per procedure

@@ -438,17 +438,14 @@ impl Binder<'_> {
                 };
                 (vec![BoundOp::Match(pattern)], Vec::new())
             }
-            SubqueryBody::Query(q) => {
-                let bound = self.clauses(&q.clauses)?;
+            SubqueryBody::Query(statement) if statement.unions.is_empty() => {
+                let bound = self.clauses(&statement.query.clauses)?;
                 if bound.writes {
-                    return Err(self.error(
-                        ErrorCode::SyntaxError,
-                        "a subquery expression cannot write",
-                        pos,
-                    ));
+                    return Err(self.cannot_write(pos));
                 }
                 (bound.ops, bound.columns)
             }
+            SubqueryBody::Query(statement) => self.union_body(statement, pos)?,
         };
         let column = match (kind, columns.as_slice()) {
             (SubqueryKind::Collect, [(_, slot)]) => Some(*slot),
@@ -466,5 +463,38 @@ impl Binder<'_> {
             sub: self.sub(BoundSub::Query(ops)),
             column,
         })
+    }
+
+    /// A subquery expression's UNION: its parts run as one `CALL { }` would from the
+    /// outer row (each seeing the outer variables), their rows the body's rows.
+    fn union_body(
+        &mut self,
+        statement: &crate::ast::Statement,
+        pos: usize,
+    ) -> Result<(Vec<BoundOp>, Vec<(String, usize)>)> {
+        let union = self.union_parts(statement, true)?;
+        if union.writes {
+            return Err(self.cannot_write(pos));
+        }
+        let columns: Vec<(String, usize)> = union
+            .names
+            .into_iter()
+            .map(|name| (name, self.slot()))
+            .collect();
+        let spec = super::SubquerySpec {
+            parts: union.parts,
+            columns: columns.iter().map(|(_, s)| *s).collect(),
+            distinct: union.distinct,
+            writes: false,
+        };
+        Ok((vec![BoundOp::Subquery(Box::new(spec))], columns))
+    }
+
+    fn cannot_write(&self, pos: usize) -> crate::error::CypherError {
+        self.error(
+            ErrorCode::SyntaxError,
+            "a subquery expression cannot write",
+            pos,
+        )
     }
 }

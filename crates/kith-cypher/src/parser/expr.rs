@@ -504,7 +504,7 @@ impl Parser<'_> {
             .iter()
             .any(|k| self.at_keyword(k));
         let body = if query_starts {
-            SubqueryBody::Query(self.single_query()?)
+            SubqueryBody::Query(self.statement()?)
         } else {
             let (pattern, inline) = self.with_inline_predicates(Self::pattern)?;
             let where_ = if self.eat_keyword("WHERE") {
