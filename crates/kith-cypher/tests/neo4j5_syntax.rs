@@ -198,7 +198,11 @@ fn label_and_type_expressions_match_as_neo4j_5_matches_them() {
     assert_eq!(run(&g, q), Err(ErrorCode::SyntaxError));
 }
 
-fn run_with(store: &Store, text: &str, params: &[(&str, Value)]) -> Result<Vec<Vec<Value>>, ErrorCode> {
+fn run_with(
+    store: &Store,
+    text: &str,
+    params: &[(&str, Value)],
+) -> Result<Vec<Vec<Value>>, ErrorCode> {
     let params: Vec<(String, Value)> = params
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))

@@ -7,6 +7,8 @@
 //! columns and rows of [`Value`](kith_core::Value)s.
 
 pub mod db;
+pub mod db_schema;
+pub mod dbms;
 mod error;
 pub mod graph;
 pub mod ldbc;

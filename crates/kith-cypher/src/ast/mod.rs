@@ -96,7 +96,7 @@ pub struct Yield {
 }
 
 /// What SHOW lists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Show {
     /// `SHOW PROCEDURES`.
     Procedures,
@@ -104,12 +104,52 @@ pub enum Show {
     Indexes,
     /// `SHOW CONSTRAINTS`.
     Constraints,
+    /// `SHOW DATABASES`, `SHOW DATABASE name`, `SHOW DEFAULT | HOME DATABASE`.
+    Databases(DatabasePick),
+}
+
+/// Which databases SHOW lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DatabasePick {
+    /// `SHOW [ALL] DATABASES`.
+    All,
+    /// `SHOW DATABASE name`.
+    Named(String),
+    /// `SHOW DEFAULT DATABASE` (or `HOME`): without the `default` and `home` columns.
+    Default,
 }
 
 impl Show {
     /// The columns each row answers, in order (what YIELD may name).
-    pub fn columns(self) -> &'static [&'static str] {
+    pub fn columns(&self) -> Vec<&'static str> {
+        self.all_columns()
+            .iter()
+            .copied()
+            .filter(|c| {
+                // SHOW DEFAULT | HOME DATABASE leaves these out, as Neo4j does.
+                !matches!(self, Show::Databases(DatabasePick::Default))
+                    || !matches!(*c, "default" | "home")
+            })
+            .collect()
+    }
+
+    fn all_columns(&self) -> &'static [&'static str] {
         match self {
+            Show::Databases(_) => &[
+                "name",
+                "type",
+                "aliases",
+                "access",
+                "address",
+                "role",
+                "writer",
+                "requestedStatus",
+                "currentStatus",
+                "statusMessage",
+                "default",
+                "home",
+                "constituents",
+            ],
             Show::Indexes => &[
                 "name",
                 "state",

@@ -266,10 +266,11 @@ impl Binder<'_> {
     /// (known when the query is planned), index or constraint (read from the graph
     /// when it runs); YIELD picks and renames columns and may filter with WHERE, and
     /// clauses may follow.
-    pub(crate) fn show_clause(&mut self, what: Show, yields: Option<&Yield>) -> Result<BoundCall> {
+    pub(crate) fn show_clause(&mut self, what: &Show, yields: Option<&Yield>) -> Result<BoundCall> {
         let source = match what {
             Show::Procedures => BExpr::Const(self.procedure_rows()),
-            Show::Indexes | Show::Constraints => BExpr::Listing(what),
+            Show::Databases(pick) => BExpr::Const(super::show::database_rows(what, pick)),
+            Show::Indexes | Show::Constraints => BExpr::Listing(what.clone()),
         };
         let row = self.slot();
         let mut ops = vec![BoundOp::Unwind {

@@ -137,7 +137,7 @@ impl Binder<'_> {
                     q.ops.extend(bound.ops);
                 }
                 Clause::Show(what, yields) => {
-                    let bound = self.show_clause(*what, yields.as_ref())?;
+                    let bound = self.show_clause(what, yields.as_ref())?;
                     q.ops.extend(bound.ops);
                     q.columns = bound.columns;
                 }
@@ -592,11 +592,7 @@ impl Binder<'_> {
 
     /// A CREATE pattern's properties: named in a map literal, or taken whole from a
     /// map parameter (`CREATE (n $props)`, as Neo4j allows in CREATE only).
-    #[allow(clippy::type_complexity)]
-    fn create_props(
-        &mut self,
-        props: Option<&crate::ast::Expr>,
-    ) -> Result<(Vec<(Arc<str>, BExpr)>, Option<BExpr>)> {
+    fn create_props(&mut self, props: Option<&crate::ast::Expr>) -> Result<CreateProps> {
         match props.map(|e| (&e.kind, e)) {
             None => Ok((Vec::new(), None)),
             Some((ExprKind::Map(entries), _)) => {
@@ -615,6 +611,9 @@ impl Binder<'_> {
         }
     }
 }
+
+/// A created element's named properties, or the map parameter that holds them.
+type CreateProps = (Vec<(Arc<str>, BExpr)>, Option<BExpr>);
 
 /// Whether property expressions read any of `slots` (or may: a pattern inside).
 pub(crate) fn reads_any(props: &[(Arc<str>, BExpr)], slots: &[usize]) -> bool {

@@ -467,11 +467,7 @@ impl Binder<'_> {
 
     /// A subquery expression's UNION: its parts run as one `CALL { }` would from the
     /// outer row (each seeing the outer variables), their rows the body's rows.
-    fn union_body(
-        &mut self,
-        statement: &crate::ast::Statement,
-        pos: usize,
-    ) -> Result<(Vec<BoundOp>, Vec<(String, usize)>)> {
+    fn union_body(&mut self, statement: &crate::ast::Statement, pos: usize) -> Result<BodyOps> {
         let union = self.union_parts(statement, true)?;
         if union.writes {
             return Err(self.cannot_write(pos));
@@ -498,3 +494,6 @@ impl Binder<'_> {
         )
     }
 }
+
+/// A subquery body's operators, and its columns by name and slot.
+type BodyOps = (Vec<BoundOp>, Vec<(String, usize)>);

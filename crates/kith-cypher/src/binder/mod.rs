@@ -8,6 +8,7 @@ mod call;
 mod clause;
 mod expr;
 mod pattern;
+mod show;
 mod slots;
 mod update;
 

@@ -15,7 +15,7 @@ use crate::value::{compare, equals, Val};
 pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
     Ok(match e {
         BExpr::Const(v) => v.clone(),
-        BExpr::Listing(what) => super::schema::listing(*what, &*cx.graph()),
+        BExpr::Listing(what) => super::schema::listing(what, &*cx.graph()),
         BExpr::Param(i) => cx.params[*i].clone(),
         BExpr::Slot(s) => row[*s].clone(),
         BExpr::Prop(base, key) => property(&eval(base, row, cx)?, *key, cx)?,

@@ -151,12 +151,12 @@ fn missing(if_exists: bool, what: &str, name: &str) -> Result<Vec<WriteOp>> {
 }
 
 /// A row per index or per constraint of the graph, as a map of [`columns`].
-pub(crate) fn listing(what: Show, g: &dyn GraphView) -> Val {
+pub(crate) fn listing(what: &Show, g: &dyn GraphView) -> Val {
     let schema = g.schema();
     let s = Val::str;
     let one = |v: &str| Val::List(Arc::new(vec![s(v)]));
     let row = |values: Vec<Val>| {
-        let names = what.columns().iter().map(|c| Arc::from(*c));
+        let names = what.columns().into_iter().map(Arc::from);
         Val::Map(Arc::new(names.zip(values).collect()))
     };
     let rows: Vec<Val> = match what {
@@ -189,7 +189,7 @@ pub(crate) fn listing(what: Show, g: &dyn GraphView) -> Val {
                 ])
             })
             .collect(),
-        Show::Procedures => Vec::new(),
+        Show::Procedures | Show::Databases(_) => Vec::new(),
     };
     Val::List(Arc::new(rows))
 }

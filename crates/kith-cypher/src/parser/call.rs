@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::ast::{
-    Call, Clause, Expr, ExprKind, Projection, ProjectionItem, Show, Statement, Yield,
+    Call, Clause, DatabasePick, Expr, ExprKind, Projection, ProjectionItem, Show, Statement, Yield,
 };
 use crate::error::Result;
 use crate::lexer::Token;
@@ -133,6 +133,8 @@ impl Parser<'_> {
         self.advance();
         let what = if self.eat_keyword("PROCEDURES") || self.eat_keyword("PROCEDURE") {
             Show::Procedures
+        } else if let Some(pick) = self.database_pick()? {
+            Show::Databases(pick)
         } else {
             let _ =
                 self.eat_keyword("RANGE") || self.eat_keyword("UNIQUE") || self.eat_keyword("ALL");
@@ -141,7 +143,9 @@ impl Parser<'_> {
             } else if self.eat_keyword("CONSTRAINTS") || self.eat_keyword("CONSTRAINT") {
                 Show::Constraints
             } else {
-                return Err(self.expected("PROCEDURES, INDEXES or CONSTRAINTS after SHOW"));
+                return Err(
+                    self.expected("PROCEDURES, INDEXES, CONSTRAINTS or DATABASES after SHOW")
+                );
             }
         };
         let yields = if self.eat_keyword("YIELD") {
@@ -150,6 +154,33 @@ impl Parser<'_> {
             None
         };
         Ok(Clause::Show(what, yields))
+    }
+}
+
+impl Parser<'_> {
+    /// `[ALL] DATABASES`, `DATABASE name`, `DEFAULT DATABASE`, `HOME DATABASE` after
+    /// SHOW; `None` when SHOW lists something else.
+    fn database_pick(&mut self) -> Result<Option<DatabasePick>> {
+        if self.eat_keyword("DEFAULT") || self.eat_keyword("HOME") {
+            if !self.eat_keyword("DATABASE") {
+                return Err(self.expected("DATABASE after SHOW DEFAULT or SHOW HOME"));
+            }
+            return Ok(Some(DatabasePick::Default));
+        }
+        let all = self.at_keyword("ALL") && self.keyword_at(1, "DATABASES");
+        if all {
+            self.advance();
+        }
+        if self.eat_keyword("DATABASES") {
+            return Ok(Some(DatabasePick::All));
+        }
+        if self.eat_keyword("DATABASE") {
+            return Ok(Some(match self.at_keyword("YIELD") {
+                true => DatabasePick::All,
+                false => DatabasePick::Named(self.name("a database name")?),
+            }));
+        }
+        Ok(None)
     }
 }
 

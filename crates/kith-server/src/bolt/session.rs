@@ -218,7 +218,8 @@ impl Session {
             (
                 "server".into(),
                 s(&format!(
-                    "Neo4j/5.26.0 compatible (kith {})",
+                    "Neo4j/{} compatible (kith {})",
+                    kith_procedures::dbms::NEO4J_VERSION,
                     env!("CARGO_PKG_VERSION")
                 )),
             ),
