@@ -87,8 +87,7 @@ fn normalize(s: &str, form: Option<&Val>) -> Result<String> {
 }
 
 /// `split(s, delimiter)` and `split(s, [delimiters])`: cut wherever a (non-empty)
-/// delimiter starts, the longest first; with only an empty delimiter, between
-/// characters.
+/// delimiter starts; with an empty delimiter among them, between characters.
 fn split(s: &Val, by: &Val) -> Result<Val> {
     let Val::Str(s) = s else {
         return Err(arg_type(Function::Split, "a string", s));
@@ -108,11 +107,15 @@ fn split(s: &Val, by: &Val) -> Result<Val> {
             other,
         ))?,
     };
-    let mut cut: Vec<&str> = delimiters.into_iter().filter(|d| !d.is_empty()).collect();
-    cut.sort_by_key(|d| std::cmp::Reverse(d.len()));
-    let empty_only = cut.is_empty() && matches!(by, Val::Str(_));
-    if empty_only {
-        return Ok(between_characters(s));
+    if s.is_empty() {
+        return Ok(Val::list(vec![Val::str("")]));
+    }
+    let empty = delimiters.iter().any(|d| d.is_empty());
+    // Neo4j tries the delimiters in the order given at each position, not the
+    // longest first: `split('abab', ['a', 'ab'])` is `['', 'b', 'b']`.
+    let cut: Vec<&str> = delimiters.into_iter().filter(|d| !d.is_empty()).collect();
+    if empty {
+        return Ok(between_characters(s, &cut));
     }
     let mut pieces = Vec::new();
     let (mut start, mut at) = (0, 0);
@@ -130,15 +133,20 @@ fn split(s: &Val, by: &Val) -> Result<Val> {
     Ok(Val::list(pieces))
 }
 
-/// An empty separator splits between characters, as Neo4j does: no empty strings at
-/// the ends, and the empty string is one empty piece.
-fn between_characters(s: &str) -> Val {
-    if s.is_empty() {
-        return Val::list(vec![Val::str("")]);
+/// An empty delimiter splits between characters, as Neo4j does: each character not
+/// in a non-empty delimiter (`cut`, tried in order) is a piece, and no piece is empty
+/// (`split('xaay', ['', 'a'])` is `['x', 'y']`).
+fn between_characters(s: &str, cut: &[&str]) -> Val {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    while at < s.len() {
+        if let Some(d) = cut.iter().find(|d| s[at..].starts_with(**d)) {
+            at += d.len();
+            continue;
+        }
+        let c = s[at..].chars().next().unwrap_or_default();
+        pieces.push(Val::str(c.encode_utf8(&mut [0u8; 4])));
+        at += c.len_utf8().max(1);
     }
-    Val::list(
-        s.chars()
-            .map(|c| Val::str(c.encode_utf8(&mut [0u8; 4])))
-            .collect(),
-    )
+    Val::list(pieces)
 }
