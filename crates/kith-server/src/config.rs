@@ -20,6 +20,12 @@ pub struct ServerConfig {
     pub workers: usize,
     /// Largest WebSocket message or HTTP body accepted.
     pub frame_bytes_max: usize,
+    /// Largest Bolt message an authenticated client may send: drivers send large
+    /// parameters (Neo4j takes them), so it is far above `frame_bytes_max`.
+    pub bolt_message_bytes_max: usize,
+    /// What all Bolt messages being read may hold together beyond `frame_bytes_max`
+    /// each: a message that would pass it is refused.
+    pub bolt_messages_bytes_total_max: usize,
     /// Largest result, in rows.
     pub result_rows_max: usize,
     /// Rows one operator of a Cypher query may hold while it runs (the bound on a
@@ -138,6 +144,8 @@ impl Default for ServerConfig {
             bolt_listen: None,
             workers: std::thread::available_parallelism().map_or(2, usize::from),
             frame_bytes_max: 1 << 20,
+            bolt_message_bytes_max: 256 << 20,
+            bolt_messages_bytes_total_max: 1 << 30,
             result_rows_max: 1_000_000,
             cypher_rows_max: 10_000_000,
             chunk_rows: 1_000,
@@ -195,6 +203,11 @@ impl ServerConfig {
         let positive = [
             ("workers", self.workers),
             ("frame_bytes_max", self.frame_bytes_max),
+            ("bolt_message_bytes_max", self.bolt_message_bytes_max),
+            (
+                "bolt_messages_bytes_total_max",
+                self.bolt_messages_bytes_total_max,
+            ),
             ("result_rows_max", self.result_rows_max),
             ("cypher_rows_max", self.cypher_rows_max),
             ("chunk_rows", self.chunk_rows),

@@ -165,7 +165,13 @@ impl Server {
             config.unauthenticated_connections_max,
             config.unauthenticated_per_address_max,
         );
+        let bolt_budget = kith_protocol::bolt::chunk::MessageBudget::new(
+            config.bolt_messages_bytes_total_max,
+            config.frame_bytes_max,
+            "bolt_messages_bytes_total_max",
+        );
         let state = Arc::new(AppState {
+            bolt_budget,
             store,
             registry: Registry::with_builtins(),
             cypher: kith_cypher::Engine::with_procedures(1024, procedures),

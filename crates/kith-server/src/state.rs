@@ -44,6 +44,9 @@ pub(crate) struct AppState {
     pub(crate) ingest: Option<crate::ingest::Source>,
     /// For a router (`kith route`): the shards the LDBC reads run across.
     pub(crate) shards: Option<Arc<kith_router::Router>>,
+    /// What Bolt messages over `frame_bytes_max` being read hold together
+    /// (`bolt_messages_bytes_total_max`).
+    pub(crate) bolt_budget: Arc<kith_protocol::bolt::chunk::MessageBudget>,
 }
 
 impl AppState {

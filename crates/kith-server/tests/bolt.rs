@@ -262,3 +262,33 @@ async fn a_connection_that_authenticates_past_the_cap_is_told_busy() {
         .await;
     assert_eq!(first.tag().await, SUCCESS);
 }
+
+/// A parameter of megabytes, as drivers send (Neo4j takes them): over
+/// `frame_bytes_max` but within `bolt_message_bytes_max` it runs; over that it fails
+/// naming the limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_parameters_run_within_the_bolt_message_bound() {
+    let addr = server(|c| c.bolt_message_bytes_max = 4 << 20).await;
+    let run_with = |bytes: usize| async move {
+        let (mut c, _) =
+            Client::connect(addr, &offers([[0, 2, 4, 4], [0, 0, 1, 4], [0; 4], [0; 4]])).await;
+        let hello = map(&[("user_agent", s("test/1")), ("scheme", s("none"))]);
+        c.send(0x01, vec![hello]).await;
+        assert_eq!(c.tag().await, SUCCESS);
+        let params = map(&[("p", s(&"x".repeat(bytes)))]);
+        c.send(0x10, vec![s("RETURN size($p) AS n"), params, map(&[])])
+            .await;
+        c.recv().await
+    };
+    let Some(Pack::Struct(SUCCESS, _)) = run_with(3 << 20).await else {
+        panic!("a 3 MiB parameter runs");
+    };
+    let Some(Pack::Struct(FAILURE, meta)) = run_with(5 << 20).await else {
+        panic!("a 5 MiB parameter is over the bound");
+    };
+    let message = meta[0]
+        .get("message")
+        .and_then(Pack::as_str)
+        .unwrap_or_default();
+    assert!(message.contains("bolt_message_bytes_max"), "{message}");
+}

@@ -55,6 +55,13 @@ pub struct ServeArgs {
     /// Largest WebSocket message or HTTP body, in bytes.
     #[arg(long)]
     frame_bytes_max: Option<usize>,
+    /// Largest Bolt message of an authenticated client, in bytes (drivers send large
+    /// parameters).
+    #[arg(long)]
+    bolt_message_bytes_max: Option<usize>,
+    /// What all Bolt messages being read may hold together past frame_bytes_max each.
+    #[arg(long)]
+    bolt_messages_bytes_total_max: Option<usize>,
     /// Largest result, in rows.
     #[arg(long)]
     result_rows_max: Option<usize>,
@@ -187,6 +194,8 @@ impl ServeArgs {
             listen,
             workers,
             frame_bytes_max,
+            bolt_message_bytes_max,
+            bolt_messages_bytes_total_max,
             result_rows_max,
             cypher_rows_max,
             chunk_rows

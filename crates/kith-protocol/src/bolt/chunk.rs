@@ -2,6 +2,9 @@
 //! behind its big-endian 2-byte size, and ends with an empty chunk (`00 00`). An empty
 //! chunk outside a message is a keep-alive (NOOP).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
 /// The most bytes one chunk carries.
 pub const CHUNK_BYTES_MAX: usize = 0xFFFF;
 
@@ -31,13 +34,65 @@ pub fn end_message(out: &mut Vec<u8>, start: usize) {
     out.extend_from_slice(&[0, 0]);
 }
 
-/// Reassembles messages from chunks, bounded by `message_bytes_max`.
+/// Reassembles messages from chunks, bounded by `message_bytes_max`, and (with a
+/// [`MessageBudget`]) by what all connections' large messages may hold together.
 #[derive(Debug)]
 pub struct Dechunker {
     message: Vec<u8>,
     message_bytes_max: usize,
     /// What the limit is, for the refusal (`frame_bytes_max`).
     limit: &'static str,
+    budget: Option<Arc<MessageBudget>>,
+    /// What this message holds of the budget.
+    reserved: usize,
+}
+
+/// The bytes all connections' messages being read may hold beyond `free_below`
+/// each: drivers send parameters of many megabytes, and one such message is fine,
+/// but a thousand connections each part-way through one must not take the server's
+/// memory. A message that would pass the budget is refused.
+#[derive(Debug)]
+pub struct MessageBudget {
+    used: AtomicUsize,
+    max: usize,
+    free_below: usize,
+    /// The budget's name, for the refusal.
+    limit: &'static str,
+}
+
+impl MessageBudget {
+    /// A budget of `max` bytes, shared by what each message holds past `free_below`.
+    pub fn new(max: usize, free_below: usize, limit: &'static str) -> Arc<MessageBudget> {
+        Arc::new(MessageBudget {
+            used: AtomicUsize::new(0),
+            max,
+            free_below,
+            limit,
+        })
+    }
+
+    /// The bytes held now.
+    pub fn used(&self) -> usize {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    fn reserve(&self, bytes: usize) -> Result<(), String> {
+        let before = self.used.fetch_add(bytes, Ordering::AcqRel);
+        if before + bytes > self.max {
+            self.used.fetch_sub(bytes, Ordering::AcqRel);
+            return Err(format!(
+                "the Bolt messages being read hold {before} bytes of the {} the server allows \
+                 them together ({}): send it again later",
+                self.max, self.limit
+            ));
+        }
+        Ok(())
+    }
+
+    fn release(&self, bytes: usize) {
+        let before = self.used.fetch_sub(bytes, Ordering::AcqRel);
+        assert!(before >= bytes, "a message released more than it reserved");
+    }
 }
 
 /// What a chunk header read means.
@@ -63,12 +118,20 @@ impl Dechunker {
             message: Vec::new(),
             message_bytes_max,
             limit,
+            budget: None,
+            reserved: 0,
         }
+    }
+
+    /// The same, its large messages held within `budget`.
+    pub fn with_budget(mut self, budget: Arc<MessageBudget>) -> Dechunker {
+        self.budget = Some(budget);
+        self
     }
 
     /// Interprets a chunk header; refuses a chunk that would take the message past
     /// its limit (the connection cannot recover its framing after that).
-    pub fn header(&self, size: u16) -> Result<Chunk, String> {
+    pub fn header(&mut self, size: u16) -> Result<Chunk, String> {
         let size = usize::from(size);
         match (size, self.message.is_empty()) {
             (0, true) => Ok(Chunk::Noop),
@@ -77,8 +140,32 @@ impl Dechunker {
                 "a Bolt message over {} bytes ({})",
                 self.message_bytes_max, self.limit
             )),
-            (n, _) => Ok(Chunk::Data(n)),
+            (n, _) => {
+                self.reserve(self.message.len() + n)?;
+                Ok(Chunk::Data(n))
+            }
         }
+    }
+
+    /// Holds what a message of `len` bytes needs of the budget.
+    fn reserve(&mut self, len: usize) -> Result<(), String> {
+        let Some(budget) = &self.budget else {
+            return Ok(());
+        };
+        let needed = len.saturating_sub(budget.free_below);
+        if needed > self.reserved {
+            budget.reserve(needed - self.reserved)?;
+            self.reserved = needed;
+        }
+        Ok(())
+    }
+
+    /// Gives back what the message held of the budget.
+    fn release(&mut self) {
+        if let Some(budget) = &self.budget {
+            budget.release(self.reserved);
+        }
+        self.reserved = 0;
     }
 
     /// Adds a chunk's bytes to the message.
@@ -106,7 +193,14 @@ impl Dechunker {
 
     /// The completed message; the dechunker is ready for the next.
     pub fn take(&mut self) -> Vec<u8> {
+        self.release();
         std::mem::take(&mut self.message)
+    }
+}
+
+impl Drop for Dechunker {
+    fn drop(&mut self) {
+        self.release();
     }
 }
 
@@ -202,5 +296,35 @@ mod tests {
         let big = [0, 3, 1, 2, 3, 0, 3, 4, 5, 6, 0, 0];
         let err = dechunk(&big, 5).expect_err("over the limit");
         assert!(err.contains("over 5 bytes"), "{err}");
+    }
+
+    #[test]
+    fn large_messages_share_one_budget_and_give_it_back() {
+        let budget = MessageBudget::new(100, 10, "total");
+        let dechunker = || Dechunker::new(1_000).with_budget(budget.clone());
+        let (mut a, mut b) = (dechunker(), dechunker());
+        // Below `free_below` a message costs nothing.
+        assert_eq!(a.header(10), Ok(Chunk::Data(10)));
+        a.extend(&[0; 10]);
+        assert_eq!(budget.used(), 0);
+        assert_eq!(a.header(60), Ok(Chunk::Data(60)));
+        a.extend(&[0; 60]);
+        assert_eq!(budget.used(), 60);
+        // Another connection's message may take only what is left.
+        assert_eq!(b.header(50), Ok(Chunk::Data(50)));
+        b.extend(&[0; 50]);
+        assert_eq!(budget.used(), 100);
+        let err = b.header(1).expect_err("over the budget");
+        assert!(err.contains("total"), "{err}");
+        assert_eq!(budget.used(), 100, "a refusal holds nothing more");
+        assert_eq!(a.header(0), Ok(Chunk::End));
+        assert_eq!(a.take().len(), 70);
+        assert_eq!(budget.used(), 40);
+        drop(b);
+        assert_eq!(
+            budget.used(),
+            0,
+            "a connection closed mid-message gives back"
+        );
     }
 }

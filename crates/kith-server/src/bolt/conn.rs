@@ -312,7 +312,11 @@ impl Connection<'_> {
             if self.pending.is_some() && self.session.authenticated_once() {
                 // Out of the pending pool: it holds a `connections_max` slot now.
                 self.pending = None;
-                self.dechunker = Dechunker::new(state.config.frame_bytes_max);
+                self.dechunker = Dechunker::named(
+                    state.config.bolt_message_bytes_max,
+                    "bolt_message_bytes_max",
+                )
+                .with_budget(state.bolt_budget.clone());
             }
         }
     }
