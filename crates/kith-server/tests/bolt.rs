@@ -136,6 +136,9 @@ async fn bolt_4_4_runs_pulls_and_recovers_from_a_failure_with_reset() {
         panic!("page end");
     };
     assert_eq!(meta[0].get("has_more"), Some(&Pack::Bool(true)));
+    // The client takes its time over the rest: the summary's `t_last` (the driver's
+    // result_consumed_after) counts it, as Neo4j's does.
+    tokio::time::sleep(std::time::Duration::from_millis(40)).await;
     c.send(0x3F, vec![map(&[("n", Pack::Int(2))])]).await;
     let Some(Pack::Struct(RECORD, fields)) = c.recv().await else {
         panic!("the last record");
@@ -144,6 +147,11 @@ async fn bolt_4_4_runs_pulls_and_recovers_from_a_failure_with_reset() {
     let Some(Pack::Struct(SUCCESS, meta)) = c.recv().await else {
         panic!("summary");
     };
+    let t_last = meta[0].get("t_last");
+    assert!(
+        matches!(t_last, Some(Pack::Int(t)) if *t >= 40),
+        "{t_last:?}"
+    );
     assert!(meta[0].get("bookmark").is_some() && meta[0].get("has_more").is_none());
     assert!(
         meta[0].get("statuses").is_none(),

@@ -75,6 +75,9 @@ struct Stream {
     in_transaction: bool,
     /// The plan of an EXPLAIN or PROFILE query.
     plan: Option<Value>,
+    /// When RUN answered: the summary's `t_last` (Neo4j's result_consumed_after) is
+    /// the time from then until the last record was sent.
+    available: Instant,
 }
 
 /// One connection's protocol state.
@@ -361,6 +364,7 @@ impl Session {
             counts: answer.counts,
             in_transaction,
             plan: trailer.plan,
+            available: Instant::now(),
         });
         let mut meta = vec![
             ("fields".into(), Pack::List(fields)),
@@ -492,7 +496,10 @@ impl Session {
         };
         let mut meta = vec![
             ("type".into(), Pack::String(kind.into())),
-            ("t_last".into(), Pack::Int(0)),
+            (
+                "t_last".into(),
+                Pack::Int(stream.available.elapsed().as_millis() as i64),
+            ),
             ("db".into(), Pack::String(DATABASE.into())),
         ];
         if let Some(counts) = &stream.counts {
