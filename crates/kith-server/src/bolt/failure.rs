@@ -81,9 +81,14 @@ pub(crate) fn metadata(failure: &Failure) -> Pack {
         Some("DatabaseError") => "DATABASE_ERROR",
         _ => "CLIENT_ERROR",
     };
-    // GQL's "general processing exception" unless a more exact status applies.
+    // GQL's "general processing exception" unless a more exact status applies. Neo4j
+    // 5.26 itself answers 50N42 for arithmetic errors, a function's mistyped
+    // argument, a missing parameter, a deleted entity and a constraint violation
+    // (recorded on the real one); an unknown procedure fails its semantic check.
     let gql_status = match code {
-        "Neo.ClientError.Statement.SyntaxError" => "42001",
+        "Neo.ClientError.Statement.SyntaxError" | "Neo.ClientError.Procedure.ProcedureNotFound" => {
+            "42001"
+        }
         "Neo.ClientError.Security.Unauthorized" => "42NFF",
         _ => "50N42",
     };
@@ -126,6 +131,14 @@ mod tests {
         assert_eq!(neo4j_code(&cypher), "Neo.ClientError.Statement.SyntaxError");
         let meta = metadata(&Failure::from(&cypher));
         assert_eq!(meta.get("gql_status").and_then(Pack::as_str), Some("42001"));
+        let unknown = Failure::from(&ExecError::new(Code::UnknownProcedure, "x"));
+        let unknown = metadata(&unknown);
+        let status = unknown.get("gql_status").and_then(Pack::as_str);
+        assert_eq!(
+            status,
+            Some("42001"),
+            "as Neo4j 5.26 answers CALL nope.nope()"
+        );
         for key in ["code", "neo4j_code", "message", "description"] {
             assert!(meta.get(key).and_then(Pack::as_str).is_some(), "{key}");
         }
