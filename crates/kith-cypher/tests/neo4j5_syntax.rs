@@ -1,7 +1,7 @@
 //! Neo4j 5's syntax beyond openCypher 9 (issue 42), each form answered as Neo4j 5.26
 //! answers it on the same graph (checked by hand on the real one): scoped `CALL (x)
 //! { }`, pattern predicates `(n WHERE ...)`, keywords as names, `||`, `OFFSET`, path
-//! variables and map parameters in CREATE.
+//! variables and map parameters in CREATE, type predicates (`x IS :: T`).
 
 use kith_core::Value;
 use kith_cypher::{Engine, ErrorCode, Limits};
@@ -303,6 +303,96 @@ fn subquery_expressions_take_a_union() {
         "RETURN COLLECT { RETURN 1 AS a UNION RETURN 2 AS b } AS k",
         "MATCH (n) RETURN COUNT { MATCH (n)-->(m) RETURN m UNION MATCH (n)<--(m) RETURN m \
          UNION ALL MATCH (m) RETURN m } AS k",
+    ] {
+        assert_eq!(run(&g, q), Err(ErrorCode::SyntaxError), "{q}");
+    }
+}
+
+fn truth(store: &Store, text: &str) -> Value {
+    let rows = run(store, text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    assert_eq!(rows.len(), 1, "{text}");
+    rows[0][0].clone()
+}
+
+#[test]
+fn type_predicates_answer_as_neo4j_5_answers_them() {
+    let g = graph();
+    // Each answer was recorded on Neo4j 5.26.
+    let cases = [
+        ("RETURN null IS :: INTEGER", true),
+        ("RETURN null IS :: INTEGER NOT NULL", false),
+        ("RETURN null IS :: NOTHING", false),
+        ("RETURN null IS :: NULL", true),
+        ("RETURN null IS :: ANY NOT NULL", false),
+        ("RETURN 1 IS :: FLOAT", false),
+        ("RETURN 1 IS :: INTEGER!", true),
+        ("RETURN 1 IS :: INT", true),
+        ("RETURN 1 IS :: SIGNED INTEGER", true),
+        ("RETURN 1 IS :: BOOLEAN | NULL", false),
+        ("RETURN 1 IS NOT :: STRING", true),
+        ("RETURN 1 IS TYPED INTEGER", true),
+        ("RETURN 'a' IS NOT TYPED STRING", false),
+        ("RETURN 'a' :: STRING | INTEGER", true),
+        ("RETURN NOT 1 IS :: INTEGER", false),
+        ("RETURN [1, null] IS :: LIST<INTEGER>", true),
+        ("RETURN [1, null] IS :: LIST<INTEGER NOT NULL>", false),
+        ("RETURN [] IS :: LIST<INTEGER>", true),
+        ("RETURN [1, 'a'] IS :: LIST<INTEGER | STRING>", true),
+        ("RETURN [1, 'a'] IS :: ARRAY<ANY>", true),
+        ("RETURN {a: 1} IS :: PROPERTY VALUE", false),
+        ("RETURN [1, 'a'] IS :: PROPERTY VALUE", false),
+        ("RETURN [1, 2] IS :: PROPERTY VALUE", true),
+        ("RETURN {a: 1} IS :: MAP", true),
+        ("MATCH (n {x: 1}) RETURN n IS :: MAP", false),
+        ("MATCH (n {x: 1}) RETURN n IS :: NODE", true),
+        ("MATCH (n {x: 1}) RETURN n IS :: VERTEX", true),
+        ("MATCH ()-[r:R]->() RETURN r IS :: RELATIONSHIP", true),
+        ("MATCH ()-[r:R]->() RETURN r IS :: EDGE", true),
+        ("MATCH p = ()-[:R]->() RETURN p IS :: PATH", true),
+        ("RETURN date() IS :: DATE", true),
+        ("RETURN datetime() IS :: ZONED DATETIME", true),
+        (
+            "RETURN localdatetime() IS :: TIMESTAMP WITHOUT TIME ZONE",
+            true,
+        ),
+        ("RETURN duration('P1D') IS :: DURATION", true),
+        ("RETURN 1 + 1 IS :: INTEGER", true),
+        ("RETURN 1 IS :: INTEGER = true", true),
+        ("RETURN 1 IS :: INTEGER AND false", false),
+        ("RETURN 1.0 IS :: FLOAT NOT NULL", true),
+        ("RETURN [[1]] IS :: LIST<LIST<INTEGER>>", true),
+        ("RETURN 1 IS :: ANY<INTEGER | FLOAT>", true),
+        ("RETURN 1 IS :: LIST<ANY>", false),
+        ("RETURN null IS :: LIST<INTEGER> NOT NULL", false),
+        ("RETURN time() IS :: TIME WITH TIME ZONE", true),
+        ("RETURN localtime() IS :: TIME WITHOUT TIME ZONE", true),
+        ("RETURN [date()] IS :: PROPERTY VALUE", true),
+        ("RETURN [date(), 1] IS :: PROPERTY VALUE", false),
+        ("RETURN 1 IS :: INTEGER | NOTHING", true),
+        ("RETURN 1 IS :: INTEGER NOT NULL | NOTHING", true),
+        ("RETURN null IS :: INTEGER | NOTHING", true),
+        ("RETURN null IS :: NOTHING | INTEGER NOT NULL", false),
+        ("RETURN null IS :: ANY<NOTHING>", false),
+        ("RETURN null IS :: ANY<INTEGER NOT NULL>", false),
+    ];
+    for (q, want) in cases {
+        assert_eq!(truth(&g, q), Value::Bool(want), "{q}");
+    }
+    let q = "RETURN [x IN [1, 'a', null] WHERE x IS :: STRING] AS l";
+    assert_eq!(
+        truth(&g, q),
+        Value::List(vec![Value::String("a".into()), Value::Null])
+    );
+}
+
+#[test]
+fn type_predicates_refuse_what_neo4j_5_refuses() {
+    let g = graph();
+    for q in [
+        "RETURN 1 IS :: INTEGER NOT NULL | STRING",
+        "RETURN 1 IS :: FOO",
+        "RETURN 1 IS :: INTEGER64",
+        "RETURN 1 IS :: LIST",
     ] {
         assert_eq!(run(&g, q), Err(ErrorCode::SyntaxError), "{q}");
     }

@@ -3,6 +3,8 @@
 //! Every expression carries the byte offset it starts at, so later stages can point
 //! at the place in the text an error belongs to.
 
+pub mod types;
+
 /// A whole statement: clauses, possibly several queries joined by UNION.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Statement {
@@ -448,6 +450,9 @@ pub enum ExprKind {
     Compare(Box<Expr>, Vec<(CompareOp, Expr)>),
     /// `expr IS [NOT] NULL` (the flag is NOT).
     IsNull(Box<Expr>, bool),
+    /// `expr IS [NOT] :: type`, `expr IS [NOT] TYPED type`, `expr :: type` (the flag
+    /// is NOT).
+    IsType(Box<Expr>, bool, types::CypherType),
     /// A function call.
     Call {
         /// The name, namespace included (`datetime`, `my.fn`).

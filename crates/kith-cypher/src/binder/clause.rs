@@ -638,6 +638,7 @@ fn projected(e: &Expr, items: &[ProjectionItem]) -> Expr {
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
         ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
         ExprKind::IsNull(a, n) => ExprKind::IsNull(sub(a), *n),
+        ExprKind::IsType(a, n, t) => ExprKind::IsType(sub(a), *n, t.clone()),
         ExprKind::Compare(a, rest) => ExprKind::Compare(
             sub(a),
             rest.iter()
@@ -704,7 +705,8 @@ fn vars_outside_aggregates(e: &Expr, keys: &[String], out: &mut Vec<(String, usi
         ExprKind::Property(b, _)
         | ExprKind::HasLabels(b, _)
         | ExprKind::Unary(_, b)
-        | ExprKind::IsNull(b, _) => walk(b),
+        | ExprKind::IsNull(b, _)
+        | ExprKind::IsType(b, ..) => walk(b),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
             walk(a);
             walk(b);

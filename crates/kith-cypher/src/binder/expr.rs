@@ -77,6 +77,9 @@ impl Binder<'_> {
                 BExpr::Compare(first, chain)
             }
             ExprKind::IsNull(a, negated) => BExpr::IsNull(Box::new(self.expr(a)?), *negated),
+            ExprKind::IsType(a, negated, t) => {
+                BExpr::IsType(Box::new(self.expr(a)?), *negated, Arc::new(t.clone()))
+            }
             ExprKind::Call {
                 name,
                 distinct,

@@ -111,6 +111,8 @@ pub enum BExpr {
     Compare(Box<BExpr>, Vec<(CompareOp, BExpr)>),
     /// `e IS [NOT] NULL`.
     IsNull(Box<BExpr>, bool),
+    /// `e IS [NOT] :: type`.
+    IsType(Box<BExpr>, bool, Arc<crate::ast::types::CypherType>),
     /// A scalar function.
     Call(Function, Vec<BExpr>),
     /// `CASE`.
@@ -457,9 +459,11 @@ pub(crate) fn has_aggregate(e: &crate::ast::Expr) -> bool {
             Aggregate::lookup(&name.to_ascii_lowercase()).is_some()
                 || args.iter().any(has_aggregate)
         }
-        K::Property(b, _) | K::HasLabels(b, _) | K::Unary(_, b) | K::IsNull(b, _) => {
-            has_aggregate(b)
-        }
+        K::Property(b, _)
+        | K::HasLabels(b, _)
+        | K::Unary(_, b)
+        | K::IsNull(b, _)
+        | K::IsType(b, ..) => has_aggregate(b),
         K::Index(a, b) | K::Binary(_, a, b) => has_aggregate(a) || has_aggregate(b),
         K::Slice(a, b, c) => {
             has_aggregate(a)

@@ -24,7 +24,8 @@ fn collect_slots(e: &BExpr, out: &mut FxHashSet<usize>) -> bool {
         | BExpr::HasLabels(a, _)
         | BExpr::Not(a)
         | BExpr::Neg(a)
-        | BExpr::IsNull(a, _) => collect_slots(a, out),
+        | BExpr::IsNull(a, _)
+        | BExpr::IsType(a, ..) => collect_slots(a, out),
         BExpr::RegexConst(a, _) => collect_slots(a, out),
         BExpr::Index(a, b)
         | BExpr::And(a, b)

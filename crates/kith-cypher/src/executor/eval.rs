@@ -97,6 +97,9 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
         BExpr::Binary(op, a, b) => binary(*op, eval(a, row, cx)?, eval(b, row, cx)?)?,
         BExpr::Compare(first, chain) => compare_chain(first, chain, row, cx)?,
         BExpr::IsNull(a, negated) => Val::Bool(eval(a, row, cx)?.is_null() != *negated),
+        BExpr::IsType(a, negated, t) => {
+            Val::Bool(crate::functions::conforms(&eval(a, row, cx)?, t) != *negated)
+        }
         BExpr::Call(Function::DateTime, args) if epoch_millis_arg(args).is_some() => {
             // `datetime({epochMillis: x})`, as the LDBC texts write it: no map a row.
             let (key, e) = epoch_millis_arg(args).expect("checked by the guard");

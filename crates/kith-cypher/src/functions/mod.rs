@@ -14,6 +14,7 @@ mod vector;
 
 pub(crate) use regexp::compile_regex;
 pub use scalar::{call, format_float, to_string as scalar_to_string};
+pub(crate) use value_type::conforms;
 
 /// An aggregate function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,6 +5,8 @@
 
 use kith_core::Temporal;
 
+use crate::ast::types::{CypherType, TypeKind};
+
 use crate::value::Val;
 
 /// The name of `v`'s type.
@@ -115,4 +117,73 @@ impl Union {
             .collect::<Vec<_>>()
             .join(" | ")
     }
+}
+
+/// Whether `v` belongs to type `t` (`v IS :: t`): null to every nullable type, a list
+/// to `LIST<T>` when each item belongs to `T`, a value to `PROPERTY VALUE` when a
+/// property could hold it.
+pub(crate) fn conforms(v: &Val, t: &CypherType) -> bool {
+    use TypeKind as K;
+    if v.is_null() {
+        // `ANY<NOTHING>` or `ANY<INTEGER NOT NULL>` holds no null: a union's
+        // members decide as much as its own `NOT NULL`.
+        return t.nullable
+            && match &t.kind {
+                TypeKind::Union(members) => members.iter().any(|m| conforms(v, m)),
+                _ => true,
+            };
+    }
+    match (&t.kind, v) {
+        (K::Any, _) => true,
+        (K::Union(members), _) => members.iter().any(|m| conforms(v, m)),
+        (K::List(item), Val::List(items)) => items.iter().all(|i| conforms(i, item)),
+        (K::PropertyValue, _) => storable(v),
+        (K::Boolean, Val::Bool(_))
+        | (K::String, Val::Str(_))
+        | (K::Integer, Val::Int(_))
+        | (K::Float, Val::Float(_))
+        | (K::ZonedDateTime, Val::DateTime(_))
+        | (K::Node, Val::Node(_))
+        | (K::Relationship, Val::Rel(_))
+        | (K::Map, Val::Map(_))
+        | (K::Path, Val::Path(_)) => true,
+        (kind, Val::Temporal(tv)) => *kind == temporal_kind(tv),
+        _ => false,
+    }
+}
+
+fn temporal_kind(t: &Temporal) -> TypeKind {
+    match t {
+        Temporal::Date(_) => TypeKind::Date,
+        Temporal::LocalTime(_) => TypeKind::LocalTime,
+        Temporal::Time(..) => TypeKind::ZonedTime,
+        Temporal::LocalDateTime(_) => TypeKind::LocalDateTime,
+        Temporal::DateTime(_) => TypeKind::ZonedDateTime,
+        Temporal::Duration(_) => TypeKind::Duration,
+    }
+}
+
+/// What a property may hold: a scalar, or a list of non-null scalars of one type.
+fn storable(v: &Val) -> bool {
+    match v {
+        Val::List(items) => {
+            let first = items.first().and_then(of);
+            items
+                .iter()
+                .all(|i| !matches!(i, Val::List(_) | Val::Map(_)) && scalar(i) && of(i) == first)
+        }
+        other => scalar(other),
+    }
+}
+
+fn scalar(v: &Val) -> bool {
+    matches!(
+        v,
+        Val::Bool(_)
+            | Val::Str(_)
+            | Val::Int(_)
+            | Val::Float(_)
+            | Val::DateTime(_)
+            | Val::Temporal(_)
+    )
 }

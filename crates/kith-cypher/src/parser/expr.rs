@@ -94,7 +94,8 @@ impl Parser<'_> {
         })
     }
 
-    /// `STARTS WITH`, `ENDS WITH`, `CONTAINS`, `IN`, `=~`, `IS [NOT] NULL`.
+    /// `STARTS WITH`, `ENDS WITH`, `CONTAINS`, `IN`, `=~`, `IS [NOT] NULL`, and the
+    /// type predicates `IS [NOT] :: type`, `IS [NOT] TYPED type`, `:: type`.
     fn predicate_expr(&mut self) -> Result<Expr> {
         let mut left = self.additive()?;
         loop {
@@ -114,11 +115,17 @@ impl Parser<'_> {
             } else if self.at_keyword("IS") {
                 self.advance();
                 let negated = self.eat_keyword("NOT");
-                self.expect_keyword("NULL")?;
-                left = Expr {
-                    kind: ExprKind::IsNull(Box::new(left), negated),
-                    pos,
+                let kind = if self.eat_keyword("TYPED") || self.eat_double_colon() {
+                    ExprKind::IsType(Box::new(left), negated, self.cypher_type()?)
+                } else {
+                    self.expect_keyword("NULL")?;
+                    ExprKind::IsNull(Box::new(left), negated)
                 };
+                left = Expr { kind, pos };
+                continue;
+            } else if self.eat_double_colon() {
+                let kind = ExprKind::IsType(Box::new(left), false, self.cypher_type()?);
+                left = Expr { kind, pos };
                 continue;
             } else {
                 return Ok(left);
@@ -834,5 +841,17 @@ fn normal_form_name(args: &mut [Expr]) {
         if ["NFC", "NFD", "NFKC", "NFKD"].contains(&form.as_str()) {
             *kind = ExprKind::Str(form);
         }
+    }
+}
+
+impl Parser<'_> {
+    /// `::` (two colons: the lexer has no token of its own for it).
+    fn eat_double_colon(&mut self) -> bool {
+        let at = self.at(&Token::Colon) && matches!(self.peek_at(1), Token::Colon);
+        if at {
+            self.advance();
+            self.advance();
+        }
+        at
     }
 }

@@ -7,6 +7,7 @@ mod expr;
 mod labels;
 mod pattern;
 mod schema;
+mod types;
 mod update;
 
 use crate::ast::Statement;

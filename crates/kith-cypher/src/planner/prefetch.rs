@@ -217,6 +217,7 @@ pub(crate) fn visit(e: &BExpr, f: &mut impl FnMut(&BExpr) -> bool) {
         | BExpr::Not(a)
         | BExpr::Neg(a)
         | BExpr::IsNull(a, _)
+        | BExpr::IsType(a, ..)
         | BExpr::RegexConst(a, _) => visit(a, f),
         BExpr::Index(a, b)
         | BExpr::And(a, b)
