@@ -296,7 +296,8 @@ class Gen:
     def e_bool(self, scope, d):
         options = ["cmp", "cmp", "isnull", "lit"]
         if d > 0:
-            options += ["and", "or", "not", "xor", "in", "strop", "quant", "regex", "isnan"]
+            options += ["and", "or", "not", "xor", "in", "strop", "quant", "regex", "isnan",
+                        "istype"]
             nodes = self.of_kind(scope, ("node",))
             if nodes:
                 options += ["label", "label_expr"]
@@ -334,6 +335,11 @@ class Gen:
         if o == "regex":
             pattern = self.pick(["J.*", ".*a.*", "[A-Z].*", "en", ".*_.*"])
             return f"{self.expr(STR, scope, d - 1)} =~ {literal(pattern)}"
+        if o == "istype":
+            nodes = self.of_kind(scope, ("node",))
+            subject = (self.pick(nodes).name if nodes and self.chance(0.3)
+                       else f"({self.expr(ANY, scope, d - 1)})")
+            return f"{subject} {self.type_test()}"
         if o == "isnan":
             return f"isNaN({self.expr(FLOAT, scope, d - 1)})"
         if o == "quant":
@@ -352,6 +358,19 @@ class Gen:
         if o == "exists_sub":
             return f"EXISTS {{ {self.tiny_match(n, scope, d - 1)} }}"
         return "true"
+
+    TYPES = ["INTEGER", "FLOAT", "STRING", "BOOLEAN", "NULL", "NOTHING", "ANY", "MAP",
+             "NODE", "RELATIONSHIP", "PATH", "DATE", "ZONED DATETIME", "DURATION",
+             "PROPERTY VALUE", "LIST<INTEGER>", "LIST<STRING NOT NULL>", "LIST<ANY>",
+             "INTEGER | FLOAT", "ANY<STRING | BOOLEAN>", "LIST<INTEGER | STRING>"]
+
+    def type_test(self) -> str:
+        """`IS [NOT] :: T` (or `IS TYPED`, `::`), Neo4j 5's type predicates."""
+        t = self.pick(self.TYPES)
+        if "|" not in t and self.chance(0.3):
+            t += self.pick([" NOT NULL", "!"])
+        form = self.pick(["IS ::", "IS NOT ::", "IS TYPED", "IS NOT TYPED", "::"])
+        return f"{form} {t}"
 
     def e_list(self, scope, d):
         options = ["lit", "range"]

@@ -296,6 +296,22 @@ def test_temporal_values_round_trip_in_every_encoding(name):
     }
 
 
+@pytest.mark.parametrize("name", ["json", "bson", "msgpack"])
+def test_points_round_trip_in_every_encoding(name):
+    codec = get_codec(name)
+    values = [kith.Point(7203, 1.5, -2.0), kith.Point(4979, 12.5, 55.6, 100.0)]
+    back = codec.decode(codec.encode({"v": values, "m": {"p": values[0]}}))
+    assert back == {"v": values, "m": {"p": values[0]}}
+    assert back["v"][1].z == 100.0 and back["v"][0].z is None
+
+
+def test_points_check_their_srid_and_coordinates():
+    with pytest.raises(ValueError, match="SRID must be one of"):
+        kith.Point(1234, 1.0, 2.0)
+    with pytest.raises(ValueError, match="takes 3 coordinates"):
+        kith.Point(9157, 1.0, 2.0)
+
+
 def test_temporal_to_python_keeps_what_python_can():
     t = kith.Temporal("datetime", "1984-10-11T12:31:14.645876123+01:00[Europe/Stockholm]")
     assert t.to_python() == dt.datetime(1984, 10, 11, 12, 31, 14, 645876, tzinfo=dt.timezone(dt.timedelta(hours=1)))

@@ -140,6 +140,21 @@ def test_temporal_values_in_every_encoding(kith_server, encoding):
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("encoding", ["json", "bson", "msgpack"])
+def test_points_in_every_encoding(kith_server, encoding):
+    with kith.connect(kith_server.ws_url, encoding=encoding) as client:
+        row = client.cypher(
+            "RETURN point({longitude: 12.5, latitude: 55.6}) AS made, $p AS echoed, "
+            "$p.x + 1 AS x, point.distance($p, point({x: 4.5, y: 2.0})) AS d",
+            p=kith.Point(7203, 1.5, -2.0),
+        ).rows()[0]
+        assert row == [kith.Point(4326, 12.5, 55.6), kith.Point(7203, 1.5, -2.0), 2.5, 5.0]
+        with pytest.raises(kith.CypherError) as info:
+            client.cypher("RETURN point({latitude: 100, longitude: 0}) AS p")
+        assert "latitude" in str(info.value) or "Y coordinate" in str(info.value)
+
+
+@pytest.mark.integration
 def test_parameters_and_errors(kith_server):
     with kith.connect(kith_server.ws_url) as client:
         ids = client.cypher("MATCH (p:Person) WHERE p.id IN $ids RETURN p.id AS id ORDER BY id DESC", ids=[3, 1, 2])

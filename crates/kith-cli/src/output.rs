@@ -146,6 +146,7 @@ pub fn value_json(value: &Value) -> serde_json::Value {
         Value::String(s) => serde_json::Value::String(s.to_string()),
         Value::DateTime(t) => serde_json::Value::String(format_epoch_millis(*t)),
         Value::Temporal(t) => serde_json::Value::String(t.to_string()),
+        Value::Point(p) => serde_json::Value::String(p.to_string()),
         Value::List(items) => items.iter().map(value_json).collect(),
         Value::Map(entries) => entries
             .iter()

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::spatial::Point;
 use crate::str::Str;
 use crate::temporal::Temporal;
 
@@ -28,6 +29,8 @@ pub enum Value {
     DateTime(i64),
     /// A Cypher temporal value (date, time, datetime... or duration).
     Temporal(Arc<Temporal>),
+    /// A spatial point (2D or 3D, cartesian or WGS-84).
+    Point(Arc<Point>),
     /// An ordered list of values.
     List(Vec<Value>),
     /// An ordered map (insertion order is kept, so output is deterministic).
@@ -53,6 +56,8 @@ pub enum ValueType {
     DateTime,
     /// [`Value::Temporal`].
     Temporal,
+    /// [`Value::Point`].
+    Point,
     /// [`Value::List`] whose elements all have the inner type.
     List(Box<ValueType>),
     /// [`Value::Map`].
@@ -70,6 +75,7 @@ impl Value {
             Value::String(_) => ValueType::String,
             Value::DateTime(_) => ValueType::DateTime,
             Value::Temporal(_) => ValueType::Temporal,
+            Value::Point(_) => ValueType::Point,
             Value::List(items) => ValueType::List(Box::new(
                 items.first().map_or(ValueType::Any, Value::value_type),
             )),
@@ -142,6 +148,7 @@ impl fmt::Display for ValueType {
             ValueType::String => write!(f, "String"),
             ValueType::DateTime => write!(f, "DateTime"),
             ValueType::Temporal => write!(f, "Temporal"),
+            ValueType::Point => write!(f, "Point"),
             ValueType::List(inner) => write!(f, "List<{inner}>"),
             ValueType::Map => write!(f, "Map"),
         }
@@ -158,6 +165,7 @@ impl fmt::Display for Value {
             Value::String(s) => write!(f, "{s}"),
             Value::DateTime(t) => write!(f, "{}", format_epoch_millis(*t)),
             Value::Temporal(t) => write!(f, "{t}"),
+            Value::Point(p) => write!(f, "{p}"),
             Value::List(items) => {
                 write!(f, "[")?;
                 for (i, v) in items.iter().enumerate() {
@@ -180,6 +188,38 @@ impl fmt::Display for Value {
             }
         }
     }
+}
+
+/// A float as Neo4j prints it (Java's `Double.toString`): the fewest digits that
+/// read back as the same float, in plain notation with at least one decimal from
+/// 10^-3 up to 10^7, and as `d.dddE±n` outside it (`1.5E10`, `1.0E-5`).
+pub fn java_double(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let magnitude = x.abs();
+    if magnitude == 0.0 || (1e-3..1e7).contains(&magnitude) {
+        let plain = format!("{x}");
+        return if plain.contains('.') {
+            plain
+        } else {
+            plain + ".0"
+        };
+    }
+    // `{:e}` gives the shortest digits too: 1.5e10, 1e-5.
+    let scientific = format!("{x:e}");
+    let (mantissa, exponent) = scientific
+        .split_once('e')
+        .expect("the e notation has an exponent");
+    let mantissa = if mantissa.contains('.') {
+        mantissa.to_owned()
+    } else {
+        format!("{mantissa}.0")
+    };
+    format!("{mantissa}E{exponent}")
 }
 
 /// Formats epoch milliseconds as an ISO-8601 UTC timestamp (`2010-03-04T05:06:07.089Z`).

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use kith_core::{GraphView, NodeId, RelId, Str, Temporal, Value, ZonedDateTime};
+use kith_core::{GraphView, NodeId, Point, RelId, Str, Temporal, Value, ZonedDateTime};
 
 /// A runtime value.
 #[derive(Clone, Debug, Default)]
@@ -38,6 +38,8 @@ pub enum Val {
     DateTime(i64),
     /// A date, time, datetime... or duration (shared: rows copy values often).
     Temporal(Arc<Temporal>),
+    /// A spatial point.
+    Point(Arc<Point>),
 }
 
 /// A path: `nodes.len() == rels.len() + 1`.
@@ -80,6 +82,7 @@ impl Val {
             Val::Path(_) => "Path",
             Val::DateTime(_) => "DateTime",
             Val::Temporal(t) => t.type_name(),
+            Val::Point(_) => "Point",
         }
     }
 
@@ -116,6 +119,7 @@ impl Val {
             Value::String(s) => Val::Str(s.clone()),
             Value::DateTime(t) => Val::DateTime(*t),
             Value::Temporal(t) => Val::Temporal(t.clone()),
+            Value::Point(p) => Val::Point(p.clone()),
             Value::List(items) => Val::list(items.iter().map(Val::from_value).collect()),
             Value::Map(entries) => Val::Map(Arc::new(
                 entries
@@ -138,6 +142,7 @@ impl Val {
             Val::Str(s) => Value::String(s.clone()),
             Val::DateTime(t) => Value::DateTime(*t),
             Val::Temporal(t) => Value::Temporal(t.clone()),
+            Val::Point(p) => Value::Point(p.clone()),
             Val::List(items) => Value::List(items.iter().map(|v| v.to_value(graph)).collect()),
             Val::Map(entries) => Value::Map(
                 entries
@@ -264,6 +269,8 @@ fn same(a: &Val, b: &Val) -> bool {
         (Val::Rel(x), Val::Rel(y)) => x == y,
         (Val::Path(x), Val::Path(y)) => x == y,
         (Val::DateTime(x), Val::DateTime(y)) => x == y,
+        // Same system, same coordinates (so a 2D point never equals a 3D one).
+        (Val::Point(x), Val::Point(y)) => x == y,
         (Val::Temporal(_) | Val::DateTime(_), Val::Temporal(_) | Val::DateTime(_)) => {
             match (a.as_temporal(), b.as_temporal()) {
                 (Some(Temporal::Duration(x)), Some(Temporal::Duration(y))) => x == y,
@@ -288,6 +295,8 @@ pub fn compare(a: &Val, b: &Val) -> Option<Ordering> {
         (Val::Temporal(_) | Val::DateTime(_), Val::Temporal(_) | Val::DateTime(_)) => {
             a.as_temporal()?.compare(&b.as_temporal()?)
         }
+        // Points have no order, only equality (so `[p] < [p, 1]` holds, as on Neo4j).
+        (Val::Point(x), Val::Point(y)) => (x == y).then_some(Ordering::Equal),
         (Val::List(x), Val::List(y)) => {
             for (p, q) in x.iter().zip(y.iter()) {
                 match compare(p, q)? {
@@ -302,7 +311,7 @@ pub fn compare(a: &Val, b: &Val) -> Option<Ordering> {
 }
 
 /// The total order of ORDER BY (openCypher orderability): maps, nodes, relationships,
-/// lists, paths, datetimes, strings, booleans, numbers, and null last.
+/// lists, paths, points, datetimes, strings, booleans, numbers, and null last.
 pub fn order(a: &Val, b: &Val) -> Ordering {
     let (ra, rb) = (rank(a), rank(b));
     if ra != rb {
@@ -346,6 +355,7 @@ pub fn order(a: &Val, b: &Val) -> Ordering {
                 })
         }),
         (Val::Path(x), Val::Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
+        (Val::Point(x), Val::Point(y)) => x.order(y),
         // The LDBC form against itself: no conversion on a sort's hot path.
         (Val::DateTime(x), Val::DateTime(y)) => x.cmp(y),
         (Val::Temporal(_) | Val::DateTime(_), Val::Temporal(_) | Val::DateTime(_)) => {
@@ -381,11 +391,12 @@ fn rank(v: &Val) -> u8 {
         Val::Rel(_) => 2,
         Val::List(_) => 3,
         Val::Path(_) => 4,
-        Val::DateTime(_) | Val::Temporal(_) => 5,
-        Val::Str(_) => 6,
-        Val::Bool(_) => 7,
-        Val::Int(_) | Val::Float(_) => 8,
-        Val::Null => 9,
+        Val::Point(_) => 5,
+        Val::DateTime(_) | Val::Temporal(_) => 6,
+        Val::Str(_) => 7,
+        Val::Bool(_) => 8,
+        Val::Int(_) | Val::Float(_) => 9,
+        Val::Null => 10,
     }
 }
 
@@ -453,6 +464,13 @@ fn hash_val<H: Hasher>(v: &Val, state: &mut H) {
         // Temporal it equals; any other temporal value by its fields (equal instants
         // at different offsets are different values: equality compares the wall
         // clock too).
+        Val::Point(p) => {
+            p.crs().hash(state);
+            for c in p.coords() {
+                // -0.0 = 0.0, so both hash alike.
+                (c + 0.0).to_bits().hash(state);
+            }
+        }
         Val::DateTime(ms) => ms.hash(state),
         Val::Temporal(t) => match t.utc_epoch_millis() {
             Some(ms) => ms.hash(state),

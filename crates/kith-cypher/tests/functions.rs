@@ -19,15 +19,6 @@ const CASES: &str = include_str!("fixtures/functions/neo4j-5.26-cases.json");
 /// Functions of Neo4j's catalogue kith does not have yet, each with the reason. The
 /// test fails when one of them starts to exist, so the list stays true.
 const NOT_YET: &[(&str, &str)] = &[
-    ("point", "the Point type is issue 42's deliverable 2"),
-    (
-        "point.distance",
-        "the Point type is issue 42's deliverable 2",
-    ),
-    (
-        "point.withinBBox",
-        "the Point type is issue 42's deliverable 2",
-    ),
     (
         "graph.byName",
         "composite databases: kith serves one graph, and has no USE clause",

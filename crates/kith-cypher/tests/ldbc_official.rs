@@ -67,6 +67,7 @@ fn to_json(v: &Value) -> Json {
         Value::Float(f) => Json::from(*f),
         Value::String(s) => Json::String(s.to_string()),
         Value::Temporal(t) => Json::String(t.to_string()),
+        Value::Point(p) => Json::String(p.to_string()),
         Value::List(items) => Json::Array(items.iter().map(to_json).collect()),
         Value::Map(entries) => Json::Object(
             entries

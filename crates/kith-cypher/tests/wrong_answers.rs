@@ -403,3 +403,37 @@ fn slicing_a_value_that_is_not_a_list_slices_the_list_of_it_alone_as_neo4j_does(
         ]]
     );
 }
+
+/// Found writing points (issue 42): kith stored `[1, 'a']`, `[1, null]` and `[1, 2.0]`
+/// as given; Neo4j 5.26 refuses the first two (TypeError) and stores the third as
+/// `[1.0, 2.0]`.
+#[test]
+fn stored_lists_hold_one_type_as_neo4j_stores_them() {
+    let g = store("CREATE (:N {v: [1, 2.0]}), (:M {v: [2.5, 1]}), (:E {v: []})");
+    assert_eq!(
+        rows(&g, "MATCH (n:N) RETURN n.v"),
+        [[Value::List(vec![Value::Float(1.0), Value::Float(2.0)])]]
+    );
+    assert_eq!(
+        rows(&g, "MATCH (n:M) RETURN n.v"),
+        [[Value::List(vec![Value::Float(2.5), Value::Float(1.0)])]]
+    );
+    assert_eq!(rows(&g, "MATCH (n:E) RETURN n.v"), [[Value::List(vec![])]]);
+    for bad in [
+        "CREATE (:X {v: [1, 'a']})",
+        "CREATE (:X {v: [1, null]})",
+        "CREATE (:X {v: [[1]]})",
+        "CREATE (:X {v: [true, 1]})",
+        "CREATE (:X {v: [date('2020-01-01'), datetime('2020-01-01T00:00Z')]})",
+        "CREATE (:X {v: [point({x: 1, y: 2}), point({x: 1, y: 2, z: 3})]})",
+        "CREATE (x:X) SET x.v = [1, 'a']",
+    ] {
+        let mut tx = Tx::new(&g.snapshot());
+        let got = Engine::default().query_tx(&mut tx, bad, &[], &Limits::default());
+        assert_eq!(
+            got.map(|_| ()).map_err(|e| e.code),
+            Err(kith_cypher::ErrorCode::TypeError),
+            "{bad}"
+        );
+    }
+}

@@ -25,6 +25,9 @@ pub enum PropType {
     Temporal(kith_core::temporal::Kind),
     /// `duration`: ISO 8601 (`P1DT2H`).
     Duration,
+    /// `point`: a map of coordinates, `{x: 1.0, y: 2.0, crs: 'cartesian'}` or
+    /// `{latitude: 55.6, longitude: 12.9}`, as Neo4j's importer reads it.
+    Point,
 }
 
 impl PropType {
@@ -45,6 +48,7 @@ impl PropType {
             "localdatetime" => PropType::Temporal(Kind::LocalDateTime),
             "datetime" => PropType::Temporal(Kind::DateTime),
             "duration" => PropType::Duration,
+            "point" => PropType::Point,
             _ => return None,
         })
     }
@@ -264,11 +268,7 @@ impl Header {
             None => (spec, false),
         };
         let ty = PropType::parse(base).ok_or_else(|| {
-            let why = if base.eq_ignore_ascii_case("point") {
-                "point values are not supported".to_owned()
-            } else {
-                format!("unknown type `{spec}` (see docs/import.md for the types)")
-            };
+            let why = format!("unknown type `{spec}` (see docs/import.md for the types)");
             ImportError::new(ErrorKind::Header, format!("`{entry}`: {why}"))
         })?;
         if name.is_empty() {
@@ -433,7 +433,7 @@ mod tests {
             err(&[":START_ID(Nobody)", ":END_ID"], FileKind::Relationships)
                 .contains("no node file defines ID space `Nobody`")
         );
-        assert!(err(&["p:point"], FileKind::Nodes).contains("point"));
+        assert!(err(&["p:point{crs:WGS-84}"], FileKind::Nodes).contains("type options"));
         assert!(err(&["p:integer"], FileKind::Nodes).contains("unknown type `integer`"));
         assert!(err(&[":TYPE"], FileKind::Nodes).contains("belong in relationship files"));
         assert!(err(&["a:int", "a:long"], FileKind::Nodes).contains("two columns"));

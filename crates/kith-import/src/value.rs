@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use kith_core::temporal::{self, Temporal};
-use kith_core::{Str, Value};
+use kith_core::{Crs, Point, Str, Value};
 
 use crate::header::PropType;
 
@@ -77,7 +77,58 @@ fn scalar(text: &str, ty: PropType) -> Result<Value, String> {
         PropType::Duration => temporal::parse::duration(text)
             .map(|d| Value::Temporal(Arc::new(Temporal::Duration(d))))
             .map_err(|e| e.to_string()),
+        PropType::Point => point(text).map(|p| Value::Point(Arc::new(p))),
     }
+}
+
+/// `{x: 1.0, y: 2.0[, z: 3.0][, crs: 'cartesian' | srid: 7203]}`, or the same with
+/// `longitude`, `latitude` and `height` (WGS-84 unless a system is named).
+fn point(text: &str) -> Result<Point, String> {
+    let bad = || format!("`{text}` is not a point (`{{x: 1.0, y: 2.0, crs: 'cartesian'}}`)");
+    let body = text
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .ok_or_else(bad)?;
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for entry in body.split(',') {
+        let (k, v) = entry.split_once(':').ok_or_else(bad)?;
+        let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
+        fields.push((k.trim().to_ascii_lowercase(), v.to_owned()));
+    }
+    let get = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let geographic = get("x").is_none() && get("longitude").is_some();
+    let names = if geographic {
+        ["longitude", "latitude", "height"]
+    } else {
+        ["x", "y", "z"]
+    };
+    let mut coords = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        match get(name) {
+            Some(v) => coords.push(
+                v.parse::<f64>()
+                    .map_err(|_| format!("{name} `{v}` is not a number"))?,
+            ),
+            None if i < 2 => return Err(bad()),
+            None => {}
+        }
+    }
+    let crs = match (get("crs"), get("srid")) {
+        (Some(name), _) => Crs::from_name(name)
+            .ok_or_else(|| format!("unknown coordinate reference system `{name}`"))?,
+        (None, Some(code)) => code
+            .parse()
+            .ok()
+            .and_then(Crs::from_srid)
+            .ok_or_else(|| format!("unknown SRID `{code}`"))?,
+        (None, None) => Crs::unnamed(geographic, coords.len()).expect("two or three coordinates"),
+    };
+    Point::new(crs, &coords).map_err(|e| e.to_string())
 }
 
 fn int(text: &str, bits: u32) -> Result<Value, String> {
@@ -169,6 +220,38 @@ mod tests {
             ])))
         );
         assert!(v("1;x", false, PropType::Int(64), true).is_err());
+    }
+
+    #[test]
+    fn points_read_as_neo4j_s_importer_reads_them() {
+        let p = |t: &str| match v(t, true, PropType::Point, false) {
+            Ok(Some(Value::Point(p))) => Ok(*p),
+            other => Err(format!("{other:?}")),
+        };
+        let cartesian = p("{x: 1.0, y: 2.0, crs: 'cartesian'}").expect("a point");
+        assert_eq!(
+            (cartesian.crs(), cartesian.coords()),
+            (Crs::Cartesian, &[1.0, 2.0][..])
+        );
+        let geo = p("{latitude: 55.5, longitude: 12.5, height: 3}").expect("a point");
+        assert_eq!(
+            (geo.crs(), geo.coords()),
+            (Crs::Wgs84_3d, &[12.5, 55.5, 3.0][..])
+        );
+        let srid = p("{x: 1, y: 2, z: 3, srid: 9157}").expect("a point");
+        assert_eq!(srid.crs(), Crs::Cartesian3d);
+        for bad in [
+            "1, 2",
+            "{x: 1}",
+            "{x: a, y: 2}",
+            "{x: 1, y: 2, crs: 'mars'}",
+            "{longitude: 1, latitude: 100}",
+        ] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+        // An array of points splits on the array delimiter.
+        let list = v("{x: 1, y: 2};{x: 3, y: 4}", true, PropType::Point, true).expect("points");
+        assert!(matches!(list, Some(Value::List(items)) if items.len() == 2));
     }
 
     #[test]

@@ -138,6 +138,7 @@ fn type_name(v: &Value) -> String {
         Value::String(_) => "String",
         Value::DateTime(_) => "DateTime",
         Value::Temporal(t) => t.type_name(),
+        Value::Point(_) => "Point",
         Value::Map(_) => "Map",
         Value::List(items) => {
             let first = items.first().map_or_else(|| "String".to_owned(), type_name);

@@ -25,6 +25,9 @@ pub(crate) enum IndexKey {
     /// A temporal value's stored bytes: equal values have equal bytes. The order is
     /// not the timeline's, so the index answers equality only for these.
     Temporal(Box<[u8]>),
+    /// A point by its SRID and coordinates (with -0.0 as 0.0, as `=` treats it):
+    /// equality only, as for temporal values.
+    Point(i64, [u64; 3]),
 }
 
 impl IndexKey {
@@ -46,6 +49,13 @@ impl IndexKey {
                     IndexKey::Temporal(bytes.into_boxed_slice())
                 }
             },
+            Value::Point(p) => {
+                let mut bits = [0; 3];
+                for (b, c) in bits.iter_mut().zip(p.coords()) {
+                    *b = if *c == 0.0 { 0f64 } else { *c }.to_bits();
+                }
+                IndexKey::Point(p.crs().srid(), bits)
+            }
             Value::Null | Value::List(_) | Value::Map(_) => return None,
         })
     }

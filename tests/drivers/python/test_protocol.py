@@ -233,6 +233,29 @@ def test_every_temporal_type_round_trips_as_the_drivers_types(driver):
     assert row["later"] == neo4j.time.Date(1985, 12, 8)
 
 
+def test_points_round_trip_as_the_drivers_point_types(driver):
+    params = {
+        "c2": neo4j.spatial.CartesianPoint((1.5, -2.0)),
+        "c3": neo4j.spatial.CartesianPoint((1.0, 2.0, 3.0)),
+        "g2": neo4j.spatial.WGS84Point((12.5, 55.6)),
+        "g3": neo4j.spatial.WGS84Point((12.5, 55.6, 100.0)),
+    }
+    records, _, _ = driver.execute_query(
+        "CREATE (v:Points {c2: $c2, c3: $c3, g2: $g2, g3: $g3, path: [$c2, $c2]}) "
+        "RETURN v.c2 AS c2, v.c3 AS c3, v.g2 AS g2, v.g3 AS g3, v.path AS path, "
+        "v.g2.latitude AS lat, v.c3.srid AS srid, "
+        "point({longitude: 12.5, latitude: 55.7}) AS made, "
+        "point.distance(v.g2, point({longitude: 12.5, latitude: 55.7})) AS metres", **params)
+    row = records[0]
+    for key, sent in params.items():
+        assert row[key] == sent and type(row[key]) is type(sent), key
+        assert row[key].srid == sent.srid, key
+    assert row["path"] == [params["c2"], params["c2"]]
+    assert row["lat"] == 55.6 and row["srid"] == 9157
+    assert isinstance(row["made"], neo4j.spatial.WGS84Point) and row["made"].latitude == 55.7
+    assert 11_000 < row["metres"] < 11_200
+
+
 def test_explain_and_profile_fill_the_summary(driver):
     driver.execute_query("UNWIND range(1, 5) AS i CREATE (:Thing {v: i})-[:NEXT]->(:Other)")
     records, summary, _ = driver.execute_query(

@@ -43,7 +43,7 @@ from .errors import (
 )
 from .http import http_call, http_cypher, http_health, http_write
 from .result import Record, Result, WriteResult
-from ._values import Temporal
+from ._values import Point, Temporal
 from ._codec import ENCODINGS
 from ._compress import COMPRESSIONS
 
@@ -66,6 +66,7 @@ __all__ = [
     "Result",
     "Record",
     "WriteResult",
+    "Point",
     "Temporal",
     "KithError",
     "NotFound",

@@ -138,17 +138,18 @@ class BsonCodec(Codec):
             value = bson.decode(data, codec_options=_BSON_OPTIONS)
         except Exception as exc:  # bson raises InvalidBSON, OverflowError, ...
             raise self._bad(f"{type(exc).__name__}: {exc}") from None
-        # A temporal map's key is a string element named "$<kind>": the bytes 0x02 '$'.
-        # Without them there is nothing to replace, and the walk over every value (the
-        # bulk of a many-row answer's decoding) is skipped.
-        if isinstance(data, (bytes, bytearray)) and b"\x02$" not in data:
+        # A temporal map's key is a string element named "$<kind>": the bytes 0x02 '$';
+        # a point's an embedded document named "$point". Without them there is nothing
+        # to replace, and the walk over every value (the bulk of a many-row answer's
+        # decoding) is skipped.
+        if isinstance(data, (bytes, bytearray)) and b"\x02$" not in data and b"\x03$point" not in data:
             return self._top(value)
         return self._top(_temporals(value))
 
 
 def _temporals(value: Any) -> Any:
-    """Replaces the ``{"$<kind>": text}`` maps in a decoded BSON document (pymongo has
-    no object hook)."""
+    """Replaces the ``{"$<kind>": text}`` and ``{"$point": {...}}`` maps in a decoded
+    BSON document (pymongo has no object hook)."""
     if isinstance(value, dict):
         value = {k: _temporals(v) for k, v in value.items()}
         return temporal_of(value)

@@ -2,9 +2,10 @@
 
 kith values are null, bool, int (i64), float (f64), string, datetime (epoch
 milliseconds, UTC), Cypher temporal values (date, localtime, time, localdatetime,
-datetime with an offset or zone, duration), list and map with string keys. In Python
-they are ``None``, ``bool``, ``int``, ``float``, ``str``, timezone-aware
-``datetime.datetime`` in UTC, :class:`Temporal`, ``list`` and ``dict``. Every encoder walks parameters through :func:`prepare` so a
+datetime with an offset or zone, duration), points, list and map with string keys.
+In Python they are ``None``, ``bool``, ``int``, ``float``, ``str``, timezone-aware
+``datetime.datetime`` in UTC, :class:`Temporal`, :class:`Point`, ``list`` and
+``dict``. Every encoder walks parameters through :func:`prepare` so a
 value kith cannot carry fails here, in the caller's stack, with the path to it,
 instead of as a ``bad_request`` from the server.
 """
@@ -20,6 +21,7 @@ __all__ = [
     "EPOCH",
     "I64_MIN",
     "I64_MAX",
+    "Point",
     "Temporal",
     "datetime_to_ms",
     "ms_to_datetime",
@@ -110,13 +112,66 @@ class Temporal:
         return f"Temporal({self.kind!r}, {self.text!r})"
 
 
+class Point:
+    """A spatial point: its SRID and two or three coordinates.
+
+    ``Point(7203, 1.0, 2.0)`` is cartesian, ``Point(9157, 1.0, 2.0, 3.0)`` cartesian 3D,
+    ``Point(4326, longitude, latitude)`` WGS-84 and ``Point(4979, longitude, latitude,
+    height)`` WGS-84 3D, as Cypher's ``point()`` makes them. Travels as ``{"$point":
+    {"srid": ..., "x": ..., "y": ...[, "z": ...]}}`` (docs/protocol.md 1.6); the
+    server checks the SRID and the coordinates.
+    """
+
+    SRIDS = {7203: 2, 9157: 3, 4326: 2, 4979: 3}
+    __slots__ = ("srid", "coords")
+
+    def __init__(self, srid: int, x: float, y: float, z: float | None = None) -> None:
+        dims = self.SRIDS.get(srid)
+        if dims is None:
+            raise ValueError(f"point SRID must be one of {sorted(self.SRIDS)}, got {srid!r}")
+        coords = (x, y) if z is None else (x, y, z)
+        if len(coords) != dims:
+            raise ValueError(f"SRID {srid} takes {dims} coordinates, got {len(coords)}")
+        self.srid = srid
+        self.coords = tuple(float(c) for c in coords)
+
+    @property
+    def x(self) -> float:
+        return self.coords[0]
+
+    @property
+    def y(self) -> float:
+        return self.coords[1]
+
+    @property
+    def z(self) -> float | None:
+        return self.coords[2] if len(self.coords) == 3 else None
+
+    def to_map(self) -> dict[str, Any]:
+        """The ``{"$point": {...}}`` map it travels as."""
+        fields: dict[str, Any] = {"srid": self.srid}
+        fields.update(zip("xyz", self.coords))
+        return {"$point": fields}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Point) and (self.srid, self.coords) == (other.srid, other.coords)
+
+    def __hash__(self) -> int:
+        return hash((self.srid, self.coords))
+
+    def __repr__(self) -> str:
+        return f"Point({self.srid}, {', '.join(repr(c) for c in self.coords)})"
+
+
 def temporal_of(obj: dict[str, Any]) -> Any:
     """The :class:`Temporal` a decoded one-key ``{"$<kind>": text}`` map stands for,
-    else the map itself."""
+    the :class:`Point` of a ``{"$point": {...}}`` map, else the map itself."""
     if len(obj) == 1:
         ((key, text),) = obj.items()
         if key.startswith("$") and key[1:] in TEMPORAL_KINDS and isinstance(text, str):
             return Temporal(key[1:], text)
+        if key == "$point" and isinstance(text, Mapping) and "srid" in text:
+            return Point(int(text["srid"]), *(float(text[c]) for c in "xyz" if c in text))
     return obj
 
 
@@ -168,6 +223,8 @@ def prepare(
         value = Temporal.of(value)
     if isinstance(value, Temporal):
         return {"$" + value.kind: value.text}
+    if isinstance(value, Point):
+        return value.to_map()
     if isinstance(value, (list, tuple)):
         return [
             prepare(v, on_int=on_int, on_datetime=on_datetime, path=f"{path}[{i}]", depth=depth + 1)

@@ -31,7 +31,9 @@ enum Column {
     DateTime,
     /// A Cypher temporal value, by its kind's import type name.
     Temporal(&'static str),
+    Point,
     LongArray,
+    PointArray,
     StringArray,
 }
 
@@ -44,8 +46,14 @@ impl Column {
             Value::String(_) => Column::String,
             Value::DateTime(_) => Column::DateTime,
             Value::Temporal(t) => Column::Temporal(import_type(t)),
+            Value::Point(_) => Column::Point,
             Value::List(items) if items.iter().all(|v| matches!(v, Value::Int(_))) => {
                 Column::LongArray
+            }
+            Value::List(items)
+                if !items.is_empty() && items.iter().all(|v| matches!(v, Value::Point(_))) =>
+            {
+                Column::PointArray
             }
             Value::List(_) => Column::StringArray,
             Value::Null | Value::Map(_) => return None,
@@ -60,7 +68,9 @@ impl Column {
             Column::String => "string",
             Column::DateTime => "datetime",
             Column::Temporal(name) => name,
+            Column::Point => "point",
             Column::LongArray => "long[]",
+            Column::PointArray => "point[]",
             Column::StringArray => "string[]",
         }
     }
@@ -98,11 +108,13 @@ fn field(out: &mut String, value: Option<&Value>) {
         Some(Value::String(s)) => quote(out, s),
         Some(Value::DateTime(ms)) => out.push_str(&kith_core::format_epoch_millis(*ms)),
         Some(Value::Temporal(t)) => out.push_str(&t.to_string()),
+        Some(Value::Point(p)) => quote(out, &point_text(p)),
         Some(Value::List(items)) => {
             let joined: Vec<String> = items
                 .iter()
                 .map(|v| match v {
                     Value::String(s) => s.replace(';', ","),
+                    Value::Point(p) => point_text(p),
                     other => other.to_string(),
                 })
                 .collect();
@@ -112,6 +124,15 @@ fn field(out: &mut String, value: Option<&Value>) {
 }
 
 /// neo4j-admin import's column type for a temporal value.
+/// A point as the importer reads it: `{x: 1.0, y: 2.0, crs: 'cartesian'}`.
+fn point_text(p: &kith_core::Point) -> String {
+    let text = p.to_string();
+    text.strip_prefix("point(")
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(&text)
+        .to_owned()
+}
+
 fn import_type(t: &kith_core::Temporal) -> &'static str {
     use kith_core::Temporal as T;
     match t {

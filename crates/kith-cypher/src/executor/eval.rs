@@ -256,7 +256,7 @@ fn logic(a: Option<bool>, b: impl FnOnce() -> Result<Option<bool>>, and: bool) -
     })
 }
 
-/// A property of a node, relationship, map or temporal value.
+/// A property of a node, relationship, map, temporal value or point.
 pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
     Ok(match base {
         Val::Null => Val::Null,
@@ -291,6 +291,7 @@ pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
             Some(t) => temporal::field(&t, &cx.names.keys[key])?,
             None => Val::Null,
         },
+        Val::Point(p) => crate::functions::point_field(p, &cx.names.keys[key])?,
         other => {
             return Err(CypherError::type_error(format!(
                 "cannot read property `{}` of a {}",
@@ -641,6 +642,10 @@ pub(crate) fn compare_one(op: CompareOp, a: &Val, b: &Val) -> Option<bool> {
                 return Some(false);
             }
             let o = compare(a, b)?;
+            if let (Val::Point(_), Val::Point(_), CompareOp::Lt | CompareOp::Gt) = (a, b, op) {
+                // Neo4j: `p < p` is null, `p <= p` true, unequal points null.
+                return None;
+            }
             Some(match op {
                 CompareOp::Lt => o == Ordering::Less,
                 CompareOp::Le => o != Ordering::Greater,

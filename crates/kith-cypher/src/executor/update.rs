@@ -532,12 +532,8 @@ fn stored(key: &str, v: &Val) -> Result<Value> {
         Val::Str(s) => Value::String(s.clone()),
         Val::DateTime(t) => Value::DateTime(*t),
         Val::Temporal(t) => Value::Temporal(t.clone()),
-        Val::List(items) => Value::List(
-            items
-                .iter()
-                .map(|i| stored(key, i))
-                .collect::<Result<_>>()?,
-        ),
+        Val::Point(p) => Value::Point(p.clone()),
+        Val::List(items) => stored_list(key, items)?,
         other => {
             return Err(CypherError::type_error(format!(
                 "property `{key}` cannot hold a {}",
@@ -545,4 +541,59 @@ fn stored(key: &str, v: &Val) -> Result<Value> {
             )))
         }
     })
+}
+
+/// A list a property may hold, as Neo4j stores one: non-null scalars of one type
+/// (integers among floats become floats; points of one coordinate system).
+fn stored_list(key: &str, items: &[Val]) -> Result<Value> {
+    let refuse = |why: &str| Err(CypherError::type_error(format!("property `{key}`: {why}")));
+    if items.iter().any(Val::is_null) {
+        return refuse("Collections containing null values can not be stored in properties.");
+    }
+    if items
+        .iter()
+        .any(|i| matches!(i, Val::List(_) | Val::Map(_)))
+    {
+        return refuse("Collections containing collections can not be stored in properties.");
+    }
+    let numbers = items
+        .iter()
+        .all(|i| matches!(i, Val::Int(_) | Val::Float(_)));
+    if numbers && items.iter().any(|i| matches!(i, Val::Float(_))) {
+        let floats = items.iter().map(|i| Value::Float(crate::value::as_f64(i)));
+        return Ok(Value::List(floats.collect()));
+    }
+    if let Some(first) = items.first() {
+        let kind = storage_kind(first);
+        if items.iter().any(|i| storage_kind(i) != kind) {
+            let points =
+                matches!(first, Val::Point(_)) && items.iter().all(|i| matches!(i, Val::Point(_)));
+            return refuse(if points {
+                "Collections containing point values with different CRS can not be stored in \
+                 properties."
+            } else {
+                "Neo4j only supports a subset of Cypher types for storage as singleton or \
+                 array properties."
+            });
+        }
+    }
+    let stored: Result<Vec<Value>> = items.iter().map(|i| stored(key, i)).collect();
+    Ok(Value::List(stored?))
+}
+
+/// What must agree between a stored list's items: the value's type, a temporal
+/// value's kind (kith's epoch-millisecond datetime is a zoned datetime), a point's
+/// system.
+fn storage_kind(v: &Val) -> (u8, u8) {
+    match v {
+        Val::Bool(_) => (0, 0),
+        Val::Int(_) => (1, 0),
+        Val::Float(_) => (2, 0),
+        Val::Str(_) => (3, 0),
+        Val::DateTime(_) => (4, 0),
+        Val::Temporal(t) => (4, t.kind_rank()),
+        Val::Point(p) => (5, p.crs() as u8),
+        // Nodes, relationships, paths: `stored` refuses them by name.
+        _ => (6, 0),
+    }
 }

@@ -8,12 +8,14 @@ mod convert;
 mod math;
 mod regexp;
 mod scalar;
+mod spatial;
 mod text;
 mod value_type;
 mod vector;
 
 pub(crate) use regexp::compile_regex;
 pub use scalar::{call, format_float, to_string as scalar_to_string};
+pub(crate) use spatial::field as point_field;
 pub(crate) use value_type::conforms;
 
 /// An aggregate function.
@@ -171,6 +173,9 @@ functions! {
     LineNumber = "linenumber", 0..=0;
     VectorCosine = "vector.similarity.cosine", 2..=2;
     VectorEuclidean = "vector.similarity.euclidean", 2..=2;
+    Point = "point", 1..=1;
+    PointDistance = "point.distance", 2..=2;
+    PointWithinBBox = "point.withinbbox", 3..=3;
     Floor = "floor", 1..=1;
     Ceil = "ceil", 1..=1;
     Round = "round", 1..=3;

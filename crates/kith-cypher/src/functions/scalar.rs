@@ -28,6 +28,9 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
         F::ValueType => return Ok(Val::str(&super::value_type::value_type(&args[0]))),
         F::NullIf => return Ok(null_if(&args[0], &args[1])),
         F::Range => return range(args),
+        F::Point | F::PointDistance | F::PointWithinBBox => {
+            return super::spatial::call(f, args, graph)
+        }
         f if f.is_temporal() => return crate::temporal::call(f, args, &crate::temporal::realtime),
         _ => {}
     }
@@ -177,40 +180,14 @@ pub fn to_string(a: &Val) -> Val {
         Val::Bool(b) => Val::str(&b.to_string()),
         Val::DateTime(t) => Val::str(&kith_core::format_epoch_millis(*t)),
         Val::Temporal(t) => Val::str(&t.to_string()),
+        Val::Point(p) => Val::str(&p.to_string()),
         other => Val::str(&format!("{other:?}")),
     }
 }
 
-/// A float as Neo4j prints it (Java's `Double.toString`): the fewest digits that
-/// read back as the same float, in plain notation with at least one decimal from
-/// 10^-3 up to 10^7, and as `d.dddE±n` outside it (`1.5E10`, `1.0E-5`).
+/// A float as Neo4j prints it (Java's `Double.toString`).
 pub fn format_float(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    let magnitude = x.abs();
-    if magnitude == 0.0 || (1e-3..1e7).contains(&magnitude) {
-        let plain = format!("{x}");
-        return if plain.contains('.') {
-            plain
-        } else {
-            plain + ".0"
-        };
-    }
-    // `{:e}` gives the shortest digits too: 1.5e10, 1e-5.
-    let scientific = format!("{x:e}");
-    let (mantissa, exponent) = scientific
-        .split_once('e')
-        .expect("the e notation has an exponent");
-    let mantissa = if mantissa.contains('.') {
-        mantissa.to_owned()
-    } else {
-        format!("{mantissa}.0")
-    };
-    format!("{mantissa}E{exponent}")
+    kith_core::java_double(x)
 }
 
 fn size(a: &Val) -> Result<Val> {

@@ -46,6 +46,7 @@ fn of(v: &Val) -> Option<Type> {
         Val::Float(_) => simple(4, "FLOAT"),
         Val::DateTime(_) => simple(9, "ZONED DATETIME"),
         Val::Temporal(t) => Some(temporal(t)),
+        Val::Point(_) => simple(11, "POINT"),
         Val::Node(_) => simple(12, "NODE"),
         Val::Rel(_) => simple(13, "RELATIONSHIP"),
         Val::Map(_) => simple(14, "MAP"),
@@ -146,7 +147,8 @@ pub(crate) fn conforms(v: &Val, t: &CypherType) -> bool {
         | (K::Node, Val::Node(_))
         | (K::Relationship, Val::Rel(_))
         | (K::Map, Val::Map(_))
-        | (K::Path, Val::Path(_)) => true,
+        | (K::Path, Val::Path(_))
+        | (K::Point, Val::Point(_)) => true,
         (kind, Val::Temporal(tv)) => *kind == temporal_kind(tv),
         _ => false,
     }
@@ -185,5 +187,6 @@ fn scalar(v: &Val) -> bool {
             | Val::Float(_)
             | Val::DateTime(_)
             | Val::Temporal(_)
+            | Val::Point(_)
     )
 }

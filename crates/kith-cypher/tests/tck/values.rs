@@ -676,6 +676,10 @@ fn write_value(out: &mut String, v: &Value) {
         Value::Temporal(t) => {
             let _ = write!(out, "'{}'", t.java_time_text());
         }
+        // The TCK writes points as Cypher's toString writes them.
+        Value::Point(p) => {
+            let _ = write!(out, "{p}");
+        }
         Value::List(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {

@@ -203,6 +203,7 @@ fn write_value(out: &mut Vec<u8>, key: &str, v: &Value) {
             write_str(out, &t.to_string());
             close(out, at);
         }
+        Value::Point(p) => write_value(out, key, &super::point_map(p)),
         Value::List(items) => {
             element(out, ARRAY, key);
             write_list_body(out, items);
@@ -252,7 +253,7 @@ fn raw_document(doc: &bson::RawDocument, depth: usize) -> Result<Value, Protocol
         let (key, value) = element.map_err(|e| ProtocolError::payload(NAME, e.to_string()))?;
         entries.push((key.into(), raw_value(value, depth + 1)?));
     }
-    match super::temporal_of(&entries) {
+    match super::typed_of(&entries) {
         Ok(Some(t)) => Ok(t),
         Ok(None) => Ok(Value::Map(entries)),
         Err(e) => Err(ProtocolError::payload(NAME, e)),
@@ -312,6 +313,7 @@ mod encoder_tests {
                 d.append(crate::codec::temporal_key(t), t.to_string());
                 RawBson::Document(d)
             }
+            Value::Point(p) => reference(&crate::codec::point_map(p)),
             Value::List(items) => {
                 let mut a = RawArrayBuf::new();
                 for item in items {

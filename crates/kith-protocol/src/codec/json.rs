@@ -95,6 +95,7 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
         Value::Temporal(t) => {
             let _ = write!(out, "{{\"{}\":\"{t}\"}}", super::temporal_key(t));
         }
+        Value::Point(p) => write_value(out, &super::point_map(p)),
         Value::List(items) => write_list(out, items),
         Value::Map(entries) => {
             out.push(b'{');
@@ -229,7 +230,7 @@ impl<'de> serde::de::Visitor<'de> for Seed {
                 }
             }
         }
-        match super::temporal_of(&entries) {
+        match super::typed_of(&entries) {
             Ok(Some(t)) => Ok(t),
             Ok(None) if entries.len() == 1 && &*entries[0].0 == "$datetime" => {
                 Err(serde::de::Error::custom(

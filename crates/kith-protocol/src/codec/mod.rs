@@ -11,7 +11,7 @@ mod msgpack;
 use std::sync::Arc;
 
 use kith_core::temporal::{parse, Kind};
-use kith_core::{Temporal, Value};
+use kith_core::{Crs, Point, Temporal, Value};
 
 use crate::{Encoding, ProtocolError};
 
@@ -30,9 +30,26 @@ pub(crate) fn temporal_key(t: &Temporal) -> &'static str {
     }
 }
 
+/// The one-entry map a point travels as in every encoding:
+/// `{"$point": {"srid": 7203, "x": 1.0, "y": 2.0}}` (and `"z"` in 3D).
+pub(crate) fn point_map(p: &Point) -> Value {
+    let mut fields = vec![(Arc::from("srid"), Value::Int(p.crs().srid()))];
+    for (name, c) in ["x", "y", "z"].into_iter().zip(p.coords()) {
+        fields.push((Arc::from(name), Value::Float(*c)));
+    }
+    Value::Map(vec![(Arc::from("$point"), Value::Map(fields))])
+}
+
 /// The value a decoded one-entry map stands for: a temporal value when its key is a
-/// temporal key and its value text; `Ok(None)` for any other map.
-pub(crate) fn temporal_of(entries: &[(Arc<str>, Value)]) -> Result<Option<Value>, String> {
+/// temporal key and its value text, a point when its key is `$point` and its value a
+/// map of `srid` and coordinates; `Ok(None)` for any other map.
+pub(crate) fn typed_of(entries: &[(Arc<str>, Value)]) -> Result<Option<Value>, String> {
+    if let [(key, Value::Map(fields))] = entries {
+        return match &**key {
+            "$point" => point_of(fields).map(Some),
+            _ => Ok(None),
+        };
+    }
     let [(key, Value::String(text))] = entries else {
         return Ok(None);
     };
@@ -50,6 +67,40 @@ pub(crate) fn temporal_of(entries: &[(Arc<str>, Value)]) -> Result<Option<Value>
     };
     let t = parse::parse(kind, text).map_err(|e| format!("{key}: {e}"))?;
     Ok(Some(Value::temporal(t)))
+}
+
+/// A point from `{"srid": 4326, "x": ..., "y": ...[, "z": ...]}`: numbers for
+/// coordinates, nothing else in the map.
+fn point_of(fields: &[(Arc<str>, Value)]) -> Result<Value, String> {
+    let mut srid = None;
+    let mut coords = [None; 3];
+    for (name, v) in fields {
+        let slot = match &**name {
+            "srid" => {
+                srid = v.as_int();
+                continue;
+            }
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            other => return Err(format!("$point: unknown field {other:?}")),
+        };
+        coords[slot] = Some(match v {
+            Value::Float(x) => *x,
+            Value::Int(i) => *i as f64,
+            other => {
+                return Err(format!(
+                    "$point: {name} is {}, not a number",
+                    other.value_type()
+                ))
+            }
+        });
+    }
+    let srid = srid.ok_or("$point: srid (an integer) is missing")?;
+    let crs = Crs::from_srid(srid).ok_or_else(|| format!("$point: unknown SRID {srid}"))?;
+    let coords: Vec<f64> = coords.into_iter().map_while(|c| c).collect();
+    let point = Point::new(crs, &coords).map_err(|e| format!("$point: {e}"))?;
+    Ok(Value::Point(Arc::new(point)))
 }
 
 /// A document to encode, borrowing its contents.
@@ -134,6 +185,7 @@ mod tests {
             ".{0,20}".prop_map(Value::string),
             (-100_000_000_000_000i64..100_000_000_000_000).prop_map(Value::DateTime),
             temporal().prop_map(Value::temporal),
+            point(),
         ];
         leaf.prop_recursive(3, 24, 6, |inner| {
             prop_oneof![
@@ -143,13 +195,64 @@ mod tests {
                     Value::Map(
                         entries
                             .into_iter()
-                            .filter(|(k, _)| k != "$datetime" && seen.insert(k.clone()))
+                            .filter(|(k, _)| !k.starts_with('$') && seen.insert(k.clone()))
                             .map(|(k, v)| (k.into(), v))
                             .collect(),
                     )
                 }),
             ]
         })
+    }
+
+    fn point() -> impl Strategy<Value = Value> {
+        let finite = any::<f64>().prop_filter("finite", |x| x.is_finite());
+        (
+            0..Crs::ALL.len(),
+            -180.0..=180.0f64,
+            -90.0..=90.0f64,
+            finite,
+        )
+            .prop_map(|(i, x, y, z)| {
+                let crs = Crs::ALL[i];
+                let coords = [x, y, z];
+                let p = Point::new(crs, &coords[..if crs.is_3d() { 3 } else { 2 }]);
+                Value::Point(Arc::new(p.expect("in range")))
+            })
+    }
+
+    #[test]
+    fn bad_points_are_refused_by_name() {
+        for (doc, why) in [
+            (
+                &br#"{"v":{"$point":{"srid":1,"x":1.0,"y":2.0}}}"#[..],
+                "unknown SRID 1",
+            ),
+            (
+                br#"{"v":{"$point":{"srid":7203,"x":1.0}}}"#,
+                "1 coordinates",
+            ),
+            (
+                br#"{"v":{"$point":{"srid":7203,"x":"a","y":1}}}"#,
+                "not a number",
+            ),
+            (br#"{"v":{"$point":{"x":1.0,"y":2.0}}}"#, "srid"),
+            (
+                br#"{"v":{"$point":{"srid":4326,"x":1.0,"y":95.0}}}"#,
+                "Valid range",
+            ),
+            (
+                br#"{"v":{"$point":{"srid":7203,"x":1,"y":2,"w":3}}}"#,
+                "unknown field",
+            ),
+        ] {
+            let err = decode(Encoding::Json, doc).expect_err("not a point");
+            assert!(err.to_string().contains(why), "{err}");
+        }
+        let ok = decode(
+            Encoding::Json,
+            br#"{"v":{"$point":{"srid":9157,"x":1,"y":2,"z":3}}}"#,
+        );
+        assert!(matches!(ok, Ok(Value::Map(m)) if matches!(&m[0].1, Value::Point(_))));
     }
 
     fn temporal() -> impl Strategy<Value = Temporal> {

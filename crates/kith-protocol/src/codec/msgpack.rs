@@ -96,6 +96,7 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
             let _ = mp::write_str(out, super::temporal_key(t));
             let _ = mp::write_str(out, &t.to_string());
         }
+        Value::Point(p) => write_value(out, &super::point_map(p)),
         Value::List(items) => {
             let _ = mp::write_array_len(out, len32(items.len()));
             for v in items {
@@ -276,7 +277,7 @@ impl<'a> Decoder<'a> {
                     let key = self.key()?;
                     entries.push((key, self.value(depth + 1)?));
                 }
-                match super::temporal_of(&entries) {
+                match super::typed_of(&entries) {
                     Ok(Some(t)) => t,
                     Ok(None) => Value::Map(entries),
                     Err(e) => return Err(self.err(e)),

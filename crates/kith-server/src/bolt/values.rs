@@ -44,6 +44,10 @@ mod tag {
     pub const LOCAL_TIME: u8 = 0x74;
     pub const LOCAL_DATE_TIME: u8 = 0x64;
     pub const DURATION: u8 = 0x45;
+    /// Point2D: srid, x, y.
+    pub const POINT_2D: u8 = 0x58;
+    /// Point3D: srid, x, y, z.
+    pub const POINT_3D: u8 = 0x59;
 }
 
 /// Writes an answer value.
@@ -89,6 +93,17 @@ pub(crate) fn pack_value(p: &mut Packer<'_>, v: &Value, d: Dialect) {
             p.int(0);
         }
         Value::Temporal(t) => temporal::pack(p, t, d),
+        Value::Point(point) => {
+            let coords = point.coords();
+            let tag = if coords.len() == 3 {
+                tag::POINT_3D
+            } else {
+                tag::POINT_2D
+            };
+            p.struct_header(tag, 1 + coords.len());
+            p.int(point.crs().srid());
+            coords.iter().for_each(|c| p.float(*c));
+        }
         Value::List(items) => {
             p.list_header(items.len());
             items.iter().for_each(|i| pack_value(p, i, d));
@@ -187,8 +202,8 @@ fn pack_path(p: &mut Packer<'_>, nodes: &[NodeOut], rels: &[RelOut], d: Dialect)
 }
 
 /// A query parameter as a kith value. kith's values are null, booleans, integers,
-/// floats, strings, lists, maps and datetimes (to the millisecond); anything else is
-/// refused by name rather than silently changed.
+/// floats, strings, lists, maps, temporal values and points; anything else is refused
+/// by name rather than silently changed.
 pub(crate) fn param_value(name: &str, pack: Pack) -> Result<Value, String> {
     Ok(match pack {
         Pack::Null => Value::Null,
@@ -228,7 +243,9 @@ fn structure(name: &str, tag: u8, fields: &[Pack]) -> Result<Value, String> {
                 .map(Value::temporal)
                 .map_err(|e| format!("parameter `{name}`: {e}"))
         }
-        0x58 | 0x59 => "a point",
+        tag::POINT_2D | tag::POINT_3D => {
+            return point(tag, fields).map_err(|e| format!("parameter `{name}`: {e}"))
+        }
         tag::NODE | tag::RELATIONSHIP | tag::UNBOUND_RELATIONSHIP | tag::PATH => {
             "a node, relationship or path"
         }
@@ -265,10 +282,35 @@ fn structure(name: &str, tag: u8, fields: &[Pack]) -> Result<Value, String> {
         .ok_or_else(|| format!("parameter `{name}`: the datetime is out of range"))
 }
 
+/// A Point2D or Point3D structure: an SRID kith knows, then float coordinates.
+fn point(tag: u8, fields: &[Pack]) -> Result<Value, String> {
+    let dims = if tag == tag::POINT_3D { 3 } else { 2 };
+    let [Pack::Int(srid), coords @ ..] = fields else {
+        return Err("a point's first field is its SRID, an integer".into());
+    };
+    let coords: Vec<f64> = coords
+        .iter()
+        .map(|c| match c {
+            Pack::Float(x) => Some(*x),
+            _ => None,
+        })
+        .collect::<Option<_>>()
+        .filter(|c: &Vec<f64>| c.len() == dims)
+        .ok_or_else(|| format!("a {dims}D point has {dims} float coordinates after its SRID"))?;
+    let crs = kith_core::Crs::from_srid(*srid)
+        .filter(|c| c.is_3d() == (dims == 3))
+        .ok_or_else(|| {
+            format!("SRID {srid} is not a {dims}D system kith knows (4326, 4979, 7203, 9157)")
+        })?;
+    kith_core::Point::new(crs, &coords)
+        .map(|p| Value::Point(std::sync::Arc::new(p)))
+        .map_err(|e| e.to_string())
+}
+
 fn unsupported(name: &str, kind: &str) -> String {
     format!(
         "parameter `{name}` is {kind}; kith takes null, booleans, integers, floats, strings, \
-         lists, maps and temporal values"
+         lists, maps, temporal values and points"
     )
 }
 

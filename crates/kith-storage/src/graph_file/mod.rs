@@ -78,6 +78,8 @@ const TAG_STRING: u8 = 4;
 const TAG_DATETIME: u8 = 5;
 const TAG_LIST: u8 = 6;
 const TAG_TEMPORAL: u8 = 7;
+/// A point: its SRID (u32), then its two or three coordinates (f64 bits).
+const TAG_POINT: u8 = 8;
 
 /// Writes a snapshot to `path` in the current format, atomically: a temporary file
 /// is written, synced and renamed over the target, so a crash leaves either the old
@@ -514,6 +516,7 @@ impl<'a> Reader<'a> {
             TAG_STRING => Value::String(self.string()?.into()),
             TAG_DATETIME => Value::DateTime(self.i64()?),
             TAG_TEMPORAL => Value::temporal(crate::temporal_codec::read(self)?),
+            TAG_POINT => Value::Point(std::sync::Arc::new(self.point()?)),
             TAG_LIST if depth == 0 => {
                 let n = self.u32()? as usize;
                 // A count is not trusted for an allocation: the list grows as read.
@@ -528,6 +531,21 @@ impl<'a> Reader<'a> {
                 return Err(self.corrupt(format!("unknown or nested value tag {tag}")));
             }
         })
+    }
+}
+
+impl Reader<'_> {
+    fn point(&mut self) -> Result<kith_core::Point, StorageError> {
+        let srid = self.u32()?;
+        let crs = kith_core::Crs::from_srid(i64::from(srid))
+            .ok_or_else(|| self.corrupt(format!("unknown point SRID {srid}")))?;
+        let mut coords = [0.0; 3];
+        let dims = if crs.is_3d() { 3 } else { 2 };
+        for c in &mut coords[..dims] {
+            *c = f64::from_bits(self.i64()? as u64);
+        }
+        kith_core::Point::new(crs, &coords[..dims])
+            .map_err(|e| self.corrupt(format!("a stored point is invalid: {e}")))
     }
 }
 
@@ -606,6 +624,14 @@ pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {
             out.push(TAG_TEMPORAL);
             crate::temporal_codec::put(out, t);
         }
+        Value::Point(p) => {
+            out.push(TAG_POINT);
+            // An SRID is one of four four-digit codes.
+            put_u32(out, p.crs().srid() as u32);
+            for c in p.coords() {
+                out.extend_from_slice(&c.to_bits().to_le_bytes());
+            }
+        }
         Value::List(items) => {
             out.push(TAG_LIST);
             put_len(out, items.len());
@@ -643,8 +669,20 @@ mod tests {
                 ],
             )
             .expect("node");
+        let at = raw.catalog.prop_key("at").expect("key");
+        let points = [
+            kith_core::Point::new(kith_core::Crs::Wgs84_3d, &[12.5, -33.0, 7.0]),
+            kith_core::Point::new(kith_core::Crs::Cartesian, &[-0.0, 1e300]),
+        ]
+        .map(|p| Value::Point(std::sync::Arc::new(p.expect("a point"))));
         let b = raw
-            .add_node(vec![person], vec![(crate::ID_KEY, Value::Int(2))])
+            .add_node(
+                vec![person],
+                vec![
+                    (crate::ID_KEY, Value::Int(2)),
+                    (at, Value::List(points.into())),
+                ],
+            )
             .expect("node");
         raw.add_rel(
             knows,

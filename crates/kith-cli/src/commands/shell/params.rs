@@ -90,6 +90,8 @@ fn write_literal(out: &mut String, value: &Value) {
             quote(out, &t.to_string());
             out.push(')');
         }
+        // `point({x: 1.0, y: 2.0, crs: 'cartesian'})` is itself a Cypher call.
+        Value::Point(p) => out.push_str(&p.to_string()),
         Value::List(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {

@@ -156,6 +156,20 @@ fn temporal_values_round_trip_as_bolt_structures() {
 }
 
 #[test]
+fn points_round_trip_as_point2d_and_point3d() {
+    let points = [
+        kith_core::Point::new(kith_core::Crs::Cartesian, &[1.5, -2.0]),
+        kith_core::Point::new(kith_core::Crs::Wgs84_3d, &[12.5, 55.6, 100.0]),
+    ];
+    for (p, tag) in points.into_iter().zip([0x58, 0x59]) {
+        let v = Value::Point(Arc::new(p.expect("a point")));
+        let pack = packed(&GraphValue::Plain(v.clone()), FIVE);
+        assert!(matches!(&pack, Pack::Struct(t, f) if *t == tag && f.len() == tag as usize - 0x55));
+        assert_eq!(param_value("p", pack), Ok(v));
+    }
+}
+
+#[test]
 fn parameters_kith_cannot_keep_are_refused_by_name() {
     let cases = [
         (Pack::Bytes(vec![1]), "`p` is a byte array"),
@@ -165,7 +179,32 @@ fn parameters_kith_cannot_keep_are_refused_by_name() {
         ),
         (
             Pack::Struct(0x58, vec![Pack::Int(1), Pack::Float(0.0), Pack::Float(0.0)]),
-            "`p` is a point",
+            "SRID 1 is not a 2D system",
+        ),
+        (
+            Pack::Struct(
+                0x58,
+                vec![Pack::Int(9157), Pack::Float(0.0), Pack::Float(0.0)],
+            ),
+            "SRID 9157 is not a 2D system",
+        ),
+        (
+            Pack::Struct(
+                0x59,
+                vec![Pack::Int(9157), Pack::Float(0.0), Pack::Float(0.0)],
+            ),
+            "3 float coordinates",
+        ),
+        (
+            Pack::Struct(
+                0x58,
+                vec![Pack::Int(4326), Pack::Float(0.0), Pack::Float(91.0)],
+            ),
+            "Valid range for Y coordinate",
+        ),
+        (
+            Pack::Struct(0x58, vec![Pack::Float(4326.0), Pack::Float(0.0)]),
+            "its SRID, an integer",
         ),
         (
             Pack::Struct(
