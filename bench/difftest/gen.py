@@ -211,7 +211,7 @@ class Gen:
         options = ["lit", "toflt"]
         if d > 0:
             options += ["arith", "round", "sqrt", "floor", "ceil", "trig", "trig", "round_to",
-                        "tofloat_or_null"]
+                        "tofloat_or_null", "distance", "point_field"]
         o = self.pick(options)
         sub = lambda k=FLOAT: self.expr(k, scope, d - 1)  # noqa: E731
         if o == "lit":
@@ -235,14 +235,40 @@ class Gen:
             return f"round({sub()}, {self.r.randint(0, 3)}{mode})"
         if o == "tofloat_or_null":
             return f"toFloatOrNull({self.expr(self.pick([INT, STR, BOOL]), scope, d - 1)})"
+        if o == "distance":
+            crs = self.pick(["cartesian", "cartesian-3d", "wgs-84", "wgs-84-3d"])
+            if self.chance(0.1):
+                return f"point.distance({self.point(scope, d, crs)}, {self.point(scope, d, 'cartesian')})"
+            return f"point.distance({self.point(scope, d, crs)}, {self.point(scope, d, crs)})"
+        if o == "point_field":
+            crs = self.pick(["cartesian", "cartesian-3d", "wgs-84", "wgs-84-3d"])
+            field = self.pick(["x", "y", "longitude", "latitude", "z", "height"])
+            return f"{self.point(scope, d, crs)}.{field}"
         return f"{o}({sub()})"
+
+    def point(self, scope, d, crs: str) -> str:
+        """`point({...})` in `crs`, its coordinates numbers of the scope (a latitude
+        kept in range: Neo4j refuses one outside [-90, 90], as kith does)."""
+        num = lambda: self.expr(self.pick([INT, FLOAT]), scope, max(d - 2, 0))  # noqa: E731
+        geo = crs.startswith("wgs")
+        keys = ["longitude", "latitude", "height"] if geo else ["x", "y", "z"]
+        dims = 3 if crs.endswith("3d") else 2
+        parts = []
+        for i, k in enumerate(keys[:dims]):
+            v = num()
+            if geo and i == 1:
+                v = f"({v}) % 90"
+            parts.append(f"{k}: {v}")
+        if self.chance(0.3):
+            parts.append(f"crs: {literal(crs)}")
+        return f"point({{{', '.join(parts)}}})"
 
     def e_str(self, scope, d):
         options = ["lit", "prop", "prop"]
         if d > 0:
             options += ["upper", "lower", "trim", "substr", "left", "right", "replace", "concat",
                         "tostr", "reverse", "coalesce", "case", "split_head", "pipes", "trim_chars",
-                        "tostr_or_null", "upper5", "nullif"]
+                        "tostr_or_null", "upper5", "nullif", "point_str"]
             if self.of_kind(scope, ("rel",)):
                 options.append("type")
         o = self.pick(options)
@@ -287,6 +313,10 @@ class Gen:
             return f"{self.pick(['upper', 'lower'])}({sub()})"
         if o == "nullif":
             return f"nullIf({sub()}, {self.expr(STR, scope, 0)})"
+        if o == "point_str":
+            crs = self.pick(["cartesian", "cartesian-3d", "wgs-84", "wgs-84-3d"])
+            p = self.point(scope, d, crs)
+            return self.pick([f"toString({p})", f"{p}.crs", f"valueType({p})"])
         if o == "split_head":
             return f"head(split({sub()}, {literal(self.pick(['_', ' ', 'a']))}))"
         if o == "type":
@@ -297,7 +327,7 @@ class Gen:
         options = ["cmp", "cmp", "isnull", "lit"]
         if d > 0:
             options += ["and", "or", "not", "xor", "in", "strop", "quant", "regex", "isnan",
-                        "istype"]
+                        "istype", "bbox", "point_eq"]
             nodes = self.of_kind(scope, ("node",))
             if nodes:
                 options += ["label", "label_expr"]
@@ -335,6 +365,14 @@ class Gen:
         if o == "regex":
             pattern = self.pick(["J.*", ".*a.*", "[A-Z].*", "en", ".*_.*"])
             return f"{self.expr(STR, scope, d - 1)} =~ {literal(pattern)}"
+        if o == "bbox":
+            crs = self.pick(["cartesian", "wgs-84", "cartesian-3d"])
+            pts = ", ".join(self.point(scope, d, crs) for _ in range(3))
+            return f"point.withinBBox({pts})"
+        if o == "point_eq":
+            crs = self.pick(["cartesian", "wgs-84"])
+            op = self.pick(["=", "<>", "<", "<=", ">="])
+            return f"{self.point(scope, d, crs)} {op} {self.point(scope, d, crs)}"
         if o == "istype":
             nodes = self.of_kind(scope, ("node",))
             subject = (self.pick(nodes).name if nodes and self.chance(0.3)

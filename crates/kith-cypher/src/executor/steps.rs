@@ -10,7 +10,7 @@ use super::eval::{eval, property, truth};
 use super::{paths, Ctx};
 use crate::binder::BExpr;
 use crate::error::Result;
-use crate::planner::{Dir, Expand, Prefetch, Step};
+use crate::planner::{Dir, Expand, NodeKey, Prefetch, Step};
 use crate::value::{equals, Key, Path, Val};
 use rustc_hash::FxHashMap;
 
@@ -302,6 +302,7 @@ fn push_step(
             None => Ok(true),
         },
         Step::SeekId { slot, label, value } => seek_id(row, *slot, *label, value, cx, &mut next),
+        Step::SeekNode { slot, key, value } => seek_node(row, *slot, *key, value, cx, &mut next),
         Step::SeekIdAny {
             slot,
             label,
@@ -373,6 +374,38 @@ fn push_step(
                 .map_or(Val::Null, |p| Val::Path(std::sync::Arc::new(p)));
             next(row)
         }
+    }
+}
+
+/// The node `id(n) = value` or `elementId(n) = value` names, if it exists (the
+/// conjunct itself runs after: a value of another type finds no node here, and none
+/// would pass the filter either).
+fn seek_node(
+    row: &mut [Val],
+    slot: usize,
+    key: NodeKey,
+    value: &BExpr,
+    cx: &Ctx<'_>,
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
+    let id = match (key, eval(value, row, cx)?) {
+        (NodeKey::Id, Val::Int(i)) => u32::try_from(i).ok(),
+        (NodeKey::Id, Val::Float(x))
+            if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) =>
+        {
+            Some(x as u32)
+        }
+        // Only the text `elementId` gives (no sign, no leading zeros) names a node.
+        (NodeKey::ElementId, Val::Str(s)) => s.parse::<u32>().ok().filter(|n| n.to_string() == *s),
+        _ => None,
+    };
+    match id.map(NodeId) {
+        Some(n) if cx.graph().contains_node(n) => {
+            cx.hit();
+            row[slot] = Val::Node(n);
+            next(row)
+        }
+        _ => Ok(true),
     }
 }
 

@@ -10,7 +10,7 @@
 
 use kith_core::GraphView;
 
-use super::{Expand, Op, Plan, Step};
+use super::{Expand, NodeKey, Op, Plan, Step};
 use crate::binder::BExpr;
 use crate::value::Val;
 
@@ -273,6 +273,18 @@ impl Describer<'_> {
             Step::SeekId { slot, label, .. } => (
                 "NodeUniqueIndexSeek",
                 format!("{}:{}(id)", self.var(*slot), self.label(*label)),
+                rows,
+            ),
+            Step::SeekNode { slot, key, .. } => (
+                "NodeByIdSeek",
+                match key {
+                    NodeKey::Id => format!("{} WHERE id({}) = …", self.var(*slot), self.var(*slot)),
+                    NodeKey::ElementId => format!(
+                        "{} WHERE elementId({}) = …",
+                        self.var(*slot),
+                        self.var(*slot)
+                    ),
+                },
                 rows,
             ),
             Step::SeekIdAny {

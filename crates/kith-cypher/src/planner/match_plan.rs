@@ -3,7 +3,7 @@
 use rustc_hash::FxHashSet;
 
 use super::walk_filters::Walk;
-use super::{Dir, Expand, Step, WalkFilters};
+use super::{Dir, Expand, NodeKey, Step, WalkFilters};
 use crate::ast::{PathKind, RelDirection};
 use crate::binder::needed_slots;
 use crate::binder::{BExpr, BNode, BPart, Names};
@@ -45,11 +45,13 @@ pub fn plan_match(
             .map(|c| (needed_slots(&c), c))
             .collect(),
         id_seeks: Vec::new(),
+        node_seeks: Vec::new(),
         unique_rels: overlapping_rels(parts),
         unique_checked: 0,
     };
     if mode == PlanMode::Optimised {
         p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
+        p.node_seeks = super::node_seek::node_seeks(parts, &p.filters, pre);
     }
     p.check_prebound();
     p.emit_ready();
@@ -76,6 +78,8 @@ struct MatchPlanner<'a> {
     filters: Vec<(Option<FxHashSet<usize>>, BExpr)>,
     /// Nodes the WHERE pins to a few ids: (slot, ids).
     id_seeks: Vec<(usize, Vec<BExpr>)>,
+    /// Nodes the WHERE pins to one `id(n)` or `elementId(n)`: (slot, which, value).
+    node_seeks: Vec<(usize, NodeKey, BExpr)>,
     /// Relationship slots that uniqueness must check: those whose types overlap another's.
     unique_rels: Vec<usize>,
     /// How many of them the uniqueness checks placed so far cover.
@@ -291,6 +295,9 @@ impl MatchPlanner<'_> {
             if self.mode == PlanMode::Naive {
                 return Some(n.slot); // the first unbound node, in pattern order
             }
+            if self.node_seeks.iter().any(|(s, ..)| *s == n.slot) {
+                return Some(n.slot); // one node by its slot: nothing starts better
+            }
             let mut score = start_score(n, self.id_key);
             if score < 90 && !n.labels.is_empty() && self.id_seeks.iter().any(|(s, _)| *s == n.slot)
             {
@@ -307,6 +314,13 @@ impl MatchPlanner<'_> {
         let node = self.all_nodes().find(|n| n.slot == slot).cloned();
         let Some(node) = node else { return };
         let mut used_prop = None;
+        if let Some((_, key, value)) = self.node_seeks.iter().find(|(s, ..)| *s == slot) {
+            let (key, value) = (*key, value.clone());
+            self.steps.push(Step::SeekNode { slot, key, value });
+            self.bound.insert(slot);
+            self.check_node(slot, None);
+            return;
+        }
         if self.mode == PlanMode::Naive {
             self.steps.push(Step::ScanAll { slot });
             self.bound.insert(slot);
@@ -622,7 +636,9 @@ pub(crate) fn free_slots(steps: &[Step], map: Option<&BExpr>) -> Option<Vec<usiz
             Step::ScanAll { slot } | Step::ScanLabel { slot, .. } => {
                 bound.insert(*slot);
             }
-            Step::SeekId { slot, value, .. } | Step::SeekProp { slot, value, .. } => {
+            Step::SeekId { slot, value, .. }
+            | Step::SeekProp { slot, value, .. }
+            | Step::SeekNode { slot, value, .. } => {
                 read(value, &bound, &mut free)?;
                 bound.insert(*slot);
             }

@@ -9,6 +9,7 @@
 
 mod describe;
 mod match_plan;
+mod node_seek;
 mod plan;
 mod prefetch;
 mod walk_filters;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 
 pub(crate) use match_plan::free_slots;
 pub use match_plan::{plan_match, PlanMode};
+pub use node_seek::NodeKey;
 pub use plan::{plan, Link};
 
 use crate::binder::{BExpr, Names, Pipe, Stage};
@@ -107,6 +109,15 @@ pub enum Step {
         label: usize,
         /// The ids.
         values: Vec<BExpr>,
+    },
+    /// The node whose `id(n)` or `elementId(n)` is the value (`WHERE id(n) = $x`).
+    SeekNode {
+        /// Where the node goes.
+        slot: usize,
+        /// Which of the two the value is.
+        key: NodeKey,
+        /// The id.
+        value: BExpr,
     },
     /// Nodes of `label` whose `key` equals the value (an index when declared).
     SeekProp {

@@ -93,7 +93,9 @@ impl Reads<'_> {
                 }
             }
             Step::Filter(e) => self.expr(e),
-            Step::SeekId { value, .. } | Step::SeekProp { value, .. } => self.expr(value),
+            Step::SeekId { value, .. }
+            | Step::SeekProp { value, .. }
+            | Step::SeekNode { value, .. } => self.expr(value),
             Step::SeekIdAny { values, .. } => values.iter().for_each(|v| self.expr(v)),
             Step::ScanAll { .. }
             | Step::ScanLabel { .. }

@@ -1,0 +1,73 @@
+//! `WHERE id(n) = $x` and `WHERE elementId(n) = $x`: the node is found by its slot
+//! instead of by scanning every node and filtering. (The conjunct still runs after the
+//! seek, so the answer is the filter's whatever the value.)
+
+use rustc_hash::FxHashSet;
+
+use crate::ast::CompareOp;
+use crate::binder::{needed_slots, BExpr, BPart};
+use crate::functions::Function;
+
+/// How a seek names its node: by `id(n)` (an integer) or `elementId(n)` (its text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKey {
+    /// `id(n)`.
+    Id,
+    /// `elementId(n)`.
+    ElementId,
+}
+
+/// Nodes of the pattern a WHERE conjunct pins to one id known before the pattern:
+/// (slot, how, value).
+pub(super) fn node_seeks(
+    parts: &[BPart],
+    filters: &[(Option<FxHashSet<usize>>, BExpr)],
+    pre: &FxHashSet<usize>,
+) -> Vec<(usize, NodeKey, BExpr)> {
+    let new_nodes: FxHashSet<usize> = parts
+        .iter()
+        .flat_map(|p| p.nodes.iter())
+        .filter(|n| !n.bound)
+        .map(|n| n.slot)
+        .collect();
+    let mut out: Vec<(usize, NodeKey, BExpr)> = Vec::new();
+    for (_, f) in filters {
+        if let Some(seek) = pinned(f, &new_nodes, pre) {
+            if !out.iter().any(|(s, ..)| *s == seek.0) {
+                out.push(seek);
+            }
+        }
+    }
+    out
+}
+
+/// `id(n) = e` or `elementId(n) = e` (either way round), `n` a new node and `e`
+/// known before the pattern.
+fn pinned(
+    t: &BExpr,
+    new_nodes: &FxHashSet<usize>,
+    pre: &FxHashSet<usize>,
+) -> Option<(usize, NodeKey, BExpr)> {
+    let BExpr::Compare(left, chain) = t else {
+        return None;
+    };
+    let [(CompareOp::Eq, right)] = chain.as_slice() else {
+        return None;
+    };
+    let side = |call: &BExpr, value: &BExpr| {
+        let BExpr::Call(f, args) = call else {
+            return None;
+        };
+        let key = match f {
+            Function::Id => NodeKey::Id,
+            Function::ElementId => NodeKey::ElementId,
+            _ => return None,
+        };
+        let [BExpr::Slot(s)] = args.as_slice() else {
+            return None;
+        };
+        let known = needed_slots(value).is_some_and(|need| need.iter().all(|x| pre.contains(x)));
+        (new_nodes.contains(s) && known).then(|| (*s, key, value.clone()))
+    };
+    side(left, right).or_else(|| side(right, left))
+}
