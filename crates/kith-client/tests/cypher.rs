@@ -138,6 +138,32 @@ async fn parameters_of_every_kind_reach_the_query() {
             Value::Bool(true)
         ]]
     );
+    // A point goes out and comes back as one, in each encoding.
+    let point = Value::Point(std::sync::Arc::new(
+        kith_core::Point::new(kith_core::Crs::Wgs84_3d, &[12.5, 55.6, 10.0]).expect("a point"),
+    ));
+    for subprotocol in Subprotocol::all() {
+        let client = Client::connect(config(&server, subprotocol))
+            .await
+            .expect("connects");
+        let echo = client
+            .cypher(
+                "RETURN $p AS p, $p.latitude AS lat, point({x: 1, y: 2}) AS made",
+                vec![("p".to_owned(), point.clone())],
+            )
+            .await
+            .expect("a point parameter");
+        let made = kith_core::Point::new(kith_core::Crs::Cartesian, &[1.0, 2.0]).expect("a point");
+        assert_eq!(
+            echo.rows,
+            [[
+                point.clone(),
+                Value::Float(55.6),
+                Value::Point(std::sync::Arc::new(made))
+            ]],
+            "{subprotocol}"
+        );
+    }
     let (code, cypher_code, ..) = cypher_error(
         client
             .cypher("RETURN $absent", vec![])
