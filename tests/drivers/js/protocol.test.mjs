@@ -187,4 +187,19 @@ describe('Neo4j JavaScript driver against kith', () => {
     assert.ok(neo4j.isDateTime(echoed))
     assert.equal(echoed.toString(), sent.toString())
   })
+
+  test('points round-trip as the driver\'s Point', async () => {
+    const sent = [new neo4j.types.Point(7203, 1.5, -2.0), new neo4j.types.Point(4979, 12.5, 55.6, 100.0)]
+    const { records } = await driver.executeQuery(
+      'RETURN $a AS a, $b AS b, $a.x AS x, point({longitude: 12.5, latitude: 55.7}) AS made',
+      { a: sent[0], b: sent[1] })
+    const [a, b, x, made] = [...records[0].values()]
+    for (const [got, want] of [[a, sent[0]], [b, sent[1]]]) {
+      assert.ok(neo4j.isPoint(got))
+      assert.equal(got.srid.toNumber ? got.srid.toNumber() : got.srid, want.srid)
+      assert.deepEqual([got.x, got.y, got.z], [want.x, want.y, want.z])
+    }
+    assert.equal(x, 1.5)
+    assert.ok(neo4j.isPoint(made) && made.y === 55.7)
+  })
 })

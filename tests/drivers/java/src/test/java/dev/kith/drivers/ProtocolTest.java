@@ -229,6 +229,26 @@ class ProtocolTest extends FreshServerTest {
         }
     }
 
+    @Test
+    void pointsRoundTripAsDriverPoints() {
+        try (Session session = driver.session()) {
+            Record row = session.run("RETURN $a AS a, $b AS b, $a.x AS x, point({longitude: 12.5, latitude: 55.7}) AS made",
+                    Map.of("a", org.neo4j.driver.Values.point(7203, 1.5, -2.0),
+                            "b", org.neo4j.driver.Values.point(4979, 12.5, 55.6, 100.0))).single();
+            org.neo4j.driver.types.Point a = row.get("a").asPoint();
+            assertEquals(7203, a.srid());
+            assertEquals(1.5, a.x());
+            assertEquals(-2.0, a.y());
+            org.neo4j.driver.types.Point b = row.get("b").asPoint();
+            assertEquals(4979, b.srid());
+            assertEquals(100.0, b.z());
+            assertEquals(1.5, row.get("x").asDouble());
+            org.neo4j.driver.types.Point made = row.get("made").asPoint();
+            assertEquals(4326, made.srid());
+            assertEquals(55.7, made.y());
+        }
+    }
+
     private static Set<String> toSet(Iterable<String> values) {
         Set<String> out = new java.util.HashSet<>();
         values.forEach(out::add);
