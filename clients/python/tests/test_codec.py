@@ -305,6 +305,13 @@ def test_points_round_trip_in_every_encoding(name):
     assert back["v"][1].z == 100.0 and back["v"][0].z is None
 
 
+@pytest.mark.parametrize("name", ["json", "bson", "msgpack"])
+def test_a_map_that_only_looks_like_a_point_stays_a_map(name):
+    codec = get_codec(name)
+    doc = {"m": {"$point": {"srid": 7203}}, "n": {"$point": {"srid": "x", "x": 1, "y": 2}}}
+    assert codec.decode(codec.encode(doc)) == doc
+
+
 def test_points_check_their_srid_and_coordinates():
     with pytest.raises(ValueError, match="SRID must be one of"):
         kith.Point(1234, 1.0, 2.0)

@@ -131,8 +131,10 @@ impl std::fmt::Display for PointError {
 }
 
 /// A point: its system and its coordinates (x, y and, in 3D, z; in WGS-84 x is the
-/// longitude and y the latitude).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// longitude and y the latitude). Two points are equal when their systems are and
+/// their coordinates are bit for bit, as Neo4j's are: `-0.0` and `0.0` differ here,
+/// though they are one float.
+#[derive(Clone, Copy, Debug)]
 pub struct Point {
     crs: Crs,
     coords: [f64; 3],
@@ -199,6 +201,17 @@ impl Point {
                 .find(|o| o.is_ne())
                 .unwrap_or(Ordering::Equal)
         })
+    }
+}
+
+impl PartialEq for Point {
+    fn eq(&self, other: &Point) -> bool {
+        self.crs == other.crs
+            && self
+                .coords
+                .iter()
+                .zip(&other.coords)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
     }
 }
 
@@ -273,6 +286,14 @@ mod tests {
             p.to_string(),
             "point({x: 1.0, y: 2.0, z: 3.0, crs: 'wgs-84-3d'})"
         );
+    }
+
+    #[test]
+    fn negative_zero_is_another_coordinate_as_on_neo4j() {
+        let a = Point::new(Crs::Cartesian, &[-0.0, 0.0]).expect("a point");
+        let b = Point::new(Crs::Cartesian, &[0.0, 0.0]).expect("a point");
+        assert_ne!(a, b);
+        assert_eq!(a, a);
     }
 
     #[test]

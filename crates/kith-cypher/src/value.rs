@@ -269,7 +269,8 @@ fn same(a: &Val, b: &Val) -> bool {
         (Val::Rel(x), Val::Rel(y)) => x == y,
         (Val::Path(x), Val::Path(y)) => x == y,
         (Val::DateTime(x), Val::DateTime(y)) => x == y,
-        // Same system, same coordinates (so a 2D point never equals a 3D one).
+        // Same system, same coordinates bit for bit (a 2D point never equals a 3D
+        // one; -0.0 is not 0.0 in a point, as on Neo4j).
         (Val::Point(x), Val::Point(y)) => x == y,
         (Val::Temporal(_) | Val::DateTime(_), Val::Temporal(_) | Val::DateTime(_)) => {
             match (a.as_temporal(), b.as_temporal()) {
@@ -467,8 +468,7 @@ fn hash_val<H: Hasher>(v: &Val, state: &mut H) {
         Val::Point(p) => {
             p.crs().hash(state);
             for c in p.coords() {
-                // -0.0 = 0.0, so both hash alike.
-                (c + 0.0).to_bits().hash(state);
+                c.to_bits().hash(state);
             }
         }
         Val::DateTime(ms) => ms.hash(state),

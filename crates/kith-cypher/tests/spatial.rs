@@ -200,6 +200,13 @@ fn points_compare_order_and_measure_as_neo4j() {
         ("RETURN point({x: 1, y: 2}) >= point({x: 1, y: 2, z: 1})", Value::Null),
         ("RETURN [point({x: 1, y: 2})] < [point({x: 1, y: 2}), 1]", Value::Bool(true)),
         ("RETURN point({x: 1, y: 2}) IN [point({x: 1.0, y: 2.0})]", Value::Bool(true)),
+        // Coordinates compare bit for bit on Neo4j: -0.0 is another point.
+        ("RETURN point({x: -0.0, y: 0}) = point({x: 0.0, y: 0})", Value::Bool(false)),
+        ("RETURN point({x: -0.0, y: 0}) <= point({x: 0.0, y: 0})", Value::Null),
+        (
+            "UNWIND [point({x: -0.0, y: 0}), point({x: 0.0, y: 0})] AS p RETURN count(DISTINCT p)",
+            Value::Int(2),
+        ),
         ("RETURN point.distance(point({x: 0, y: 0}), point({x: 3, y: 4}))", Value::Float(5.0)),
         (
             "RETURN point.distance(point({x: 0, y: 0, z: 0}), point({x: 1, y: 2, z: 2}))",

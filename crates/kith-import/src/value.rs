@@ -40,11 +40,12 @@ pub fn value(
     }
     if array {
         let delimiter = char::from(rules.array_delimiter);
-        return text
+        let items = text
             .split(delimiter)
             .map(|item| scalar(if stringy { item } else { item.trim() }, ty))
-            .collect::<Result<Vec<_>, _>>()
-            .map(|items| Some(Value::List(items)));
+            .collect::<Result<Vec<_>, _>>()?;
+        one_system(&items)?;
+        return Ok(Some(Value::List(items)));
     }
     scalar(text, ty).map(Some)
 }
@@ -78,6 +79,20 @@ fn scalar(text: &str, ty: PropType) -> Result<Value, String> {
             .map(|d| Value::Temporal(Arc::new(Temporal::Duration(d))))
             .map_err(|e| e.to_string()),
         PropType::Point => point(text).map(|p| Value::Point(Arc::new(p))),
+    }
+}
+
+/// A property's points share one coordinate system, as Cypher stores them.
+fn one_system(items: &[Value]) -> Result<(), String> {
+    let mut systems = items.iter().filter_map(|v| match v {
+        Value::Point(p) => Some(p.crs()),
+        _ => None,
+    });
+    match systems.next() {
+        Some(first) if systems.any(|c| c != first) => {
+            Err("an array's points must share one coordinate reference system".to_owned())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -249,6 +264,13 @@ mod tests {
         ] {
             assert!(p(bad).is_err(), "{bad}");
         }
+        let mixed = v(
+            "{x: 1, y: 2};{latitude: 1, longitude: 2}",
+            true,
+            PropType::Point,
+            true,
+        );
+        assert!(mixed.is_err(), "{mixed:?}");
         // An array of points splits on the array delimiter.
         let list = v("{x: 1, y: 2};{x: 3, y: 4}", true, PropType::Point, true).expect("points");
         assert!(matches!(list, Some(Value::List(items)) if items.len() == 2));

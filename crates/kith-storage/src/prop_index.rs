@@ -25,8 +25,8 @@ pub(crate) enum IndexKey {
     /// A temporal value's stored bytes: equal values have equal bytes. The order is
     /// not the timeline's, so the index answers equality only for these.
     Temporal(Box<[u8]>),
-    /// A point by its SRID and coordinates (with -0.0 as 0.0, as `=` treats it):
-    /// equality only, as for temporal values.
+    /// A point by its SRID and coordinates' bits (-0.0 is not 0.0 in a point, as
+    /// `=` says): equality only, as for temporal values.
     Point(i64, [u64; 3]),
 }
 
@@ -52,7 +52,7 @@ impl IndexKey {
             Value::Point(p) => {
                 let mut bits = [0; 3];
                 for (b, c) in bits.iter_mut().zip(p.coords()) {
-                    *b = if *c == 0.0 { 0f64 } else { *c }.to_bits();
+                    *b = c.to_bits();
                 }
                 IndexKey::Point(p.crs().srid(), bits)
             }

@@ -171,7 +171,11 @@ def temporal_of(obj: dict[str, Any]) -> Any:
         if key.startswith("$") and key[1:] in TEMPORAL_KINDS and isinstance(text, str):
             return Temporal(key[1:], text)
         if key == "$point" and isinstance(text, Mapping) and "srid" in text:
-            return Point(int(text["srid"]), *(float(text[c]) for c in "xyz" if c in text))
+            # kith sends points whole; a map of data that only looks like one stays a map.
+            try:
+                return Point(int(text["srid"]), *(float(text[c]) for c in "xyz" if c in text))
+            except (TypeError, ValueError):
+                return obj
     return obj
 
 

@@ -123,7 +123,6 @@ fn field(out: &mut String, value: Option<&Value>) {
     }
 }
 
-/// neo4j-admin import's column type for a temporal value.
 /// A point as the importer reads it: `{x: 1.0, y: 2.0, crs: 'cartesian'}`.
 fn point_text(p: &kith_core::Point) -> String {
     let text = p.to_string();
@@ -133,6 +132,7 @@ fn point_text(p: &kith_core::Point) -> String {
         .to_owned()
 }
 
+/// neo4j-admin import's column type for a temporal value.
 fn import_type(t: &kith_core::Temporal) -> &'static str {
     use kith_core::Temporal as T;
     match t {

@@ -542,6 +542,7 @@ fn to_stored(v: &Val) -> Option<Value> {
         Val::Int(i) => Value::Int(*i),
         Val::Float(f) => Value::Float(*f),
         Val::Str(s) => Value::String(s.clone()),
+        Val::Point(p) => Value::Point(p.clone()),
         _ => return None,
     })
 }

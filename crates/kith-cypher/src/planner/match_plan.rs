@@ -589,7 +589,8 @@ fn id_equality(
         };
         let BExpr::Slot(s) = **base else { return None };
         let known = needed_slots(value).is_some_and(|need| need.iter().all(|x| pre.contains(x)));
-        (*key == id_key && new_nodes.contains(&s) && known).then(|| (s, value.clone()))
+        let fixed = !super::node_seek::random(value);
+        (*key == id_key && new_nodes.contains(&s) && known && fixed).then(|| (s, value.clone()))
     };
     side(left, right).or_else(|| side(right, left))
 }

@@ -41,6 +41,18 @@ pub(super) fn node_seeks(
     out
 }
 
+/// Whether `e` calls `rand()`: the filter after the seek would draw another value, so
+/// such a conjunct stays a filter over a scan (each node drawn once, as the naive
+/// plan draws).
+pub(super) fn random(e: &BExpr) -> bool {
+    let mut found = false;
+    super::prefetch::visit(e, &mut |x| {
+        found |= matches!(x, BExpr::Call(Function::Rand, _));
+        !found
+    });
+    found
+}
+
 /// `id(n) = e` or `elementId(n) = e` (either way round), `n` a new node and `e`
 /// known before the pattern.
 fn pinned(
@@ -67,7 +79,7 @@ fn pinned(
             return None;
         };
         let known = needed_slots(value).is_some_and(|need| need.iter().all(|x| pre.contains(x)));
-        (new_nodes.contains(s) && known).then(|| (*s, key, value.clone()))
+        (new_nodes.contains(s) && known && !random(value)).then(|| (*s, key, value.clone()))
     };
     side(left, right).or_else(|| side(right, left))
 }

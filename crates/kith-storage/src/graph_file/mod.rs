@@ -544,6 +544,11 @@ impl Reader<'_> {
         for c in &mut coords[..dims] {
             *c = f64::from_bits(self.i64()? as u64);
         }
+        // The writer stores points as made, longitudes already wrapped: one outside
+        // [-180, 180] did not come from it.
+        if crs.is_geographic() && !(-180.0..=180.0).contains(&coords[0]) {
+            return Err(self.corrupt(format!("a stored longitude {} is out of range", coords[0])));
+        }
         kith_core::Point::new(crs, &coords[..dims])
             .map_err(|e| self.corrupt(format!("a stored point is invalid: {e}")))
     }
