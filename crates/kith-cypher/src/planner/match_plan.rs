@@ -520,12 +520,7 @@ fn id_seeks(
     let Some(id_key) = id_key else {
         return Vec::new();
     };
-    let new_nodes: FxHashSet<usize> = parts
-        .iter()
-        .flat_map(|p| p.nodes.iter())
-        .filter(|n| !n.bound)
-        .map(|n| n.slot)
-        .collect();
+    let new_nodes = super::node_seek::new_nodes(parts);
     let mut out: Vec<(usize, Vec<BExpr>)> = Vec::new();
     for (_, f) in filters {
         let mut disjuncts = Vec::new();

@@ -24,12 +24,7 @@ pub(super) fn node_seeks(
     filters: &[(Option<FxHashSet<usize>>, BExpr)],
     pre: &FxHashSet<usize>,
 ) -> Vec<(usize, NodeKey, BExpr)> {
-    let new_nodes: FxHashSet<usize> = parts
-        .iter()
-        .flat_map(|p| p.nodes.iter())
-        .filter(|n| !n.bound)
-        .map(|n| n.slot)
-        .collect();
+    let new_nodes = new_nodes(parts);
     let mut out: Vec<(usize, NodeKey, BExpr)> = Vec::new();
     for (_, f) in filters {
         if let Some(seek) = pinned(f, &new_nodes, pre) {
@@ -39,6 +34,16 @@ pub(super) fn node_seeks(
         }
     }
     out
+}
+
+/// The slots of the pattern's nodes not bound before it: what a seek may start from.
+pub(super) fn new_nodes(parts: &[BPart]) -> FxHashSet<usize> {
+    parts
+        .iter()
+        .flat_map(|p| p.nodes.iter())
+        .filter(|n| !n.bound)
+        .map(|n| n.slot)
+        .collect()
 }
 
 /// Whether `e` calls `rand()`: the filter after the seek would draw another value, so
