@@ -228,10 +228,19 @@ async fn the_servers_limits_bound_a_query() {
     let (code, cypher_code, ..) = cypher_error(error);
     assert_eq!(code, ErrorCode::ResultTooLarge);
     assert_eq!(cypher_code, "Neo.ClientError.Statement.LimitExceeded");
-    let error = client
-        .cypher("MATCH (a:Person), (b:Person) RETURN count(*)", vec![])
+    // A cross product streams into its count: nothing is held but the count.
+    let counted = client
+        .cypher("MATCH (a:Person), (b:Person) RETURN count(*) AS n", vec![])
         .await
-        .expect_err("40,401 intermediate rows, 1,000 allowed");
+        .expect("40,401 rows stream through, none is held");
+    assert_eq!(counted.rows, [[Value::Int(201 * 201)]]);
+    let error = client
+        .cypher(
+            "MATCH (a:Person), (b:Person) WITH DISTINCT a, b RETURN count(*)",
+            vec![],
+        )
+        .await
+        .expect_err("DISTINCT holds 40,401 rows, 1,000 allowed");
     assert_eq!(error.code(), Some(ErrorCode::ResultTooLarge), "{error}");
     assert!(error.to_string().contains("1000 rows"), "{error}");
     let small = client

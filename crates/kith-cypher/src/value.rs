@@ -115,6 +115,8 @@ impl Val {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(*b),
             Value::Int(i) => Val::Int(*i),
+            // Each read of a stored NaN is a value of its own, as Neo4j reads a new one.
+            Value::Float(f) if f.is_nan() => Val::Float(fresh_nan()),
             Value::Float(f) => Val::Float(*f),
             Value::String(s) => Val::Str(s.clone()),
             Value::DateTime(t) => Val::DateTime(*t),
@@ -138,7 +140,7 @@ impl Val {
             Val::Null => Value::Null,
             Val::Bool(b) => Value::Bool(*b),
             Val::Int(i) => Value::Int(*i),
-            Val::Float(f) => Value::Float(*f),
+            Val::Float(f) => Value::Float(canonical(*f)),
             Val::Str(s) => Value::String(s.clone()),
             Val::DateTime(t) => Value::DateTime(*t),
             Val::Temporal(t) => Value::Temporal(t.clone()),
@@ -401,6 +403,52 @@ fn rank(v: &Val) -> u8 {
     }
 }
 
+/// NaN identities. Neo4j groups values by `equals`, under which no NaN equals another,
+/// except that a hash table first compares identity: copies of one NaN (a literal
+/// expression folded once, a parameter, a variable carried on) are one group, NaNs
+/// computed row by row are a group each (`UNWIND [1, 2] AS i RETURN sqrt(-i), count(*)`
+/// is two groups, `... RETURN 0.0 / 0.0, count(*)` one). kith carries that identity in
+/// the NaN's payload: each NaN an evaluation computes gets a payload of its own, copies
+/// keep it, and equivalence compares a NaN's bits. Values leave kith with the canonical
+/// NaN ([`canonical`]).
+const NAN_QUIET: u64 = 0x7ff8_0000_0000_0000;
+/// Payloads of NaNs one expression node always gives (a literal computation).
+const NAN_AT_NODE: u64 = 1 << 50;
+const NAN_PAYLOAD: u64 = NAN_AT_NODE - 1;
+
+static NAN_NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A NaN no other evaluation has given.
+pub fn fresh_nan() -> f64 {
+    let n = NAN_NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    f64::from_bits(NAN_QUIET | (n & NAN_PAYLOAD))
+}
+
+/// The NaN an expression node computed from literals gives every time (`node` is its
+/// address: two nodes, two NaNs, as Neo4j folds each literal computation once).
+pub fn nan_of_node(node: usize) -> f64 {
+    f64::from_bits(NAN_QUIET | NAN_AT_NODE | (node as u64 & NAN_PAYLOAD))
+}
+
+/// `v`, a NaN of its own if it is one.
+#[inline]
+pub fn renewed(v: Val) -> Val {
+    match v {
+        Val::Float(f) if f.is_nan() => Val::Float(fresh_nan()),
+        v => v,
+    }
+}
+
+/// `f` as it leaves kith: any NaN the canonical one.
+#[inline]
+pub fn canonical(f: f64) -> f64 {
+    if f.is_nan() {
+        f64::NAN
+    } else {
+        f
+    }
+}
+
 /// A value as a grouping key: DISTINCT and aggregation treat two values as one when
 /// they are equivalent (nulls equal each other, 1 and 1.0 are one key).
 #[derive(Clone, Debug, Default)]
@@ -432,7 +480,8 @@ pub fn equivalent(a: &Val, b: &Val) -> bool {
                 && x.iter()
                     .all(|(k, v)| y.iter().any(|(k2, w)| k == k2 && equivalent(v, w)))
         }
-        (Val::Float(x), Val::Float(y)) if x.is_nan() && y.is_nan() => true,
+        // Copies of one NaN are one key; two NaNs computed apart are two (see `fresh_nan`).
+        (Val::Float(x), Val::Float(y)) if x.is_nan() || y.is_nan() => x.to_bits() == y.to_bits(),
         _ => equals(a, b) == Some(true),
     }
 }

@@ -441,6 +441,30 @@ fn limits_stop_a_query() {
         )
         .expect_err("over the row limit");
     assert_eq!(e.code, ErrorCode::LimitExceeded);
+    // Rows that stream through into a count are not held: 10,000 rows pass 1,000.
+    let product = "UNWIND range(1, 100) AS x UNWIND range(1, 100) AS y";
+    let counted = Engine::default()
+        .query(
+            &*g.snapshot(),
+            &format!("{product} RETURN count(*)"),
+            &[],
+            &limits,
+        )
+        .expect("streams");
+    assert_eq!(counted.rows, [[Value::Int(10_000)]]);
+    // What a grouping, a collect or a DISTINCT keeps is held.
+    for held in [
+        "RETURN x * 1000 + y AS k, count(*)",
+        "RETURN size(collect(y))",
+        "RETURN count(DISTINCT x * 1000 + y)",
+        "WITH DISTINCT x, y RETURN count(*)",
+        "RETURN percentileDisc(y, 0.5)",
+    ] {
+        let e = Engine::default()
+            .query(&*g.snapshot(), &format!("{product} {held}"), &[], &limits)
+            .expect_err(held);
+        assert_eq!(e.code, ErrorCode::LimitExceeded, "{held}");
+    }
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let limits = Limits {
         cancel: Some(cancel),

@@ -9,7 +9,7 @@ use crate::binder::{BExpr, BinOp, MapItem};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::{self, Function};
 use crate::temporal;
-use crate::value::{compare, equals, Val};
+use crate::value::{compare, equals, fresh_nan, nan_of_node, renewed, Val};
 
 /// The value of `e` in `row`.
 pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
@@ -60,7 +60,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             Some(b) => Val::Bool(!b),
             None => Val::Null,
         },
-        BExpr::Neg(a) => negate(eval(a, row, cx)?)?,
+        BExpr::Neg(a) => computed(e, negate(eval(a, row, cx)?)?),
         BExpr::And(a, b) => logic(
             truth(&eval(a, row, cx)?)?,
             || truth(&eval(b, row, cx)?),
@@ -94,7 +94,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             }
             Val::Null
         }
-        BExpr::Binary(op, a, b) => binary(*op, eval(a, row, cx)?, eval(b, row, cx)?)?,
+        BExpr::Binary(op, a, b) => computed(e, binary(*op, eval(a, row, cx)?, eval(b, row, cx)?)?),
         BExpr::Compare(first, chain) => compare_chain(first, chain, row, cx)?,
         BExpr::IsNull(a, negated) => Val::Bool(eval(a, row, cx)?.is_null() != *negated),
         BExpr::IsType(a, negated, t) => {
@@ -135,7 +135,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             if f.is_temporal() {
                 temporal::call(*f, vals, &|| cx.now())?
             } else {
-                functions::call(*f, vals, &*cx.graph())?
+                renewed(functions::call(*f, vals, &*cx.graph())?)
             }
         }
         BExpr::Case {
@@ -373,6 +373,31 @@ fn slice(base: &Val, from: Option<Val>, to: Option<Val>) -> Result<Val> {
         return Ok(Val::list(Vec::new()));
     }
     Ok(Val::list(l[a as usize..b as usize].to_vec()))
+}
+
+/// The value arithmetic on `e` computed, a NaN given its identity: the same one each
+/// time when `e` computes from literals only (Neo4j folds that once a query), a new one
+/// each evaluation otherwise (see `value::fresh_nan`).
+#[inline]
+fn computed(e: &BExpr, v: Val) -> Val {
+    match v {
+        Val::Float(f) if f.is_nan() => Val::Float(if literal(e) {
+            nan_of_node(e as *const BExpr as usize)
+        } else {
+            fresh_nan()
+        }),
+        v => v,
+    }
+}
+
+/// An arithmetic expression over literals only. (Neo4j does not fold a negation of a
+/// computation: `-(0.0 / 0.0)` is a NaN a row, recorded.)
+fn literal(e: &BExpr) -> bool {
+    match e {
+        BExpr::Const(_) => true,
+        BExpr::Binary(_, a, b) => literal(a) && literal(b),
+        _ => false,
+    }
 }
 
 fn negate(v: Val) -> Result<Val> {

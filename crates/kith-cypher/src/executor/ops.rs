@@ -129,7 +129,6 @@ fn push_op(
     };
     st.rows += 1;
     cx.tick()?;
-    cx.check_len(st.rows)?;
     match (op, &mut st.data) {
         (Op::Match(s), OpData::Steps(ss)) => steps::push_steps(s, ss, row, cx, &mut |r| {
             push_ops(rest, rest_st, r, cx, sink)
@@ -194,7 +193,7 @@ fn push_op(
         }
         (Op::Aggregate { keys, aggs }, OpData::Aggregate(g)) => {
             g.add(row, keys, aggs, cx)?;
-            cx.check_len(g.len)?;
+            cx.check_len(g.held)?;
             Ok(true)
         }
         (Op::Distinct(slots), OpData::Distinct(seen)) => {
@@ -202,6 +201,7 @@ fn push_op(
             if !seen.insert(key) {
                 return Ok(true);
             }
+            cx.check_len(seen.len())?;
             push_ops(rest, rest_st, row, cx, sink)
         }
         (Op::Sort { keys, skip, limit }, OpData::Sort(t)) => {
@@ -290,7 +290,7 @@ fn finish_op(
                         row[*slot] = v;
                     }
                     for (a, s) in aggs.iter().zip(states.by_ref()) {
-                        row[a.slot] = s.finish(a.func);
+                        row[a.slot] = crate::value::renewed(s.finish(a.func));
                     }
                     if !push_ops(rest, rest_st, &mut row, cx, sink)? {
                         break;
@@ -580,6 +580,9 @@ struct Groups {
     index: FxHashMap<GroupKey, usize>,
     /// How many groups.
     len: usize,
+    /// What the groups hold: a row for each group, and each value a `collect`, a
+    /// percentile or a DISTINCT aggregate keeps (the budget's `rows_max` bounds it).
+    held: usize,
     /// Key values, `keys.len()` a group.
     keys: Vec<Val>,
     /// States, one per aggregate a group.
@@ -593,6 +596,7 @@ impl Groups {
         let mut g = Groups {
             index: FxHashMap::default(),
             len: 0,
+            held: 0,
             keys: Vec::new(),
             states: Vec::new(),
             seen: Vec::new(),
@@ -610,6 +614,7 @@ impl Groups {
             self.seen.extend(aggs.iter().map(|_| FxHashSet::default()));
         }
         self.len += 1;
+        self.held += 1;
         self.len - 1
     }
 
@@ -649,7 +654,11 @@ impl Groups {
             if a.distinct && !self.seen[g * n + i].insert(Key(v.clone())) {
                 continue;
             }
-            self.states[g * n + i].add(a.func, v)?;
+            let state = &mut self.states[g * n + i];
+            if a.distinct || matches!(state, State::Collect(_) | State::Percentile(..)) {
+                self.held += 1;
+            }
+            state.add(a.func, v)?;
         }
         Ok(())
     }

@@ -275,7 +275,6 @@ fn push_step(
     };
     st.rows += 1;
     cx.tick()?;
-    cx.check_len(st.rows)?;
     let mut next = |r: &mut [Val]| push_steps(rest, rest_st, r, cx, sink);
     match step {
         Step::ScanAll { slot } => {
@@ -540,7 +539,7 @@ fn to_stored(v: &Val) -> Option<Value> {
     Some(match v {
         Val::Bool(b) => Value::Bool(*b),
         Val::Int(i) => Value::Int(*i),
-        Val::Float(f) => Value::Float(*f),
+        Val::Float(f) => Value::Float(crate::value::canonical(*f)),
         Val::Str(s) => Value::String(s.clone()),
         Val::Point(p) => Value::Point(p.clone()),
         _ => return None,

@@ -528,7 +528,7 @@ fn stored(key: &str, v: &Val) -> Result<Value> {
     Ok(match v {
         Val::Bool(b) => Value::Bool(*b),
         Val::Int(i) => Value::Int(*i),
-        Val::Float(f) => Value::Float(*f),
+        Val::Float(f) => Value::Float(crate::value::canonical(*f)),
         Val::Str(s) => Value::String(s.clone()),
         Val::DateTime(t) => Value::DateTime(*t),
         Val::Temporal(t) => Value::Temporal(t.clone()),
@@ -560,7 +560,9 @@ fn stored_list(key: &str, items: &[Val]) -> Result<Value> {
         .iter()
         .all(|i| matches!(i, Val::Int(_) | Val::Float(_)));
     if numbers && items.iter().any(|i| matches!(i, Val::Float(_))) {
-        let floats = items.iter().map(|i| Value::Float(crate::value::as_f64(i)));
+        let floats = items
+            .iter()
+            .map(|i| Value::Float(crate::value::canonical(crate::value::as_f64(i))));
         return Ok(Value::List(floats.collect()));
     }
     if let Some(first) = items.first() {
