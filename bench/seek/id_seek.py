@@ -1,4 +1,7 @@
-"""`WHERE id(n) = $x` / `elementId(n) = $x` as a seek, beside the same filter as a scan.
+"""Id and element-id equalities as seeks, beside the same filters as scans.
+
+`WHERE id(n) = $x` / `elementId(n) = $x` find the node, `id(r)` / `elementId(r)` the
+relationship's ends.
 
     KITH_BIN=target/release/kith target/py-venv/bin/python bench/seek/id_seek.py [--scale 1] [--runs 300]
 
@@ -28,6 +31,11 @@ QUERIES = [
     ("MATCH (n) WHERE elementId(n) + '' = $e RETURN n.displayName", {"e": "500"}),
     ("MATCH (n) WHERE id(n) = $i RETURN n.displayName", {"i": 500}),
     ("MATCH (n) WHERE id(n) + 0 = $i RETURN n.displayName", {"i": 500}),
+    ("MATCH (a)-[r]->(b) WHERE elementId(r) = $e RETURN type(r), b.displayName", {"e": "r500"}),
+    ("MATCH (a)-[r]->(b) WHERE elementId(r) + '' = $e RETURN type(r), b.displayName",
+     {"e": "r500"}),
+    ("MATCH (a)-[r]-(b) WHERE id(r) = $i RETURN type(r), b.displayName", {"i": 500}),
+    ("MATCH (a)-[r]-(b) WHERE id(r) + 0 = $i RETURN type(r), b.displayName", {"i": 500}),
 ]
 
 

@@ -54,3 +54,68 @@ dense_id!(
     PropKeyId,
     u16
 );
+
+/// Element ids (Neo4j 5's `elementId()`, and Bolt 5's element id fields): a node's is
+/// its id as text, a relationship's its id after an `r`, so no relationship has a
+/// node's element id (Neo4j's are unique across both), and each is stable for its
+/// element's life.
+impl NodeId {
+    /// The node's element id.
+    pub fn element_id(self) -> String {
+        self.0.to_string()
+    }
+
+    /// The node an element id names, if it names one: exactly the text
+    /// [`NodeId::element_id`] gives (no sign, no leading zero).
+    pub fn from_element_id(s: &str) -> Option<NodeId> {
+        canonical_u32(s).map(NodeId)
+    }
+}
+
+impl RelId {
+    /// The relationship's element id.
+    pub fn element_id(self) -> String {
+        format!("r{}", self.0)
+    }
+
+    /// The relationship an element id names, if it names one.
+    pub fn from_element_id(s: &str) -> Option<RelId> {
+        s.strip_prefix('r').and_then(canonical_u32).map(RelId)
+    }
+}
+
+/// `s` as a `u32` written without sign or leading zeros.
+fn canonical_u32(s: &str) -> Option<u32> {
+    s.parse::<u32>().ok().filter(|n| n.to_string() == s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_ids_round_trip_and_never_name_the_other_kind() {
+        for id in [0, 7, 4_000_000_000] {
+            let (n, r) = (NodeId(id), RelId(id));
+            assert_eq!(NodeId::from_element_id(&n.element_id()), Some(n));
+            assert_eq!(RelId::from_element_id(&r.element_id()), Some(r));
+            assert_eq!(RelId::from_element_id(&n.element_id()), None);
+            assert_eq!(NodeId::from_element_id(&r.element_id()), None);
+        }
+        for bad in [
+            "",
+            "r",
+            "01",
+            "+1",
+            "-1",
+            "r01",
+            "r+1",
+            "1.0",
+            "R1",
+            "4294967296",
+        ] {
+            assert_eq!(NodeId::from_element_id(bad), None, "{bad}");
+            assert_eq!(RelId::from_element_id(bad), None, "{bad}");
+        }
+    }
+}

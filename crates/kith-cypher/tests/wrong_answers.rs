@@ -611,3 +611,94 @@ fn a_nan_computed_per_row_is_a_group_of_its_own_as_in_neo4j() {
     };
     assert_eq!(f.to_bits(), f64::NAN.to_bits());
 }
+
+#[test]
+fn id_and_element_id_of_a_relationship_seek_its_ends_with_the_scans_answer() {
+    // Parallel relationships, both directions, two types and a self-loop: every
+    // direction of the pattern must give the scan's rows (`rows` compares with the
+    // naive plan, which never seeks).
+    let g = store(
+        "CREATE (a:A {x: 1}), (b:B {x: 2}), (a)-[:R {w: 1}]->(b), (a)-[:R {w: 2}]->(b), \
+         (b)-[:S {w: 3}]->(a), (a)-[:R {w: 4}]->(a)",
+    );
+    let rels = rows(&g, "MATCH ()-[r]->() RETURN id(r), elementId(r), r.w");
+    assert_eq!(rels.len(), 4);
+    let nodes = rows(&g, "MATCH (n) RETURN elementId(n)");
+    for row in &rels {
+        let (id, eid, w) = (&row[0], &row[1], &row[2]);
+        let Value::String(e) = eid else {
+            panic!("{eid:?}")
+        };
+        assert!(
+            !nodes.iter().any(|n| n[0] == *eid),
+            "{eid:?} is a node's too"
+        );
+        let one_way = [
+            format!("MATCH (n)-[r]->(m) WHERE id(r) = {id} RETURN n.x, m.x, r.w"),
+            format!("MATCH (n)<-[r]-(m) WHERE elementId(r) = '{e}' RETURN n.x, m.x, r.w"),
+            format!("MATCH (n)-[r]->(m) WHERE {id}.0 = id(r) RETURN n.x, m.x, r.w"),
+        ];
+        for q in &one_way {
+            let got = rows(&g, q);
+            assert_eq!(got.len(), 1, "{q}: {got:?}");
+            assert_eq!(got[0][2], *w, "{q}");
+        }
+        let loop_ = *w == int(4);
+        for (q, want) in [
+            (
+                format!("MATCH (n)-[r]-(m) WHERE elementId(r) = '{e}' RETURN n.x, m.x"),
+                None,
+            ),
+            (
+                format!("MATCH (n)-[r]-(n) WHERE id(r) = {id} RETURN n.x"),
+                None,
+            ),
+            (
+                format!("MATCH (n:B)-[r:R {{w: 2}}]-(m) WHERE id(r) = {id} RETURN m.x"),
+                Some(usize::from(*w == int(2))),
+            ),
+            (
+                format!("MATCH (n)-[r]->(m)-[s]->(o) WHERE id(r) = {id} RETURN s.w, o.x"),
+                None,
+            ),
+            (
+                format!("MATCH (n)-[r]->(m) WHERE id(r) = {id} AND n.x = 2 RETURN m.x"),
+                Some(usize::from(*w == int(3))),
+            ),
+        ] {
+            let got = rows(&g, &q);
+            if let Some(n) = want {
+                assert_eq!(got.len(), n, "{q}: {got:?}");
+            } else if q.contains("(n)-[r]-(m)") {
+                assert_eq!(got.len(), if loop_ { 1 } else { 2 }, "{q}: {got:?}");
+            }
+        }
+    }
+    for q in [
+        "MATCH ()-[r]->() WHERE id(r) = 999 RETURN r.w",
+        "MATCH ()-[r]->() WHERE id(r) = -1 RETURN r.w",
+        "MATCH ()-[r]->() WHERE elementId(r) = '0' RETURN r.w",
+        "MATCH ()-[r]->() WHERE elementId(r) = 'r00' RETURN r.w",
+        "MATCH ()-[r]->() WHERE id(r) = null RETURN r.w",
+        "MATCH (n) WHERE elementId(n) = 'r0' RETURN n.x",
+    ] {
+        assert!(rows(&g, q).is_empty(), "{q}");
+    }
+    // From an earlier row's value.
+    let q = "MATCH ()-[s:S]->() WITH id(s) AS i MATCH (a)-[r]->(b) WHERE id(r) = i RETURN a.x";
+    assert_eq!(rows(&g, q), [[int(2)]]);
+    for (q, op) in [
+        (
+            "EXPLAIN MATCH (a)-[r]->(b) WHERE id(r) = $i RETURN b.x",
+            "DirectedRelationshipByIdSeek",
+        ),
+        (
+            "EXPLAIN MATCH (a)-[r]-(b) WHERE elementId(r) = $e RETURN b.x",
+            "UndirectedRelationshipByElementIdSeek",
+        ),
+    ] {
+        let plan = explained(&g, q);
+        assert!(plan.contains(op), "{plan}");
+        assert!(!plan.contains("AllNodesScan"), "{plan}");
+    }
+}

@@ -302,6 +302,20 @@ fn push_step(
         },
         Step::SeekId { slot, label, value } => seek_id(row, *slot, *label, value, cx, &mut next),
         Step::SeekNode { slot, key, value } => seek_node(row, *slot, *key, value, cx, &mut next),
+        Step::SeekRelEnds {
+            left,
+            right,
+            direction,
+            key,
+            value,
+        } => seek_rel_ends(
+            row,
+            (*left, *right),
+            *direction,
+            (*key, value),
+            cx,
+            &mut next,
+        ),
         Step::SeekIdAny {
             slot,
             label,
@@ -388,17 +402,12 @@ fn seek_node(
     next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
 ) -> Result<bool> {
     let id = match (key, eval(value, row, cx)?) {
-        (NodeKey::Id, Val::Int(i)) => u32::try_from(i).ok(),
-        (NodeKey::Id, Val::Float(x))
-            if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) =>
-        {
-            Some(x as u32)
-        }
         // Only the text `elementId` gives (no sign, no leading zeros) names a node.
-        (NodeKey::ElementId, Val::Str(s)) => s.parse::<u32>().ok().filter(|n| n.to_string() == *s),
-        _ => None,
+        (NodeKey::ElementId, Val::Str(s)) => NodeId::from_element_id(&s),
+        (NodeKey::ElementId, _) => None,
+        (NodeKey::Id, v) => id_of(&v).map(NodeId),
     };
-    match id.map(NodeId) {
+    match id {
         Some(n) if cx.graph().contains_node(n) => {
             cx.hit();
             row[slot] = Val::Node(n);
@@ -406,6 +415,56 @@ fn seek_node(
         }
         _ => Ok(true),
     }
+}
+
+/// The id an `id(x) = v` names: an integer, or a float equal to one, in range.
+fn id_of(v: &Val) -> Option<u32> {
+    match *v {
+        Val::Int(i) => u32::try_from(i).ok(),
+        Val::Float(x) if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) => Some(x as u32),
+        _ => None,
+    }
+}
+
+/// Binds the ends of the relationship `value` names to `left` and `right`, as
+/// `direction` has them (both ways round when undirected, once for a self-loop).
+fn seek_rel_ends(
+    row: &mut [Val],
+    (left, right): (usize, usize),
+    direction: crate::ast::RelDirection,
+    (key, value): (NodeKey, &BExpr),
+    cx: &Ctx<'_>,
+    next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
+) -> Result<bool> {
+    use crate::ast::RelDirection;
+    let id = match (key, eval(value, row, cx)?) {
+        (NodeKey::ElementId, Val::Str(s)) => RelId::from_element_id(&s),
+        (NodeKey::ElementId, _) => None,
+        (NodeKey::Id, v) => id_of(&v).map(RelId),
+    };
+    let Some(rel) = id.and_then(|r| cx.graph().relationship(r)) else {
+        return Ok(true);
+    };
+    cx.hit();
+    let (start, end) = (rel.src, rel.dst);
+    let ways: &[(NodeId, NodeId)] = match direction {
+        RelDirection::Right => &[(start, end)],
+        RelDirection::Left => &[(end, start)],
+        RelDirection::Both if start == end => &[(start, end)],
+        RelDirection::Both => &[(start, end), (end, start)],
+    };
+    for &(l, r) in ways {
+        // One variable on both sides (`(a)-[r]-(a)`) matches only a self-loop.
+        if left == right && l != r {
+            continue;
+        }
+        row[left] = Val::Node(l);
+        row[right] = Val::Node(r);
+        if !next(row)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn seek_id(

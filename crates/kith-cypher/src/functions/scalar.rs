@@ -135,10 +135,10 @@ pub fn call(f: Function, args: &[Val], graph: &dyn GraphView) -> Result<Val> {
             Val::Rel(r) => Ok(Val::Int(i64::from(r.0))),
             _ => Err(arg_type(f, "a node or relationship", a)),
         },
-        // The element id Bolt 5 sends beside a node or relationship: its id, as text.
+        // The element id Bolt 5 sends beside a node or relationship.
         F::ElementId => match a {
-            Val::Node(n) => Ok(Val::str(&n.0.to_string())),
-            Val::Rel(r) => Ok(Val::str(&r.0.to_string())),
+            Val::Node(n) => Ok(Val::str(&n.element_id())),
+            Val::Rel(r) => Ok(Val::str(&r.element_id())),
             _ => Err(arg_type(f, "a node or relationship", a)),
         },
         F::Keys | F::Properties => props_fn(f, a, graph),

@@ -11,6 +11,7 @@
 use kith_core::GraphView;
 
 use super::{Expand, NodeKey, Op, Plan, Step};
+use crate::ast::RelDirection;
 use crate::binder::BExpr;
 use crate::value::Val;
 
@@ -285,6 +286,24 @@ impl Describer<'_> {
                         self.var(*slot)
                     ),
                 },
+                rows,
+            ),
+            Step::SeekRelEnds {
+                left,
+                right,
+                direction,
+                key,
+                ..
+            } => (
+                match (direction, key) {
+                    (RelDirection::Both, NodeKey::Id) => "UndirectedRelationshipByIdSeek",
+                    (RelDirection::Both, NodeKey::ElementId) => {
+                        "UndirectedRelationshipByElementIdSeek"
+                    }
+                    (_, NodeKey::Id) => "DirectedRelationshipByIdSeek",
+                    (_, NodeKey::ElementId) => "DirectedRelationshipByElementIdSeek",
+                },
+                format!("({})-[…]-({})", self.var(*left), self.var(*right)),
                 rows,
             ),
             Step::SeekIdAny {

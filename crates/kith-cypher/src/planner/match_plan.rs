@@ -46,12 +46,14 @@ pub fn plan_match(
             .collect(),
         id_seeks: Vec::new(),
         node_seeks: Vec::new(),
+        rel_seeks: Vec::new(),
         unique_rels: overlapping_rels(parts),
         unique_checked: 0,
     };
     if mode == PlanMode::Optimised {
         p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
         p.node_seeks = super::node_seek::node_seeks(parts, &p.filters, pre);
+        p.rel_seeks = super::node_seek::rel_seeks(parts, &p.filters, pre);
     }
     p.check_prebound();
     p.emit_ready();
@@ -80,6 +82,8 @@ struct MatchPlanner<'a> {
     id_seeks: Vec<(usize, Vec<BExpr>)>,
     /// Nodes the WHERE pins to one `id(n)` or `elementId(n)`: (slot, which, value).
     node_seeks: Vec<(usize, NodeKey, BExpr)>,
+    /// Single-hop relationships the WHERE pins likewise: ((part, rel), which, value).
+    rel_seeks: Vec<((usize, usize), NodeKey, BExpr)>,
     /// Relationship slots that uniqueness must check: those whose types overlap another's.
     unique_rels: Vec<usize>,
     /// How many of them the uniqueness checks placed so far cover.
@@ -111,6 +115,10 @@ impl MatchPlanner<'_> {
         }
         if let Some(pi) = self.ready_shortest() {
             self.shortest(pi);
+            return true;
+        }
+        if let Some(at) = self.ready_rel_seek() {
+            self.seek_rel(at);
             return true;
         }
         if let Some(slot) = self.best_start() {
@@ -283,6 +291,38 @@ impl MatchPlanner<'_> {
             self.bound.insert(p);
             self.built_paths.insert(pi);
         }
+    }
+
+    /// A pinned relationship neither of whose ends is bound yet: (index in
+    /// `rel_seeks`).
+    fn ready_rel_seek(&self) -> Option<usize> {
+        self.rel_seeks.iter().position(|((pi, ri), ..)| {
+            let nodes = &self.parts[*pi].nodes;
+            !self.done_edges.contains(&(*pi, *ri))
+                && !self.bound.contains(&nodes[*ri].slot)
+                && !self.bound.contains(&nodes[*ri + 1].slot)
+        })
+    }
+
+    /// Binds a pinned relationship's ends, then expands into them (which binds the
+    /// relationship and checks its type, properties and direction).
+    fn seek_rel(&mut self, at: usize) {
+        let ((pi, ri), key, value) = self.rel_seeks[at].clone();
+        let part = &self.parts[pi];
+        let (left, right) = (part.nodes[ri].slot, part.nodes[ri + 1].slot);
+        self.steps.push(Step::SeekRelEnds {
+            left,
+            right,
+            direction: part.rels[ri].direction,
+            key,
+            value,
+        });
+        for slot in [left, right] {
+            if self.bound.insert(slot) {
+                self.check_node(slot, None);
+            }
+        }
+        self.expand(pi, ri, true);
     }
 
     /// The unbound node to start from: an id seek, a property seek, a label scan, any.
@@ -637,6 +677,13 @@ pub(crate) fn free_slots(steps: &[Step], map: Option<&BExpr>) -> Option<Vec<usiz
             | Step::SeekNode { slot, value, .. } => {
                 read(value, &bound, &mut free)?;
                 bound.insert(*slot);
+            }
+            Step::SeekRelEnds {
+                left, right, value, ..
+            } => {
+                read(value, &bound, &mut free)?;
+                bound.insert(*left);
+                bound.insert(*right);
             }
             Step::SeekIdAny { slot, values, .. } => {
                 for v in values {

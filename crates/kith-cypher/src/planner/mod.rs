@@ -119,6 +119,23 @@ pub enum Step {
         /// The id.
         value: BExpr,
     },
+    /// The ends of the relationship whose `id(r)` or `elementId(r)` is the value
+    /// (`MATCH (a)-[r]->(b) WHERE id(r) = $x`): `left` and `right` are bound to them as
+    /// the pattern's direction has them, both ways round when it has none (one way for
+    /// a self-loop); the expand into them that follows binds the relationship itself
+    /// and checks its type and properties.
+    SeekRelEnds {
+        /// The pattern's node left of the relationship.
+        left: usize,
+        /// The node right of it.
+        right: usize,
+        /// The pattern's direction, left to right.
+        direction: crate::ast::RelDirection,
+        /// Which of the two the value is.
+        key: NodeKey,
+        /// The id.
+        value: BExpr,
+    },
     /// Nodes of `label` whose `key` equals the value (an index when declared).
     SeekProp {
         /// Where the node goes.

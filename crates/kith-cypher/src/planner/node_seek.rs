@@ -1,6 +1,7 @@
 //! `WHERE id(n) = $x` and `WHERE elementId(n) = $x`: the node is found by its slot
-//! instead of by scanning every node and filtering. (The conjunct still runs after the
-//! seek, so the answer is the filter's whatever the value.)
+//! instead of by scanning every node and filtering; `id(r)` / `elementId(r)` of a
+//! relationship likewise finds its ends. (The conjunct still runs after the seek, so
+//! the answer is the filter's whatever the value.)
 
 use rustc_hash::FxHashSet;
 
@@ -36,6 +37,38 @@ pub(super) fn node_seeks(
     out
 }
 
+/// Single-hop relationships of the pattern, not bound before it, that a WHERE
+/// conjunct pins to one `id(r)` or `elementId(r)`: ((part, relationship), how, value).
+pub(super) fn rel_seeks(
+    parts: &[BPart],
+    filters: &[(Option<FxHashSet<usize>>, BExpr)],
+    pre: &FxHashSet<usize>,
+) -> Vec<((usize, usize), NodeKey, BExpr)> {
+    let mut slots = FxHashSet::default();
+    let mut at = Vec::new();
+    for (pi, part) in parts.iter().enumerate() {
+        if part.kind != crate::ast::PathKind::Plain {
+            continue;
+        }
+        for (ri, rel) in part.rels.iter().enumerate() {
+            if !rel.bound && rel.length.is_none() && !pre.contains(&rel.slot) {
+                slots.insert(rel.slot);
+                at.push((rel.slot, (pi, ri)));
+            }
+        }
+    }
+    let mut out: Vec<((usize, usize), NodeKey, BExpr)> = Vec::new();
+    for (_, f) in filters {
+        if let Some((slot, key, value)) = pinned(f, &slots, pre) {
+            let place = at.iter().find(|(s, _)| *s == slot).map(|(_, p)| *p);
+            if let Some(place) = place.filter(|p| !out.iter().any(|(q, ..)| q == p)) {
+                out.push((place, key, value));
+            }
+        }
+    }
+    out
+}
+
 /// The slots of the pattern's nodes not bound before it: what a seek may start from.
 pub(super) fn new_nodes(parts: &[BPart]) -> FxHashSet<usize> {
     parts
@@ -58,8 +91,8 @@ pub(super) fn random(e: &BExpr) -> bool {
     found
 }
 
-/// `id(n) = e` or `elementId(n) = e` (either way round), `n` a new node and `e`
-/// known before the pattern.
+/// `id(x) = e` or `elementId(x) = e` (either way round), `x` one of `new_slots` (new
+/// nodes, or new relationships) and `e` known before the pattern.
 fn pinned(
     t: &BExpr,
     new_nodes: &FxHashSet<usize>,

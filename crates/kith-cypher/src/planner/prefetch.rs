@@ -95,7 +95,8 @@ impl Reads<'_> {
             Step::Filter(e) => self.expr(e),
             Step::SeekId { value, .. }
             | Step::SeekProp { value, .. }
-            | Step::SeekNode { value, .. } => self.expr(value),
+            | Step::SeekNode { value, .. }
+            | Step::SeekRelEnds { value, .. } => self.expr(value),
             Step::SeekIdAny { values, .. } => values.iter().for_each(|v| self.expr(v)),
             Step::ScanAll { .. }
             | Step::ScanLabel { .. }

@@ -120,7 +120,18 @@ fn pack_props(p: &mut Packer<'_>, entries: &[(std::sync::Arc<str>, Value)], d: D
     }
 }
 
-/// Node: id, labels, properties, and from 5.0 its element id (kith's is the id).
+/// A node's element id, as `elementId()` gives it (an id out of range cannot come
+/// from the graph: its text then is the number's).
+fn node_element_id(id: i64) -> String {
+    u32::try_from(id).map_or_else(|_| id.to_string(), |n| kith_core::NodeId(n).element_id())
+}
+
+/// A relationship's element id, as `elementId()` gives it.
+fn rel_element_id(id: i64) -> String {
+    u32::try_from(id).map_or_else(|_| format!("r{id}"), |n| kith_core::RelId(n).element_id())
+}
+
+/// Node: id, labels, properties, and from 5.0 its element id.
 fn pack_node(p: &mut Packer<'_>, n: &NodeOut, d: Dialect) {
     let element_ids = d.element_ids;
     p.struct_header(tag::NODE, if element_ids { 4 } else { 3 });
@@ -129,7 +140,7 @@ fn pack_node(p: &mut Packer<'_>, n: &NodeOut, d: Dialect) {
     n.labels.iter().for_each(|l| p.string(l));
     pack_props(p, &n.props, d);
     if element_ids {
-        p.string(&n.id.to_string());
+        p.string(&node_element_id(n.id));
     }
 }
 
@@ -144,9 +155,9 @@ fn pack_rel(p: &mut Packer<'_>, r: &RelOut, d: Dialect) {
     p.string(&r.rel_type);
     pack_props(p, &r.props, d);
     if element_ids {
-        p.string(&r.id.to_string());
-        p.string(&r.start.to_string());
-        p.string(&r.end.to_string());
+        p.string(&rel_element_id(r.id));
+        p.string(&node_element_id(r.start));
+        p.string(&node_element_id(r.end));
     }
 }
 
@@ -194,7 +205,7 @@ fn pack_path(p: &mut Packer<'_>, nodes: &[NodeOut], rels: &[RelOut], d: Dialect)
         p.string(&r.rel_type);
         pack_props(p, &r.props, d);
         if element_ids {
-            p.string(&r.id.to_string());
+            p.string(&rel_element_id(r.id));
         }
     }
     p.list_header(walk.len());

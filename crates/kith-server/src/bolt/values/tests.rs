@@ -64,7 +64,7 @@ fn nodes_and_relationships_carry_element_ids_from_5_0() {
     };
     assert_eq!(fields.len(), 8);
     assert_eq!(fields[3], s("KNOWS"));
-    assert_eq!(fields[5..], [s("3"), s("7"), s("8")]);
+    assert_eq!(fields[5..], [s("r3"), s("7"), s("8")]);
     let Pack::Struct(0x52, fields) = packed(&r, FOUR) else {
         panic!("a relationship");
     };
