@@ -134,6 +134,9 @@ pub struct Limits {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Set to stop the query on an operator's word (`TERMINATE TRANSACTION`).
     pub terminate: Option<Arc<AtomicBool>>,
+    /// Its transaction's metadata (`tx.getMetaData()`, `tx.setMetaData()`); none: an
+    /// empty map of its own.
+    pub metadata: Option<crate::TxMetadata>,
 }
 
 impl Default for Limits {
@@ -144,6 +147,7 @@ impl Default for Limits {
             timeout: None,
             cancel: None,
             terminate: None,
+            metadata: None,
         }
     }
 }
@@ -358,6 +362,7 @@ fn run_as<T: std::fmt::Debug>(
         deadline: limits.timeout.map(|t| Instant::now() + t),
         cancel: limits.cancel.clone(),
         terminate: limits.terminate.clone(),
+        metadata: limits.metadata.clone(),
     };
     let profiler = (prepared.mode == Mode::Profile).then(Profiler::default);
     let run = Run {

@@ -21,6 +21,7 @@ pub mod planner;
 pub mod procedures;
 pub mod stored;
 pub mod temporal;
+pub mod tx_meta;
 pub mod value;
 
 mod engine;
@@ -33,4 +34,5 @@ pub use output::{GraphValue, NodeOut, RelOut};
 pub use planner::PlanNode;
 pub use procedures::{CallOutput, NoProcedures, ProcParam, Procedures, Signature};
 pub use stored::WithStored;
+pub use tx_meta::TxMetadata;
 pub use value::Val;

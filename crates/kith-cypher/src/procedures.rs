@@ -64,6 +64,9 @@ impl fmt::Debug for ProcedureSet {
 /// prepares answers why, where a native one answers its signature.
 impl Catalog for ProcedureSet {
     fn signature(&self, name: &str) -> Option<Result<Signature, CypherError>> {
+        if let Some(sig) = crate::tx_meta::signature(name) {
+            return Some(Ok(sig));
+        }
         if let Some(Err(e)) = self.0.stored(name) {
             return Some(Err(e));
         }
@@ -71,7 +74,10 @@ impl Catalog for ProcedureSet {
     }
 
     fn list(&self) -> Vec<Signature> {
-        self.0.list()
+        let mut all = self.0.list();
+        all.extend(crate::tx_meta::signatures());
+        all.sort_by(|a, b| a.name.cmp(&b.name));
+        all
     }
 }
 

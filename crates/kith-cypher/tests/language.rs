@@ -926,3 +926,45 @@ fn patterns_with_both_ends_bound_find_edges_in_newest_first_lists() {
         ]
     );
 }
+
+#[test]
+fn transaction_metadata_is_read_and_replaced_through_its_procedures() {
+    let g = graph();
+    let meta = kith_cypher::TxMetadata::new(vec![("app".into(), Value::string("shop"))]);
+    let limits = Limits {
+        metadata: Some(meta.clone()),
+        ..Limits::default()
+    };
+    let run = |q: &str| {
+        let prepared = kith_cypher::Prepared::new(q).unwrap_or_else(|e| panic!("{e}"));
+        kith_cypher::run(&*g.snapshot(), &prepared, &[], &limits)
+            .unwrap_or_else(|e| panic!("{}", e.render(q)))
+    };
+    let got = run("CALL tx.getMetaData() YIELD metadata RETURN metadata.app AS app");
+    assert_eq!(got.rows, [[Value::string("shop")]]);
+    run("CALL tx.setMetaData({app: 'crm', n: 2})");
+    let want = Value::Map(vec![
+        ("app".into(), Value::string("crm")),
+        ("n".into(), Value::Int(2)),
+    ]);
+    assert_eq!(
+        meta.get(),
+        want,
+        "the holder of the metadata sees the change"
+    );
+    assert_eq!(run("CALL tx.getMetaData()").rows, [[want]]);
+    // Without metadata: an empty map; a non-map is refused by name.
+    let prepared = kith_cypher::Prepared::new("CALL tx.getMetaData()").expect("prepares");
+    let empty = kith_cypher::run(&*g.snapshot(), &prepared, &[], &Limits::default()).expect("runs");
+    assert_eq!(empty.rows, [[Value::Map(vec![])]]);
+    let prepared = kith_cypher::Prepared::new("CALL tx.setMetaData($m)").expect("prepares");
+    let e = kith_cypher::run(
+        &*g.snapshot(),
+        &prepared,
+        &[("m".into(), Value::Int(1))],
+        &limits,
+    )
+    .expect_err("not a map");
+    assert_eq!(e.code, ErrorCode::TypeError, "{e}");
+    assert!(e.message.contains("tx.setMetaData takes a map"), "{e}");
+}

@@ -38,7 +38,7 @@ const DEFAULT_COLUMNS: &[&str] = &[
     "elapsedTime",
 ];
 /// Columns YIELD can name beyond the defaults.
-const MORE_COLUMNS: &[&str] = &["protocol", "kind", "parameters"];
+const MORE_COLUMNS: &[&str] = &["protocol", "kind", "parameters", "metaData"];
 
 /// A parsed admin command.
 #[derive(Debug, PartialEq)]
@@ -213,6 +213,7 @@ pub(crate) fn run<R: Reply>(
         within,
         named,
         role,
+        metadata,
     } = job
     else {
         return reply.refuse(&ExecError::new(
@@ -244,9 +245,13 @@ pub(crate) fn run<R: Reply>(
         },
         Admin::Show { ids, tail } => {
             // Listed first, so the listing shows the SHOW itself, as Neo4j's does.
-            let ticket = state
-                .running
-                .start(Kind::Cypher, &query, &params, origin.clone());
+            let ticket = state.running.start(
+                Kind::Cypher,
+                &query,
+                &params,
+                origin.clone(),
+                metadata.clone(),
+            );
             let terminate = ticket.terminate_flag();
             let rows = match show_rows(state, ids.as_ref(), &params, role, &origin) {
                 Ok(rows) => rows,
@@ -261,6 +266,7 @@ pub(crate) fn run<R: Reply>(
                 within,
                 named,
                 role,
+                metadata,
             };
             crate::dispatch::cypher_now(
                 state,
@@ -348,6 +354,12 @@ fn row(e: &Entry) -> Value {
             Value::Temporal(Arc::new(Temporal::Duration(duration))),
         ),
         ("protocol", text(e.origin.protocol)),
+        (
+            "metaData",
+            e.metadata
+                .as_ref()
+                .map_or_else(|| Value::Map(Vec::new()), |m| m.get()),
+        ),
         ("kind", text(kind)),
         (
             "parameters",

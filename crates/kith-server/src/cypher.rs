@@ -68,9 +68,16 @@ pub(crate) struct Query<'a> {
     within: Option<Box<Tx>>,
     role: Role,
     terminate: Option<Arc<AtomicBool>>,
+    metadata: Option<kith_cypher::TxMetadata>,
 }
 
 impl<'a> Query<'a> {
+    /// The same query, in a transaction carrying `metadata`.
+    pub(crate) fn with_metadata(mut self, metadata: Option<kith_cypher::TxMetadata>) -> Query<'a> {
+        self.metadata = metadata;
+        self
+    }
+
     /// The same query, stopped when `flag` is set (`TERMINATE TRANSACTION`).
     pub(crate) fn terminated_by(mut self, flag: Option<Arc<AtomicBool>>) -> Query<'a> {
         self.terminate = flag;
@@ -89,6 +96,7 @@ impl<'a> Query<'a> {
             within,
             role,
             terminate: None,
+            metadata: None,
         }
     }
 }
@@ -119,6 +127,7 @@ pub(crate) fn run<T>(
         timeout: Some(budget),
         cancel: Some(cancel),
         terminate: query.terminate.clone(),
+        metadata: query.metadata.clone(),
     };
     if let Some(tx) = query.within {
         let statement = (query.params, query.role);

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use kith_core::write_op::WriteCounts;
 use kith_core::Value;
-use kith_cypher::GraphValue;
+use kith_cypher::{GraphValue, TxMetadata};
 use kith_protocol::{ErrorCode as Code, Request, Timing, Trailer};
 use kith_storage::{CommitInfo, ReadCheck, Tx, WriteBatch};
 
@@ -132,6 +132,9 @@ pub(crate) enum Job {
         named: Option<String>,
         /// Who runs it: a query that writes needs a writer.
         role: Role,
+        /// Its transaction's metadata (Bolt's `tx_metadata`): `tx.getMetaData()`
+        /// answers it, `tx.setMetaData()` replaces it, SHOW TRANSACTIONS lists it.
+        metadata: Option<TxMetadata>,
     },
     /// An LDBC read on a router, run across its shards (docs/sharding.md).
     Routed {
@@ -220,6 +223,7 @@ impl Job {
                     within: None,
                     named: None,
                     role,
+                    metadata: None,
                 }
             }
             Request::Call {
@@ -251,6 +255,7 @@ impl Job {
                 within: None,
                 named: tx,
                 role,
+                metadata: None,
             },
             Request::Begin { timeout_ms } => Job::Begin { timeout_ms },
             Request::Commit { tx } => Job::CommitNamed { id: tx },
@@ -367,7 +372,11 @@ pub(crate) fn dispatch<R: Reply>(
     let Some((kind, text, params)) = job.listed() else {
         return run_job(state, job, reply, cancel, None);
     };
-    let ticket = state.running.start(kind, text, params, origin);
+    let metadata = match &job {
+        Job::Cypher { metadata, .. } => metadata.clone(),
+        _ => None,
+    };
+    let ticket = state.running.start(kind, text, params, origin, metadata);
     let terminate = ticket.terminate_flag();
     run_job(
         state,
@@ -727,6 +736,7 @@ struct CypherJob {
     within: Option<Box<Tx>>,
     named: Option<String>,
     role: Role,
+    metadata: Option<TxMetadata>,
     /// Runs before this one whose commit conflicted.
     attempt: u8,
     /// Set by `TERMINATE TRANSACTION`.
@@ -757,6 +767,7 @@ impl CypherJob {
             within,
             named,
             role,
+            metadata,
         } = job
         else {
             return None;
@@ -768,6 +779,7 @@ impl CypherJob {
             within,
             named,
             role,
+            metadata,
             attempt: 0,
             terminate,
             sent,
@@ -793,6 +805,7 @@ impl CypherJob {
             within: None,
             named: None,
             role: self.role,
+            metadata: self.metadata.clone(),
             attempt: self.attempt + 1,
             terminate: self.terminate.clone(),
             sent: self.sent.clone(),
@@ -836,7 +849,8 @@ impl CypherJob {
         let Some(id) = self.named.clone() else {
             let query =
                 crate::cypher::Query::new(&self.query, &self.params, self.within.take(), self.role)
-                    .terminated_by(self.terminate.clone());
+                    .terminated_by(self.terminate.clone())
+                    .with_metadata(self.metadata.clone());
             return crate::cypher::run(state, query, budget, cancel, runner);
         };
         let tx = state.transactions.take(&id)?;
@@ -844,7 +858,8 @@ impl CypherJob {
         // early or unwinds (an engine bug must not leave it "busy" until it times out).
         let lent = crate::transactions::Lent::new(&state.transactions, &id);
         let query = crate::cypher::Query::new(&self.query, &self.params, Some(tx), self.role)
-            .terminated_by(self.terminate.clone());
+            .terminated_by(self.terminate.clone())
+            .with_metadata(self.metadata.clone());
         let mut answer = crate::cypher::run(state, query, budget, cancel, runner);
         if let Ok(Some(tx)) = answer.as_mut().map(|a| a.tx.take()) {
             lent.give_back(tx);

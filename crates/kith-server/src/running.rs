@@ -73,6 +73,8 @@ pub(crate) struct Entry {
     pub(crate) terminate: Arc<AtomicBool>,
     /// Set once its writes went to the writer: it can no longer be stopped.
     pub(crate) committing: Arc<AtomicBool>,
+    /// Its transaction's metadata, as it is now (`tx.setMetaData()` changes it).
+    pub(crate) metadata: Option<kith_cypher::TxMetadata>,
 }
 
 /// The running requests.
@@ -90,6 +92,7 @@ impl Running {
         text: &str,
         params: &[(String, Value)],
         origin: Origin,
+        metadata: Option<kith_cypher::TxMetadata>,
     ) -> Ticket {
         let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
         let text = match text.char_indices().nth(TEXT_CHARS_MAX) {
@@ -108,6 +111,7 @@ impl Running {
             started_at: SystemTime::now(),
             terminate: terminate.clone(),
             committing: committing.clone(),
+            metadata,
         };
         self.lock().insert(id, entry);
         Ticket {

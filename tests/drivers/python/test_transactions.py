@@ -102,3 +102,27 @@ def test_malformed_commands_say_what_is_wrong(server):
         assert "not CREATE" in e.value.message
         records, _, _ = d.execute_query("MATCH (n:Sneaky) RETURN count(n) AS n")
         assert records[0]["n"] == 0
+
+
+def test_transaction_metadata_is_read_changed_and_listed(server):
+    # The driver's `metadata=` (Bolt's tx_metadata), as applications and tools tag
+    # their transactions: tx.getMetaData() answers it, tx.setMetaData() replaces it,
+    # SHOW TRANSACTIONS lists it. Each answer's shape is Neo4j 5.26's.
+    with neo4j.GraphDatabase.driver(server.bolt, auth=("ada", "ada-pw")) as d:
+        with d.session() as s:
+            tx = s.begin_transaction(metadata={"app": "shop", "n": 1, "tags": ["a", "b"]})
+            want = {"app": "shop", "n": 1, "tags": ["a", "b"]}
+            assert tx.run("CALL tx.getMetaData()").single()["metadata"] == want
+            listed = tx.run("SHOW TRANSACTIONS YIELD currentQuery, metaData "
+                            "WHERE currentQuery STARTS WITH 'SHOW' RETURN metaData").data()
+            assert listed == [{"metaData": want}]
+            tx.run("CALL tx.setMetaData({app: 'crm'})").consume()
+            got = tx.run("CALL tx.getMetaData() YIELD metadata RETURN metadata.app AS app")
+            assert got.single()["app"] == "crm"
+            tx.rollback()
+            auto = s.run(neo4j.Query("CALL tx.getMetaData()", metadata={"k": "v"}))
+            assert auto.single()[0] == {"k": "v"}
+            assert s.run("CALL tx.getMetaData()").single()[0] == {}
+            with pytest.raises(Neo4jError) as e:
+                s.run("CALL tx.setMetaData(1)").consume()
+            assert "map" in e.value.message.lower()

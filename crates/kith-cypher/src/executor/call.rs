@@ -30,16 +30,19 @@ pub(crate) fn call_row(
         let v = eval(e, row, cx)?;
         args.push((name.clone(), super::output_value(&v, cx)));
     }
-    let output = {
-        let g = cx.graph();
-        let procs = cx.procedures().ok_or_else(|| {
-            CypherError::new(
-                ErrorCode::ProcedureNotFound,
-                format!("there is no procedure named `{}`", spec.name),
-            )
-        })?;
-        procs.0.call(&*g, &spec.name, &args)?
-    };
+    let output =
+        if let Some(rows) = crate::tx_meta::call(cx.budget.metadata.as_ref(), &spec.name, &args) {
+            CallOutput::Rows(rows?)
+        } else {
+            let g = cx.graph();
+            let procs = cx.procedures().ok_or_else(|| {
+                CypherError::new(
+                    ErrorCode::ProcedureNotFound,
+                    format!("there is no procedure named `{}`", spec.name),
+                )
+            })?;
+            procs.0.call(&*g, &spec.name, &args)?
+        };
     let rows = match output {
         CallOutput::Writes(ops) => {
             cx.write(&ops)?;

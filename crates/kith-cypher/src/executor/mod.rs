@@ -159,6 +159,8 @@ pub struct Budget {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Set by `TERMINATE TRANSACTION` to stop the query.
     pub terminate: Option<Arc<AtomicBool>>,
+    /// The transaction's metadata, for `tx.getMetaData()` / `tx.setMetaData()`.
+    pub metadata: Option<crate::TxMetadata>,
 }
 
 /// A list and the set of its values.

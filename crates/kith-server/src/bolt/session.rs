@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use kith_core::write_op::WriteCounts;
 use kith_core::Value;
-use kith_cypher::GraphValue;
+use kith_cypher::{GraphValue, TxMetadata};
 use kith_protocol::bolt::message::tag;
 use kith_protocol::bolt::{Pack, Request, Version};
 use kith_protocol::{Commit, ErrorCode as Code};
@@ -61,6 +61,8 @@ struct Transaction {
     tx: Option<Box<Tx>>,
     read_only: bool,
     deadline: Instant,
+    /// BEGIN's `tx_metadata`, shared by its statements.
+    metadata: TxMetadata,
 }
 
 /// A result being streamed.
@@ -390,7 +392,7 @@ impl Session {
         params: Vec<(String, Pack)>,
         extra: &Pack,
     ) -> Result<Job, Failure> {
-        let read_only = match &self.tx {
+        let (read_only, metadata) = match &self.tx {
             Some(tx) => {
                 if tx.deadline < Instant::now() {
                     self.tx = None;
@@ -399,7 +401,7 @@ impl Session {
                 if tx.tx.is_none() {
                     return Err(failed_transaction());
                 }
-                tx.read_only
+                (tx.read_only, tx.metadata.clone())
             }
             None => {
                 if !self.streams.is_empty() {
@@ -410,7 +412,7 @@ impl Session {
                 }
                 check_database(extra)?;
                 self.await_bookmarks(extra).await?;
-                read_mode(extra)
+                (read_mode(extra), tx_metadata(extra)?)
             }
         };
         let params = params
@@ -439,6 +441,7 @@ impl Session {
             within: self.tx.as_mut().and_then(|t| t.tx.take()),
             named: None,
             role: self.role,
+            metadata: Some(metadata),
         })
     }
 
@@ -530,6 +533,7 @@ impl Session {
         }
         check_database(extra)?;
         self.await_bookmarks(extra).await?;
+        let metadata = tx_metadata(extra)?;
         let limit = Duration::from_millis(self.state.config.query_timeout_ms);
         let timeout = match extra.get("tx_timeout") {
             Some(Pack::Int(ms)) if *ms > 0 => Duration::from_millis(*ms as u64).min(limit),
@@ -543,6 +547,7 @@ impl Session {
             ))),
             read_only: read_mode(extra),
             deadline: Instant::now() + timeout,
+            metadata,
         });
         let mut meta = vec![];
         if self.version.at_least(5, 8) {
@@ -720,6 +725,25 @@ fn check_database(extra: &Pack) -> Result<(), Failure> {
 }
 
 /// Whether the request asked for read access (`mode: "r"`).
+/// BEGIN's or an auto-commit RUN's `tx_metadata`: a map of any values a parameter
+/// may hold (none: an empty map).
+fn tx_metadata(extra: &Pack) -> Result<TxMetadata, Failure> {
+    let invalid = |m: String| Failure::new("Neo.ClientError.Request.Invalid", m);
+    match extra.get("tx_metadata") {
+        None | Some(Pack::Null) => Ok(TxMetadata::default()),
+        Some(Pack::Map(entries)) => {
+            let mut out = Vec::with_capacity(entries.len());
+            for (k, v) in entries {
+                let v =
+                    param_value(k, v.clone()).map_err(|m| invalid(format!("tx_metadata: {m}")))?;
+                out.push((std::sync::Arc::from(k.as_str()), v));
+            }
+            Ok(TxMetadata::new(out))
+        }
+        Some(_) => Err(invalid("tx_metadata must be a map".to_owned())),
+    }
+}
+
 fn read_mode(extra: &Pack) -> bool {
     extra.get("mode").and_then(Pack::as_str) == Some("r")
 }
@@ -741,4 +765,40 @@ fn failed_transaction() -> Failure {
 
 fn internal(message: &str) -> Failure {
     Failure::from(&ExecError::new(Code::Internal, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn extra(meta: Pack) -> Pack {
+        Pack::Map(vec![("tx_metadata".into(), meta)])
+    }
+
+    #[test]
+    fn tx_metadata_is_a_map_of_parameter_values_or_refused_by_name() {
+        let meta = tx_metadata(&extra(Pack::Map(vec![
+            ("app".into(), Pack::String("shop".into())),
+            ("n".into(), Pack::List(vec![Pack::Int(1)])),
+        ])))
+        .expect("a map");
+        assert_eq!(
+            meta.get(),
+            Value::Map(vec![
+                ("app".into(), Value::string("shop")),
+                ("n".into(), Value::List(vec![Value::Int(1)])),
+            ])
+        );
+        let none = tx_metadata(&Pack::Map(vec![])).expect("none");
+        assert_eq!(none.get(), Value::Map(vec![]));
+        for bad in [
+            Pack::Int(1),
+            Pack::String("x".into()),
+            Pack::Map(vec![("b".into(), Pack::Bytes(vec![1]))]),
+        ] {
+            let e = tx_metadata(&extra(bad)).expect_err("refused");
+            assert_eq!(e.code, "Neo.ClientError.Request.Invalid");
+            assert!(e.message.contains("tx_metadata"), "{}", e.message);
+        }
+    }
 }
