@@ -702,3 +702,31 @@ fn id_and_element_id_of_a_relationship_seek_its_ends_with_the_scans_answer() {
         assert!(!plan.contains("AllNodesScan"), "{plan}");
     }
 }
+
+#[test]
+fn split_by_a_list_with_the_whole_text_or_an_empty_delimiter_as_neo4j_splits() {
+    // The harness (seed 12) found the first: `split(right(url, 1), ['a', ''])`. Each
+    // answer recorded on Neo4j 5.26: a delimiter equal to the whole text gives two
+    // empty pieces whatever else is listed; with an empty delimiter, the others are
+    // removed in the list's order, then the characters left are the pieces.
+    let g = store("CREATE ()");
+    let s = |v: &[&str]| Value::List(v.iter().map(|x| Value::string(*x)).collect());
+    for (q, want) in [
+        ("split('a', ['a', ''])", s(&["", ""])),
+        ("split('a', ['', 'a'])", s(&["", ""])),
+        ("split('a', ['a'])", s(&["", ""])),
+        ("split('a', 'a')", s(&["", ""])),
+        ("split('abc', ['a', ''])", s(&["b", "c"])),
+        ("split('abca', ['a', ''])", s(&["b", "c"])),
+        ("split('aa', ['a', ''])", s(&[])),
+        ("split('aXa', ['a', 'X', ''])", s(&[])),
+        ("split('abab', ['ab', ''])", s(&[])),
+        ("split('a', ['', ''])", s(&["a"])),
+        ("split('ba', ['', 'a'])", s(&["b"])),
+        ("split('', ['a', ''])", s(&[""])),
+        ("split('xyz', ['a', ''])", s(&["x", "y", "z"])),
+        ("split('aab', ['b', 'ab', ''])", s(&["a", "a"])),
+    ] {
+        assert_eq!(rows(&g, &format!("RETURN {q} AS v")), [[want]], "{q}");
+    }
+}

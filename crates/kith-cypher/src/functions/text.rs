@@ -110,6 +110,11 @@ fn split(s: &Val, by: &Val) -> Result<Val> {
     if s.is_empty() {
         return Ok(Val::list(vec![Val::str("")]));
     }
+    // A delimiter that is the whole text leaves two empty pieces, whatever else the
+    // list holds (`split('a', ['a', ''])` is `['', '']` on Neo4j).
+    if delimiters.iter().any(|d| *d == &**s) {
+        return Ok(Val::list(vec![Val::str(""), Val::str("")]));
+    }
     let empty = delimiters.iter().any(|d| d.is_empty());
     // Neo4j tries the delimiters in the order given at each position, not the
     // longest first: `split('abab', ['a', 'ab'])` is `['', 'b', 'b']`.
@@ -133,20 +138,19 @@ fn split(s: &Val, by: &Val) -> Result<Val> {
     Ok(Val::list(pieces))
 }
 
-/// An empty delimiter splits between characters, as Neo4j does: each character not
-/// in a non-empty delimiter (`cut`, tried in order) is a piece, and no piece is empty
-/// (`split('xaay', ['', 'a'])` is `['x', 'y']`).
+/// An empty delimiter splits between characters, as Neo4j does: first every other
+/// delimiter is removed from the text, one after the other in the list's order (so a
+/// removal may make another delimiter appear: `split('aab', ['b', 'ab', ''])` is
+/// `['a', 'a']`), then each character left is a piece (`split('xaay', ['', 'a'])` is
+/// `['x', 'y']`).
 fn between_characters(s: &str, cut: &[&str]) -> Val {
-    let mut pieces = Vec::new();
-    let mut at = 0;
-    while at < s.len() {
-        if let Some(d) = cut.iter().find(|d| s[at..].starts_with(**d)) {
-            at += d.len();
-            continue;
-        }
-        let c = s[at..].chars().next().unwrap_or_default();
-        pieces.push(Val::str(c.encode_utf8(&mut [0u8; 4])));
-        at += c.len_utf8().max(1);
+    let mut reduced = s.to_owned();
+    for d in cut {
+        reduced = reduced.replace(d, "");
     }
+    let pieces = reduced
+        .chars()
+        .map(|c| Val::str(c.encode_utf8(&mut [0u8; 4])))
+        .collect();
     Val::list(pieces)
 }
