@@ -76,18 +76,22 @@ pub fn signatures() -> Vec<Signature> {
     [GET, SET].into_iter().filter_map(signature).collect()
 }
 
-/// The rows of a call to one of them, `None` for any other procedure. A run that was
-/// given no metadata (a test's, an embedded one) has an empty map of its own.
+/// The rows of a call to one of them, `None` for any other procedure. A run given
+/// no metadata (WebSocket and HTTP carry none, nor an embedded run) reads an empty
+/// map and may not set one: it would be lost.
 pub fn call(
     meta: Option<&TxMetadata>,
     name: &str,
     args: &[(String, Value)],
 ) -> Option<Result<Vec<Vec<Value>>>> {
-    let fallback = TxMetadata::default();
-    let meta = meta.unwrap_or(&fallback);
-    match name {
-        GET => Some(Ok(vec![vec![meta.get()]])),
-        SET => Some(set(meta, args)),
+    match (name, meta) {
+        (GET, Some(meta)) => Some(Ok(vec![vec![meta.get()]])),
+        (GET, None) => Some(Ok(vec![vec![Value::Map(Vec::new())]])),
+        (SET, Some(meta)) => Some(set(meta, args)),
+        (SET, None) => Some(Err(CypherError::new(
+            ErrorCode::ProcedureCallFailed,
+            format!("{SET}: this query's transaction carries no metadata (Bolt's do)"),
+        ))),
         _ => None,
     }
 }

@@ -957,6 +957,11 @@ fn transaction_metadata_is_read_and_replaced_through_its_procedures() {
     let prepared = kith_cypher::Prepared::new("CALL tx.getMetaData()").expect("prepares");
     let empty = kith_cypher::run(&*g.snapshot(), &prepared, &[], &Limits::default()).expect("runs");
     assert_eq!(empty.rows, [[Value::Map(vec![])]]);
+    // A run without metadata (WebSocket, HTTP, embedded) cannot keep what is set.
+    let prepared = kith_cypher::Prepared::new("CALL tx.setMetaData({a: 1})").expect("prepares");
+    let e = kith_cypher::run(&*g.snapshot(), &prepared, &[], &Limits::default())
+        .expect_err("no metadata to set");
+    assert_eq!(e.code, ErrorCode::ProcedureCallFailed, "{e}");
     let prepared = kith_cypher::Prepared::new("CALL tx.setMetaData($m)").expect("prepares");
     let e = kith_cypher::run(
         &*g.snapshot(),

@@ -584,6 +584,42 @@ fn a_nan_computed_per_row_is_a_group_of_its_own_as_in_neo4j() {
             &[2],
         ),
         ("MATCH (n:N) RETURN n.x AS x, count(*)", &[1, 1, 1]),
+        // Through a function that hands back its argument, or min/max, a NaN keeps
+        // its identity; through one that computes, it does not.
+        (
+            "WITH sqrt(-1) AS x UNWIND [1, 2] AS i RETURN head([x]) AS y, count(*)",
+            &[2],
+        ),
+        (
+            "WITH sqrt(-1) AS x UNWIND [1, 2] AS i RETURN toFloat(x) AS y, count(*)",
+            &[2],
+        ),
+        (
+            "WITH sqrt(-1) AS x UNWIND [1, 2] AS i RETURN coalesce(x) AS y, count(*)",
+            &[2],
+        ),
+        (
+            "WITH sqrt(-1) AS x UNWIND [1, 2] AS i RETURN [x][0] AS y, count(*)",
+            &[2],
+        ),
+        (
+            "WITH sqrt(-1) AS x UNWIND [1, 2] AS i RETURN abs(x) AS y, count(*)",
+            &[1, 1],
+        ),
+        (
+            "WITH sqrt(-1) AS x UNWIND [1, 2] AS i WITH i, max(x) AS m RETURN m, count(*)",
+            &[2],
+        ),
+        (
+            "UNWIND [1, 2] AS i WITH i, sqrt(-1) AS x WITH i, min(x) AS m RETURN m, count(*)",
+            &[1, 1],
+        ),
+        // `-0.0` is a literal; `-(0.0)` a negation.
+        ("UNWIND [1, 2] AS i RETURN -0.0 / 0.0 AS x, count(*)", &[2]),
+        (
+            "UNWIND [1, 2] AS i RETURN -(0.0) / 0.0 AS x, count(*)",
+            &[1, 1],
+        ),
         ("UNWIND [1, 2] AS i RETURN count(DISTINCT sqrt(-i))", &[2]),
     ];
     for (q, want) in cases {
@@ -600,6 +636,24 @@ fn a_nan_computed_per_row_is_a_group_of_its_own_as_in_neo4j() {
         ),
         [[Value::Int(2)]]
     );
+    // No stored NaN equals a NaN, through an index or without one.
+    let indexed = store("CREATE INDEX FOR (n:I) ON (n.x)");
+    let mut tx = Tx::new(&indexed.snapshot());
+    Engine::default()
+        .query_tx(
+            &mut tx,
+            "CREATE (:I {x: 0.0 / 0.0}), (:N {x: 0.0 / 0.0})",
+            &[],
+            &Limits::default(),
+        )
+        .expect("created");
+    indexed.apply(&tx.into_batch()).expect("applied");
+    for q in [
+        "MATCH (n:I {x: 0.0 / 0.0}) RETURN n",
+        "MATCH (n:N {x: 0.0 / 0.0}) RETURN n",
+    ] {
+        assert!(rows(&indexed, q).is_empty(), "{q}");
+    }
     // Equality stays false, and a NaN leaves as the one canonical NaN.
     let r = rows(
         &g,

@@ -135,7 +135,14 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             if f.is_temporal() {
                 temporal::call(*f, vals, &|| cx.now())?
             } else {
-                renewed(functions::call(*f, vals, &*cx.graph())?)
+                let v = functions::call(*f, vals, &*cx.graph())?;
+                // A function that hands back one of its arguments hands back that
+                // value, as Neo4j does (`head([x])` is `x`, not a NaN of its own).
+                if hands_back_an_argument(*f, vals) {
+                    v
+                } else {
+                    renewed(v)
+                }
             }
         }
         BExpr::Case {
@@ -387,6 +394,17 @@ fn computed(e: &BExpr, v: Val) -> Val {
             fresh_nan()
         }),
         v => v,
+    }
+}
+
+/// Whether `f`'s answer is one of its arguments (or an element of one), not a value
+/// it computes: a NaN keeps its identity through it (recorded on Neo4j: `head([x])`
+/// and `toFloat(x)` of a float group with `x`; `abs(x)` and `toFloat('NaN')` do not).
+fn hands_back_an_argument(f: Function, args: &[Val]) -> bool {
+    match f {
+        Function::Head | Function::Last | Function::NullIf => true,
+        Function::ToFloat | Function::ToFloatOrNull => matches!(args.first(), Some(Val::Float(_))),
+        _ => false,
     }
 }
 

@@ -290,7 +290,7 @@ fn finish_op(
                         row[*slot] = v;
                     }
                     for (a, s) in aggs.iter().zip(states.by_ref()) {
-                        row[a.slot] = crate::value::renewed(s.finish(a.func));
+                        row[a.slot] = finished(s, a.func);
                     }
                     if !push_ops(rest, rest_st, &mut row, cx, sink)? {
                         break;
@@ -661,6 +661,21 @@ impl Groups {
             state.add(a.func, v)?;
         }
         Ok(())
+    }
+}
+
+/// An aggregate's value: min, max, percentileDisc and collect hand back values they
+/// were given (a NaN keeps its identity, as on Neo4j); a sum, mean or deviation is a
+/// value of its own.
+fn finished(s: State, f: Aggregate) -> Val {
+    let v = s.finish(f);
+    match f {
+        Aggregate::Sum
+        | Aggregate::Avg
+        | Aggregate::StDev
+        | Aggregate::StDevP
+        | Aggregate::PercentileCont => crate::value::renewed(v),
+        _ => v,
     }
 }
 

@@ -500,7 +500,7 @@ impl Bfs {
             p.nodes.reverse();
             p.rels.reverse();
             out.push(p);
-            return Ok(());
+            return cx.check_len(out.len());
         }
         let Some(&first) = self.first.get(&at) else {
             return Ok(());

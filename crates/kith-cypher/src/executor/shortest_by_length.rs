@@ -66,6 +66,7 @@ pub(crate) fn shortest_by_length(
             }
             if satisfies(residual, r, cx)? {
                 found.push((r[e.rel].clone(), path));
+                cx.check_len(found.len())?;
                 return Ok(all); // one path is the answer of shortestPath
             }
             Ok(true)

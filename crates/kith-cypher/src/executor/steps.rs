@@ -90,6 +90,7 @@ pub(crate) fn comprehension(steps: &[Step], map: &BExpr, row: &[Val], cx: &Ctx<'
         let mut items = Vec::new();
         push_steps(steps, st, row, cx, &mut |r: &mut [Val]| {
             items.push(eval(map, r, cx)?);
+            cx.check_len(items.len())?;
             Ok(true)
         })?;
         Ok(Val::list(items))
@@ -553,7 +554,9 @@ fn seek_prop(
         return Ok(true);
     };
     let v = eval(value, row, cx)?;
-    if v.is_null() {
+    // Nothing equals null or NaN (an index keyed by a float's bits would find a
+    // stored NaN).
+    if v.is_null() || matches!(v, Val::Float(f) if f.is_nan()) {
         return Ok(true);
     }
     if cx.graph().is_indexed(l, k) {

@@ -203,6 +203,19 @@ impl Parser<'_> {
         };
         self.advance();
         if op == UnaryOp::Neg {
+            // `-0.0` is one literal, as in Neo4j, where `-(0.0)` is a negation (it
+            // tells them apart: `-0.0 / 0.0` is folded once, `-(0.0) / 0.0` is not).
+            if let Token::Float(f) = self.peek().clone() {
+                if let Ok(x) = f.parse::<f64>() {
+                    if x.is_finite() {
+                        self.advance();
+                        return self.postfix_on(Expr {
+                            kind: ExprKind::Float(-x),
+                            pos,
+                        });
+                    }
+                }
+            }
             if let Token::Integer(s) = self.peek().clone() {
                 // `-9223372036854775808` is a literal, not the negation of one too large.
                 if let Some(n) = parse_int(&format!("-{s}")) {
