@@ -784,3 +784,42 @@ fn split_by_a_list_with_the_whole_text_or_an_empty_delimiter_as_neo4j_splits() {
         assert_eq!(rows(&g, &format!("RETURN {q} AS v")), [[want]], "{q}");
     }
 }
+
+#[test]
+fn concatenation_beside_null_and_tail_of_a_scalar_as_neo4j_evaluates_them() {
+    // The harness (seed 12, the random graph) found both; each answer recorded on
+    // Neo4j 5.26 over stored values (its planner refuses the same literals).
+    let g = store("CREATE (:Z {f: 1.5, s: 'x', i: 17, b: true, l: [1, 2, 3]})");
+    for (q, want) in [
+        ("n.nul || n.s", Value::Null),
+        ("n.nul || n.l", Value::Null),
+        ("n.nul || n.nul", Value::Null),
+        ("n.s || n.nul", Value::Null),
+        ("tail(n.i)", Value::List(vec![])),
+        ("tail(n.s)", Value::List(vec![])),
+        ("tail(n.b)", Value::List(vec![])),
+        ("tail(n.f)", Value::List(vec![])),
+        ("tail(n.nul)", Value::Null),
+        ("tail(n.l)", Value::List(vec![int(2), int(3)])),
+    ] {
+        assert_eq!(
+            rows(&g, &format!("MATCH (n:Z) RETURN {q} AS v")),
+            [[want]],
+            "{q}"
+        );
+    }
+    for q in [
+        "n.nul || n.f",
+        "n.f || n.nul",
+        "n.nul || n.i",
+        "n.nul || n.b",
+        "head(n.i)",
+    ] {
+        let text = format!("MATCH (n:Z) RETURN {q} AS v");
+        let mut tx = Tx::new(&g.snapshot());
+        let e = Engine::default()
+            .query_tx(&mut tx, &text, &[], &Limits::default())
+            .expect_err(q);
+        assert_eq!(e.code, kith_cypher::ErrorCode::TypeError, "{q}: {e}");
+    }
+}

@@ -443,6 +443,7 @@ pub(crate) fn binary(op: BinOp, a: Val, b: Val) -> Result<Val> {
         BinOp::StartsWith | BinOp::EndsWith | BinOp::Contains | BinOp::Regex => {
             return string_op(op, &a, &b)
         }
+        BinOp::Concat => return concat(a, b),
         _ => {}
     }
     if a.is_null() || b.is_null() {
@@ -453,14 +454,17 @@ pub(crate) fn binary(op: BinOp, a: Val, b: Val) -> Result<Val> {
     }
     match op {
         BinOp::Add => add(a, b),
-        BinOp::Concat => concat(a, b),
         _ => numeric(op, &a, &b),
     }
 }
 
-/// `a || b`: two strings or two lists joined; unlike `+`, nothing else.
+/// `a || b`: two strings or two lists joined; unlike `+`, nothing else. Null beside
+/// null, a string or a list is null; beside anything else a TypeError, as Neo4j 5.26
+/// raises it at run time ("Cannot concatenate `NO_VALUE` and `Double`", recorded).
 fn concat(a: Val, b: Val) -> Result<Val> {
     Ok(match (a, b) {
+        (Val::Null, Val::Null | Val::Str(_) | Val::List(_))
+        | (Val::Str(_) | Val::List(_), Val::Null) => Val::Null,
         (Val::Str(x), Val::Str(y)) => Val::str(&format!("{x}{y}")),
         (Val::List(x), Val::List(y)) => Val::list(x.iter().chain(y.iter()).cloned().collect()),
         (x, y) => {

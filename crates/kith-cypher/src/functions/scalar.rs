@@ -202,6 +202,11 @@ fn list_fn(f: Function, a: &Val) -> Result<Val> {
     if let (Function::Reverse, Val::Str(s)) = (f, a) {
         return Ok(Val::str(&s.chars().rev().collect::<String>()));
     }
+    // Neo4j takes tail() as the slice `[1..]`, and slices a value that is not a list
+    // as the list of it alone: `tail(n.i)` of an integer is `[]` (recorded).
+    if let (Function::Tail, Val::Bool(_) | Val::Int(_) | Val::Float(_) | Val::Str(_)) = (f, a) {
+        return Ok(Val::list(Vec::new()));
+    }
     let Val::List(l) = a else {
         return Err(arg_type(f, "a list", a));
     };
