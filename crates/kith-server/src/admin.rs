@@ -565,7 +565,7 @@ mod tests {
             .contains("WITH * WHERE username = 'ann' RETURN database"));
         assert!(show_query("YIELD transactionId, currentQuery AS q ORDER BY transactionId")
             .ends_with("WITH transactionId, currentQuery AS q ORDER BY transactionId RETURN transactionId, q"));
-        assert!(show_query("YIELD * WHERE status = 'Running'").ends_with("RETURN database, transactionId, currentQueryId, connectionId, clientAddress, username, currentQuery, startTime, status, elapsedTime, protocol, kind, parameters"));
+        assert!(show_query("YIELD * WHERE status = 'Running'").ends_with("RETURN database, transactionId, currentQueryId, connectionId, clientAddress, username, currentQuery, startTime, status, elapsedTime, protocol, kind, parameters, metaData"));
         assert!(show_query("YIELD * RETURN count(*) AS n").ends_with("WITH * RETURN count(*) AS n"));
         assert!(!has_return("YIELD x WHERE x = 'RETURN'"));
     }
