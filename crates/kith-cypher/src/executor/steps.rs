@@ -402,13 +402,7 @@ fn seek_node(
     cx: &Ctx<'_>,
     next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
 ) -> Result<bool> {
-    let id = match (key, eval(value, row, cx)?) {
-        // Only the text `elementId` gives (no sign, no leading zeros) names a node.
-        (NodeKey::ElementId, Val::Str(s)) => NodeId::from_element_id(&s),
-        (NodeKey::ElementId, _) => None,
-        (NodeKey::Id, v) => id_of(&v).map(NodeId),
-    };
-    match id {
+    match pinned(key, &eval(value, row, cx)?, NodeId::from_element_id, NodeId) {
         Some(n) if cx.graph().contains_node(n) => {
             cx.hit();
             row[slot] = Val::Node(n);
@@ -418,11 +412,21 @@ fn seek_node(
     }
 }
 
-/// The id an `id(x) = v` names: an integer, or a float equal to one, in range.
-fn id_of(v: &Val) -> Option<u32> {
-    match *v {
-        Val::Int(i) => u32::try_from(i).ok(),
-        Val::Float(x) if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) => Some(x as u32),
+/// The element `id(x) = v` or `elementId(x) = v` names: for `id`, an integer or a
+/// float equal to one, in range; for `elementId`, only the text `elementId` gives (no
+/// sign, no leading zeros).
+fn pinned<T>(
+    key: NodeKey,
+    v: &Val,
+    from_element_id: fn(&str) -> Option<T>,
+    from_id: fn(u32) -> T,
+) -> Option<T> {
+    match (key, v) {
+        (NodeKey::ElementId, Val::Str(s)) => from_element_id(s),
+        (NodeKey::Id, Val::Int(i)) => u32::try_from(*i).ok().map(from_id),
+        (NodeKey::Id, Val::Float(x)) if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(x) => {
+            Some(from_id(*x as u32))
+        }
         _ => None,
     }
 }
@@ -438,11 +442,7 @@ fn seek_rel_ends(
     next: &mut impl FnMut(&mut [Val]) -> Result<bool>,
 ) -> Result<bool> {
     use crate::ast::RelDirection;
-    let id = match (key, eval(value, row, cx)?) {
-        (NodeKey::ElementId, Val::Str(s)) => RelId::from_element_id(&s),
-        (NodeKey::ElementId, _) => None,
-        (NodeKey::Id, v) => id_of(&v).map(RelId),
-    };
+    let id = pinned(key, &eval(value, row, cx)?, RelId::from_element_id, RelId);
     let Some(rel) = id.and_then(|r| cx.graph().relationship(r)) else {
         return Ok(true);
     };
