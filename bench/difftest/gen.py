@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from schema import Schema
 
 INT, FLOAT, STR, BOOL, LIST, ANY = "int", "float", "str", "bool", "list", "any"
+# Byte-array parameters (one empty, one with bytes past 127, which read as negative).
+BYTES = [b"", bytes([1, 2, 255]), bytes([0, 128, 7]), bytes([5])]
 
 
 @dataclass
@@ -414,7 +416,7 @@ class Gen:
         options = ["lit", "range"]
         if d > 0:
             options += ["comp", "split", "tail", "concat", "slice", "reverse", "to_list",
-                        "split_many"]
+                        "split_many", "bytes"]
             p = self.prop(scope, LIST)
             if p:
                 options += ["prop", "prop"]
@@ -455,6 +457,12 @@ class Gen:
             k = self.pick([INT, STR, FLOAT, BOOL])
             items = ", ".join(self.expr(k, scope, 0) for _ in range(self.r.randint(0, 3)))
             return f"{f}([{items}])"
+        if o == "bytes":
+            # A driver's byte array: Neo4j reads it as the list of its signed bytes.
+            name = f"p{len(self.params)}"
+            self.params[name] = self.pick(BYTES)
+            self.pools[name] = BYTES
+            return f"${name}"
         if o == "split_many":
             delimiters = ", ".join(literal(x) for x in self.r.sample(["_", " ", "a", "e", ""], 2))
             return f"split({self.expr(STR, scope, d - 1)}, [{delimiters}])"

@@ -147,6 +147,7 @@ pub fn value_json(value: &Value) -> serde_json::Value {
         Value::DateTime(t) => serde_json::Value::String(format_epoch_millis(*t)),
         Value::Temporal(t) => serde_json::Value::String(t.to_string()),
         Value::Point(p) => serde_json::Value::String(p.to_string()),
+        Value::Bytes(b) => kith_core::signed(b).map(serde_json::Value::from).collect(),
         Value::List(items) => items.iter().map(value_json).collect(),
         Value::Map(entries) => entries
             .iter()

@@ -103,6 +103,11 @@ fn what_kith_export_writes_imports_back_unchanged() {
                   longitude: p.id}), p.route = [point({x: p.id, y: 2, z: 3}), point({x: 0, y: 0, z: 0})]";
     let (ok, out) = kith(&["query", s(&data), points]);
     assert!(ok, "{out}");
+    // A byte array (JSON's `$bytes` in --params): a `byte[]` column.
+    let blob = "MATCH (p:Person) WHERE p.id < 3 SET p.blob = $b";
+    let b = r#"{"b": {"$bytes": "AID/"}}"#;
+    let (ok, out) = kith(&["query", s(&data), blob, "--params", b]);
+    assert!(ok, "{out}");
     let (ok, out) = kith(&["export", s(&data), "--out", s(&csv)]);
     assert!(ok, "{out}");
     let args = import_args(&csv);
@@ -111,6 +116,21 @@ fn what_kith_export_writes_imports_back_unchanged() {
     assert!(ok, "{out}");
     assert!(out.contains("elements/s"), "{out}");
     assert_same(&graph(&data), &graph(&work.path().join("back")));
+    let read = "MATCH (p:Person) WHERE p.id = 1 RETURN p.blob = $b, valueType(p.blob)";
+    let (ok, out) = kith(&[
+        "query",
+        s(&work.path().join("back")),
+        read,
+        "--params",
+        b,
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("--json prints JSON");
+    assert!(ok, "{out}");
+    assert_eq!(
+        json["rows"],
+        serde_json::json!([[true, "LIST<INTEGER NOT NULL> NOT NULL"]])
+    );
 
     // One thread or many: the same graph, slot for slot.
     let mut one = flags.to_vec();

@@ -26,4 +26,4 @@ pub use schema::{IndexDef, LabelKey, Schema, SchemaOp};
 pub use spatial::{Crs, Point, PointError};
 pub use str::{PackedStrs, Str, StrBuf};
 pub use temporal::{Duration, Temporal, Tz, ZonedDateTime};
-pub use value::{format_epoch_millis, java_double, Value, ValueType};
+pub use value::{format_epoch_millis, java_double, signed, Value, ValueType};

@@ -31,6 +31,10 @@ pub enum Value {
     Temporal(Arc<Temporal>),
     /// A spatial point (2D or 3D, cartesian or WGS-84).
     Point(Arc<Point>),
+    /// A byte array (a driver's `bytes` / `[]byte`), kept whole because Neo4j hands it
+    /// back as bytes; every operation but handing it back reads it as the list of its
+    /// bytes as signed integers (Java's `byte[]`), as Neo4j does.
+    Bytes(Arc<[u8]>),
     /// An ordered list of values.
     List(Vec<Value>),
     /// An ordered map (insertion order is kept, so output is deterministic).
@@ -76,6 +80,7 @@ impl Value {
             Value::DateTime(_) => ValueType::DateTime,
             Value::Temporal(_) => ValueType::Temporal,
             Value::Point(_) => ValueType::Point,
+            Value::Bytes(_) => ValueType::List(Box::new(ValueType::Int)),
             Value::List(items) => ValueType::List(Box::new(
                 items.first().map_or(ValueType::Any, Value::value_type),
             )),
@@ -132,6 +137,9 @@ impl ValueType {
         match (self, value) {
             (ValueType::Any, _) => true,
             (ValueType::List(inner), Value::List(items)) => items.iter().all(|v| inner.accepts(v)),
+            (ValueType::List(inner), Value::Bytes(_)) => {
+                matches!(**inner, ValueType::Any | ValueType::Int)
+            }
             (expected, v) => *expected == v.value_type(),
         }
     }
@@ -166,6 +174,7 @@ impl fmt::Display for Value {
             Value::DateTime(t) => write!(f, "{}", format_epoch_millis(*t)),
             Value::Temporal(t) => write!(f, "{t}"),
             Value::Point(p) => write!(f, "{p}"),
+            Value::Bytes(bytes) => write!(f, "{:?}", signed(bytes).collect::<Vec<_>>()),
             Value::List(items) => {
                 write!(f, "[")?;
                 for (i, v) in items.iter().enumerate() {
@@ -188,6 +197,11 @@ impl fmt::Display for Value {
             }
         }
     }
+}
+
+/// A byte array's bytes as the integers Neo4j reads them as (Java's bytes are signed).
+pub fn signed(bytes: &[u8]) -> impl ExactSizeIterator<Item = i64> + '_ {
+    bytes.iter().map(|&b| i64::from(b as i8))
 }
 
 /// A float as Neo4j prints it (Java's `Double.toString`): the fewest digits that

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use kith_core::{GraphView, NodeId, Point, RelId, Str, Temporal, Value, ZonedDateTime};
+use kith_core::{signed, GraphView, NodeId, Point, RelId, Str, Temporal, Value, ZonedDateTime};
 
 /// A runtime value.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +40,10 @@ pub enum Val {
     Temporal(Arc<Temporal>),
     /// A spatial point.
     Point(Arc<Point>),
+    /// A byte array, as a driver sent it or the store holds it. Only what hands a
+    /// value back keeps it a byte array; every other operation reads it as the list
+    /// of its bytes as signed integers ([`listed`]), as Neo4j does.
+    Bytes(Arc<[u8]>),
 }
 
 /// A path: `nodes.len() == rels.len() + 1`.
@@ -83,6 +87,7 @@ impl Val {
             Val::DateTime(_) => "DateTime",
             Val::Temporal(t) => t.type_name(),
             Val::Point(_) => "Point",
+            Val::Bytes(_) => "ByteArray",
         }
     }
 
@@ -122,6 +127,7 @@ impl Val {
             Value::DateTime(t) => Val::DateTime(*t),
             Value::Temporal(t) => Val::Temporal(t.clone()),
             Value::Point(p) => Val::Point(p.clone()),
+            Value::Bytes(b) => Val::Bytes(b.clone()),
             Value::List(items) => Val::list(items.iter().map(Val::from_value).collect()),
             Value::Map(entries) => Val::Map(Arc::new(
                 entries
@@ -145,6 +151,7 @@ impl Val {
             Val::DateTime(t) => Value::DateTime(*t),
             Val::Temporal(t) => Value::Temporal(t.clone()),
             Val::Point(p) => Value::Point(p.clone()),
+            Val::Bytes(b) => Value::Bytes(b.clone()),
             Val::List(items) => Value::List(items.iter().map(|v| v.to_value(graph)).collect()),
             Val::Map(entries) => Value::Map(
                 entries
@@ -216,6 +223,8 @@ fn rel_value(graph: &dyn GraphView, r: RelId) -> Value {
 pub fn equals(a: &Val, b: &Val) -> Option<bool> {
     match (a, b) {
         (Val::Null, _) | (_, Val::Null) => None,
+        (Val::Bytes(x), Val::Bytes(y)) => Some(x == y),
+        (Val::Bytes(_), _) | (_, Val::Bytes(_)) => equals(&listed_ref(a), &listed_ref(b)),
         (Val::Int(x), Val::Float(y)) | (Val::Float(y), Val::Int(x)) => Some((*x as f64) == *y),
         (Val::List(x), Val::List(y)) => {
             if x.len() != y.len() {
@@ -300,6 +309,10 @@ pub fn compare(a: &Val, b: &Val) -> Option<Ordering> {
         }
         // Points have no order, only equality (so `[p] < [p, 1]` holds, as on Neo4j).
         (Val::Point(x), Val::Point(y)) => (x == y).then_some(Ordering::Equal),
+        (Val::Bytes(x), Val::Bytes(y)) => Some(signed(x).cmp(signed(y))),
+        (Val::Bytes(_), Val::List(_)) | (Val::List(_), Val::Bytes(_)) => {
+            compare(&listed_ref(a), &listed_ref(b))
+        }
         (Val::List(x), Val::List(y)) => {
             for (p, q) in x.iter().zip(y.iter()) {
                 match compare(p, q)? {
@@ -331,6 +344,8 @@ pub fn order(a: &Val, b: &Val) -> Ordering {
         }
         (Val::Node(x), Val::Node(y)) => x.cmp(y),
         (Val::Rel(x), Val::Rel(y)) => x.cmp(y),
+        (Val::Bytes(x), Val::Bytes(y)) => signed(x).cmp(signed(y)),
+        (Val::Bytes(_), _) | (_, Val::Bytes(_)) => order(&listed_ref(a), &listed_ref(b)),
         (Val::List(x), Val::List(y)) => {
             for (p, q) in x.iter().zip(y.iter()) {
                 match order(p, q) {
@@ -392,7 +407,7 @@ fn rank(v: &Val) -> u8 {
         Val::Map(_) => 0,
         Val::Node(_) => 1,
         Val::Rel(_) => 2,
-        Val::List(_) => 3,
+        Val::List(_) | Val::Bytes(_) => 3,
         Val::Path(_) => 4,
         Val::Point(_) => 5,
         Val::DateTime(_) | Val::Temporal(_) => 6,
@@ -472,6 +487,7 @@ impl Hash for Key {
 pub fn equivalent(a: &Val, b: &Val) -> bool {
     match (a, b) {
         (Val::Null, Val::Null) => true,
+        (Val::Bytes(_), _) | (_, Val::Bytes(_)) => equals(a, b) == Some(true),
         (Val::List(x), Val::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equivalent(p, q))
         }
@@ -506,6 +522,13 @@ fn hash_val<H: Hasher>(v: &Val, state: &mut H) {
                 hash_val(i, state);
             }
         }
+        // As the list it equals.
+        Val::Bytes(bytes) => {
+            bytes.len().hash(state);
+            for i in signed(bytes) {
+                hash_val(&Val::Int(i), state);
+            }
+        }
         Val::Map(entries) => entries.len().hash(state),
         Val::Node(n) => n.hash(state),
         Val::Rel(r) => r.hash(state),
@@ -526,6 +549,27 @@ fn hash_val<H: Hasher>(v: &Val, state: &mut H) {
             None => t.hash(state),
         },
     }
+}
+
+/// `v`, a byte array as the list of its bytes (signed, as Java reads them): how Neo4j
+/// reads one everywhere but where a value is handed back as it is.
+pub fn listed(v: Val) -> Val {
+    match v {
+        Val::Bytes(b) => bytes_list(&b),
+        v => v,
+    }
+}
+
+/// [`listed`] of a borrowed value.
+pub fn listed_ref(v: &Val) -> std::borrow::Cow<'_, Val> {
+    match v {
+        Val::Bytes(b) => std::borrow::Cow::Owned(bytes_list(b)),
+        v => std::borrow::Cow::Borrowed(v),
+    }
+}
+
+fn bytes_list(b: &[u8]) -> Val {
+    Val::list(signed(b).map(Val::Int).collect())
 }
 
 /// Epoch milliseconds as a datetime at UTC.

@@ -68,6 +68,7 @@ fn to_json(v: &Value) -> Json {
         Value::String(s) => Json::String(s.to_string()),
         Value::Temporal(t) => Json::String(t.to_string()),
         Value::Point(p) => Json::String(p.to_string()),
+        Value::Bytes(b) => Json::Array(kith_core::signed(b).map(Json::from).collect()),
         Value::List(items) => Json::Array(items.iter().map(to_json).collect()),
         Value::Map(entries) => Json::Object(
             entries

@@ -45,6 +45,14 @@ pub fn value(
             .map(|item| scalar(if stringy { item } else { item.trim() }, ty))
             .collect::<Result<Vec<_>, _>>()?;
         one_system(&items)?;
+        if ty == PropType::Int(8) {
+            // `byte[]` is a byte array, as Neo4j's importer stores it.
+            let bytes = items
+                .iter()
+                .filter_map(Value::as_int)
+                .map(|b| b as i8 as u8);
+            return Ok(Some(Value::Bytes(bytes.collect())));
+        }
         return Ok(Some(Value::List(items)));
     }
     scalar(text, ty).map(Some)

@@ -68,6 +68,7 @@ fn to_json(v: &Value) -> Json {
         Value::DateTime(i) => panic!("a DateTime ({i}) in an LDBC result: dates are Int"),
         Value::Temporal(t) => panic!("a temporal value ({t}) in an LDBC result: dates are Int"),
         Value::Point(p) => panic!("a point ({p}) in an LDBC result: LDBC has none"),
+        Value::Bytes(b) => panic!("a byte array ({b:?}) in an LDBC result: LDBC has none"),
         Value::Float(f) => Json::from(*f),
         Value::String(s) => Json::String(s.to_string()),
         Value::List(items) => Json::Array(items.iter().map(to_json).collect()),

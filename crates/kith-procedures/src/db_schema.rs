@@ -140,6 +140,7 @@ fn type_name(v: &Value) -> String {
         Value::Temporal(t) => t.type_name(),
         Value::Point(_) => "Point",
         Value::Map(_) => "Map",
+        Value::Bytes(_) => "ByteArray",
         Value::List(items) => {
             let first = items.first().map_or_else(|| "String".to_owned(), type_name);
             return format!("{first}Array");

@@ -97,6 +97,7 @@ pub(crate) fn value_heap_bytes(value: &Value) -> usize {
         // Arc<Temporal>: two counters plus the value.
         Value::Temporal(_) => 2 * size_of::<usize>() + size_of::<kith_core::Temporal>(),
         Value::Point(_) => 2 * size_of::<usize>() + size_of::<kith_core::Point>(),
+        Value::Bytes(b) => 2 * size_of::<usize>() + b.len(),
         // A Str of its own: the buffer's counter and length plus the bytes (one
         // sharing a packed page's buffer is over-counted here; such values sit in
         // whole-value pages only after a page widened, which is rare).

@@ -31,7 +31,8 @@ pub(crate) enum IndexKey {
 }
 
 impl IndexKey {
-    /// The key of a value, or `None` for values that are not indexed (null, lists).
+    /// The key of a value, or `None` for values that are not indexed (null, lists and
+    /// byte arrays).
     pub(crate) fn of(value: &Value) -> Option<IndexKey> {
         Some(match value {
             Value::Bool(b) => IndexKey::Bool(*b),
@@ -56,7 +57,7 @@ impl IndexKey {
                 }
                 IndexKey::Point(p.crs().srid(), bits)
             }
-            Value::Null | Value::List(_) | Value::Map(_) => return None,
+            Value::Null | Value::List(_) | Value::Bytes(_) | Value::Map(_) => return None,
         })
     }
 }

@@ -471,7 +471,7 @@ pub(crate) fn check_value(
         Value::Map(_) => true,
         Value::List(items) => items
             .iter()
-            .any(|v| matches!(v, Value::Map(_) | Value::List(_))),
+            .any(|v| matches!(v, Value::Map(_) | Value::List(_) | Value::Bytes(_))),
         _ => false,
     };
     if bad {

@@ -211,7 +211,7 @@ impl Snapshot {
                     Condition::Absent { label, key, value } => (label, key, value, false),
                     Condition::Present { label, key, value } => (label, key, value, true),
                 };
-                if matches!(value, Value::Map(_) | Value::List(_)) {
+                if matches!(value, Value::Map(_) | Value::List(_) | Value::Bytes(_)) {
                     return Err(StorageError::UnsupportedPropertyValue {
                         key: key.to_string(),
                         found: format!("{} in a condition", value.value_type()),

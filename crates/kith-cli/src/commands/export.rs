@@ -33,6 +33,7 @@ enum Column {
     Temporal(&'static str),
     Point,
     LongArray,
+    ByteArray,
     PointArray,
     StringArray,
 }
@@ -47,6 +48,7 @@ impl Column {
             Value::DateTime(_) => Column::DateTime,
             Value::Temporal(t) => Column::Temporal(import_type(t)),
             Value::Point(_) => Column::Point,
+            Value::Bytes(_) => Column::ByteArray,
             Value::List(items) if items.iter().all(|v| matches!(v, Value::Int(_))) => {
                 Column::LongArray
             }
@@ -70,6 +72,7 @@ impl Column {
             Column::Temporal(name) => name,
             Column::Point => "point",
             Column::LongArray => "long[]",
+            Column::ByteArray => "byte[]",
             Column::PointArray => "point[]",
             Column::StringArray => "string[]",
         }
@@ -83,6 +86,8 @@ impl Column {
             (a, b) if a == b => Some(a),
             (Long, Double) | (Double, Long) => Some(Double),
             (LongArray, StringArray) | (StringArray, LongArray) => Some(StringArray),
+            (ByteArray, LongArray) | (LongArray, ByteArray) => Some(LongArray),
+            (ByteArray, StringArray) | (StringArray, ByteArray) => Some(StringArray),
             _ => None,
         }
     }
@@ -109,6 +114,10 @@ fn field(out: &mut String, value: Option<&Value>) {
         Some(Value::DateTime(ms)) => out.push_str(&kith_core::format_epoch_millis(*ms)),
         Some(Value::Temporal(t)) => out.push_str(&t.to_string()),
         Some(Value::Point(p)) => quote(out, &point_text(p)),
+        Some(Value::Bytes(b)) => {
+            let joined: Vec<String> = kith_core::signed(b).map(|i| i.to_string()).collect();
+            quote(out, &joined.join(";"));
+        }
         Some(Value::List(items)) => {
             let joined: Vec<String> = items
                 .iter()

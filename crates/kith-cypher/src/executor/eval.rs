@@ -9,7 +9,7 @@ use crate::binder::{BExpr, BinOp, MapItem};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::functions::{self, Function};
 use crate::temporal;
-use crate::value::{compare, equals, fresh_nan, nan_of_node, renewed, Val};
+use crate::value::{compare, equals, fresh_nan, listed, listed_ref, nan_of_node, renewed, Val};
 
 /// The value of `e` in `row`.
 pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
@@ -78,7 +78,7 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
         BExpr::Binary(BinOp::In, a, b) => {
             // Nothing is in an empty list, whatever the left side would be: it is not
             // evaluated (as Neo4j answers `x IN []` false without computing x).
-            let list = eval(b, row, cx)?;
+            let list = listed(eval(b, row, cx)?);
             if matches!(&list, Val::List(l) if l.is_empty()) {
                 return Ok(Val::Bool(false));
             }
@@ -118,12 +118,12 @@ pub fn eval(e: &BExpr, row: &[Val], cx: &Ctx<'_>) -> Result<Val> {
             let mut many = Vec::new();
             let vals: &[Val] = if args.len() <= small.len() {
                 for (v, a) in small.iter_mut().zip(args) {
-                    *v = eval(a, row, cx)?;
+                    *v = argument(*f, eval(a, row, cx)?);
                 }
                 &small[..args.len()]
             } else {
                 for a in args {
-                    many.push(eval(a, row, cx)?);
+                    many.push(argument(*f, eval(a, row, cx)?));
                 }
                 &many
             };
@@ -243,6 +243,7 @@ pub fn truth(v: &Val) -> Result<Option<bool>> {
         Val::Null => Ok(None),
         // As Neo4j reads a list where a predicate stands: true unless empty.
         Val::List(l) => Ok(Some(!l.is_empty())),
+        Val::Bytes(b) => Ok(Some(!b.is_empty())),
         other => Err(CypherError::type_error(format!(
             "expected a boolean, got {}",
             other.type_name()
@@ -310,6 +311,7 @@ pub(crate) fn property(base: &Val, key: usize, cx: &Ctx<'_>) -> Result<Val> {
 }
 
 fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
+    let base = &*listed_ref(base);
     Ok(match (base, i) {
         (Val::Null, _) | (_, Val::Null) => Val::Null,
         (Val::List(l), Val::Int(i)) => {
@@ -350,6 +352,7 @@ fn index(base: &Val, i: &Val, cx: &Ctx<'_>) -> Result<Val> {
 }
 
 fn slice(base: &Val, from: Option<Val>, to: Option<Val>) -> Result<Val> {
+    let base = &*listed_ref(base);
     let one;
     let l: &[Val] = match base {
         Val::List(l) => l,
@@ -438,6 +441,7 @@ fn overflow() -> CypherError {
 
 /// Arithmetic, IN and the string operators.
 pub(crate) fn binary(op: BinOp, a: Val, b: Val) -> Result<Val> {
+    let (a, b) = (listed(a), listed(b));
     match op {
         BinOp::In => return membership(&a, &b),
         BinOp::StartsWith | BinOp::EndsWith | BinOp::Contains | BinOp::Regex => {
@@ -724,12 +728,23 @@ fn case(
     else_.map_or(Ok(Val::Null), |e| eval(e, row, cx))
 }
 
+/// An argument as function `f` reads it: a byte array as the list of its bytes, but
+/// for the functions Neo4j gives the byte array itself (`valueType` names its type,
+/// `nullIf` hands it back, `reverse` refuses it: it takes a string or a list).
+fn argument(f: Function, v: Val) -> Val {
+    match f {
+        Function::ValueType | Function::NullIf | Function::Reverse => v,
+        _ => listed(v),
+    }
+}
+
 /// The list a comprehension, `reduce` or a quantifier walks: a single value is a
 /// list of itself, as Neo4j reads it (`reduce(s = 0, x IN 40 | s + x)` is 40).
 fn list_of(v: Val) -> Result<Option<Arc<Vec<Val>>>> {
     match v {
         Val::Null => Ok(None),
         Val::List(l) => Ok(Some(l)),
+        Val::Bytes(_) => list_of(listed(v)),
         other => Ok(Some(Arc::new(vec![other]))),
     }
 }

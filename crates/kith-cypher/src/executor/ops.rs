@@ -150,7 +150,7 @@ fn push_op(
             }
             push_ops(rest, rest_st, row, cx, sink)
         }
-        (Op::Unwind { expr, slot }, _) => match eval(expr, row, cx)? {
+        (Op::Unwind { expr, slot }, _) => match crate::value::listed(eval(expr, row, cx)?) {
             Val::Null => Ok(true),
             Val::List(items) => {
                 for item in items.iter() {

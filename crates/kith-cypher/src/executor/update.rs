@@ -373,7 +373,7 @@ fn check_merge_nulls(spec: &CreateSpec, row: &[Val], cx: &Ctx<'_>) -> Result<()>
 /// FOREACH on one row: its update operators once per list element.
 fn foreach_row(row: &[Val], slot: usize, list: &BExpr, ops: &[Op], cx: &Ctx<'_>) -> Result<()> {
     {
-        let items = match eval(list, row, cx)? {
+        let items = match crate::value::listed(eval(list, row, cx)?) {
             Val::Null => return Ok(()),
             Val::List(items) => items,
             other => {
@@ -533,6 +533,7 @@ fn stored(key: &str, v: &Val) -> Result<Value> {
         Val::DateTime(t) => Value::DateTime(*t),
         Val::Temporal(t) => Value::Temporal(t.clone()),
         Val::Point(p) => Value::Point(p.clone()),
+        Val::Bytes(b) => Value::Bytes(b.clone()),
         Val::List(items) => stored_list(key, items)?,
         other => {
             return Err(CypherError::type_error(format!(
@@ -552,7 +553,7 @@ fn stored_list(key: &str, items: &[Val]) -> Result<Value> {
     }
     if items
         .iter()
-        .any(|i| matches!(i, Val::List(_) | Val::Map(_)))
+        .any(|i| matches!(i, Val::List(_) | Val::Bytes(_) | Val::Map(_)))
     {
         return refuse("Collections containing collections can not be stored in properties.");
     }

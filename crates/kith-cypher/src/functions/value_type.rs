@@ -56,6 +56,19 @@ fn of(v: &Val) -> Option<Type> {
             items: Some(union(items)),
         }),
         Val::Path(_) => simple(16, "PATH"),
+        // Even an empty one: Neo4j types a byte array by its Java type.
+        Val::Bytes(_) => Some(Type {
+            rank: LIST,
+            name: "LIST",
+            items: Some(Union {
+                members: vec![Type {
+                    rank: 3,
+                    name: "INTEGER",
+                    items: None,
+                }],
+                nullable: false,
+            }),
+        }),
     }
 }
 
@@ -138,6 +151,7 @@ pub(crate) fn conforms(v: &Val, t: &CypherType) -> bool {
         (K::Any, _) => true,
         (K::Union(members), _) => members.iter().any(|m| conforms(v, m)),
         (K::List(item), Val::List(items)) => items.iter().all(|i| conforms(i, item)),
+        (K::List(item), Val::Bytes(_)) => conforms(&Val::Int(0), item),
         (K::PropertyValue, _) => storable(v),
         (K::Boolean, Val::Bool(_))
         | (K::String, Val::Str(_))
@@ -170,10 +184,9 @@ fn storable(v: &Val) -> bool {
     match v {
         Val::List(items) => {
             let first = items.first().and_then(of);
-            items
-                .iter()
-                .all(|i| !matches!(i, Val::List(_) | Val::Map(_)) && scalar(i) && of(i) == first)
+            items.iter().all(|i| scalar(i) && of(i) == first)
         }
+        Val::Bytes(_) => true,
         other => scalar(other),
     }
 }

@@ -46,6 +46,9 @@ const ARRAY: u8 = 0x04;
 const BOOLEAN: u8 = 0x08;
 const DATETIME: u8 = 0x09;
 const NULL: u8 = 0x0A;
+const BINARY: u8 = 0x05;
+/// BSON's subtype for bytes with no further meaning.
+const BINARY_GENERIC: u8 = 0x00;
 const INT64: u8 = 0x12;
 
 /// Starts a document; returns where its length goes.
@@ -204,6 +207,12 @@ fn write_value(out: &mut Vec<u8>, key: &str, v: &Value) {
             close(out, at);
         }
         Value::Point(p) => write_value(out, key, &super::point_map(p)),
+        Value::Bytes(bytes) => {
+            element(out, BINARY, key);
+            out.extend_from_slice(&(bytes.len() as i32).to_le_bytes());
+            out.push(BINARY_GENERIC);
+            out.extend_from_slice(bytes);
+        }
         Value::List(items) => {
             element(out, ARRAY, key);
             write_list_body(out, items);
@@ -270,6 +279,9 @@ fn raw_value(value: bson::RawBsonRef<'_>, depth: usize) -> Result<Value, Protoco
         R::Double(x) => Value::Float(x),
         R::String(s) => Value::string(s),
         R::DateTime(t) => Value::DateTime(t.timestamp_millis()),
+        R::Binary(b) if b.subtype == bson::spec::BinarySubtype::Generic => {
+            Value::Bytes(b.bytes.into())
+        }
         R::Document(d) => raw_document(d, depth)?,
         R::Array(a) => {
             if depth > DEPTH_MAX {
@@ -314,6 +326,10 @@ mod encoder_tests {
                 RawBson::Document(d)
             }
             Value::Point(p) => reference(&crate::codec::point_map(p)),
+            Value::Bytes(b) => RawBson::Binary(bson::Binary {
+                subtype: bson::spec::BinarySubtype::Generic,
+                bytes: b.to_vec(),
+            }),
             Value::List(items) => {
                 let mut a = RawArrayBuf::new();
                 for item in items {

@@ -96,6 +96,7 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
             let _ = write!(out, "{{\"{}\":\"{t}\"}}", super::temporal_key(t));
         }
         Value::Point(p) => write_value(out, &super::point_map(p)),
+        Value::Bytes(bytes) => write_value(out, &super::bytes_map(bytes)),
         Value::List(items) => write_list(out, items),
         Value::Map(entries) => {
             out.push(b'{');

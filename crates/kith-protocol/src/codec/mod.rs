@@ -40,6 +40,14 @@ pub(crate) fn point_map(p: &Point) -> Value {
     Value::Map(vec![(Arc::from("$point"), Value::Map(fields))])
 }
 
+/// The one-entry map a byte array travels as where the encoding has no bytes of its
+/// own (JSON): `{"$bytes": "<standard base64>"}`.
+pub(crate) fn bytes_map(bytes: &[u8]) -> Value {
+    use base64::Engine as _;
+    let text = base64::engine::general_purpose::STANDARD.encode(bytes);
+    Value::Map(vec![(Arc::from("$bytes"), Value::string(text))])
+}
+
 /// The value a decoded one-entry map stands for: a temporal value when its key is a
 /// temporal key and its value text, a point when its key is `$point` and its value a
 /// map of `srid` and coordinates; `Ok(None)` for any other map.
@@ -54,6 +62,13 @@ pub(crate) fn typed_of(entries: &[(Arc<str>, Value)]) -> Result<Option<Value>, S
         return Ok(None);
     };
     let kind = match &**key {
+        "$bytes" => {
+            use base64::Engine as _;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(&**text)
+                .map_err(|e| format!("$bytes: not standard base64: {e}"))?;
+            return Ok(Some(Value::Bytes(bytes.into())));
+        }
         "$date" => Kind::Date,
         "$localtime" => Kind::LocalTime,
         "$time" => Kind::Time,
@@ -186,6 +201,7 @@ mod tests {
             (-100_000_000_000_000i64..100_000_000_000_000).prop_map(Value::DateTime),
             temporal().prop_map(Value::temporal),
             point(),
+            prop::collection::vec(any::<u8>(), 0..300).prop_map(|b| Value::Bytes(b.into())),
         ];
         leaf.prop_recursive(3, 24, 6, |inner| {
             prop_oneof![
@@ -253,6 +269,23 @@ mod tests {
             br#"{"v":{"$point":{"srid":9157,"x":1,"y":2,"z":3}}}"#,
         );
         assert!(matches!(ok, Ok(Value::Map(m)) if matches!(&m[0].1, Value::Point(_))));
+    }
+
+    #[test]
+    fn byte_arrays_travel_as_base64_in_json_and_bad_base64_is_refused() {
+        let doc = br#"{"v":{"$bytes":"AID/"},"e":{"$bytes":""}}"#;
+        let Ok(Value::Map(m)) = decode(Encoding::Json, doc) else {
+            panic!("a map")
+        };
+        assert_eq!(m[0].1, Value::Bytes(vec![0, 128, 255].into()));
+        assert_eq!(m[1].1, Value::Bytes(Vec::new().into()));
+        let err =
+            decode(Encoding::Json, br#"{"v":{"$bytes":"not base64!"}}"#).expect_err("refused");
+        assert!(
+            err.to_string().contains("$bytes: not standard base64"),
+            "{err}"
+        );
+        assert_eq!(encode_document(Encoding::Json, &Value::Map(m)), doc);
     }
 
     fn temporal() -> impl Strategy<Value = Temporal> {

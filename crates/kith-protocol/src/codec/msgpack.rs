@@ -97,6 +97,9 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
             let _ = mp::write_str(out, &t.to_string());
         }
         Value::Point(p) => write_value(out, &super::point_map(p)),
+        Value::Bytes(bytes) => {
+            let _ = mp::write_bin(out, bytes);
+        }
         Value::List(items) => {
             let _ = mp::write_array_len(out, len32(items.len()));
             for v in items {
@@ -283,7 +286,10 @@ impl<'a> Decoder<'a> {
                     Err(e) => return Err(self.err(e)),
                 }
             }
-            0xc4..=0xc6 => return Err(self.err("binary values are not supported")),
+            0xc4..=0xc6 => {
+                let len = self.be(1 << (marker - 0xc4))? as usize;
+                Value::Bytes(self.take(len)?.into())
+            }
             0xd4..=0xd8 | 0xc7..=0xc9 => {
                 let (len, header) = match marker {
                     0xd4 => (1, 0),
@@ -399,7 +405,13 @@ mod tests {
         // An array claiming 2^32-1 elements with none present.
         assert!(decode(&[0xdd, 0xff, 0xff, 0xff, 0xff]).is_err());
         assert!(decode(&[0xc1]).is_err());
-        assert!(decode(&[0xc4, 0x01, 0x00]).is_err());
+        // Byte arrays claiming more bytes than follow.
+        assert!(decode(&[0xc4, 0x02, 0x00]).is_err());
+        assert!(decode(&[0xc6, 0xff, 0xff, 0xff, 0xff, 0x00]).is_err());
+        assert_eq!(
+            decode(&[0xc4, 0x01, 0xfe]),
+            Ok(Value::Bytes(vec![0xfe].into()))
+        );
         let deep: Vec<u8> = std::iter::repeat_n(0x91, 200).chain([0x01]).collect();
         assert!(decode(&deep).is_err());
     }

@@ -794,7 +794,7 @@ mod tests {
         for bad in [
             Pack::Int(1),
             Pack::String("x".into()),
-            Pack::Map(vec![("b".into(), Pack::Bytes(vec![1]))]),
+            Pack::Map(vec![("n".into(), Pack::Struct(0x4E, vec![]))]),
         ] {
             let e = tx_metadata(&extra(bad)).expect_err("refused");
             assert_eq!(e.code, "Neo.ClientError.Request.Invalid");

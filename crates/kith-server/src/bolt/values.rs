@@ -104,6 +104,7 @@ pub(crate) fn pack_value(p: &mut Packer<'_>, v: &Value, d: Dialect) {
             p.int(point.crs().srid());
             coords.iter().for_each(|c| p.float(*c));
         }
+        Value::Bytes(b) => p.bytes(b),
         Value::List(items) => {
             p.list_header(items.len());
             items.iter().for_each(|i| pack_value(p, i, d));
@@ -213,7 +214,8 @@ fn pack_path(p: &mut Packer<'_>, nodes: &[NodeOut], rels: &[RelOut], d: Dialect)
 }
 
 /// A query parameter as a kith value. kith's values are null, booleans, integers,
-/// floats, strings, lists, maps, temporal values and points; anything else is refused
+/// floats, strings, byte arrays, lists, maps, temporal values and points; anything
+/// else (a node or path sent as a parameter) is refused
 /// by name rather than silently changed.
 pub(crate) fn param_value(name: &str, pack: Pack) -> Result<Value, String> {
     Ok(match pack {
@@ -235,7 +237,7 @@ pub(crate) fn param_value(name: &str, pack: Pack) -> Result<Value, String> {
                 .collect::<Result<_, String>>()?,
         ),
         Pack::Struct(tag, fields) => structure(name, tag, &fields)?,
-        Pack::Bytes(_) => return Err(unsupported(name, "a byte array")),
+        Pack::Bytes(b) => Value::Bytes(b.into()),
     })
 }
 

@@ -80,6 +80,8 @@ const TAG_LIST: u8 = 6;
 const TAG_TEMPORAL: u8 = 7;
 /// A point: its SRID (u32), then its two or three coordinates (f64 bits).
 const TAG_POINT: u8 = 8;
+/// A byte array: its length (u32), then its bytes.
+const TAG_BYTES: u8 = 9;
 
 /// Writes a snapshot to `path` in the current format, atomically: a temporary file
 /// is written, synced and renamed over the target, so a crash leaves either the old
@@ -517,6 +519,10 @@ impl<'a> Reader<'a> {
             TAG_DATETIME => Value::DateTime(self.i64()?),
             TAG_TEMPORAL => Value::temporal(crate::temporal_codec::read(self)?),
             TAG_POINT => Value::Point(std::sync::Arc::new(self.point()?)),
+            TAG_BYTES if depth == 0 => {
+                let n = self.u32()? as usize;
+                Value::Bytes(self.take(n)?.into())
+            }
             TAG_LIST if depth == 0 => {
                 let n = self.u32()? as usize;
                 // A count is not trusted for an allocation: the list grows as read.
@@ -637,6 +643,11 @@ pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {
                 out.extend_from_slice(&c.to_bits().to_le_bytes());
             }
         }
+        Value::Bytes(bytes) => {
+            out.push(TAG_BYTES);
+            put_len(out, bytes.len());
+            out.extend_from_slice(bytes);
+        }
         Value::List(items) => {
             out.push(TAG_LIST);
             put_len(out, items.len());
@@ -675,6 +686,7 @@ mod tests {
             )
             .expect("node");
         let at = raw.catalog.prop_key("at").expect("key");
+        let blob = raw.catalog.prop_key("blob").expect("key");
         let points = [
             kith_core::Point::new(kith_core::Crs::Wgs84_3d, &[12.5, -33.0, 7.0]),
             kith_core::Point::new(kith_core::Crs::Cartesian, &[-0.0, 1e300]),
@@ -686,6 +698,7 @@ mod tests {
                 vec![
                     (crate::ID_KEY, Value::Int(2)),
                     (at, Value::List(points.into())),
+                    (blob, Value::Bytes(vec![0, 1, 128, 255].into())),
                 ],
             )
             .expect("node");

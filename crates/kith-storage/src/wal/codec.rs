@@ -353,6 +353,8 @@ mod tests {
                         ("id".into(), Value::Int(7)),
                         ("name".into(), Value::String("Ada".into())),
                         ("tags".into(), Value::List(vec![Value::Float(1.5)])),
+                        ("blob".into(), Value::Bytes(vec![0, 128, 255].into())),
+                        ("none".into(), Value::Bytes(Vec::new().into())),
                     ],
                 },
                 WriteOp::CreateRel {

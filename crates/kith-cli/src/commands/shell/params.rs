@@ -114,7 +114,8 @@ fn write_literal(out: &mut String, value: &Value) {
             }
             out.push('}');
         }
-        Value::Null | Value::Bool(_) | Value::Int(_) => {
+        // Cypher has no byte literal: a byte array shows as the list it reads as.
+        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Bytes(_) => {
             let _ = write!(out, "{value}");
         }
     }
