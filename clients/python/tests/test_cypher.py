@@ -155,6 +155,17 @@ def test_points_in_every_encoding(kith_server, encoding):
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("encoding", ["json", "bson", "msgpack"])
+def test_byte_arrays_in_every_encoding(kith_server, encoding):
+    with kith.connect(kith_server.ws_url, encoding=encoding) as client:
+        row = client.cypher(
+            "RETURN $b AS b, [$b, $e] AS both, size($b) AS n, $b[2] AS last",
+            b=bytes([0, 128, 255]), e=b"",
+        ).rows()[0]
+        assert row == [bytes([0, 128, 255]), [bytes([0, 128, 255]), b""], 3, -1]
+
+
+@pytest.mark.integration
 def test_parameters_and_errors(kith_server):
     with kith.connect(kith_server.ws_url) as client:
         ids = client.cypher("MATCH (p:Person) WHERE p.id IN $ids RETURN p.id AS id ORDER BY id DESC", ids=[3, 1, 2])

@@ -3,11 +3,14 @@
 Each codec turns a top-level ``dict`` into bytes and back, following the value
 mapping of docs/protocol.md 1.6 exactly, because the server's decoders are strict:
 
-* JSON: compact, UTF-8; a datetime is ``{"$datetime": <epoch ms>}``; NaN and
-  infinities are refused (JSON has no spelling for them).
+* JSON: compact, UTF-8; a datetime is ``{"$datetime": <epoch ms>}``, a byte array
+  ``{"$bytes": <standard base64>}``; NaN and infinities are refused (JSON has no
+  spelling for them).
 * BSON (pymongo's ``bson`` module): every int is an int64 (0x12), datetimes are UTC
-  datetimes (0x09); int32 and int64 both decode to plain ``int``.
-* MessagePack: ints in their smallest form, floats as float 64, strings as str, and a
+  datetimes (0x09), byte arrays binary of subtype 0; int32 and int64 both decode to
+  plain ``int``.
+* MessagePack: ints in their smallest form, floats as float 64, strings as str, byte
+  arrays as bin, and a
   datetime as the timestamp extension (type -1) in its 96-bit form. msgpack-python
   cannot write ext type -1 itself (and picks the smallest timestamp form), so
   requests are packed by the small writer below; answers are read by msgpack's C
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import abc
 
+import base64
 import datetime as _dt
 import json
 import math
@@ -67,6 +71,10 @@ def _json_datetime(value: _dt.datetime) -> dict[str, int]:
     return {"$datetime": datetime_to_ms(value)}
 
 
+def _json_bytes(value: bytes) -> dict[str, str]:
+    return {"$bytes": base64.b64encode(value).decode("ascii")}
+
+
 def _json_hook(obj: dict[str, Any]) -> Any:
     # Exactly one key `$datetime` with an integral value is a datetime (1.6).
     if len(obj) == 1:
@@ -84,7 +92,7 @@ class JsonCodec(Codec):
     name = "json"
 
     def encode(self, doc: dict[str, Any]) -> bytes:
-        prepared = prepare(doc, on_datetime=_json_datetime)
+        prepared = prepare(doc, on_datetime=_json_datetime, on_bytes=_json_bytes)
         for value in _floats(prepared):
             if not math.isfinite(value):
                 raise ValueError(f"JSON cannot carry the float {value}; use bson or msgpack")
@@ -207,6 +215,15 @@ def _pack(value: Any, out: bytearray) -> None:
         else:
             out += struct.pack(">BI", 0xDB, n)
         out += raw
+    elif isinstance(value, bytes):
+        n = len(value)
+        if n <= 0xFF:
+            out += struct.pack(">BB", 0xC4, n)
+        elif n <= 0xFFFF:
+            out += struct.pack(">BH", 0xC5, n)
+        else:
+            out += struct.pack(">BI", 0xC6, n)
+        out += value
     elif isinstance(value, _dt.datetime):
         ms = datetime_to_ms(value)
         seconds, millis = divmod(ms, 1000)

@@ -2,9 +2,10 @@
 
 kith values are null, bool, int (i64), float (f64), string, datetime (epoch
 milliseconds, UTC), Cypher temporal values (date, localtime, time, localdatetime,
-datetime with an offset or zone, duration), points, list and map with string keys.
-In Python they are ``None``, ``bool``, ``int``, ``float``, ``str``, timezone-aware
-``datetime.datetime`` in UTC, :class:`Temporal`, :class:`Point`, ``list`` and
+datetime with an offset or zone, duration), points, byte arrays, list and map with
+string keys. In Python they are ``None``, ``bool``, ``int``, ``float``, ``str``,
+timezone-aware ``datetime.datetime`` in UTC, :class:`Temporal`, :class:`Point`,
+``bytes`` (``bytearray`` and ``memoryview`` are sent as bytes too), ``list`` and
 ``dict``. Every encoder walks parameters through :func:`prepare` so a
 value kith cannot carry fails here, in the caller's stack, with the path to it,
 instead of as a ``bad_request`` from the server.
@@ -12,6 +13,7 @@ instead of as a ``bad_request`` from the server.
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -165,9 +167,15 @@ class Point:
 
 def temporal_of(obj: dict[str, Any]) -> Any:
     """The :class:`Temporal` a decoded one-key ``{"$<kind>": text}`` map stands for,
-    the :class:`Point` of a ``{"$point": {...}}`` map, else the map itself."""
+    the :class:`Point` of a ``{"$point": {...}}`` map, the ``bytes`` of a
+    ``{"$bytes": base64}`` map (JSON's byte arrays), else the map itself."""
     if len(obj) == 1:
         ((key, text),) = obj.items()
+        if key == "$bytes" and isinstance(text, str):
+            try:
+                return base64.b64decode(text, validate=True)
+            except ValueError:
+                return obj
         if key.startswith("$") and key[1:] in TEMPORAL_KINDS and isinstance(text, str):
             return Temporal(key[1:], text)
         if key == "$point" and isinstance(text, Mapping) and "srid" in text:
@@ -203,6 +211,7 @@ def prepare(
     *,
     on_int: Callable[[int], Any] | None = None,
     on_datetime: Callable[[_dt.datetime], Any] | None = None,
+    on_bytes: Callable[[bytes], Any] | None = None,
     path: str = "value",
     depth: int = 0,
 ) -> Any:
@@ -210,7 +219,9 @@ def prepare(
 
     Tuples become lists and mappings become dicts. ``on_int`` and ``on_datetime``
     let an encoder replace ints (BSON wants ``Int64`` so every int is an int64) and
-    datetimes (JSON wants ``{"$datetime": ms}``). Raises ``TypeError`` for a type
+    datetimes (JSON wants ``{"$datetime": ms}``), ``on_bytes`` byte arrays (JSON wants
+    ``{"$bytes": base64}``; ``bytes``, ``bytearray`` and ``memoryview`` all become
+    ``bytes``). Raises ``TypeError`` for a type
     kith has no value for and ``ValueError`` for an int outside i64.
     """
     if depth > DEPTH_MAX:
@@ -223,6 +234,9 @@ def prepare(
         return on_int(value) if on_int is not None else int(value)
     if isinstance(value, _dt.datetime):
         return on_datetime(value) if on_datetime is not None else value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        value = bytes(value)
+        return on_bytes(value) if on_bytes is not None else value
     if isinstance(value, (_dt.date, _dt.time, _dt.timedelta)):
         value = Temporal.of(value)
     if isinstance(value, Temporal):
@@ -231,7 +245,8 @@ def prepare(
         return value.to_map()
     if isinstance(value, (list, tuple)):
         return [
-            prepare(v, on_int=on_int, on_datetime=on_datetime, path=f"{path}[{i}]", depth=depth + 1)
+            prepare(v, on_int=on_int, on_datetime=on_datetime, on_bytes=on_bytes,
+                    path=f"{path}[{i}]", depth=depth + 1)
             for i, v in enumerate(value)
         ]
     if isinstance(value, Mapping):
@@ -240,7 +255,8 @@ def prepare(
             if not isinstance(k, str):
                 raise TypeError(f"{path}: map keys must be str, got {type(k).__name__} {k!r}")
             out[k] = prepare(
-                v, on_int=on_int, on_datetime=on_datetime, path=f"{path}.{k}", depth=depth + 1
+                v, on_int=on_int, on_datetime=on_datetime, on_bytes=on_bytes,
+                path=f"{path}.{k}", depth=depth + 1,
             )
         return out
     raise TypeError(f"{path}: kith cannot carry a {type(value).__name__} ({value!r})")
