@@ -6,6 +6,8 @@
 //! sees a missing or mistyped value) and runs it on a snapshot. Results are named
 //! columns and rows of [`Value`](kith_core::Value)s.
 
+pub mod apoc_meta;
+pub mod apoc_schema;
 pub mod db;
 pub mod db_schema;
 pub mod dbms;

@@ -62,6 +62,8 @@ impl Registry {
         for p in crate::graph::procedures()
             .into_iter()
             .chain(crate::db::procedures())
+            .chain(crate::apoc_meta::procedures())
+            .chain(crate::apoc_schema::procedures())
             .chain(crate::db_schema::procedures())
             .chain(crate::dbms::procedures())
             .chain(crate::shindig::procedures())

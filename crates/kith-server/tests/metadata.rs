@@ -131,3 +131,129 @@ fn show_databases_lists_the_one_database() {
         Err(ErrorCode::SyntaxError)
     );
 }
+
+/// `apoc.meta.data()` as APOC 5 builds it (Meta.java's `collectMetaData`): rows per
+/// single label, never for unlabeled nodes; relationship rows only for types leaving a
+/// label, mirrored under the type; property rows typed by the first value met.
+#[test]
+fn apoc_meta_data_is_apocs() {
+    let g = graph();
+    let q = "CALL apoc.meta.data() YIELD label, property, count, type, array, left, right, other, elementType \
+             RETURN label, property, toString(count) + '/' + toString(left) + '/' + toString(right), \
+             type, array, other, elementType";
+    let want = [
+        "R A 1/1/0 RELATIONSHIP false [B] relationship",
+        "R B 1/1/0 RELATIONSHIP false [B] relationship",
+        "S B 1/1/0 RELATIONSHIP false [C] relationship",
+        "T A 1/1/0 RELATIONSHIP false [C] relationship",
+        "T B 1/1/0 RELATIONSHIP false [C] relationship",
+        "A R 1/1/0 RELATIONSHIP false [B] node",
+        "A T 1/1/0 RELATIONSHIP false [C] node",
+        "A x 0/0/0 INTEGER false [] node",
+        "B R 1/1/0 RELATIONSHIP false [B] node",
+        "B T 1/1/0 RELATIONSHIP false [C] node",
+        "B x 0/0/0 INTEGER false [] node",
+        "B S 1/1/0 RELATIONSHIP false [C] node",
+        "C x 0/0/0 INTEGER false [] node",
+        "P a 0/0/0 INTEGER false [] node",
+        "P b 0/0/0 STRING false [] node",
+        "P l 0/0/0 LIST true [] node",
+        "P d 0/0/0 DATE false [] node",
+        "P s 0/0/0 LIST true [] node",
+        "P e 0/0/0 LIST true [] node",
+        "P dt 0/0/0 DATE_TIME false [] node",
+        "P lt 0/0/0 LOCAL_TIME false [] node",
+        "P p 0/0/0 DURATION false [] node",
+        "Q s 0/0/0 LIST true [] node",
+        "Q e 0/0/0 LIST true [] node",
+        "Q dt 0/0/0 DATE_TIME false [] node",
+        "Q lt 0/0/0 LOCAL_TIME false [] node",
+        "Q p 0/0/0 DURATION false [] node",
+    ];
+    assert_eq!(rows(&g, q).expect("runs"), want);
+}
+
+/// The three statements `neo4j-graphrag`'s `get_structured_schema` (under
+/// `langchain-neo4j`'s `Neo4jGraph`) sends, unmodified, with its parameters.
+#[test]
+fn langchains_schema_queries_run() {
+    let g = graph();
+    let snapshot = g.snapshot();
+    let params = [
+        (
+            "EXCLUDED_LABELS".to_owned(),
+            Value::List(vec![Value::string("_Bloom_Perspective_")]),
+        ),
+        ("SAMPLE".to_owned(), Value::Int(1000)),
+    ];
+    let run = |text: &str| {
+        let result = engine()
+            .query(&*snapshot, text, &params, &Limits::default())
+            .expect("runs");
+        result
+            .rows
+            .iter()
+            .map(|r| text_of(&r[0]))
+            .collect::<Vec<_>>()
+    };
+    let rels = run("CALL apoc.meta.data({sample: $SAMPLE}) YIELD label, other, elementType, type, property \
+                    WHERE type = 'RELATIONSHIP' AND elementType = 'node' UNWIND other AS other_node \
+                    WITH * WHERE NOT label IN $EXCLUDED_LABELS AND NOT other_node IN $EXCLUDED_LABELS \
+                    RETURN {start: label, type: property, end: toString(other_node)} AS output");
+    assert_eq!(rels.len(), 5, "{rels:?}");
+    let nodes = run("CALL apoc.meta.data({sample: $SAMPLE}) YIELD label, other, elementType, type, property \
+                     WHERE NOT type = 'RELATIONSHIP' AND elementType = 'node' AND NOT label IN $EXCLUDED_LABELS \
+                     WITH label AS nodeLabel, collect({property:property, type:type}) AS properties \
+                     RETURN {label: nodeLabel, properties: properties} AS output");
+    assert_eq!(nodes.len(), 5, "{nodes:?}");
+}
+
+#[test]
+fn apoc_meta_data_refuses_a_configuration_it_does_not_know() {
+    let g = graph();
+    for bad in ["{sample: 0}", "{sample: 'all'}", "{includeLabels: ['A']}"] {
+        let q = format!("CALL apoc.meta.data({bad})");
+        assert_eq!(rows(&g, &q), Err(ErrorCode::ProcedureCallFailed), "{q}");
+    }
+    assert_eq!(
+        rows(
+            &g,
+            "CALL apoc.meta.data({sample: -1, maxRels: 5}) YIELD label RETURN count(*)"
+        )
+        .expect("runs"),
+        ["Int(27)"]
+    );
+}
+
+/// `apoc.schema.nodes()` as APOC 5.26.0 answered on Neo4j 5.26.30 for the same schema
+/// (recorded on the real one; kith has no LOOKUP index, and no ids in the descriptions).
+#[test]
+fn apoc_schema_nodes_are_apocs() {
+    let g = graph();
+    for text in [
+        "UNWIND range(1, 30) AS i CREATE (:U {name: 'u' + (i % 10)})",
+        "CREATE INDEX ui FOR (u:U) ON (u.name)",
+        "CREATE CONSTRAINT ci FOR (c:C) REQUIRE c.x IS UNIQUE",
+    ] {
+        let mut tx = Tx::new(&g.snapshot());
+        engine()
+            .query_tx(&mut tx, text, &[], &Limits::default())
+            .expect(text);
+        g.apply(&tx.into_batch()).expect("the writes apply");
+    }
+    let q = "CALL apoc.schema.nodes() YIELD name, label, properties, status, type, failure, \
+             populationProgress, size, valuesSelectivity \
+             RETURN name, label, properties, status, type, failure, toString(populationProgress), \
+             toString(size), toString(valuesSelectivity)";
+    let want = [
+        ":C(x) C [x]  UNIQUENESS NO FAILURE 0.0 0 0.0",
+        ":C(x) C [x] ONLINE RANGE NO FAILURE 100.0 1 1.0",
+        ":U(name) U [name] ONLINE RANGE NO FAILURE 100.0 30 0.3333333333333333",
+    ];
+    assert_eq!(rows(&g, q).expect("runs"), want);
+    let q = "CALL apoc.schema.nodes() YIELD userDescription RETURN userDescription";
+    assert_eq!(
+        rows(&g, q).expect("runs")[2],
+        "Index( name='ui', type='RANGE', schema=(:U {name}), indexProvider='range-1.0' )"
+    );
+}

@@ -130,6 +130,7 @@ fn params_json(params: &[ParamSpec]) -> Vec<serde_json::Value> {
                     kith_procedures::DefaultValue::Int(i) => serde_json::json!(i),
                     kith_procedures::DefaultValue::Str(t) => serde_json::json!(t),
                     kith_procedures::DefaultValue::Bool(b) => serde_json::json!(b),
+                    kith_procedures::DefaultValue::EmptyMap => serde_json::json!({}),
                 }),
                 "doc": s.doc,
             })
