@@ -9,6 +9,8 @@ they do not see each other's nodes.
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 import datetime as dt
 
 import pytest
@@ -274,12 +276,29 @@ def test_explicit_transactions_read_their_writes_and_conflict(kith_write_server)
             assert tx.cypher("MATCH (p:TxP) RETURN sum(p.v) AS s").rows() == [[3]]
             assert client.cypher("MATCH (p:TxP) RETURN count(p)").rows() == [[1]]
         assert client.cypher("MATCH (p:TxP) RETURN sum(p.v)").rows() == [[3]]
-        a, b = client.begin(), client.begin()
-        a.cypher("MATCH (p:TxP {id: 1}) SET p.v = 10")
-        b.cypher("MATCH (p:TxP {id: 1}) SET p.v = 20")
-        a.commit()
-        with pytest.raises(kith.Conflict):
+        # A change to what another open transaction changed waits for its commit,
+        # then reads the committed value.
+        with kith.connect(kith_write_server.ws_url) as other:
+            a, b = client.begin(), other.begin()
+            a.cypher("MATCH (p:TxP {id: 1}) SET p.v = p.v + 1")
+            seen = []
+            waiting = threading.Thread(
+                target=lambda: seen.append(b.cypher("MATCH (p:TxP {id: 1}) SET p.v = p.v * 10 RETURN p.v").rows())
+            )
+            waiting.start()
+            time.sleep(0.2)
+            assert seen == [], "b waits for a"
+            a.commit()
+            waiting.join(timeout=10)
+            assert seen == [[[20]]]
             b.commit()
+        # An auto-commit write takes no lock: the transaction conflicts at commit.
+        a = client.begin()
+        a.cypher("MATCH (p:TxP {id: 1}) SET p.v = 10")
+        client.cypher("MATCH (p:TxP {id: 1}) SET p.v = 30")
+        with pytest.raises(kith.Conflict):
+            a.commit()
+        client.cypher("MATCH (p:TxP {id: 1}) SET p.v = 10")
         with pytest.raises(ZeroDivisionError):
             with client.begin() as tx:
                 tx.cypher("CREATE (:TxP {id: 3})")

@@ -541,7 +541,7 @@ async fn set_merge_and_delete_commit_and_a_refused_one_changes_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn explicit_transactions_read_their_writes_commit_once_and_conflict() {
+async fn explicit_transactions_read_their_writes_commit_once_wait_for_locks_and_conflict() {
     let dir = tempfile::tempdir().expect("temp dir");
     kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
         .expect("writes the data directory");
@@ -591,20 +591,71 @@ async fn explicit_transactions_read_their_writes_commit_once_and_conflict() {
     let again = client.commit(&tx).await.expect_err("committed once");
     assert_eq!(again.code(), Some(ErrorCode::NotFound), "{again}");
 
-    // Two transactions changing one node: the second to commit conflicts.
+    // Two transactions changing one node: the second statement waits for the first
+    // transaction's commit, then reads what it committed (no lost update).
     let (a, b) = (
         client.begin(None).await.expect("a"),
         client.begin(None).await.expect("b"),
     );
-    let bump = "MATCH (c:C {id: 2}) SET c.v = c.v + 1";
-    client.cypher_in(&a, bump, vec![]).await.expect("a writes");
-    client.cypher_in(&b, bump, vec![]).await.expect("b writes");
+    let bump = "MATCH (c:C {id: 2}) SET c.v = c.v + 1 RETURN c.v AS v";
+    let first = client.cypher_in(&a, bump, vec![]).await.expect("a writes");
+    assert_eq!(first.rows, [[Value::Int(1)]]);
+    let (second, committed) = tokio::join!(client.cypher_in(&b, bump, vec![]), async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        client.commit(&a).await
+    });
+    committed.expect("a commits");
+    assert_eq!(
+        second.expect("b waited").rows,
+        [[Value::Int(2)]],
+        "a's value read"
+    );
+    client.commit(&b).await.expect("b commits");
+    assert_eq!(
+        count("MATCH (c:C {id: 2}) RETURN c.v").await,
+        [[Value::Int(2)]]
+    );
+
+    // Each waiting for the other: the one that would close the cycle is refused and
+    // rolled back, and the other goes on.
+    let (a, b) = (
+        client.begin(None).await.expect("a"),
+        client.begin(None).await.expect("b"),
+    );
+    let set = |id: i64| format!("MATCH (c:C {{id: {id}}}) SET c.w = 1");
+    client
+        .cypher_in(&a, &set(1), vec![])
+        .await
+        .expect("a locks 1");
+    client
+        .cypher_in(&b, &set(2), vec![])
+        .await
+        .expect("b locks 2");
+    let a_wants = set(2);
+    let (a_waited, b_refused) = tokio::join!(client.cypher_in(&a, &a_wants, vec![]), async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        client.cypher_in(&b, &set(1), vec![]).await
+    });
+    let refused = b_refused.expect_err("b closes the cycle");
+    assert_eq!(refused.code(), Some(ErrorCode::Deadlock), "{refused}");
+    a_waited.expect("a goes on once b is rolled back");
     client.commit(&a).await.expect("a commits");
-    let conflict = client.commit(&b).await.expect_err("b conflicts");
+    let gone = client.commit(&b).await.expect_err("b was rolled back");
+    assert_eq!(gone.code(), Some(ErrorCode::CypherError), "{gone}");
+
+    // An auto-commit write takes no locks: it commits first, and the transaction
+    // holding the node conflicts at its commit (nothing of it written).
+    let a = client.begin(None).await.expect("a");
+    client.cypher_in(&a, bump, vec![]).await.expect("a writes");
+    client
+        .cypher("MATCH (c:C {id: 2}) SET c.v = 100", vec![])
+        .await
+        .expect("auto-commit");
+    let conflict = client.commit(&a).await.expect_err("a conflicts");
     assert_eq!(conflict.code(), Some(ErrorCode::Conflict), "{conflict}");
     assert_eq!(
         count("MATCH (c:C {id: 2}) RETURN c.v").await,
-        [[Value::Int(1)]]
+        [[Value::Int(100)]]
     );
 
     // Rolled back: nothing written. A failed statement fails its transaction.
@@ -682,6 +733,46 @@ async fn explicit_transactions_read_their_writes_commit_once_and_conflict() {
         count("MATCH (c:C {id: 20}) RETURN count(c)").await,
         [[Value::Int(1)]]
     );
+    drop(client);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_for_a_lock_ends_at_the_query_timeout_and_rolls_the_waiter_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    kith_storage::create_data_dir(dir.path(), &kith_storage::Snapshot::empty())
+        .expect("writes the data directory");
+    let server = TestServer::start_database(dir.path(), |c| c.query_timeout_ms = 300).await;
+    let client = connect(&server).await;
+    client
+        .cypher("CREATE (:C {id: 1, v: 0})", vec![])
+        .await
+        .expect("creates");
+    let (a, b) = (
+        client.begin(None).await.expect("a"),
+        client.begin(None).await.expect("b"),
+    );
+    let set = "MATCH (c:C {id: 1}) SET c.v = c.v + 1";
+    client.cypher_in(&a, set, vec![]).await.expect("a locks");
+    let started = std::time::Instant::now();
+    let late = client
+        .cypher_in(&b, set, vec![])
+        .await
+        .expect_err("b waits too long");
+    assert_eq!(late.code(), Some(ErrorCode::Timeout), "{late}");
+    assert!(
+        started.elapsed() >= Duration::from_millis(250),
+        "{:?}",
+        started.elapsed()
+    );
+    let gone = client.commit(&b).await.expect_err("b was rolled back");
+    assert_eq!(gone.code(), Some(ErrorCode::CypherError), "{gone}");
+    client.commit(&a).await.expect("a commits");
+    let v = client
+        .cypher("MATCH (c:C) RETURN c.v", vec![])
+        .await
+        .expect("reads");
+    assert_eq!(v.rows, [[Value::Int(1)]]);
     drop(client);
     server.stop().await;
 }

@@ -76,6 +76,9 @@ codes! {
     /// A transaction's writes collide with a transaction that committed after it
     /// began; run it again.
     Conflict = "conflict",
+    /// A statement of an explicit transaction would wait for a transaction that
+    /// waits, through others, for this one: this one is rolled back; run it again.
+    Deadlock = "deadlock",
     /// A write sent where only reads run.
     ReadOnly = "read_only",
     /// No credentials, or credentials that match no user.

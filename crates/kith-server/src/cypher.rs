@@ -110,7 +110,7 @@ pub(crate) fn run<T>(
     budget: Duration,
     cancel: Arc<AtomicBool>,
     runner: &Runner<T>,
-) -> Result<Answer<T>, ExecError> {
+) -> Result<Ran<T>, ExecError> {
     let prepared = state.cypher.prepare(query.text).map_err(from_cypher)?;
     // A reader's write is refused before it runs, whatever the server is.
     crate::auth::permit(query.role, prepared.writes(), false)?;
@@ -131,13 +131,13 @@ pub(crate) fn run<T>(
     };
     if let Some(tx) = query.within {
         let statement = (query.params, query.role);
-        return in_transaction(tx, &prepared, statement, &limits, runner);
+        return in_transaction(state, tx, &prepared, statement, &limits, runner);
     }
     let snapshot = state.store.snapshot();
     if !prepared.writes() {
         let result =
             (runner.read)(&*snapshot, &prepared, query.params, &limits).map_err(from_cypher)?;
-        return Ok(Answer {
+        return Ok(Ran::Answered(Answer {
             columns: result.columns,
             rows: result.rows,
             writes: None,
@@ -145,7 +145,7 @@ pub(crate) fn run<T>(
             counts: None,
             tx: None,
             plan: result.plan.map(|p| p.to_value()),
-        });
+        }));
     }
     let mut tx = Tx::with_ops_max(&snapshot, state.config.write_ops_max);
     let result = (runner.write)(&mut tx, &prepared, query.params, &limits).map_err(from_cypher)?;
@@ -156,7 +156,7 @@ pub(crate) fn run<T>(
         let (batch, check) = checked_batch(query.role, tx)?;
         (Some(batch), Some(check))
     };
-    Ok(Answer {
+    Ok(Ran::Answered(Answer {
         columns: result.columns,
         rows: result.rows,
         writes,
@@ -164,21 +164,96 @@ pub(crate) fn run<T>(
         counts,
         tx: None,
         plan: result.plan.map(|p| p.to_value()),
-    })
+    }))
 }
 
+/// How a query ended: answered, or (a statement of an explicit transaction) waiting
+/// for another transaction's locks.
+// Nearly every query is answered: boxing the large variant would allocate per query
+// to save bytes on the rare wait.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Ran<T> {
+    Answered(Answer<T>),
+    Blocked(Blocked),
+}
+
+/// A statement that must wait: its transaction as it was before the statement (it
+/// runs again from there once woken), and whom it waits for.
+pub(crate) struct Blocked {
+    pub(crate) tx: Box<Tx>,
+    pub(crate) wait: crate::locks::Blocked,
+}
+
+/// How many times a statement runs again on a newer version because what it changes
+/// was changed since its transaction read (by commits that take no locks: each such
+/// run follows one), before `conflict` is answered.
+const REBASES_MAX: usize = 8;
+
 /// A statement of an explicit transaction: it reads the transaction's version, its
-/// own earlier writes included, and its writes join the transaction's. A statement
-/// that fails takes the transaction with it (it is rolled back, as in Neo4j).
+/// own earlier writes included, and its writes join the transaction's once it holds
+/// their locks (`crate::locks`). Where another open transaction holds one, the
+/// statement is undone and waits ([`Ran::Blocked`]). Where a commit changed what it
+/// changes after the transaction's snapshot, the transaction's first statement moves
+/// it onto the newest version (as if it began there) and runs again; a later one
+/// fails with `conflict`, since earlier statements read the older values (snapshot
+/// isolation: no lost update). A statement that fails takes the transaction with it
+/// (it is rolled back, as in Neo4j).
 fn in_transaction<T>(
+    state: &AppState,
     mut tx: Box<Tx>,
+    prepared: &Prepared,
+    statement: (Params<'_>, Role),
+    limits: &Limits,
+    runner: &Runner<T>,
+) -> Result<Ran<T>, ExecError> {
+    if !prepared.writes() {
+        let answer = statement_in(&mut tx, prepared, statement, limits, runner)?;
+        return Ok(Ran::Answered(answer.with_tx(tx)));
+    }
+    let owner = crate::locks::owner_of(&state.locks, &mut tx);
+    let mut saved = tx.clone();
+    for _ in 0..REBASES_MAX {
+        let answer = statement_in(&mut tx, prepared, statement, limits, runner)?;
+        let set = tx.write_set();
+        if let crate::locks::Acquired::Blocked(wait) = state.locks.acquire(owner.key(), &set) {
+            return Ok(Ran::Blocked(Blocked { tx: saved, wait }));
+        }
+        let changed = match &state.writes {
+            Some(writes) if !set.is_empty() => writes.changed_since(tx.base_version(), &set),
+            _ => None,
+        };
+        let Some(version) = changed else {
+            return Ok(Ran::Answered(answer.with_tx(tx)));
+        };
+        saved.rebase(&state.store.snapshot()).map_err(|why| {
+            let message = format!(
+                "the transaction read version {} and changes what the commit of version \
+                 {version} changed, and cannot move past it: {why}; run it again",
+                tx.base_version()
+            );
+            ExecError::new(Code::Conflict, message)
+        })?;
+        tx = saved.clone();
+    }
+    Err(ExecError::new(
+        Code::Conflict,
+        format!(
+            "what the statement changes was changed {REBASES_MAX} times by other commits \
+             while it ran; run the transaction again"
+        ),
+    ))
+}
+
+/// Runs one statement on `tx`: its answer without the transaction.
+fn statement_in<T>(
+    tx: &mut Tx,
     prepared: &Prepared,
     (params, role): (Params<'_>, Role),
     limits: &Limits,
     runner: &Runner<T>,
 ) -> Result<Answer<T>, ExecError> {
     let before = tx.counts();
-    let result = (runner.write)(&mut *tx, prepared, params, limits).map_err(from_cypher)?;
+    let result = (runner.write)(tx, prepared, params, limits).map_err(from_cypher)?;
     // A schema change needs an admin in a transaction as outside one; refused, the
     // statement fails and takes the transaction with it.
     if tx.batch_ops().any(crate::auth::is_schema) {
@@ -191,9 +266,21 @@ fn in_transaction<T>(
         writes: None,
         check: None,
         counts: (counts != WriteCounts::default()).then_some(counts),
-        tx: Some(tx),
+        tx: None,
         plan: result.plan.map(|p| p.to_value()),
     })
+}
+
+impl<T> Answer<T> {
+    /// The answer of a statement that ran in `tx`, which hands it back: the
+    /// statement read its version.
+    fn with_tx(self, mut tx: Box<Tx>) -> Answer<T> {
+        tx.mark_read();
+        Answer {
+            tx: Some(tx),
+            ..self
+        }
+    }
 }
 
 /// A query's transaction as the batch to commit, once the role allows it (its size

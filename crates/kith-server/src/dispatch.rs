@@ -15,6 +15,7 @@ use kith_protocol::{ErrorCode as Code, Request, Timing, Trailer};
 use kith_storage::{CommitInfo, ReadCheck, Tx, WriteBatch};
 
 use crate::auth::{self, Role};
+use crate::cypher::Ran;
 use crate::error::ExecError;
 use crate::exec::{commit_row, execute, metric_name, update_batch, WRITE_METRIC};
 use crate::running::{Kind, Origin, Tracked};
@@ -531,6 +532,10 @@ fn commit_named<R: Reply>(state: &Arc<AppState>, reply: R, tx: Tx) {
         };
         return answered(reply, commit);
     }
+    let mut tx = tx;
+    // Its locks are held until the commit is answered (and visible), then released
+    // with this, whether it committed or not.
+    let locks = tx.take_owner();
     let (batch, check) = tx.into_commit();
     submit_commit(
         state,
@@ -540,6 +545,7 @@ fn commit_named<R: Reply>(state: &Arc<AppState>, reply: R, tx: Tx) {
         metric,
         move |reply, info, _| {
             answered(reply, crate::cypher::commit_summary(&info));
+            drop(locks);
         },
     );
 }
@@ -744,6 +750,9 @@ struct CypherJob {
     /// What the client sent, when `query` is a rewrite of it (SHOW TRANSACTIONS):
     /// the slow-query log shows this, without the rewrite's own parameter.
     sent: Option<String>,
+    /// A WebSocket or HTTP transaction's statement that waited for locks: its
+    /// transaction, still lent out of the registry, to run it again in.
+    resumed: Option<Box<Tx>>,
 }
 
 /// How often an auto-commit query whose commit conflicts (another transaction
@@ -783,6 +792,7 @@ impl CypherJob {
             attempt: 0,
             terminate,
             sent,
+            resumed: None,
         })
     }
     /// An auto-commit query's retry on a conflict: the same query, run afresh on a
@@ -809,6 +819,7 @@ impl CypherJob {
             attempt: self.attempt + 1,
             terminate: self.terminate.clone(),
             sent: self.sent.clone(),
+            resumed: None,
         };
         let state = state.clone();
         Some(Box::new(move |reply: R| {
@@ -826,7 +837,7 @@ impl CypherJob {
         started: &Started,
         cancel: Arc<AtomicBool>,
         runner: &crate::cypher::Runner<T>,
-    ) -> Result<crate::cypher::Answer<T>, ExecError> {
+    ) -> Result<crate::cypher::Ran<T>, ExecError> {
         let answer = self.run_within(state, started, cancel, runner);
         let (text, params) = match &self.sent {
             // The rewrite's rows are its last parameter.
@@ -844,7 +855,7 @@ impl CypherJob {
         started: &Started,
         cancel: Arc<AtomicBool>,
         runner: &crate::cypher::Runner<T>,
-    ) -> Result<crate::cypher::Answer<T>, ExecError> {
+    ) -> Result<crate::cypher::Ran<T>, ExecError> {
         let budget = started.budget()?;
         let Some(id) = self.named.clone() else {
             let query =
@@ -853,18 +864,36 @@ impl CypherJob {
                     .with_metadata(self.metadata.clone());
             return crate::cypher::run(state, query, budget, cancel, runner);
         };
-        let tx = state.transactions.take(&id)?;
+        let tx = match self.resumed.take() {
+            Some(tx) => tx,
+            None => state.transactions.take(&id)?,
+        };
         // Until it is given back, the transaction is marked failed if this returns
         // early or unwinds (an engine bug must not leave it "busy" until it times out).
         let lent = crate::transactions::Lent::new(&state.transactions, &id);
         let query = crate::cypher::Query::new(&self.query, &self.params, Some(tx), self.role)
             .terminated_by(self.terminate.clone())
             .with_metadata(self.metadata.clone());
-        let mut answer = crate::cypher::run(state, query, budget, cancel, runner);
-        if let Ok(Some(tx)) = answer.as_mut().map(|a| a.tx.take()) {
-            lent.give_back(tx);
+        let mut ran = crate::cypher::run(state, query, budget, cancel, runner);
+        match ran.as_mut() {
+            Ok(crate::cypher::Ran::Answered(answer)) => {
+                if let Some(tx) = answer.tx.take() {
+                    lent.give_back(tx);
+                }
+            }
+            // The waiting statement keeps it lent, so the next one waits behind it.
+            Ok(crate::cypher::Ran::Blocked(_)) => lent.keep(),
+            Err(_) => {}
         }
-        answer
+        ran
+    }
+
+    /// The statement's way back after a wait: its transaction as it was before it.
+    fn resume(&mut self, tx: Box<Tx>) {
+        match self.named {
+            Some(_) => self.resumed = Some(tx),
+            None => self.within = Some(tx),
+        }
     }
 }
 
@@ -878,7 +907,10 @@ fn cypher_plain<R: Reply>(
 ) {
     let metric = crate::cypher::CYPHER_METRIC;
     let answer = match job.run(state, &started, cancel.clone(), &crate::cypher::PLAIN) {
-        Ok(answer) => answer,
+        Ok(Ran::Answered(answer)) => answer,
+        Ok(Ran::Blocked(blocked)) => {
+            return wait_for_locks(state, reply, job, blocked, cancel, cypher_plain::<R>)
+        }
         Err(error) => return reply.fail(metric, &error),
     };
     let retry = answer
@@ -918,7 +950,10 @@ fn cypher_graph<R: Reply>(
     let metric = crate::cypher::CYPHER_METRIC;
     let deferring = job.within.is_some();
     let answer = match job.run(state, &started, cancel.clone(), &crate::cypher::GRAPH) {
-        Ok(answer) => answer,
+        Ok(Ran::Answered(answer)) => answer,
+        Ok(Ran::Blocked(blocked)) => {
+            return wait_for_locks(state, reply, job, blocked, cancel, cypher_graph::<R>)
+        }
         Err(error) => return reply.fail(metric, &error),
     };
     let retry = answer
@@ -958,6 +993,53 @@ fn cypher_graph<R: Reply>(
             reply.answer_graph(metric, graph, trailer);
         },
     );
+}
+
+/// Parks a statement that waits for another transaction's locks, holding its
+/// transaction, until that one ends: then it runs again on a worker through `again`.
+/// A wait that would deadlock, or that lasts past the query's timeout, fails the
+/// statement and with it the transaction (rolled back, its locks released), as in
+/// Neo4j.
+fn wait_for_locks<R: Reply>(
+    state: &Arc<AppState>,
+    reply: R,
+    mut job: CypherJob,
+    blocked: crate::cypher::Blocked,
+    cancel: Arc<AtomicBool>,
+    again: Again<R>,
+) {
+    let deadline = reply.arrived() + Duration::from_millis(state.config.query_timeout_ms);
+    let waiting = state.clone();
+    let crate::cypher::Blocked { tx, wait } = blocked;
+    let wake: crate::locks::Wake = Box::new(move |woken| {
+        let failed = match woken {
+            crate::locks::Woken::Released => {
+                job.resume(tx);
+                return on_worker(&waiting, reply, move |state, reply, started| {
+                    again(state, reply, started, job, cancel)
+                });
+            }
+            crate::locks::Woken::Deadlock => ExecError::new(
+                Code::Deadlock,
+                "the statement would wait for a transaction that waits for this one (a \
+                 deadlock): this transaction is rolled back; run it again",
+            ),
+            crate::locks::Woken::TimedOut => ExecError::new(
+                Code::Timeout,
+                format!(
+                    "the statement waited for another transaction's locks past \
+                     query_timeout_ms ({} ms): this transaction is rolled back",
+                    waiting.config.query_timeout_ms
+                ),
+            ),
+        };
+        drop(tx);
+        if let Some(id) = &job.named {
+            waiting.transactions.fail(id);
+        }
+        reply.fail(crate::cypher::CYPHER_METRIC, &failed);
+    });
+    state.locks.wait(wait, deadline, wake);
 }
 
 /// Answers a query through `respond`: at once when it wrote nothing, else from the

@@ -26,7 +26,9 @@ fn status_of(code: Code) -> StatusCode {
         Code::FrameTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Code::ResultTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
         Code::Busy | Code::ShardUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-        Code::ConditionFailed | Code::DuplicateId | Code::Conflict => StatusCode::CONFLICT,
+        Code::ConditionFailed | Code::DuplicateId | Code::Conflict | Code::Deadlock => {
+            StatusCode::CONFLICT
+        }
         Code::ReadOnly => StatusCode::METHOD_NOT_ALLOWED,
         Code::Unauthorized => StatusCode::UNAUTHORIZED,
         Code::Forbidden => StatusCode::FORBIDDEN,
@@ -281,8 +283,11 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>, headers: HeaderM
         .render(state.pool.queued(), state.config.workers);
     text.push_str(&format!(
         "# HELP kith_transactions_open Explicit WebSocket and HTTP transactions open.\n\
-         # TYPE kith_transactions_open gauge\nkith_transactions_open {}\n",
-        state.transactions.len()
+         # TYPE kith_transactions_open gauge\nkith_transactions_open {}\n\
+         # HELP kith_lock_waits Statements of explicit transactions waiting for another's locks.\n\
+         # TYPE kith_lock_waits gauge\nkith_lock_waits {}\n",
+        state.transactions.len(),
+        state.locks.waiting()
     ));
     if let Some(writes) = &state.writes {
         text.push_str(&format!(

@@ -520,6 +520,7 @@ fn event_refused(code: kith_protocol::ErrorCode) -> bool {
             | Code::StorageFailure
             | Code::Timeout
             | Code::Conflict
+            | Code::Deadlock
             | Code::Internal
     )
 }

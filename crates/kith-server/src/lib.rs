@@ -45,6 +45,7 @@ mod http;
 mod http_serve;
 mod ingest;
 mod local_shard;
+mod locks;
 pub mod metrics;
 mod pool;
 pub mod procedures;

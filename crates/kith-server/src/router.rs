@@ -183,6 +183,7 @@ impl Server {
             auth,
             admission,
             transactions: crate::transactions::Transactions::new(config_transactions_max),
+            locks: Arc::default(),
             running: Arc::default(),
             replica,
             versions: crate::consistency::Versions::watch(store_for_versions, replica_for_versions),
@@ -230,6 +231,7 @@ impl Server {
             tokio::spawn(crate::bolt::accept(bolt, tls.clone(), state.clone()));
         }
         tokio::spawn(crate::transactions::sweep_every_second(state.clone()));
+        tokio::spawn(crate::locks::expire_waits(state.clone()));
         let ingest = match &state.ingest {
             Some(source) => Some(crate::ingest::Ingest::start(state.clone(), source.clone())?),
             None => None,

@@ -34,6 +34,8 @@ pub(crate) struct AppState {
     pub(crate) admission: crate::admission::Gate,
     /// Open WebSocket and HTTP transactions.
     pub(crate) transactions: crate::transactions::Transactions,
+    /// The write locks of explicit transactions (every transport's).
+    pub(crate) locks: Arc<crate::locks::Locks>,
     /// The queries and calls running now (SHOW TRANSACTIONS).
     pub(crate) running: Arc<crate::running::Running>,
     /// For a read replica: what applies its primary's log.

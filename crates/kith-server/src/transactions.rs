@@ -219,6 +219,12 @@ impl<'a> Lent<'a> {
         self.transactions.give_back(self.id, tx);
         self.returned = true;
     }
+
+    /// Leaves the transaction lent: a statement waiting for locks holds it, and gives
+    /// it back (or fails it) when it runs again.
+    pub(crate) fn keep(mut self) {
+        self.returned = true;
+    }
 }
 
 impl Drop for Lent<'_> {

@@ -54,6 +54,6 @@ pub use memory::MemoryReport;
 pub use raw::{RawGraph, RawNode, RawRel};
 pub use snapshot::Snapshot;
 pub use store::{CommitInfo, GroupResults, Store};
-pub use tx::Tx;
+pub use tx::{Owner, RebaseRefused, Tx};
 pub use wal::{decode_payload, scan_log_bytes, Durability, LogScan, WAL_FORMAT_VERSION};
 pub use write::{Condition, Name, NodeRef, WriteBatch, WriteOp};

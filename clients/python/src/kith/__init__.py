@@ -28,6 +28,7 @@ from .errors import (
     ConditionFailed,
     Conflict,
     ConnectionClosed,
+    Deadlock,
     ConnectionFailed,
     CypherError,
     DuplicateId,
@@ -85,6 +86,7 @@ __all__ = [
     "DuplicateId",
     "Conflict",
     "CypherError",
+    "Deadlock",
     "ENCODINGS",
     "COMPRESSIONS",
 ]

@@ -143,6 +143,11 @@ class Conflict(WriteError):
     committed after it began (``conflict``): nothing was written; run it again."""
 
 
+class Deadlock(WriteError):
+    """A statement of an explicit transaction would wait for a transaction that
+    waits for it (``deadlock``): this transaction was rolled back; run it again."""
+
+
 class CypherError(KithError):
     """A Cypher query was refused or failed (``cypher_error``): a syntax, semantic or
     type error, a missing parameter, an unknown function, ... ``cypher_code`` names
@@ -167,6 +172,7 @@ _BY_CODE: dict[str, type[KithError]] = {
     "condition_failed": ConditionFailed,
     "duplicate_id": DuplicateId,
     "conflict": Conflict,
+    "deadlock": Deadlock,
     "invalid_write": WriteError,
     "read_only": WriteError,
     "storage_failure": WriteError,

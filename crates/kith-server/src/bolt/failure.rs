@@ -30,6 +30,7 @@ pub(crate) fn neo4j_code(error: &ExecError) -> &str {
         Code::Busy => "Neo.TransientError.Request.NoThreadsAvailable",
         Code::ShardUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
         Code::Conflict => "Neo.TransientError.Transaction.Outdated",
+        Code::Deadlock => "Neo.TransientError.Transaction.DeadlockDetected",
         Code::Timeout => "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
         Code::DuplicateId | Code::ConditionFailed => {
             "Neo.ClientError.Schema.ConstraintValidationFailed"
@@ -90,6 +91,8 @@ pub(crate) fn metadata(failure: &Failure) -> Pack {
             "42001"
         }
         "Neo.ClientError.Security.Unauthorized" => "42NFF",
+        // As Neo4j 5.26 answers a deadlock (recorded on the real one).
+        "Neo.TransientError.Transaction.DeadlockDetected" => "50N05",
         _ => "50N42",
     };
     let s = |v: &str| Pack::String(v.to_owned());
@@ -120,7 +123,10 @@ mod tests {
             assert!(status.starts_with("Neo."), "{code}: {status}");
             let transient = status.starts_with("Neo.TransientError.");
             // Only what a retry can fix is transient: managed transactions retry it.
-            let retryable = matches!(code, Code::Busy | Code::Conflict | Code::ShardUnavailable);
+            let retryable = matches!(
+                code,
+                Code::Busy | Code::Conflict | Code::Deadlock | Code::ShardUnavailable
+            );
             assert_eq!(transient, retryable, "{code}: {status}");
         }
         let cypher = crate::cypher::from_cypher(

@@ -574,6 +574,9 @@ impl Session {
         let version = match tx.is_empty() {
             true => tx.base_version(),
             false => {
+                let mut tx = tx;
+                // Its locks are released once the commit is answered (and visible).
+                let _locks = tx.take_owner();
                 let (batch, check) = tx.into_commit();
                 let (reply, outcome) = BoltReply::new(&self.state);
                 dispatch(

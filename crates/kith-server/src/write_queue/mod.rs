@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use kith_protocol::ErrorCode as Code;
 use kith_replication::Publisher;
-use kith_storage::{Database, ReadCheck, WriteBatch};
+use kith_storage::{Database, History, ReadCheck, WriteBatch, WriteSet};
 
 pub(crate) use reply::Reply;
 
@@ -146,6 +146,7 @@ pub(crate) struct WriteQueue {
     /// Set by the writer when writing stopped for good.
     failure: Arc<OnceLock<String>>,
     times: Arc<WriterTimes>,
+    history: Arc<Mutex<History>>,
 }
 
 impl WriteQueue {
@@ -174,6 +175,8 @@ impl WriteQueue {
         let failed = failure.clone();
         let times = Arc::new(WriterTimes::default());
         let group_times = times.clone();
+        let history = Arc::new(Mutex::new(writer::fresh_history(&database)));
+        let writer_history = history.clone();
         let writer = std::thread::Builder::new()
             .name("kith-writer".into())
             .spawn(move || {
@@ -185,6 +188,7 @@ impl WriteQueue {
                     failure: &failed,
                     times: &group_times,
                     faults,
+                    history: &writer_history,
                 })
             })?;
         let (stop_checkpointer, stop) = bounded::<()>(1);
@@ -205,7 +209,15 @@ impl WriteQueue {
             publishing,
             failure,
             times,
+            history,
         })
+    }
+
+    /// The first commit after version `read` that changed what `set` changes, if
+    /// any (what the writer would refuse as a conflict; every version up to one the
+    /// store has made visible is known here).
+    pub(crate) fn changed_since(&self, read: u64, set: &WriteSet) -> Option<u64> {
+        writer::lock_history(&self.history).conflict(read, set)
     }
 
     /// How long commit groups and checkpoints took.

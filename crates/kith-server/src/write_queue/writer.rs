@@ -10,7 +10,7 @@
 //! handed to the publisher, since replicas would then miss its versions.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, TryRecvError};
@@ -42,6 +42,14 @@ pub(super) struct Writer<'a> {
     pub(super) failure: &'a OnceLock<String>,
     pub(super) times: &'a WriterTimes,
     pub(super) faults: Faults,
+    /// The recent commits' write sets, shared with statements that check theirs
+    /// before they commit (`WriteQueue::changed_since`).
+    pub(super) history: &'a Mutex<History>,
+}
+
+/// The history, also after a panic elsewhere held it (it is replaced then).
+pub(super) fn lock_history(history: &Mutex<History>) -> MutexGuard<'_, History> {
+    history.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// How far a group got before a panic.
@@ -62,7 +70,6 @@ impl Progress {
 }
 
 pub(super) fn run_writer(w: &Writer<'_>) {
-    let mut history = fresh_history(w.database);
     while let Some(group) = next_group(w.receiver, w.limits) {
         if let Some(why) = w.failure.get() {
             refuse_stopped(group, why);
@@ -72,26 +79,24 @@ pub(super) fn run_writer(w: &Writer<'_>) {
             before: w.database.store().snapshot().version(),
             published: false,
         };
-        let ran = catch_unwind(AssertUnwindSafe(|| {
-            commit_group(w, &mut history, group, &mut progress)
-        }));
+        let ran = catch_unwind(AssertUnwindSafe(|| commit_group(w, group, &mut progress)));
         if let Err(panic) = ran {
             let what = crate::pool::panic_text(panic.as_ref());
-            after_a_panic(w, &mut history, &progress, &what);
+            after_a_panic(w, &progress, &what);
         }
     }
 }
 
 /// A conflict history that starts at the current version: a transaction that read
 /// an older one is refused as a conflict (it cannot be checked).
-fn fresh_history(database: &Database) -> History {
+pub(super) fn fresh_history(database: &Database) -> History {
     let version = database.store().snapshot().version();
     History::new(version, HISTORY_COMMITS_MAX, HISTORY_ENTITIES_MAX)
 }
 
 /// Decides how the writer goes on after a group panicked (its unanswered jobs were
 /// answered `internal` as their replies dropped).
-fn after_a_panic(w: &Writer<'_>, history: &mut History, progress: &Progress, what: &str) {
+fn after_a_panic(w: &Writer<'_>, progress: &Progress, what: &str) {
     match progress.committed(w.database) {
         None => tracing::error!(
             panic = %what,
@@ -112,7 +117,7 @@ fn after_a_panic(w: &Writer<'_>, history: &mut History, progress: &Progress, wha
                 panic = %what, first, last,
                 "a commit group panicked after it was committed; writing goes on, and open transactions that read before it are refused as conflicts"
             );
-            *history = fresh_history(w.database);
+            *lock_history(w.history) = fresh_history(w.database);
         }
     }
 }
@@ -146,17 +151,13 @@ fn next_group(receiver: &Receiver<WriteJob>, limits: GroupLimits) -> Option<Vec<
     Some(group)
 }
 
-fn commit_group(
-    w: &Writer<'_>,
-    history: &mut History,
-    group: Vec<WriteJob>,
-    progress: &mut Progress,
-) {
+fn commit_group(w: &Writer<'_>, group: Vec<WriteJob>, progress: &mut Progress) {
     let started = Instant::now();
     if let Some(refusal) = w.publishing.and_then(|p| p.publisher.admit().err()) {
         return refuse_all(group, &refusal, started);
     }
-    let (group, sets) = checked(group, history, &w.database.store().snapshot(), started);
+    let current = w.database.store().snapshot();
+    let (group, sets) = checked(group, &lock_history(w.history), &current, started);
     if group.is_empty() {
         return;
     }
@@ -177,7 +178,7 @@ fn commit_group(
                 started,
                 commit,
             };
-            finish(w, history, group, sets, done, progress);
+            finish(w, group, sets, done, progress);
         }
         Err(error) => {
             tracing::error!(%error, "a commit group could not be logged; nothing of it was applied");
@@ -207,7 +208,6 @@ struct Committed {
 /// answers the transactions not waiting for Kafka.
 fn finish(
     w: &Writer<'_>,
-    history: &mut History,
     group: Vec<WriteJob>,
     sets: Vec<(WriteSet, bool)>,
     done: Committed,
@@ -239,9 +239,11 @@ fn finish(
         p.publisher.publish(record, acks);
     }
     progress.published = true;
+    let mut history = lock_history(w.history);
     for (version, set) in recorded {
         history.record(version, set);
     }
+    drop(history);
     for (reply, result, timing) in answers {
         reply.send(result, timing);
     }

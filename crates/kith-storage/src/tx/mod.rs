@@ -17,7 +17,19 @@ use rustc_hash::FxHashMap;
 
 use crate::{Snapshot, StorageError, WriteBatch};
 
+mod rebase;
+
+pub use rebase::RebaseRefused;
+
+/// Something the server keeps with a transaction for as long as any copy of it lives
+/// (its locks): dropped with the last copy, whether it commits, rolls back or is lost.
+pub type Owner = Arc<dyn std::any::Any + Send + Sync>;
+
 /// A private version and the batch that makes it.
+///
+/// A clone is a savepoint: the statement that follows can be undone by going back
+/// to it (copy-on-write pages make the clone cheap; the batch is copied).
+#[derive(Clone)]
 pub struct Tx {
     version: Snapshot,
     /// The version it started from, as it was (what its writes are checked against).
@@ -38,6 +50,11 @@ pub struct Tx {
     /// Operations the batch may hold: a statement that would make more fails as
     /// it writes, before it holds more memory.
     ops_max: usize,
+    /// Kept for the server, shared by every clone (see [`Owner`]).
+    owner: Option<Owner>,
+    /// Whether a statement has read this version: moving onto a newer one would then
+    /// break snapshot isolation (see [`Tx::rebase`]).
+    read: bool,
 }
 
 impl Tx {
@@ -55,6 +72,8 @@ impl Tx {
             counts: WriteCounts::default(),
             failed: false,
             ops_max: usize::MAX,
+            owner: None,
+            read: false,
         }
     }
 
@@ -98,12 +117,37 @@ impl Tx {
         }
     }
 
+    /// Records that a statement read the transaction's version.
+    pub fn mark_read(&mut self) {
+        self.read = true;
+    }
+
+    /// What the server keeps with it, if anything.
+    pub fn owner(&self) -> Option<&Owner> {
+        self.owner.as_ref()
+    }
+
+    /// Keeps `owner` with it (and its clones) until the last of them is dropped.
+    pub fn set_owner(&mut self, owner: Owner) {
+        self.owner = Some(owner);
+    }
+
+    /// Takes what the server keeps with it: a commit holds it until it is answered.
+    pub fn take_owner(&mut self) -> Option<Owner> {
+        self.owner.take()
+    }
+
+    /// What its writes change of the version it read (see [`crate::WriteSet`]).
+    pub fn write_set(&self) -> crate::WriteSet {
+        crate::WriteSet::of(self.ops.iter().flatten(), &self.base)
+    }
+
     /// The batch that commits it, and what the writer checks first: the version it
     /// read and what it changed of it (see [`crate::History`]).
     pub fn into_commit(self) -> (WriteBatch, crate::ReadCheck) {
         let check = crate::ReadCheck {
             read: self.base_version,
-            writes: crate::WriteSet::of(self.ops.iter().flatten(), &self.base),
+            writes: self.write_set(),
         };
         (self.into_batch(), check)
     }
