@@ -10,26 +10,34 @@ use crate::StorageError;
 /// The property key that feeds the external-id index; always interned as key 0.
 pub const ID_KEY: PropKeyId = PropKeyId(0);
 
-/// One namespace of interned names.
+/// One namespace of interned names. An id whose name was forgotten (no element
+/// used it: [`Catalog::forget`]) holds the empty name, which no name can be, until a
+/// new name takes it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
     by_name: FxHashMap<Arc<str>, u16>,
     names: Vec<Arc<str>>,
+    /// Ids of forgotten names, given to new ones first.
+    free: Vec<u16>,
 }
+
+/// Names a namespace holds at most: ids are 16 bits.
+pub const NAMES_MAX: usize = 1 << 16;
 
 impl Names {
     fn get(&self, name: &str) -> Option<u16> {
         self.by_name.get(name).copied()
     }
 
+    /// The id of `name`, and whether it is new.
     fn intern(
         &mut self,
         name: &str,
         what: &'static str,
         full: &'static str,
-    ) -> Result<u16, StorageError> {
+    ) -> Result<(u16, bool), StorageError> {
         if let Some(id) = self.get(name) {
-            return Ok(id);
+            return Ok((id, false));
         }
         // Wire formats carry names as map keys, and BSON keys end at a NUL byte.
         if name.is_empty() || name.contains('\0') {
@@ -38,25 +46,67 @@ impl Names {
                 name: name.escape_debug().to_string(),
             });
         }
-        let id =
-            u16::try_from(self.names.len()).map_err(|_| StorageError::CapacityExceeded(full))?;
         let name: Arc<str> = name.into();
-        self.names.push(name.clone());
+        let id = match self.free.pop() {
+            Some(id) => {
+                debug_assert!(
+                    self.names[usize::from(id)].is_empty(),
+                    "a free id is nameless"
+                );
+                self.names[usize::from(id)] = name.clone();
+                id
+            }
+            None => {
+                let id = u16::try_from(self.names.len())
+                    .map_err(|_| StorageError::CapacityExceeded(full))?;
+                self.names.push(name.clone());
+                id
+            }
+        };
         self.by_name.insert(name, id);
-        Ok(id)
+        Ok((id, true))
+    }
+
+    /// Forgets the name of `id`, whose id a new name may take.
+    fn forget(&mut self, id: u16) {
+        let slot = &mut self.names[usize::from(id)];
+        assert!(!slot.is_empty(), "a name is forgotten once");
+        self.by_name.remove(&**slot);
+        *slot = Arc::from("");
+        self.free.push(id);
     }
 
     fn name(&self, id: u16) -> &str {
-        self.names.get(usize::from(id)).map_or("<unknown>", |n| n)
+        match self.names.get(usize::from(id)) {
+            Some(n) if !n.is_empty() => n,
+            _ => "<unknown>",
+        }
     }
 
+    /// Every id's name, the empty name where an id is free (what a graph file keeps).
     pub(crate) fn all(&self) -> &[Arc<str>] {
         &self.names
     }
+
+    /// The ids that have a name.
+    pub(crate) fn ids(&self) -> impl Iterator<Item = u16> + '_ {
+        (0..self.names.len())
+            .filter(|&i| !self.names[i].is_empty())
+            .map(|i| i as u16)
+    }
+
+    /// Names held now.
+    pub(crate) fn len(&self) -> usize {
+        self.by_name.len()
+    }
 }
 
-/// Name tables of one graph. Ids only grow; a name is never removed, so ids held by
-/// older snapshots stay valid.
+/// Name tables of one graph. A name no element, index or order rule uses can be
+/// forgotten and its id given to a new name ([`Snapshot::reclaim_names`]); each
+/// version holds its own catalog, so ids an older snapshot reads keep their names
+/// there.
+///
+/// [`Snapshot::reclaim_names`]: crate::Snapshot::reclaim_names
 #[derive(Clone, Debug)]
 pub struct Catalog {
     pub(crate) labels: Names,
@@ -178,35 +228,34 @@ impl Catalog {
 
     /// Interns a label name.
     pub fn label(&mut self, name: &str) -> Result<LabelId, StorageError> {
-        let before = self.labels.names.len();
-        let id = self
-            .labels
-            .intern(name, "label", "more than 65,536 labels")?;
-        if self.labels.names.len() != before {
+        let (id, fresh) =
+            self.labels
+                .intern(name, "label", "more than 65,536 labels in use at once")?;
+        if fresh {
             self.arm_orders(Fresh::Label(LabelId(id)), false);
         }
         Ok(LabelId(id))
     }
     /// Interns a relationship type name.
     pub fn rel_type(&mut self, name: &str) -> Result<RelTypeId, StorageError> {
-        let before = self.rel_types.names.len();
-        let id = self.rel_types.intern(
+        let (id, fresh) = self.rel_types.intern(
             name,
             "relationship type",
-            "more than 65,536 relationship types",
+            "more than 65,536 relationship types in use at once",
         )?;
-        if self.rel_types.names.len() != before {
+        if fresh {
             self.arm_orders(Fresh::Type(RelTypeId(id)), false);
         }
         Ok(RelTypeId(id))
     }
     /// Interns a property key name.
     pub fn prop_key(&mut self, name: &str) -> Result<PropKeyId, StorageError> {
-        let before = self.prop_keys.names.len();
-        let id = self
-            .prop_keys
-            .intern(name, "property key", "more than 65,536 property keys")?;
-        if self.prop_keys.names.len() != before {
+        let (id, fresh) = self.prop_keys.intern(
+            name,
+            "property key",
+            "more than 65,536 property keys in use at once",
+        )?;
+        if fresh {
             self.arm_orders(Fresh::Nothing, false);
         }
         Ok(PropKeyId(id))
@@ -235,17 +284,38 @@ impl Catalog {
     pub fn prop_key_name(&self, id: PropKeyId) -> &str {
         self.prop_keys.name(id.0)
     }
-    /// Number of labels.
+    /// Label ids handed out (named, or free to take).
     pub fn label_count(&self) -> usize {
         self.labels.names.len()
     }
-    /// Number of relationship types.
+    /// Relationship type ids handed out (named, or free to take).
     pub fn rel_type_count(&self) -> usize {
         self.rel_types.names.len()
     }
-    /// Number of property keys.
+    /// Property key ids handed out (named, or free to take).
     pub fn prop_key_count(&self) -> usize {
         self.prop_keys.names.len()
+    }
+    /// Names held now, of all three kinds.
+    pub fn names_held(&self) -> usize {
+        self.labels.len() + self.rel_types.len() + self.prop_keys.len()
+    }
+
+    /// Forgets these names (none may be in use: see [`Snapshot::reclaim_names`]).
+    ///
+    /// [`Snapshot::reclaim_names`]: crate::Snapshot::reclaim_names
+    pub(crate) fn forget(
+        &mut self,
+        labels: &[LabelId],
+        rel_types: &[RelTypeId],
+        keys: &[PropKeyId],
+    ) {
+        labels.iter().for_each(|l| self.labels.forget(l.0));
+        rel_types.iter().for_each(|t| self.rel_types.forget(t.0));
+        keys.iter().for_each(|k| {
+            assert_ne!(*k, ID_KEY, "the id key stays");
+            self.prop_keys.forget(k.0)
+        });
     }
 }
 
@@ -255,14 +325,21 @@ impl Names {
         self.names.push(name);
     }
 
-    /// Rebuilds the name -> id map after `push_unchecked`; false if a name repeats.
+    /// Rebuilds the name -> id map after `push_unchecked` (an empty name is a free
+    /// id); false if a name repeats.
     pub(crate) fn rebuild_lookup(&mut self) -> bool {
+        self.free = (0..self.names.len())
+            .rev()
+            .filter(|&i| self.names[i].is_empty())
+            .map(|i| i as u16)
+            .collect();
         self.by_name = self
             .names
             .iter()
             .enumerate()
+            .filter(|(_, n)| !n.is_empty())
             .map(|(i, n)| (n.clone(), i as u16))
             .collect();
-        self.by_name.len() == self.names.len()
+        self.by_name.len() + self.free.len() == self.names.len()
     }
 }

@@ -241,6 +241,17 @@ impl Page {
         }
     }
 
+    /// Whether no slot holds a value.
+    fn is_empty(&self) -> bool {
+        match self {
+            Page::Fixed { present, .. }
+            | Page::Narrow { present, .. }
+            | Page::Packed { present, .. } => present.iter().all(|w| *w == 0),
+            Page::Str(strings) => strings.iter().all(Option::is_none),
+            Page::Mixed(values) => values.iter().all(|v| *v == Value::Null),
+        }
+    }
+
     fn clear(&mut self, slot: usize) {
         match self {
             Page::Fixed { present, .. } | Page::Narrow { present, .. } => clear_bit(present, slot),
@@ -416,14 +427,21 @@ impl Column {
         }
     }
 
-    fn clear(&mut self, id: usize) {
+    /// Removes the value at `id`; a page left empty is dropped. Whether the column
+    /// is then empty.
+    fn clear(&mut self, id: usize) -> bool {
         let page = id >> PAGE_BITS;
         // Only pages that exist: a clear must not copy a page table for nothing.
         if matches!(self.pages.get(page), Some(Some(_))) {
-            if let Some(Some(page)) = self.pages.get_mut(page) {
-                Arc::make_mut(page).clear(id & (PAGE_SLOTS - 1));
+            let entry = self.pages.get_mut(page).expect("the page exists");
+            let kept = entry.as_mut().expect("the page exists");
+            Arc::make_mut(kept).clear(id & (PAGE_SLOTS - 1));
+            if kept.is_empty() {
+                *entry = None;
+                return self.pages.iter().all(Option::is_none);
             }
         }
+        false
     }
 
     /// Packs every page of strings (see [`Page::pack`]).
@@ -443,9 +461,10 @@ impl Column {
 /// Every key's column, for one kind of element (nodes, or relationships).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Columns {
-    /// Indexed by property key. Two levels of sharing: a version clone shares the
-    /// list, and a write copies the list of pointers, then the one column it changes.
-    cols: Arc<Vec<Arc<Column>>>,
+    /// Indexed by property key, in copy-on-write pages of shared columns: a write
+    /// copies one page of pointers and the column it changes, however many keys there
+    /// are. A key no element has a value of holds no column.
+    cols: PagedVec<Option<Arc<Column>>>,
 }
 
 impl Columns {
@@ -461,70 +480,97 @@ impl Columns {
                     table.resize(number, None);
                     table.push(Some(Arc::new(page)));
                 }
-                Arc::new(Column {
+                let column = Column {
                     pages: PagedVec::from_vec(table),
-                })
+                };
+                let empty = column.pages.iter().all(Option::is_none);
+                (!empty).then(|| Arc::new(column))
             })
             .collect();
         Columns {
-            cols: Arc::new(cols),
+            cols: PagedVec::from_vec(cols),
         }
+    }
+
+    fn column(&self, key: PropKeyId) -> Option<&Column> {
+        self.cols.get(key.index())?.as_deref()
+    }
+
+    /// Whether some element has a value of `key`.
+    pub(crate) fn has_key(&self, key: PropKeyId) -> bool {
+        self.column(key).is_some()
     }
 
     /// Page `number` of `key`'s column, if it has one.
     pub(crate) fn page(&self, key: PropKeyId, number: usize) -> Option<&Page> {
-        self.cols.get(key.index())?.pages.get(number)?.as_deref()
+        self.column(key)?.pages.get(number)?.as_deref()
     }
 
     /// Per key, its pages as `(page number, page)`, numbers ascending.
     pub(crate) fn key_pages(
         &self,
     ) -> impl ExactSizeIterator<Item = impl Iterator<Item = (usize, &Page)> + '_> + '_ {
-        self.cols.iter().map(|col| {
-            col.pages
-                .iter()
-                .enumerate()
-                .filter_map(|(n, p)| Some((n, p.as_deref()?)))
+        (0..self.cols.len()).map(|k| {
+            self.cols
+                .get(k)
+                .and_then(Option::as_deref)
+                .into_iter()
+                .flat_map(|col| {
+                    col.pages
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(n, p)| Some((n, p.as_deref()?)))
+                })
         })
     }
 
     /// The value of `key` at `id`, if set.
     #[inline]
     pub(crate) fn get(&self, key: PropKeyId, id: usize) -> Option<Value> {
-        self.cols.get(key.index())?.get(id)
+        self.column(key)?.get(id)
     }
 
     /// Sets `key` at `id` (`value` must not be `Null`: use [`Columns::clear`]).
     pub(crate) fn set(&mut self, key: PropKeyId, id: usize, value: Value) {
-        let cols = Arc::make_mut(&mut self.cols);
-        if cols.len() <= key.index() {
-            cols.resize_with(key.index() + 1, Arc::default);
+        while self.cols.len() <= key.index() {
+            self.cols.push(None);
         }
-        Arc::make_mut(&mut cols[key.index()]).set(id, value);
+        let slot = self
+            .cols
+            .get_mut(key.index())
+            .expect("grown to cover the key");
+        Arc::make_mut(slot.get_or_insert_with(Arc::default)).set(id, value);
     }
 
-    /// Removes `key` at `id`.
+    /// Removes `key` at `id`; a key left without values keeps no column.
     pub(crate) fn clear(&mut self, key: PropKeyId, id: usize) {
         // Only where a value is (tested without copying it out): a clear must not
         // copy the column list and the column for nothing.
-        if self.cols.get(key.index()).is_some_and(|c| c.has(id)) {
-            Arc::make_mut(&mut Arc::make_mut(&mut self.cols)[key.index()]).clear(id);
+        if !self.column(key).is_some_and(|c| c.has(id)) {
+            return;
+        }
+        let slot = self.cols.get_mut(key.index()).expect("it has the value");
+        let column = slot.as_mut().expect("it has the value");
+        if Arc::make_mut(column).clear(id) {
+            *slot = None;
         }
     }
 
     /// Packs every page of strings into one buffer a page: done once a graph is
     /// loaded, when every page is this version's alone.
     pub(crate) fn pack(&mut self) {
-        for col in Arc::make_mut(&mut self.cols).iter_mut() {
-            Arc::make_mut(col).pack();
+        for k in 0..self.cols.len() {
+            if let Some(Some(col)) = self.cols.get_mut(k) {
+                Arc::make_mut(col).pack();
+            }
         }
     }
 
     /// Heap bytes of every column (page tables, pages, strings), and the string bytes
     /// among them.
     pub(crate) fn bytes(&self) -> (usize, usize) {
-        let (mut total, mut strings) = (self.cols.capacity() * size_of::<Arc<Column>>(), 0);
-        for col in self.cols.iter() {
+        let (mut total, mut strings) = (self.cols.table_bytes(), 0);
+        for col in self.cols.iter().flatten() {
             total += size_of::<Column>() + col.pages.table_bytes();
             total += col.pages.pages().map(|p| p.capacity()).sum::<usize>()
                 * size_of::<Option<Arc<Page>>>();
@@ -601,6 +647,26 @@ mod tests {
     }
 
     #[test]
+    fn a_key_whose_values_are_all_cleared_keeps_no_column() {
+        let mut c = Columns::default();
+        c.set(key(3), 5, Value::Int(1));
+        c.set(key(3), 5000, Value::string("x"));
+        let before = c.clone();
+        c.clear(key(3), 5);
+        assert!(c.page(key(3), 0).is_none(), "the emptied page is dropped");
+        assert!(c.has_key(key(3)));
+        c.clear(key(3), 5000);
+        assert!(!c.has_key(key(3)), "no value left: no column");
+        assert_eq!(
+            before.get(key(3), 5),
+            Some(Value::Int(1)),
+            "older versions keep theirs"
+        );
+        c.set(key(3), 7, Value::Bool(true));
+        assert_eq!(c.get(key(3), 7), Some(Value::Bool(true)));
+    }
+
+    #[test]
     fn packed_strings_read_back_and_take_writes_without_reaching_older_versions() {
         let mut c = Columns::default();
         for id in (0..600usize).filter(|id| !id.is_multiple_of(3)) {
@@ -610,10 +676,7 @@ mod tests {
         let (bytes_unpacked, _) = c.bytes();
         c.pack();
         let (bytes_packed, text) = c.bytes();
-        assert!(matches!(
-            c.cols[0].pages.get(0).and_then(Option::as_deref),
-            Some(Page::Packed { .. })
-        ));
+        assert!(matches!(c.page(key(0), 0), Some(Page::Packed { .. })));
         let expect = |id: usize| (!id.is_multiple_of(3)).then(|| Value::string(format!("s{id}é")));
         for id in (0..600).filter(|&id| id != 2) {
             assert_eq!(c.get(key(0), id), expect(id), "id {id}");
@@ -694,7 +757,8 @@ mod tests {
         let (bytes, strings) = c.bytes();
         assert_eq!(strings, 0);
         // One page of 256 integers (2 KiB) plus page-table entries of 8 bytes per
-        // 256 ids (31 KiB for a million), not a million 8-byte slots (8 MiB).
-        assert!(bytes < 50_000, "{bytes}");
+        // 256 ids (31 KiB for a million), and the key table's page (8 KiB), not a
+        // million 8-byte slots (8 MiB).
+        assert!(bytes < 60_000, "{bytes}");
     }
 }

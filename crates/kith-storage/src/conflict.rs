@@ -167,9 +167,11 @@ impl History {
         if read < self.known_after {
             return Some(self.known_after);
         }
+        // Entries are in version order: only those after `read` are looked at (a
+        // scan from the oldest cost every commit ~0.5 ms once the history was full).
+        let after = self.entries.partition_point(|(v, _)| *v <= read);
         self.entries
-            .iter()
-            .filter(|(v, _)| *v > read)
+            .range(after..)
             .find(|(_, other)| set.conflicts(other))
             .map(|(v, _)| *v)
     }

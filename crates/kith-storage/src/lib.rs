@@ -30,6 +30,7 @@ mod node;
 mod paged;
 mod prop_index;
 mod raw;
+mod reclaim;
 mod schema;
 mod shapes;
 mod snapshot;
@@ -39,7 +40,7 @@ mod tx;
 mod wal;
 mod write;
 
-pub use catalog::{Catalog, ID_KEY};
+pub use catalog::{Catalog, ID_KEY, NAMES_MAX};
 pub use conflict::{History, ReadCheck, WriteSet};
 pub use database::{
     create_data_dir, CheckpointReport, Database, DatabaseOptions, LogRecord, RecoveryReport,
@@ -52,6 +53,7 @@ pub use graph_file::{
 };
 pub use memory::MemoryReport;
 pub use raw::{RawGraph, RawNode, RawRel};
+pub use reclaim::Reclaimed;
 pub use snapshot::Snapshot;
 pub use store::{CommitInfo, GroupResults, Store};
 pub use tx::{Owner, RebaseRefused, Tx};

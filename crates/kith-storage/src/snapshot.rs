@@ -548,20 +548,21 @@ impl GraphView for Snapshot {
     }
     fn label_names(&self) -> Vec<String> {
         let c = &self.catalog;
-        (0..c.label_count())
-            .map(|i| c.label_name(LabelId(i as _)).to_owned())
+        c.labels
+            .ids()
+            .map(|i| c.label_name(LabelId(i)).to_owned())
             .collect()
     }
     fn rel_type_names(&self) -> Vec<String> {
         let c = &self.catalog;
-        (0..c.rel_type_count())
-            .map(|i| c.rel_type_name(RelTypeId(i as _)).to_owned())
+        let ids = c.rel_types.ids();
+        ids.map(|i| c.rel_type_name(RelTypeId(i)).to_owned())
             .collect()
     }
     fn prop_key_names(&self) -> Vec<String> {
         let c = &self.catalog;
-        (0..c.prop_key_count())
-            .map(|i| c.prop_key_name(PropKeyId(i as _)).to_owned())
+        let ids = c.prop_keys.ids();
+        ids.map(|i| c.prop_key_name(PropKeyId(i)).to_owned())
             .collect()
     }
     fn node_id_bound(&self) -> usize {

@@ -1,5 +1,6 @@
 //! The single writer and the published version.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
@@ -32,6 +33,9 @@ pub type GroupResults = Vec<Result<CommitInfo, StorageError>>;
 pub struct Store {
     current: ArcSwap<Snapshot>,
     writer: Mutex<Compactor>,
+    /// Names the catalog held after the writer last forgot unused ones (changed
+    /// only under `writer`).
+    names_at_reclaim: AtomicUsize,
 }
 
 impl Store {
@@ -40,6 +44,7 @@ impl Store {
         Store {
             current: ArcSwap::from_pointee(snapshot),
             writer: Mutex::new(Compactor::default()),
+            names_at_reclaim: AtomicUsize::new(0),
         }
     }
 
@@ -60,6 +65,20 @@ impl Store {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         *compactor = Compactor::default();
         self.current.store(Arc::new(snapshot));
+    }
+
+    /// `base` without the names nothing uses, once the catalog has grown by
+    /// `RECLAIM_AFTER` names since the last time (see `crate::reclaim`).
+    fn reclaim_due(&self, base: &Snapshot) -> Option<Snapshot> {
+        let held = base.catalog.names_held();
+        if held < self.names_at_reclaim.load(Ordering::Relaxed) + crate::reclaim::RECLAIM_AFTER {
+            return None;
+        }
+        let mut reclaimed = base.clone();
+        reclaimed.reclaim_names();
+        let after = reclaimed.catalog.names_held();
+        self.names_at_reclaim.store(after, Ordering::Relaxed);
+        (after < held).then_some(reclaimed)
     }
 
     /// Applies a batch atomically: all of it becomes visible at once, or none of it.
@@ -91,6 +110,11 @@ impl Store {
         if let Some(rebased) = compactor.finish(&base) {
             // The same graph, with a smaller delta: publishing it changes no answer.
             base = Arc::new(rebased);
+            self.current.store(Arc::clone(&base));
+        }
+        if let Some(reclaimed) = self.reclaim_due(&base) {
+            // The same graph, with fewer names: publishing it changes no answer.
+            base = Arc::new(reclaimed);
             self.current.store(Arc::clone(&base));
         }
         let mut next = Snapshot::clone(&base);
