@@ -214,7 +214,9 @@ fn in_transaction<T>(
     let mut saved = tx.clone();
     for _ in 0..REBASES_MAX {
         let answer = statement_in(&mut tx, prepared, statement, limits, runner)?;
-        let set = tx.write_set();
+        // Only this statement's writes: the earlier ones hold their locks already, and
+        // were checked as they were made (the commit checks everything once more).
+        let set = tx.writes_after(saved.mark());
         if let crate::locks::Acquired::Blocked(wait) = state.locks.acquire(owner.key(), &set) {
             return Ok(Ran::Blocked(Blocked { tx: saved, wait }));
         }

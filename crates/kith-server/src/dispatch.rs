@@ -856,7 +856,17 @@ impl CypherJob {
         cancel: Arc<AtomicBool>,
         runner: &crate::cypher::Runner<T>,
     ) -> Result<crate::cypher::Ran<T>, ExecError> {
-        let budget = started.budget()?;
+        let budget = match started.budget() {
+            Ok(budget) => budget,
+            Err(late) => {
+                // A statement woken after a lock wait holds its transaction lent:
+                // failing, it fails the transaction (else it stays busy until swept).
+                if let (Some(_), Some(id)) = (self.resumed.take(), &self.named) {
+                    state.transactions.fail(id);
+                }
+                return Err(late);
+            }
+        };
         let Some(id) = self.named.clone() else {
             let query =
                 crate::cypher::Query::new(&self.query, &self.params, self.within.take(), self.role)

@@ -139,7 +139,21 @@ impl Tx {
 
     /// What its writes change of the version it read (see [`crate::WriteSet`]).
     pub fn write_set(&self) -> crate::WriteSet {
-        crate::WriteSet::of(self.ops.iter().flatten(), &self.base)
+        self.writes_after(0)
+    }
+
+    /// Where its batch ends now: [`Tx::writes_after`] this mark is what the
+    /// statements after it changed.
+    pub fn mark(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// What the operations recorded after `mark` change of the version it read (a
+    /// later statement may rewrite an earlier creation, never an earlier change to
+    /// something that existed, so this covers everything new since `mark`).
+    pub fn writes_after(&self, mark: usize) -> crate::WriteSet {
+        let ops = self.ops.get(mark..).unwrap_or_default();
+        crate::WriteSet::of(ops.iter().flatten(), &self.base)
     }
 
     /// The batch that commits it, and what the writer checks first: the version it
