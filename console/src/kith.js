@@ -42,7 +42,7 @@ export class Connection {
     });
   }
 
-  /// Runs a Cypher query: {columns, rows, plan, commit}.
+  /// Runs a Cypher query: {columns, rows, plan, commit, notifications}.
   cypher(query, params = {}) {
     return this.request({ cypher: query, params });
   }
@@ -87,7 +87,7 @@ export class Connection {
     if (doc.rows) p.rows.push(...doc.rows);
     if (flags & MORE) return;
     this.pending.delete(id);
-    p.resolve({ columns: p.columns, rows: p.rows, plan: doc.plan, commit: doc.commit });
+    p.resolve({ columns: p.columns, rows: p.rows, plan: doc.plan, commit: doc.commit, notifications: doc.notifications || [] });
   }
 }
 

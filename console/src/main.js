@@ -85,6 +85,7 @@ async function run() {
     return;
   }
   remember(query);
+  showNotices([]);
   $("#status").textContent = "running…";
   const started = performance.now();
   try {
@@ -93,12 +94,29 @@ async function run() {
     $("#status").textContent = `${answer.rows.length} row(s) in ${ms} ms` + (answer.commit ? `, committed version ${answer.commit.version}` : "");
     renderTable($("#view-table"), answer.columns, answer.rows, answer.commit);
     renderPlan($("#view-plan"), answer.plan);
+    showNotices(answer.notifications);
     const drawn = graph.show(answer.rows);
     if (answer.plan) showView("plan");
     else showView(drawn ? "graph" : "table");
   } catch (e) {
     $("#status").textContent = "failed";
     showError(e, query);
+  }
+}
+
+/// The query's notifications (warnings, information), a line each with where in the
+/// text it points; hidden when there are none.
+function showNotices(notices) {
+  const box = $("#notices");
+  box.replaceChildren();
+  box.hidden = notices.length === 0;
+  for (const n of notices) {
+    const li = document.createElement("li");
+    li.className = n.severity === "WARNING" ? "warn" : "info";
+    const at = n.position ? ` (line ${n.position.line}, column ${n.position.column})` : "";
+    li.textContent = `${n.gql_status} ${n.status_description}${at}`;
+    li.title = `${n.code}\n${n.description}`;
+    box.append(li);
   }
 }
 

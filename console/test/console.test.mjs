@@ -125,6 +125,15 @@ async function openServer(browser) {
   assert.match(error, /\n  MATCH \(p:Person RETURN p\)\n {18}\^/);
   await page.screenshot({ path: join(shots, "error.png") });
 
+  // Notifications beside the answer: a cartesian product, an unknown label.
+  await run(page, "MATCH (p:Person), (q:Persn) RETURN count(*) AS n");
+  const notices = await page.$$eval("#notices li", (l) => l.map((x) => x.textContent));
+  assert.ok(notices.some((n) => n.startsWith("03N90 info: cartesian product")), notices.join(" | "));
+  assert.ok(notices.some((n) => /^01N50 .*`Persn`.*\(line 1, column 22\)$/.test(n)), notices.join(" | "));
+  await page.screenshot({ path: join(shots, "notifications.png") });
+  await run(page, "MATCH (p:Person) RETURN count(*) AS n");
+  assert.ok(await page.$eval("#notices", (b) => b.hidden), "no notifications, none shown");
+
   // A PROFILE plan as a tree.
   await run(page, "PROFILE MATCH (p:Person)-[:FRIEND_OF]->(f) WHERE p.id < 50 RETURN count(f) AS friends");
   assert.ok(await page.$eval("#view-plan", (v) => v.classList.contains("active")));

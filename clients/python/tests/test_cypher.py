@@ -250,6 +250,22 @@ async def test_a_writing_query_commits_and_is_read_back(kith_write_server):
 
 
 @pytest.mark.integration
+def test_notifications_come_with_the_answer(kith_server):
+    text = "MATCH (a:Person), (b:NoSuchLabel) RETURN count(*) AS n"
+    with kith.connect(kith_server.ws_url, encoding="msgpack") as client:
+        result = client.cypher(text)
+        assert result.rows() == [[0]]
+        codes = sorted(n["gql_status"] for n in result.notifications)
+        assert codes == ["01N50", "03N90"], result.notifications
+        unknown = next(n for n in result.notifications if n["gql_status"] == "01N50")
+        assert unknown["code"] == "Neo.ClientNotification.Statement.UnknownLabelWarning"
+        assert unknown["severity"] == "WARNING" and unknown["position"]["column"] == 22
+        assert client.cypher("MATCH (a:Person) RETURN count(a) AS n").notifications == []
+    over_http = kith.http_cypher(kith_server.http_url, text)
+    assert sorted(n["gql_status"] for n in over_http.notifications) == ["01N50", "03N90"]
+
+
+@pytest.mark.integration
 def test_profile_and_explain_answer_the_plan(kith_server):
     with kith.connect(kith_server.ws_url, encoding="msgpack") as client:
         plain = client.cypher(FRIENDS, id=7)

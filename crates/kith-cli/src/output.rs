@@ -178,6 +178,25 @@ pub fn plan_text(plan: &Value) -> String {
     out
 }
 
+/// A query's notifications (the server's maps, docs/protocol.md 1.3.2), a line
+/// each: its GQL status, what it says, and where in the text.
+pub fn notifications_text(notifications: &[Value]) -> String {
+    let mut out = String::new();
+    for n in notifications {
+        let text = |name| field(n, name).and_then(Value::as_str).unwrap_or("");
+        let at = match field(n, "position") {
+            Some(p) => {
+                let int = |name| field(p, name).and_then(Value::as_int).unwrap_or(0);
+                format!(" (line {}, column {})", int("line"), int("column"))
+            }
+            None => String::new(),
+        };
+        let status = text("gql_status");
+        out.push_str(&format!("{status} {}{at}\n", text("status_description")));
+    }
+    out
+}
+
 fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
     match v {
         Value::Map(entries) => entries.iter().find(|(k, _)| &**k == name).map(|(_, v)| v),

@@ -82,6 +82,7 @@ impl Live {
                 if chunk.plan.is_some() {
                     p.result.plan = chunk.plan;
                 }
+                p.result.notifications.extend(chunk.notifications);
                 if header.flags & FLAG_MORE == 0 {
                     if let Some(p) = pending.remove(&header.request_id) {
                         let _ = p.done.send(Ok(p.result));

@@ -179,6 +179,8 @@ pub struct QueryResult {
     pub commit: Option<Commit>,
     /// The plan of an `EXPLAIN` or `PROFILE` query (docs/protocol.md 1.3.2).
     pub plan: Option<Value>,
+    /// The query's notifications, maps (docs/protocol.md 1.3.2).
+    pub notifications: Vec<Value>,
     /// Client time split: always measured.
     pub client: ClientTiming,
 }
@@ -404,7 +406,7 @@ impl Client {
     }
 
     /// Sends a request that the server runs only once it has applied `min_version`
-    /// (read-your-writes; docs/protocol.md 1.3.4), on the next connection in turn.
+    /// (read-your-writes; docs/protocol.md 1.3.2), on the next connection in turn.
     pub async fn send_at(
         &self,
         request: kith_protocol::Request,

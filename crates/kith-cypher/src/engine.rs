@@ -13,8 +13,9 @@ use crate::binder::bind_statement;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::executor::profile::Profiler;
 use crate::executor::{self, Budget, Ctx, Source};
+use crate::notices::{Notes, Notification};
 use crate::output::GraphValue;
-use crate::parser::parse;
+use crate::parser::{parse, parse_noted};
 use crate::planner::PlanMode;
 use crate::planner::{describe, Plan, PlanNode};
 use crate::procedures::{NoProcedures, ProcedureSet, Procedures};
@@ -45,13 +46,26 @@ pub struct Prepared {
     pub mode: Mode,
     /// The procedures its CALLs run.
     pub procs: ProcedureSet,
+    /// What its notifications are made of.
+    notes: Notes,
 }
 
 /// Checks `text`'s syntax only (a leading EXPLAIN or PROFILE allowed): a cheap
 /// check before loading a graph to run it on.
 pub fn check_syntax(text: &str) -> Result<()> {
-    let (_, text) = crate::options::split_options(text)?;
-    parse(&split_mode(&text).1).map(|_| ())
+    parse(&split_prefixes(text)?.2).map(|_| ())
+}
+
+/// A text's query options and mode, in either order (`CYPHER ... EXPLAIN` or
+/// `EXPLAIN CYPHER ...`, as Neo4j takes both), and the text with both blanked.
+fn split_prefixes(text: &str) -> Result<(crate::options::Options, Mode, String)> {
+    let (options, rest) = crate::options::split_options(text)?;
+    let (mode, rest) = split_mode(&rest);
+    if mode == Mode::Run || options != crate::options::Options::default() {
+        return Ok((options, mode, rest.into_owned()));
+    }
+    let (options, rest) = crate::options::split_options(&rest)?;
+    Ok((options, mode, rest.into_owned()))
 }
 
 /// The mode a text's first word asks for, and the text with that word blanked
@@ -95,19 +109,31 @@ impl Prepared {
         plan_mode: PlanMode,
     ) -> Result<Prepared> {
         let epoch = procs.0.epoch();
-        let (options, without_options) = crate::options::split_options(text)?;
+        let (options, mode, body) = split_prefixes(text)?;
         let plan_mode = options.plan_mode.unwrap_or(plan_mode);
-        let (mode, body) = split_mode(&without_options);
-        let statement = parse(&body)?;
+        let (statement, mut notes) = parse_noted(&body)?;
+        options.note(&mut notes);
         let bound = bind_statement(&body, &statement, procs)?;
         let plan = crate::planner::plan(bound, plan_mode, &|name| procs.0.stored(name))?;
+        let notes = notes.finish(crate::executor::writes(&plan));
         Ok(Prepared {
             text: text.to_owned(),
             plan: Arc::new(plan),
             epoch,
             mode,
             procs: procs.clone(),
+            notes,
         })
+    }
+
+    /// The notifications of a run over `graph` with `params` (docs/cypher.md,
+    /// "Notifications").
+    pub fn notifications(
+        &self,
+        graph: &dyn GraphView,
+        params: &[(String, Value)],
+    ) -> Vec<Notification> {
+        (self.notes).at_run(&self.text, graph, params, self.mode == Mode::Explain)
     }
 
     /// The result column names.
@@ -162,6 +188,8 @@ pub struct QueryResult<T = Value> {
     pub rows: Vec<Vec<T>>,
     /// The plan, described (EXPLAIN) or with its counts (PROFILE).
     pub plan: Option<PlanNode>,
+    /// What the query's answer says beside its rows.
+    pub notifications: Vec<Notification>,
 }
 
 /// Plans cached by text, bounded, and the procedures queries may CALL.
@@ -355,6 +383,7 @@ fn run_as<T: std::fmt::Debug>(
             columns: prepared.columns(),
             rows: Vec::new(),
             plan: Some(describe(plan, target.view())),
+            notifications: prepared.notifications(target.view(), params),
         });
     }
     let budget = Budget {
@@ -394,6 +423,7 @@ fn run_as<T: std::fmt::Debug>(
         columns: prepared.columns(),
         rows,
         plan,
+        notifications: prepared.notifications(target.view(), params),
     })
 }
 

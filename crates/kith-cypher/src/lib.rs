@@ -14,6 +14,7 @@ pub mod error;
 pub mod executor;
 pub mod functions;
 pub mod lexer;
+pub mod notices;
 mod options;
 pub mod output;
 pub mod parser;

@@ -5,6 +5,7 @@
 //! differential harness checks the optimised plans against over any transport.
 
 use crate::error::{CypherError, ErrorCode, Result};
+use crate::notices::{Notes, NoticeKind};
 use crate::planner::PlanMode;
 
 /// What a query's options ask for.
@@ -12,6 +13,38 @@ use crate::planner::PlanMode;
 pub(crate) struct Options {
     /// The plan mode `planner=naive` asks for.
     pub(crate) plan_mode: Option<PlanMode>,
+    /// A `runtime=` value kith says something of: `pipelined` and `parallel` (not
+    /// there), `interpreted` (deprecated).
+    pub(crate) runtime: Option<&'static str>,
+}
+
+impl Options {
+    /// Notes what the options warrant a notification for.
+    pub(crate) fn note(&self, notes: &mut Notes) {
+        match self.runtime {
+            Some("interpreted") => notes.fix(
+                NoticeKind::DeprecatedWithReplacement,
+                None,
+                "runtime=interpreted is deprecated. It is replaced by runtime=slotted.".into(),
+                "The query used a deprecated runtime option. ('runtime=interpreted' is \
+                 deprecated, please use 'runtime=slotted' instead)"
+                    .into(),
+            ),
+            Some(runtime) => notes.fix(
+                NoticeKind::RuntimeUnsupported,
+                None,
+                format!(
+                    "The query cannot be executed with 'runtime={runtime}'; instead, kith's \
+                     one runtime is used. Cause: kith has no `{runtime}` runtime."
+                ),
+                format!(
+                    "Selected runtime is unsupported for this query, please use a different \
+                     runtime instead or fallback to default. (kith has no `{runtime}` runtime)"
+                ),
+            ),
+            None => {}
+        }
+    }
 }
 
 /// The options Neo4j 5 accepts, each with its values; a value kith does not change
@@ -91,6 +124,11 @@ fn option(text: &str, word: &str, pos: usize, options: &mut Options) -> Result<(
     }
     if key == "planner" && value == "naive" {
         options.plan_mode = Some(PlanMode::Naive);
+    }
+    if key == "runtime" {
+        options.runtime = ["pipelined", "parallel", "interpreted"]
+            .into_iter()
+            .find(|r| *r == value);
     }
     Ok(())
 }

@@ -49,6 +49,19 @@ const RULES: &[(&str, &[&str])] = &[
         &["planner", "executor", "procedures", "engine", "stored"],
     ),
     ("planner", &["executor", "procedures", "engine", "stored"]),
+    // Notifications are noted by the parser: below it, above only the syntax tree.
+    (
+        "notices",
+        &[
+            "parser",
+            "binder",
+            "planner",
+            "executor",
+            "procedures",
+            "engine",
+            "stored",
+        ],
+    ),
     ("procedures.rs", &["executor", "engine", "stored"]),
     ("executor", &["engine", "stored"]),
 ];

@@ -88,6 +88,8 @@ pub struct Trailer {
     pub commit: Option<Commit>,
     /// The plan of an `EXPLAIN` or `PROFILE` query (docs/protocol.md 1.3.2).
     pub plan: Option<Value>,
+    /// The query's notifications, maps (docs/protocol.md 1.3.2).
+    pub notifications: Vec<Value>,
 }
 
 impl Trailer {
@@ -97,6 +99,7 @@ impl Trailer {
             timing,
             commit: None,
             plan: None,
+            notifications: Vec::new(),
         }
     }
 }
@@ -114,6 +117,8 @@ pub struct ResultChunk {
     pub commit: Option<Commit>,
     /// The plan of an `EXPLAIN` or `PROFILE` query (last chunk).
     pub plan: Option<Value>,
+    /// The query's notifications (last chunk; docs/protocol.md 1.3.2).
+    pub notifications: Vec<Value>,
 }
 
 /// An error answer.
@@ -170,7 +175,7 @@ impl Request {
     }
 
     /// Encodes the request document with the version the server must have applied
-    /// before it runs the request (`min_version`, docs/protocol.md 1.3.4: a replica
+    /// before it runs the request (`min_version`, docs/protocol.md 1.3.2: a replica
     /// waits for it, so a session reads its own writes).
     pub fn encode_at(&self, encoding: Encoding, min_version: Option<u64>) -> Vec<u8> {
         let (mut doc, timing) = match self {
@@ -412,6 +417,9 @@ pub fn encode_chunk(
     if let Some(plan) = &trailer.plan {
         doc.push(("plan", Node::Value(plan)));
     }
+    if !trailer.notifications.is_empty() {
+        doc.push(("notifications", Node::List(&trailer.notifications)));
+    }
     codec::encode(encoding, &Node::Map(doc))
 }
 
@@ -470,7 +478,11 @@ impl ResultChunk {
                     });
                 }
                 ("plan", plan @ Value::Map(_)) => chunk.plan = Some(plan),
-                (known @ ("columns" | "rows" | "timing" | "commit" | "plan"), other) => {
+                ("notifications", Value::List(items)) => chunk.notifications = items,
+                (
+                    known @ ("columns" | "rows" | "timing" | "commit" | "plan" | "notifications"),
+                    other,
+                ) => {
                     return Err(bad(format!(
                         "result key `{known}` holds a {}",
                         other.value_type()
@@ -642,10 +654,12 @@ mod tests {
                 ("operator".into(), Value::string("ProduceResults")),
                 ("children".into(), Value::List(Vec::new())),
             ]);
+            let notice = Value::Map(vec![("code".into(), Value::string("03N90"))]);
             let trailer = Trailer {
                 timing: Some(timing),
                 commit: Some(commit),
                 plan: Some(plan.clone()),
+                notifications: vec![notice.clone()],
             };
             let bytes = encode_chunk(encoding, Some(&columns), &values, 2, &trailer);
             let chunk = ResultChunk::decode(encoding, &bytes).expect("decodes");
@@ -653,6 +667,7 @@ mod tests {
             assert_eq!(chunk.rows, vec![values[..2].to_vec(), values[2..].to_vec()]);
             assert_eq!(chunk.timing, Some(timing));
             assert_eq!(chunk.plan, Some(plan));
+            assert_eq!(chunk.notifications, vec![notice]);
             assert_eq!(chunk.commit, Some(commit));
             let error = ErrorBody::new("busy", "try later");
             assert_eq!(
@@ -815,6 +830,7 @@ mod tests {
                 relationships_created: 0,
             }),
             plan: None,
+            notifications: Vec::new(),
         };
         let chunk = encode_chunk(Encoding::Json, Some(&["n".to_owned()]), &[], 1, &trailer);
         assert_eq!(

@@ -35,6 +35,13 @@ pub(crate) struct Answer<T> {
     pub(crate) tx: Option<Box<Tx>>,
     /// The plan of an EXPLAIN or PROFILE query, as the trailer carries it.
     pub(crate) plan: Option<Value>,
+    /// The query's notifications, as the trailer carries them.
+    pub(crate) notifications: Vec<Value>,
+}
+
+/// Notifications as the trailer carries them (docs/protocol.md 1.3.2).
+fn notifications(all: &[kith_cypher::notices::Notification]) -> Vec<Value> {
+    all.iter().map(|n| n.to_value()).collect()
 }
 
 /// How the engine runs a query and makes the answer's values: plain values
@@ -145,6 +152,7 @@ pub(crate) fn run<T>(
             counts: None,
             tx: None,
             plan: result.plan.map(|p| p.to_value()),
+            notifications: notifications(&result.notifications),
         }));
     }
     let mut tx = Tx::with_ops_max(&snapshot, state.config.write_ops_max);
@@ -164,6 +172,7 @@ pub(crate) fn run<T>(
         counts,
         tx: None,
         plan: result.plan.map(|p| p.to_value()),
+        notifications: notifications(&result.notifications),
     }))
 }
 
@@ -270,6 +279,7 @@ fn statement_in<T>(
         counts: (counts != WriteCounts::default()).then_some(counts),
         tx: None,
         plan: result.plan.map(|p| p.to_value()),
+        notifications: notifications(&result.notifications),
     })
 }
 

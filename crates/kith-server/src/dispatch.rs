@@ -505,6 +505,7 @@ fn run_job<R: Reply>(
                     timing: None,
                     commit: Some(crate::cypher::commit_summary(&info)),
                     plan: None,
+                    notifications: Vec::new(),
                 };
                 reply.answer_graph(WRITE_METRIC, answer, trailer);
             },
@@ -522,6 +523,7 @@ fn commit_named<R: Reply>(state: &Arc<AppState>, reply: R, tx: Tx) {
             timing: None,
             commit: Some(commit),
             plan: None,
+            notifications: Vec::new(),
         };
         reply.answer(metric, &[], &[], trailer);
     };
@@ -929,7 +931,7 @@ fn cypher_plain<R: Reply>(
         .and_then(|_| job.retry(state, cancel, cypher_plain::<R>));
     let columns = answer.columns;
     let values: Vec<Value> = answer.rows.into_iter().flatten().collect();
-    let plan = answer.plan;
+    let (plan, notifications) = (answer.plan, answer.notifications);
     let commit = AutoCommit {
         writes: answer.writes,
         check: answer.check,
@@ -942,7 +944,11 @@ fn cypher_plain<R: Reply>(
         started,
         job.timing,
         move |reply, trailer| {
-            let trailer = Trailer { plan, ..trailer };
+            let trailer = Trailer {
+                plan,
+                notifications,
+                ..trailer
+            };
             reply.answer(metric, &columns, &values, trailer);
         },
     );
@@ -978,11 +984,12 @@ fn cypher_graph<R: Reply>(
             .counts
             .filter(|_| answer.writes.is_some() || deferring),
     };
-    let plan = answer.plan;
+    let (plan, notifications) = (answer.plan, answer.notifications);
     if deferring {
         graph.tx = answer.tx;
         let trailer = Trailer {
             plan,
+            notifications,
             ..Trailer::with_timing(job.timing.then(|| started.timing()))
         };
         return reply.answer_graph(metric, graph, trailer);
@@ -999,7 +1006,11 @@ fn cypher_graph<R: Reply>(
         started,
         job.timing,
         move |reply, trailer| {
-            let trailer = Trailer { plan, ..trailer };
+            let trailer = Trailer {
+                plan,
+                notifications,
+                ..trailer
+            };
             reply.answer_graph(metric, graph, trailer);
         },
     );
@@ -1074,6 +1085,7 @@ fn finish<R: Reply>(
             timing: timing.then(|| started.timing()),
             commit: Some(crate::cypher::commit_summary(&info)),
             plan: None,
+            notifications: Vec::new(),
         };
         respond(reply, trailer);
     };

@@ -372,3 +372,43 @@ def test_explain_and_profile_fill_the_summary(driver):
     assert records == [] and summary.profile is None
     assert summary.plan["operatorType"] == "ProduceResults"
     assert count(driver) == 5, "EXPLAIN ran nothing"
+
+
+def test_notifications_reach_the_summary_as_neo4j_sends_them(driver):
+    driver.execute_query("CREATE (:Thing {v: 1})")
+    _, summary, _ = driver.execute_query(
+        "MATCH (a:Thing), (b:Thingy) RETURN count(*) AS n")
+    statuses = [(s.gql_status, s.position and s.position.offset) for s in summary.gql_status_objects]
+    # As Neo4j 5.26 orders them: no data... here rows, so the warning, the outcome,
+    # then the information (recorded on the real one).
+    assert statuses == [("01N50", 20), ("00000", None), ("03N90", 0)], statuses
+    warning = summary.gql_status_objects[0]
+    assert warning.severity == neo4j.NotificationSeverity.WARNING
+    assert warning.classification == neo4j.NotificationClassification.UNRECOGNIZED
+    assert "`Thingy` does not exist" in warning.status_description
+    # The older drivers' view of the same (Bolt before 5.5 carries these alone).
+    assert {n["code"] for n in summary.notifications} == {
+        "Neo.ClientNotification.Statement.UnknownLabelWarning",
+        "Neo.ClientNotification.Statement.CartesianProduct",
+    }
+    _, summary, _ = driver.execute_query("MATCH (a:Thing) RETURN count(a) AS n")
+    assert [s.gql_status for s in summary.gql_status_objects] == ["00000"]
+
+
+def test_notifications_are_filtered_as_the_driver_asks(write_server):
+    url, auth = write_server.neo4j, ("neo4j", "unused")
+    text = "MATCH (a:Thing), (b:Thingy) RETURN id(a) AS i"
+    with neo4j.GraphDatabase.driver(url, auth=auth, notifications_min_severity="WARNING") as d:
+        _, summary, _ = d.execute_query(text)
+        codes = {s.gql_status for s in summary.gql_status_objects}
+        assert codes == {"01N50", "01N02", "02000"}, codes
+    with neo4j.GraphDatabase.driver(
+        url, auth=auth, notifications_disabled_classifications=["DEPRECATION"]
+    ) as d:
+        with d.session() as s:
+            summary = s.run(text).consume()
+        codes = {s.gql_status for s in summary.gql_status_objects}
+        assert codes == {"01N50", "03N90", "02000"}, codes
+    with neo4j.GraphDatabase.driver(url, auth=auth, notifications_min_severity="OFF") as d:
+        _, summary, _ = d.execute_query(text)
+        assert [s.gql_status for s in summary.gql_status_objects] == ["02000"]

@@ -280,6 +280,7 @@ class Dispatcher(Generic[F]):
             pending.chunks,
             doc.get("commit"),
             doc.get("plan"),
+            doc.get("notifications"),
         )
         return [(pending.future, result)]
 

@@ -73,7 +73,9 @@ def _post_json(url: str, body: bytes, timeout: float | None) -> Result:
     if not isinstance(columns, list) or not isinstance(rows, list):
         raise ProtocolError("bad_response", f"{url} answered without columns and rows: {doc!r}")
     return Result(
-        columns, rows, doc.get("timing"), chunks=1, commit=doc.get("commit"), plan=doc.get("plan")
+        columns, rows, doc.get("timing"), chunks=1, commit=doc.get("commit"),
+        plan=doc.get("plan"),
+        notifications=doc.get("notifications"),
     )
 
 

@@ -84,10 +84,14 @@ class Result(Sequence[Record]):
     "relationships_created": M}`` (the server answers once it is durable); otherwise
     ``None``. For an ``EXPLAIN`` or ``PROFILE`` query, ``plan`` is the plan as a
     tree of dicts (``operator``, ``details``, ``estimatedRows``, after PROFILE
-    ``rows``, ``dbHits`` and ``timeUs``, and ``children``).
+    ``rows``, ``dbHits`` and ``timeUs``, and ``children``). ``notifications`` lists
+    what the server says of the query beside its rows, as Neo4j 5 raises it: dicts
+    with ``code`` (Neo4j's), ``gql_status``, ``title``, ``description``,
+    ``status_description``, ``severity``, ``classification`` and, where it points
+    at the text, ``position`` (``offset``, ``line``, ``column``); empty if none.
     """
 
-    __slots__ = ("columns", "records", "timing", "chunks", "commit", "plan")
+    __slots__ = ("columns", "records", "timing", "chunks", "commit", "plan", "notifications")
 
     def __init__(
         self,
@@ -97,6 +101,7 @@ class Result(Sequence[Record]):
         chunks: int = 1,
         commit: dict[str, int] | None = None,
         plan: dict[str, Any] | None = None,
+        notifications: list[dict[str, Any]] | None = None,
     ) -> None:
         self.columns: list[str] = list(columns)
         cls = _record_class(tuple(self.columns))
@@ -106,6 +111,7 @@ class Result(Sequence[Record]):
         self.chunks = chunks
         self.commit = commit
         self.plan = plan
+        self.notifications: list[dict[str, Any]] = list(notifications or ())
 
     @overload
     def __getitem__(self, i: int) -> Record: ...

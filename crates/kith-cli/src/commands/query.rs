@@ -39,6 +39,8 @@ pub(crate) struct Answer {
     pub(crate) commit: Option<Commit>,
     /// The plan of an EXPLAIN or PROFILE query.
     pub(crate) plan: Option<Value>,
+    /// What the answer says beside its rows (docs/protocol.md 1.3.2).
+    pub(crate) notifications: Vec<Value>,
 }
 
 /// What a writing query committed.
@@ -84,6 +86,10 @@ pub fn run(args: &QueryArgs<'_>) -> Result<()> {
         if let Some(plan) = &answer.plan {
             out["plan"] = output::value_json(plan);
         }
+        if !answer.notifications.is_empty() {
+            let all = answer.notifications.iter().map(output::value_json);
+            out["notifications"] = serde_json::Value::Array(all.collect());
+        }
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
@@ -99,6 +105,7 @@ pub fn run(args: &QueryArgs<'_>) -> Result<()> {
     if let Some(plan) = &answer.plan {
         print!("{}", output::plan_text(plan));
     }
+    print!("{}", output::notifications_text(&answer.notifications));
     Ok(())
 }
 
@@ -318,6 +325,7 @@ fn answer(result: QueryResult, commit: Option<Commit>) -> Answer {
         rows: result.rows,
         commit,
         plan: result.plan.map(|p| p.to_value()),
+        notifications: result.notifications.iter().map(|n| n.to_value()).collect(),
     }
 }
 
@@ -366,6 +374,7 @@ impl Server {
                 relationships_created: c.relationships_created,
             }),
             plan: result.plan,
+            notifications: result.notifications,
         })
     }
 }

@@ -7,6 +7,7 @@ use crate::ast::{
 };
 use crate::error::Result;
 use crate::lexer::Token;
+use crate::notices::NoticeKind;
 
 impl Parser<'_> {
     /// A CALL clause (the keyword not yet taken).
@@ -24,8 +25,10 @@ impl Parser<'_> {
             let mut statement = self.statement()?;
             self.leave();
             self.expect(&Token::RBrace, "'}' to close the subquery")?;
-            if let Some(Some(import)) = scope {
-                import_into(&mut statement, &import);
+            match scope {
+                Some(Some(import)) => import_into(&mut statement, &import),
+                Some(None) => {}
+                None => self.note_unscoped(pos, &statement),
             }
             return Ok(Clause::Subquery(Box::new(statement)));
         }
@@ -60,6 +63,30 @@ impl Parser<'_> {
             yields,
             pos,
         }))
+    }
+
+    /// Notes a `CALL { ... }` (at byte `pos`) without a variable scope clause,
+    /// deprecated in Neo4j 5.23 for `CALL (a, b) { ... }`: the scope its importing WITH
+    /// stands for.
+    fn note_unscoped(&mut self, pos: usize, body: &Statement) {
+        let scope = match body.query.clauses.first() {
+            Some(Clause::With(p)) if p.star => "*".to_owned(),
+            Some(Clause::With(p)) => (p.items.iter())
+                .filter_map(|i| match &i.expr.kind {
+                    ExprKind::Var(v) if *v == i.name => Some(v.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => String::new(),
+        };
+        let advice = format!("Use CALL ({scope}) {{ ... }}");
+        self.notes.fix(
+            NoticeKind::Deprecated,
+            Some(pos),
+            format!("CALL subquery without a variable scope clause is deprecated. {advice}"),
+            format!("CALL subquery without a variable scope clause is now deprecated. {advice}"),
+        );
     }
 
     /// A scoped subquery's `(a, b)`, `(*)` or `()`: the WITH it stands for (a

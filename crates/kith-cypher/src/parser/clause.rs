@@ -36,13 +36,14 @@ impl Parser<'_> {
     }
 
     fn clause(&mut self) -> Result<Option<Clause>> {
+        let at = self.offset();
         if self.at_keyword("OPTIONAL") && self.keyword_at(1, "MATCH") {
             self.advance();
             self.advance();
-            return self.match_clause(true).map(Some);
+            return self.match_clause(true, at).map(Some);
         }
         if self.eat_keyword("MATCH") {
-            return self.match_clause(false).map(Some);
+            return self.match_clause(false, at).map(Some);
         }
         if self.eat_keyword("UNWIND") {
             let expr = self.expr()?;
@@ -71,8 +72,13 @@ impl Parser<'_> {
         Ok(None)
     }
 
-    fn match_clause(&mut self, optional: bool) -> Result<Clause> {
+    /// `[OPTIONAL] MATCH` (taken; the clause began at byte `at`).
+    fn match_clause(&mut self, optional: bool, at: usize) -> Result<Clause> {
         let (pattern, inline) = self.with_inline_predicates(Self::pattern)?;
+        if let Some(first) = pattern.first() {
+            let text = &self.text[first.pos..self.previous_end()];
+            crate::notices::cartesian_products(&mut self.notes, &pattern, at, text);
+        }
         let where_ = if self.eat_keyword("WHERE") {
             Some(self.expr()?)
         } else {

@@ -9,6 +9,7 @@ use crate::ast::{
 };
 use crate::error::Result;
 use crate::lexer::{unescape, Token};
+use crate::notices::{NoticeKind, TokenKind};
 
 impl Parser<'_> {
     /// An expression.
@@ -245,7 +246,11 @@ impl Parser<'_> {
         loop {
             let pos = self.offset();
             if self.eat(&Token::Dot) {
+                let at = self.offset();
                 let key = self.name("a property name")?;
+                if let ExprKind::Var(v) = &e.kind {
+                    self.notes.token(TokenKind::PropertyKey, &key, at, Some(v));
+                }
                 e = Expr {
                     kind: ExprKind::Property(Box::new(e), key),
                     pos,
@@ -339,6 +344,7 @@ impl Parser<'_> {
             }
             Token::Param(p) => {
                 self.advance();
+                self.notes.param(&p);
                 ExprKind::Param(p)
             }
             Token::LBracket => return self.bracket(),
@@ -356,7 +362,9 @@ impl Parser<'_> {
         let mut entries = Vec::new();
         if !self.at(&Token::RBrace) {
             loop {
+                let at = self.offset();
                 let key = self.name("a map key")?;
+                self.notes.map_keys.push((key.clone(), at));
                 self.expect(&Token::Colon, "':' after a map key")?;
                 entries.push((key, self.expr()?));
                 if !self.eat(&Token::Comma) {
@@ -550,9 +558,18 @@ impl Parser<'_> {
         let pos = base.pos;
         self.expect(&Token::LBrace, "'{'")?;
         let mut items = Vec::new();
+        let of = match &base.kind {
+            ExprKind::Var(v) => Some(v.clone()),
+            _ => None,
+        };
         if !self.at(&Token::RBrace) {
             loop {
-                items.push(self.map_projection_item()?);
+                let at = self.offset() + 1;
+                let item = self.map_projection_item()?;
+                if let (MapProjectionItem::Property(key), Some(v)) = (&item, &of) {
+                    self.notes.token(TokenKind::PropertyKey, key, at, Some(v));
+                }
+                items.push(item);
                 if !self.eat(&Token::Comma) {
                     break;
                 }
@@ -656,6 +673,14 @@ impl Parser<'_> {
             }
         }
         self.expect(&Token::RParen, "')' to close the argument list")?;
+        if lower == "id" {
+            self.notes.fix(
+                NoticeKind::DeprecatedWithoutReplacement,
+                Some(pos),
+                format!("{name} is deprecated and will be removed without a replacement."),
+                format!("The query used a deprecated function: `{name}`."),
+            );
+        }
         if lower == "normalize" {
             normal_form_name(&mut args);
         }

@@ -9,6 +9,7 @@ use super::Parser;
 use crate::ast::{BinaryOp, CompareOp, Expr, ExprKind, UnaryOp};
 use crate::error::Result;
 use crate::lexer::Token;
+use crate::notices::TokenKind;
 
 /// A label (or type) expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,7 +60,14 @@ impl Parser<'_> {
             self.expect(&Token::RParen, "')' to close the label expression")?;
             return Ok(inner);
         }
-        self.name(what).map(LabelExpr::Name)
+        let at = self.offset();
+        let name = self.name(what)?;
+        let kind = match what {
+            "a relationship type" => TokenKind::RelType,
+            _ => TokenKind::Label,
+        };
+        self.notes.token(kind, &name, at, None);
+        Ok(LabelExpr::Name(name))
     }
 
     /// A node's labels after its variable: `:A:B`, `:A&B`, or any label expression,

@@ -13,9 +13,15 @@ mod update;
 use crate::ast::Statement;
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::lexer::{tokenize, Spanned, Token};
+use crate::notices::Notes;
 
 /// Parses one statement (an optional trailing `;` is allowed).
 pub fn parse(text: &str) -> Result<Statement> {
+    parse_noted(text).map(|(statement, _)| statement)
+}
+
+/// [`parse`], with what the parser noted for the query's notifications.
+pub(crate) fn parse_noted(text: &str) -> Result<(Statement, Notes)> {
     let tokens = tokenize(text)?;
     let mut parser = Parser {
         text,
@@ -24,6 +30,7 @@ pub fn parse(text: &str) -> Result<Statement> {
         depth: 0,
         inline_where: None,
         pipe_ends_filter: false,
+        notes: Notes::default(),
     };
     let statement = if parser.at_schema_command() {
         parser.schema_statement()?
@@ -34,7 +41,7 @@ pub fn parse(text: &str) -> Result<Statement> {
     if !parser.at(&Token::Eof) {
         return Err(parser.expected("end of the query"));
     }
-    Ok(statement)
+    Ok((statement, parser.notes))
 }
 
 /// How deeply expressions and patterns may nest: a bound on the parser's recursion so a
@@ -53,6 +60,8 @@ pub(crate) struct Parser<'t> {
     /// In a comprehension's WHERE, where `|` ends the filter: a label expression's
     /// `|` then needs parentheses (`x:(A|B)`).
     pipe_ends_filter: bool,
+    /// What the query's notifications need: names read, deprecated forms, patterns.
+    notes: Notes,
 }
 
 impl Parser<'_> {
@@ -67,6 +76,11 @@ impl Parser<'_> {
 
     fn offset(&self) -> usize {
         self.tokens[self.pos].start
+    }
+
+    /// The byte just past the last token taken.
+    fn previous_end(&self) -> usize {
+        self.tokens[self.pos.saturating_sub(1)].end
     }
 
     fn advance(&mut self) -> Token {

@@ -5,6 +5,7 @@ use crate::ast::{Expr, ExprKind};
 use crate::ast::{NodePattern, PathKind, PathPattern, PatternPart, RelDirection, RelPattern};
 use crate::error::Result;
 use crate::lexer::Token;
+use crate::notices::{NoticeKind, TokenKind};
 
 impl Parser<'_> {
     /// Comma-separated pattern parts.
@@ -44,6 +45,7 @@ impl Parser<'_> {
         self.advance();
         self.expect(&Token::LParen, "'(' after the shortest-path function")?;
         let path = self.path_pattern()?;
+        self.note_unbounded(&path);
         self.expect(&Token::RParen, "')'")?;
         if path.steps.len() != 1 {
             return Err(self.error_here("a shortest path pattern has exactly one relationship"));
@@ -54,6 +56,31 @@ impl Parser<'_> {
             path,
             pos,
         })
+    }
+
+    /// Notes a shortest path over `*` with no bounds (just read), as Neo4j does.
+    fn note_unbounded(&mut self, path: &PathPattern) {
+        if !path
+            .steps
+            .iter()
+            .any(|(r, _)| r.length == Some((None, None)))
+        {
+            return;
+        }
+        let text = &self.text[path.start.pos..self.previous_end()];
+        self.notes.fix(
+            NoticeKind::UnboundedShortestPath,
+            Some(path.start.pos),
+            format!(
+                "The provided pattern '{text}' is unbounded. Shortest path with an unbounded \
+                 pattern may result in long execution times. Use an upper limit (e.g. \
+                 '[*..5]') on the number of node hops in your pattern."
+            ),
+            "Using shortest path with an unbounded pattern will likely result in long \
+             execution times. It is recommended to use an upper limit to the number of node \
+             hops in your pattern."
+                .to_owned(),
+        );
     }
 
     /// `(a)-[r]->(b)...`.
@@ -86,6 +113,9 @@ impl Parser<'_> {
         } else {
             None
         };
+        if let Some(v) = &var {
+            self.notes.entity_vars.push(v.clone());
+        }
         let mut var = var;
         let labels = match self.node_labels(false)? {
             None => Vec::new(),
@@ -120,9 +150,34 @@ impl Parser<'_> {
         }
         // Patterns inside the properties' expressions belong to no clause.
         let outer = self.inline_where.take();
+        let keys_before = self.notes.map_keys.len();
         let props = self.primary();
         self.inline_where = outer;
+        // The map's keys (and any nested map's, a rare over-report) are property keys.
+        for (key, at) in self.notes.map_keys.split_off(keys_before) {
+            self.notes.token(TokenKind::PropertyKey, &key, at, None);
+        }
         props.map(Some)
+    }
+
+    /// Notes the old alternation `:R|:S` of the type expression from byte `colon_at`
+    /// (just read), deprecated in Neo4j 5 for `:R|S`.
+    fn note_colon_alternation(&mut self, colon_at: usize) {
+        let text = &self.text[colon_at..self.previous_end()];
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let Some(bar) = text.find('|').filter(|_| compact.contains("|:")) else {
+            return;
+        };
+        let new = compact.replace("|:", "|");
+        self.notes.fix(
+            NoticeKind::DeprecatedWithReplacement,
+            Some(colon_at + bar),
+            format!("'{compact}' is deprecated. It is replaced by '{new}'."),
+            format!(
+                "The semantics of using colon in the separation of alternative relationship \
+                 types will change in a future version. (Please use '{new}' instead)"
+            ),
+        );
     }
 
     fn rel_pattern(&mut self) -> Result<RelPattern> {
@@ -155,10 +210,15 @@ impl Parser<'_> {
 
     fn rel_detail(&mut self, rel: &mut RelPattern) -> Result<()> {
         if matches!(self.peek(), Token::Ident(_)) {
-            rel.var = Some(self.variable()?);
+            let var = self.variable()?;
+            self.notes.entity_vars.push(var.clone());
+            rel.var = Some(var);
         }
+        let colon_at = self.offset();
         let types = if self.eat(&Token::Colon) {
-            Some(self.label_expr("a relationship type", false)?)
+            let types = self.label_expr("a relationship type", false)?;
+            self.note_colon_alternation(colon_at);
+            Some(types)
         } else {
             None
         };

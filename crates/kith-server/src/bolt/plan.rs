@@ -8,9 +8,14 @@ use kith_protocol::bolt::Pack;
 /// The summary entry for `plan` (kith's map: `operator`, `details`,
 /// `estimatedRows`, `rows`, `dbHits`, `timeUs`, `children`).
 pub(super) fn entry(plan: &Value) -> (String, Pack) {
-    let profiled = field(plan, "rows").is_some();
+    let profiled = profiled(plan);
     let key = if profiled { "profile" } else { "plan" };
     (key.to_owned(), node(plan, profiled))
+}
+
+/// Whether the plan has its counts (PROFILE), not only its shape (EXPLAIN).
+pub(super) fn profiled(plan: &Value) -> bool {
+    field(plan, "rows").is_some()
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {

@@ -17,6 +17,7 @@ use kith_storage::Tx;
 use super::conn::Out;
 use super::failure::{metadata, Failure};
 use super::reply::{BoltReply, Outcome};
+use super::status::NoticeFilter;
 use super::values::{pack_graph, param_value, Dialect};
 use crate::auth::{Credentials, Role};
 use crate::dispatch::{dispatch, Job};
@@ -63,6 +64,8 @@ struct Transaction {
     deadline: Instant,
     /// BEGIN's `tx_metadata`, shared by its statements.
     metadata: TxMetadata,
+    /// The notifications its statements' summaries carry.
+    notices: NoticeFilter,
 }
 
 /// A result being streamed.
@@ -77,6 +80,8 @@ struct Stream {
     in_transaction: bool,
     /// The plan of an EXPLAIN or PROFILE query.
     plan: Option<Value>,
+    /// Its notifications, those the client wants.
+    notifications: Vec<Value>,
     /// When RUN answered: the summary's `t_last` (Neo4j's result_consumed_after) is
     /// the time from then until the last record was sent.
     available: Instant,
@@ -104,6 +109,8 @@ pub(crate) struct Session {
     peer: Option<String>,
     /// Its `connections_max` slot, taken when it first authenticated.
     slot: Option<ConnectionSlot>,
+    /// The notifications HELLO asked for.
+    notices: NoticeFilter,
 }
 
 impl Session {
@@ -123,6 +130,16 @@ impl Session {
             user: None,
             peer: None,
             slot: None,
+            notices: NoticeFilter::default(),
+        }
+    }
+
+    /// The notifications a RUN's summary carries: its transaction's choice, or an
+    /// auto-commit RUN's own.
+    fn notice_filter(&self, extra: &Pack) -> NoticeFilter {
+        match &self.tx {
+            Some(t) => t.notices.clone(),
+            None => NoticeFilter::of(extra, &self.notices),
         }
     }
 
@@ -212,6 +229,7 @@ impl Session {
         let utc = !self.version.at_least(5, 0)
             && matches!(extra.get("patch_bolt"), Some(Pack::List(p)) if p.iter().any(|x| x.as_str() == Some("utc")));
         self.dialect = Dialect::of(self.version, utc);
+        self.notices = NoticeFilter::of(extra, &NoticeFilter::default());
         if !self.version.at_least(5, 1) {
             if let Err((failure, reason)) = self.authenticate(extra).await {
                 out.failure(metadata(&failure));
@@ -366,6 +384,7 @@ impl Session {
             counts: answer.counts,
             in_transaction,
             plan: trailer.plan,
+            notifications: self.notice_filter(extra).apply(trailer.notifications),
             available: Instant::now(),
         });
         let mut meta = vec![
@@ -511,9 +530,18 @@ impl Session {
         if let Some(plan) = &stream.plan {
             meta.push(super::plan::entry(plan));
         }
+        let notices = &stream.notifications;
         if self.version.at_least(5, 5) {
-            let statuses = super::status::of_result(stream.returns_rows, stream.had_rows);
+            // An EXPLAIN omits its result, as Neo4j says (00001), though it has columns.
+            let explained = stream
+                .plan
+                .as_ref()
+                .is_some_and(|p| !super::plan::profiled(p));
+            let columns = stream.returns_rows && !explained;
+            let statuses = super::status::of_result(columns, stream.had_rows, notices);
             meta.push(("statuses".into(), statuses));
+        } else if let Some(legacy) = super::status::legacy(notices) {
+            meta.push(("notifications".into(), legacy));
         }
         if !stream.in_transaction {
             let version = stream
@@ -548,6 +576,7 @@ impl Session {
             read_only: read_mode(extra),
             deadline: Instant::now() + timeout,
             metadata,
+            notices: NoticeFilter::of(extra, &self.notices),
         });
         let mut meta = vec![];
         if self.version.at_least(5, 8) {

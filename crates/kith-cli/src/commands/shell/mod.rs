@@ -156,6 +156,7 @@ impl Session {
         if let Some(plan) = &answer.plan {
             out.push_str(&output::plan_text(plan));
         }
+        out.push_str(&output::notifications_text(&answer.notifications));
         out
     }
 
