@@ -266,6 +266,17 @@ def test_notifications_come_with_the_answer(kith_server):
 
 
 @pytest.mark.integration
+def test_errors_carry_neo4js_gql_status(kith_server):
+    with kith.connect(kith_server.ws_url) as client:
+        # A text that does not parse is GQL's syntax error; a variable not defined is
+        # Neo4j's general 50N42, as Neo4j 5.26 gives them.
+        for text, status in [("RETRUN 1", "42001"), ("RETURN x", "50N42"), ("RETURN range(1, 2, 0)", "22N38")]:
+            with pytest.raises(kith.CypherError) as raised:
+                client.cypher(text)
+            assert raised.value.gql_status == status, text
+
+
+@pytest.mark.integration
 def test_profile_and_explain_answer_the_plan(kith_server):
     with kith.connect(kith_server.ws_url, encoding="msgpack") as client:
         plain = client.cypher(FRIENDS, id=7)

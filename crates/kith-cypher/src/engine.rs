@@ -53,7 +53,14 @@ pub struct Prepared {
 /// Checks `text`'s syntax only (a leading EXPLAIN or PROFILE allowed): a cheap
 /// check before loading a graph to run it on.
 pub fn check_syntax(text: &str) -> Result<()> {
-    parse(&split_prefixes(text)?.2).map(|_| ())
+    let parsed = split_prefixes(text).and_then(|(_, _, body)| parse(&body).map(|_| ()));
+    parsed.map_err(unparsed)
+}
+
+/// An error of a text that does not parse: GQL's syntax error status, as Neo4j's
+/// (an error found later, binding the parsed query, is Neo4j's `50N42`).
+fn unparsed(error: CypherError) -> CypherError {
+    error.with_gql("42001")
 }
 
 /// A text's query options and mode, in either order (`CYPHER ... EXPLAIN` or
@@ -109,9 +116,9 @@ impl Prepared {
         plan_mode: PlanMode,
     ) -> Result<Prepared> {
         let epoch = procs.0.epoch();
-        let (options, mode, body) = split_prefixes(text)?;
+        let (options, mode, body) = split_prefixes(text).map_err(unparsed)?;
         let plan_mode = options.plan_mode.unwrap_or(plan_mode);
-        let (statement, mut notes) = parse_noted(&body)?;
+        let (statement, mut notes) = parse_noted(&body).map_err(unparsed)?;
         options.note(&mut notes);
         let bound = bind_statement(&body, &statement, procs)?;
         let plan = crate::planner::plan(bound, plan_mode, &|name| procs.0.stored(name))?;

@@ -62,7 +62,9 @@ impl ErrorCode {
             ErrorCode::ArgumentError => "Neo.ClientError.Statement.ArgumentError",
             ErrorCode::ArithmeticError => "Neo.ClientError.Statement.ArithmeticError",
             ErrorCode::ParameterMissing => "Neo.ClientError.Statement.ParameterMissing",
-            ErrorCode::UnknownFunction => "Neo.ClientError.Statement.UnknownFunction",
+            // Neo4j 5 has no code of its own for it: a function it does not know is a
+            // syntax error (the TCK's `SyntaxError: UnknownFunction`).
+            ErrorCode::UnknownFunction => "Neo.ClientError.Statement.SyntaxError",
             ErrorCode::NotSupported => "Neo.ClientError.Statement.FeatureNotSupported",
             ErrorCode::Timeout => "Neo.ClientError.Transaction.TransactionTimedOut",
             ErrorCode::Cancelled => "Neo.ClientError.Transaction.Terminated",
@@ -132,6 +134,8 @@ pub struct CypherError {
     /// When the graph refused a write: why, in the graph's terms (the server answers
     /// its own code for it, as for any refused write).
     pub refused: Option<kith_core::TxErrorKind>,
+    /// The GQL status where it is finer than its code's ([`CypherError::gql_status`]).
+    pub gql: Option<&'static str>,
 }
 
 impl CypherError {
@@ -142,6 +146,7 @@ impl CypherError {
             message: message.into(),
             position: None,
             refused: None,
+            gql: None,
         }
     }
 
@@ -157,6 +162,29 @@ impl CypherError {
             message: message.into(),
             position: Some(Position::at(text, offset)),
             refused: None,
+            gql: None,
+        }
+    }
+
+    /// The error with the GQL status `status` (one finer than its code's).
+    pub fn with_gql(self, status: &'static str) -> CypherError {
+        CypherError {
+            gql: Some(status),
+            ..self
+        }
+    }
+
+    /// Its GQL status, as Neo4j 5.26 gives it (recorded on the real one): `42001`
+    /// for a text that does not parse and an unknown procedure, the finer status a
+    /// few errors have (`22N38` a zero `range()` step, `51N23` a shortest path from a
+    /// node to itself), and else Neo4j's general `50N42`, which it gives semantic
+    /// errors (an undefined variable), type, argument and arithmetic errors, missing
+    /// parameters, deleted entities and constraint violations alike.
+    pub fn gql_status(&self) -> &'static str {
+        match (self.gql, self.code) {
+            (Some(status), _) => status,
+            (None, ErrorCode::ProcedureNotFound) => "42001",
+            (None, _) => "50N42",
         }
     }
 

@@ -142,6 +142,8 @@ pub struct CypherErrorDetail {
     pub line: Option<u64>,
     /// 1-based column, in characters.
     pub column: Option<u64>,
+    /// Its GQL status (`42001`, `50N42`, ...), where the server gives one.
+    pub gql_status: Option<String>,
 }
 
 fn params_node(params: &[(String, Value)]) -> Node<'_> {
@@ -508,7 +510,7 @@ impl ErrorBody {
     }
 
     /// Encodes the error document: `code` and `message`, and for a Cypher error
-    /// `cypher_code` and, when known, `line` and `column`.
+    /// `cypher_code`, its `gql_status` and, when known, `line` and `column`.
     pub fn encode(&self, encoding: Encoding) -> Vec<u8> {
         let mut doc = vec![
             ("code", Node::Str(&self.code)),
@@ -516,6 +518,9 @@ impl ErrorBody {
         ];
         if let Some(cypher) = &self.cypher {
             doc.push(("cypher_code", Node::Str(&cypher.code)));
+            if let Some(status) = &cypher.gql_status {
+                doc.push(("gql_status", Node::Str(status)));
+            }
             if let (Some(line), Some(column)) = (cypher.line, cypher.column) {
                 doc.push(("line", Node::UInt(line)));
                 doc.push(("column", Node::UInt(column)));
@@ -550,6 +555,7 @@ impl ErrorBody {
             code: cypher_code,
             line: number("line"),
             column: number("column"),
+            gql_status: text("gql_status"),
         });
         Ok(ErrorBody {
             code,
@@ -679,6 +685,7 @@ mod tests {
                     code: "Neo.ClientError.Statement.SyntaxError".into(),
                     line: Some(2),
                     column: Some(7),
+                    gql_status: Some("42001".into()),
                 }),
                 ..ErrorBody::new("cypher_error", "unexpected `RETRUN`")
             };
@@ -815,12 +822,13 @@ mod tests {
                 code: "Neo.ClientError.Statement.SyntaxError".into(),
                 line: Some(2),
                 column: Some(3),
+                gql_status: Some("42001".into()),
             }),
             ..ErrorBody::new("cypher_error", "expected end of the query, found 'RETRUN'")
         };
         assert_eq!(
             String::from_utf8(error.encode(Encoding::Json)).expect("utf-8"),
-            r#"{"code":"cypher_error","message":"expected end of the query, found 'RETRUN'","cypher_code":"Neo.ClientError.Statement.SyntaxError","line":2,"column":3}"#
+            r#"{"code":"cypher_error","message":"expected end of the query, found 'RETRUN'","cypher_code":"Neo.ClientError.Statement.SyntaxError","gql_status":"42001","line":2,"column":3}"#
         );
         let trailer = Trailer {
             timing: None,

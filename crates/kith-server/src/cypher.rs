@@ -328,6 +328,7 @@ pub(crate) fn from_cypher(error: CypherError) -> ExecError {
         code: error.code.as_str().to_owned(),
         line: error.position.map(|p| p.line as u64),
         column: error.position.map(|p| p.column as u64),
+        gql_status: Some(error.gql_status().to_owned()),
     };
     ExecError {
         cypher: Some(Box::new(detail)),
@@ -351,6 +352,7 @@ mod tests {
         assert_eq!(detail.code, "Neo.ClientError.Statement.SyntaxError");
         assert_eq!(detail.line, Some(2));
         assert_eq!(detail.column, Some(1));
+        assert_eq!(detail.gql_status.as_deref(), Some("42001"));
         let timeout = from_cypher(CypherError::new(ErrorCode::Timeout, "late"));
         assert_eq!(timeout.code, Code::Timeout);
         let rows = from_cypher(CypherError::new(ErrorCode::LimitExceeded, "big"));

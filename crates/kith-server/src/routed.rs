@@ -164,6 +164,7 @@ fn exec_error(e: RouteError) -> ExecError {
             code: d.code,
             line: d.position.map(|p| p.0),
             column: d.position.map(|p| p.1),
+            gql_status: None,
         })
     });
     ExecError {

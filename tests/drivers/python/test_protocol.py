@@ -239,6 +239,24 @@ def test_errors_have_neo4j_codes_and_the_session_recovers(driver):
         with pytest.raises(Neo4jError) as e:
             session.run("RETURN 1 / $z AS q", z=0).consume()
         assert e.value.code == "Neo.ClientError.Statement.ArithmeticError"
+        # GQL statuses as Neo4j 5.26 gives them (recorded on the real one): a text that
+        # does not parse 42001, an undefined variable and an unknown function are
+        # semantic (50N42), a zero range() step 22N38; a deleted node with
+        # relationships is a constraint violation.
+        for text, code, status in [
+            ("RETRUN 1", "SyntaxError", "42001"),
+            ("RETURN x", "SyntaxError", "50N42"),
+            ("RETURN nosuch(1)", "SyntaxError", "50N42"),
+            ("RETURN range(1, 2, 0)", "ArgumentError", "22N38"),
+        ]:
+            with pytest.raises(Neo4jError) as e:
+                session.run(text).consume()
+            assert (e.value.code.rsplit(".", 1)[-1], e.value.gql_status) == (code, status), text
+        session.run("CREATE (:Held)-[:R]->(:Held)").consume()
+        with pytest.raises(Neo4jError) as e:
+            session.run("MATCH (n:Held) DELETE n").consume()
+        assert e.value.code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+        session.run("MATCH (n:Held) DETACH DELETE n").consume()
         # The connection was RESET after each failure: it still works.
         assert session.run("RETURN 41 + 1 AS x").single()["x"] == 42
 

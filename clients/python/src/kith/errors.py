@@ -37,12 +37,14 @@ class KithError(Exception):
     """Base of every kith error: ``code`` is stable, ``message`` is for people.
 
     For an error of a Cypher query, ``cypher_code`` is the engine's code (e.g.
-    ``Neo.ClientError.Statement.SyntaxError``) and ``line`` / ``column`` (1-based)
-    say where in the query text, when the error belongs to a place in it; otherwise
-    they are ``None``.
+    ``Neo.ClientError.Statement.SyntaxError``), ``gql_status`` its GQL status as Neo4j
+    gives it (``42001``, ``50N42``, ...) and ``line`` / ``column`` (1-based) say where
+    in the query text, when the error belongs to a place in it; otherwise they are
+    ``None``.
     """
 
     cypher_code: str | None = None
+    gql_status: str | None = None
     line: int | None = None
     column: int | None = None
 
@@ -198,6 +200,8 @@ def error_from_document(doc: object) -> KithError:
         cypher_code = doc.get("cypher_code")
         if isinstance(cypher_code, str):
             error.cypher_code = cypher_code
+            gql_status = doc.get("gql_status")
+            error.gql_status = gql_status if isinstance(gql_status, str) else None
             error.line = _position(doc.get("line"))
             error.column = _position(doc.get("column"))
         return error

@@ -461,11 +461,7 @@ impl Bfs {
             if e.min > 0 {
                 // Neo4j 5 refuses this rather than answer "no path" (LDBC IC13 on one
                 // person: crates/kith-cypher/tests/fixtures/neo4j-official/test-probes).
-                return Err(crate::error::CypherError::new(
-                    crate::error::ErrorCode::ExecutionFailed,
-                    "the shortest path algorithm does not work when the start and end nodes are the same; \
-                     allow a length of 0 (`*0..`) or compare the two nodes first",
-                ));
+                return Err(same_node_shortest());
             }
             return Ok(vec![Path {
                 nodes: vec![a],
@@ -520,4 +516,15 @@ impl Bfs {
         }
         Ok(())
     }
+}
+
+/// A shortest path asked from a node to itself with no zero length allowed: Neo4j 5
+/// refuses it (`51N23`) rather than answer "no path".
+pub(crate) fn same_node_shortest() -> crate::error::CypherError {
+    crate::error::CypherError::new(
+        crate::error::ErrorCode::ExecutionFailed,
+        "the shortest path algorithm does not work when the start and end nodes are the same; \
+         allow a length of 0 (`*0..`) or compare the two nodes first",
+    )
+    .with_gql("51N23")
 }

@@ -13,7 +13,7 @@ use super::paths::{var_expand, Trail};
 use super::steps::extend_path;
 use super::Ctx;
 use crate::binder::BExpr;
-use crate::error::{CypherError, ErrorCode, Result};
+use crate::error::Result;
 use crate::planner::Expand;
 use crate::value::{Path, Val};
 
@@ -36,11 +36,7 @@ pub(crate) fn shortest_by_length(
     };
     let (a, b) = (*a, *b);
     if a == b && e.min > 0 {
-        return Err(CypherError::new(
-            ErrorCode::ExecutionFailed,
-            "the shortest path algorithm does not work when the start and end nodes are the same; \
-             allow a length of 0 (`*0..`) or compare the two nodes first",
-        ));
+        return Err(super::paths::same_node_shortest());
     }
     let mut walk = e.clone();
     walk.into = false;

@@ -283,10 +283,10 @@ fn range(args: &[Val]) -> Result<Val> {
         None => 1,
     };
     if step == 0 {
-        return Err(CypherError::new(
-            ErrorCode::ArgumentError,
-            "range() step must not be zero",
-        ));
+        return Err(
+            CypherError::new(ErrorCode::ArgumentError, "range() step must not be zero")
+                .with_gql("22N38"),
+        );
     }
     // As Neo4j counts: (end - start) / step + 1, the division truncating, so
     // range(2, 1, 2) is [2] (a start within one step past the end is kept).

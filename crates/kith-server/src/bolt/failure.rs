@@ -10,8 +10,15 @@ use crate::error::ExecError;
 /// The Neo4j status code of an error: a Cypher error keeps the engine's own, which is
 /// already Neo4j's.
 pub(crate) fn neo4j_code(error: &ExecError) -> &str {
+    // A Cypher error, and a write of a query the graph refused, keep the engine's
+    // code: Neo4j's for the statement (a node deleted with relationships left is a
+    // ConstraintValidationFailed, not the wire's `invalid_write`).
+    let refused = matches!(
+        error.code,
+        Code::InvalidWrite | Code::DuplicateId | Code::NotFound | Code::ConditionFailed
+    );
     if let Some(detail) = &error.cypher {
-        if error.code == Code::CypherError {
+        if error.code == Code::CypherError || refused {
             return &detail.code;
         }
     }
@@ -52,6 +59,8 @@ pub(crate) fn neo4j_code(error: &ExecError) -> &str {
 pub(crate) struct Failure {
     pub(crate) code: String,
     pub(crate) message: String,
+    /// The GQL status the engine gave, where it gave one (else it follows `code`).
+    pub(crate) gql_status: Option<String>,
 }
 
 impl Failure {
@@ -61,13 +70,17 @@ impl Failure {
         Failure {
             code: code.to_owned(),
             message: message.into(),
+            gql_status: None,
         }
     }
 }
 
 impl From<&ExecError> for Failure {
     fn from(error: &ExecError) -> Failure {
-        Failure::new(neo4j_code(error), error.message.clone())
+        Failure {
+            gql_status: error.cypher.as_ref().and_then(|d| d.gql_status.clone()),
+            ..Failure::new(neo4j_code(error), error.message.clone())
+        }
     }
 }
 
@@ -82,18 +95,9 @@ pub(crate) fn metadata(failure: &Failure) -> Pack {
         Some("DatabaseError") => "DATABASE_ERROR",
         _ => "CLIENT_ERROR",
     };
-    // GQL's "general processing exception" unless a more exact status applies. Neo4j
-    // 5.26 itself answers 50N42 for arithmetic errors, a function's mistyped
-    // argument, a missing parameter, a deleted entity and a constraint violation
-    // (recorded on the real one); an unknown procedure fails its semantic check.
-    let gql_status = match code {
-        "Neo.ClientError.Statement.SyntaxError" | "Neo.ClientError.Procedure.ProcedureNotFound" => {
-            "42001"
-        }
-        "Neo.ClientError.Security.Unauthorized" => "42NFF",
-        // As Neo4j 5.26 answers a deadlock (recorded on the real one).
-        "Neo.TransientError.Transaction.DeadlockDetected" => "50N05",
-        _ => "50N42",
+    let gql_status = match failure.gql_status.as_deref() {
+        Some(status) => status,
+        None => gql_of_code(code),
     };
     let s = |v: &str| Pack::String(v.to_owned());
     let diagnostic =
@@ -109,6 +113,23 @@ pub(crate) fn metadata(failure: &Failure) -> Pack {
         ),
         ("diagnostic_record".into(), diagnostic),
     ])
+}
+
+/// The GQL status of a failure the engine gave none: by its Neo4j code.
+fn gql_of_code(code: &str) -> &'static str {
+    // GQL's "general processing exception" unless a more exact status applies. Neo4j
+    // 5.26 itself answers 50N42 for arithmetic errors, a function's mistyped
+    // argument, a missing parameter, a deleted entity and a constraint violation
+    // (recorded on the real one); an unknown procedure fails its semantic check.
+    match code {
+        "Neo.ClientError.Statement.SyntaxError" | "Neo.ClientError.Procedure.ProcedureNotFound" => {
+            "42001"
+        }
+        "Neo.ClientError.Security.Unauthorized" => "42NFF",
+        // As Neo4j 5.26 answers a deadlock (recorded on the real one).
+        "Neo.TransientError.Transaction.DeadlockDetected" => "50N05",
+        _ => "50N42",
+    }
 }
 
 #[cfg(test)]
