@@ -136,6 +136,9 @@ def run(cases_file: str, kith_url: str, neo4j_url: str, neo4j_auth) -> int:
     neo = neo4j.GraphDatabase.driver(neo4j_url, auth=neo4j_auth)
     for d in (kith, neo):
         d.execute_query("MATCH (n) DETACH DELETE n")
+        # The cases declare and drop these: a second run starts as the first.
+        for rule in ("INDEX pn", "INDEX pn2", "CONSTRAINT pc"):
+            d.execute_query(f"DROP {rule} IF EXISTS")
         d.execute_query(GRAPH)
     unexplained = 0
     explained = 0

@@ -407,6 +407,7 @@ fn run_as<T: std::fmt::Debug>(
         out,
         profiler: profiler.as_ref(),
         procs: &prepared.procs,
+        notices: RefCell::new(Vec::new()),
     };
     let mut rows = run.plan(&mut target, plan)?;
     for (all, other) in &plan.unions {
@@ -421,6 +422,8 @@ fn run_as<T: std::fmt::Debug>(
             format!("the result has more than {} rows", limits.result_rows_max),
         ));
     }
+    let mut notifications = prepared.notifications(target.view(), params);
+    notifications.append(&mut run.notices.take());
     let plan = profiler.map(|p| {
         let mut tree = describe(plan, target.view());
         tree.fill(&|key| p.counted(key), Some(rows.len() as u64));
@@ -430,7 +433,7 @@ fn run_as<T: std::fmt::Debug>(
         columns: prepared.columns(),
         rows,
         plan,
-        notifications: prepared.notifications(target.view(), params),
+        notifications,
     })
 }
 
@@ -460,6 +463,8 @@ struct Run<'r, T> {
     out: fn(&Val, &Ctx<'_>) -> T,
     profiler: Option<&'r Profiler>,
     procs: &'r ProcedureSet,
+    /// What running found to say (`Ctx::notices` of each part).
+    notices: RefCell<Vec<Notification>>,
 }
 
 impl<T> Run<'_, T> {
@@ -484,6 +489,9 @@ impl<T> Run<'_, T> {
             .profiled(self.profiler)
             .with_procedures(self.procs);
         let rows = executor::run(plan, &cx)?;
+        self.notices
+            .borrow_mut()
+            .append(&mut cx.notices.borrow_mut());
         // A query without RETURN (one ending in CREATE) answers with no rows at all.
         if plan.columns.is_empty() {
             return Ok(Vec::new());

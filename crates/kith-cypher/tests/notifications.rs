@@ -217,3 +217,42 @@ fn a_cached_plan_stops_warning_once_the_name_exists() {
     store.apply(&tx.into_batch()).expect("applies");
     assert_eq!(run(&store), 0);
 }
+
+#[test]
+fn a_schema_command_that_does_nothing_says_so_as_neo4j_does() {
+    let store = graph();
+    let commit = |text: &str| {
+        let mut tx = Tx::new(&store.snapshot());
+        let result = Engine::default()
+            .query_tx(&mut tx, text, &[], &Limits::default())
+            .unwrap_or_else(|e| panic!("{}", e.render(text)));
+        store.apply(&tx.into_batch()).expect("applies");
+        result.notifications
+    };
+    let create = "CREATE INDEX pn IF NOT EXISTS FOR (n:Person) ON (n.name)";
+    assert!(commit(create).is_empty());
+    let again = commit(create);
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].kind.gql_status(), "00NA0");
+    // Neo4j 5.26's words (recorded).
+    assert_eq!(
+        again[0].status_description(),
+        "note: successful completion - index or constraint already exists. The command \
+         'CREATE RANGE INDEX pn IF NOT EXISTS FOR (e:Person) ON (e.name)' has no effect. \
+         The index or constraint specified by 'RANGE INDEX pn FOR (e:Person) ON (e.name)' \
+         already exists."
+    );
+    let other = commit("CREATE INDEX pn2 IF NOT EXISTS FOR (n:Person) ON (n.name)");
+    assert!(
+        other[0]
+            .message
+            .contains("specified by 'RANGE INDEX pn FOR"),
+        "{}",
+        other[0].message
+    );
+    assert!(commit("DROP INDEX pn IF EXISTS").is_empty());
+    let gone = commit("DROP INDEX pn IF EXISTS");
+    assert_eq!(gone[0].kind.gql_status(), "00NA1");
+    assert_eq!(gone[0].description, "`pn` does not exist.");
+    assert_eq!(gone[0].title, "`DROP INDEX pn IF EXISTS` has no effect.");
+}

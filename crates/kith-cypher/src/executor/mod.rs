@@ -248,6 +248,8 @@ pub struct Ctx<'g> {
     /// The statement's instant, read from the clock once at its first use, so that
     /// `date()` is one value throughout a statement.
     now: Cell<Option<chrono::NaiveDateTime>>,
+    /// Notifications only running finds (a schema command that did nothing).
+    pub(crate) notices: RefCell<Vec<crate::notices::Notification>>,
 }
 
 impl<'g> Ctx<'g> {
@@ -272,6 +274,7 @@ impl<'g> Ctx<'g> {
             subs: &plan.subs,
             procs: None,
             now: Cell::new(None),
+            notices: RefCell::new(Vec::new()),
         };
         cx.resolve();
         cx

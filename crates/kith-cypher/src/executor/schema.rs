@@ -9,10 +9,89 @@ use kith_core::{GraphView, Schema, SchemaOp};
 
 use crate::ast::{SchemaCommand, Show};
 use crate::error::{CypherError, ErrorCode, Result};
+use crate::notices::Notification;
 use crate::value::Val;
 
+/// What a schema command does: its writes, or (IF [NOT] EXISTS finding nothing to
+/// do) none and the notification saying so, as Neo4j's.
+pub(crate) struct SchemaWrites {
+    pub(crate) ops: Vec<WriteOp>,
+    pub(crate) no_effect: Option<Notification>,
+}
+
+/// What `command` does against the schema `g` holds.
+pub(crate) fn writes_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<SchemaWrites> {
+    let ops = ops_of(command, g)?;
+    let no_effect = ops.is_empty().then(|| no_effect(command, g.schema()));
+    Ok(SchemaWrites { ops, no_effect })
+}
+
+/// The notification of `command` doing nothing.
+fn no_effect(command: &SchemaCommand, schema: &Schema) -> Notification {
+    let named = |name: &Option<String>| name.as_ref().map_or(String::new(), |n| format!("{n} "));
+    match command {
+        SchemaCommand::CreateIndex {
+            name, label, key, ..
+        } => {
+            let text = format!(
+                "CREATE RANGE INDEX {}IF NOT EXISTS FOR (e:{label}) ON (e.{key})",
+                named(name)
+            );
+            let there = rule_there(schema, name.as_deref(), label, key);
+            Notification::no_effect(&text, Some(&there), "")
+        }
+        SchemaCommand::CreateUnique {
+            name, label, key, ..
+        } => {
+            let text = format!(
+                "CREATE CONSTRAINT {}IF NOT EXISTS FOR (e:{label}) REQUIRE (e.{key}) IS UNIQUE",
+                named(name)
+            );
+            let there = rule_there(schema, name.as_deref(), label, key);
+            Notification::no_effect(&text, Some(&there), "")
+        }
+        SchemaCommand::DropIndex { name, .. } => {
+            Notification::no_effect(&format!("DROP INDEX {name} IF EXISTS"), None, name)
+        }
+        SchemaCommand::DropConstraint { name, .. } => {
+            Notification::no_effect(&format!("DROP CONSTRAINT {name} IF EXISTS"), None, name)
+        }
+    }
+}
+
+/// The rule that made a CREATE ... IF NOT EXISTS do nothing, as Neo4j writes it: the
+/// one of that name, or the one on the pair.
+fn rule_there(schema: &Schema, name: Option<&str>, label: &str, key: &str) -> String {
+    let constraint = |n: &str, on: &kith_core::LabelKey| {
+        format!(
+            "CONSTRAINT {n} FOR (e:{}) REQUIRE (e.{}) IS UNIQUE",
+            on.label, on.key
+        )
+    };
+    let index = |n: &str, on: &kith_core::LabelKey| {
+        format!("RANGE INDEX {n} FOR (e:{}) ON (e.{})", on.label, on.key)
+    };
+    if let Some(n) = name {
+        if let Some(on) = schema.unique.get(n) {
+            return constraint(n, on);
+        }
+        if let Some(def) = schema.indexes.get(n) {
+            return index(n, &def.on);
+        }
+    }
+    let on = kith_core::LabelKey {
+        label: label.to_owned(),
+        key: key.to_owned(),
+    };
+    match (schema.unique_on(label, key), schema.index_on(label, key)) {
+        (Some(c), _) => constraint(c, &on),
+        (None, Some(i)) => index(i, &on),
+        (None, None) => format!("(e:{label}) (e.{key})"),
+    }
+}
+
 /// The writes of `command`; none when IF [NOT] EXISTS finds nothing to do.
-pub(crate) fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
+fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
     let schema = g.schema();
     match command {
         SchemaCommand::CreateIndex {

@@ -73,8 +73,11 @@ pub(crate) fn write(op: &Op, rows: Rows, cx: &Ctx<'_>, emit: &mut Emit<'_>) -> R
             }
         }
         Op::Schema(command) => {
-            let ops = super::schema::ops_of(command, &*cx.graph())?;
-            cx.write(&ops)?;
+            let writes = super::schema::writes_of(command, &*cx.graph())?;
+            cx.write(&writes.ops)?;
+            if let Some(notice) = writes.no_effect {
+                cx.notices.borrow_mut().push(notice);
+            }
             for r in rows.iter() {
                 row.clone_from_slice(r);
                 emit(&mut row)?;

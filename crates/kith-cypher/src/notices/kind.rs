@@ -25,6 +25,10 @@ pub enum NoticeKind {
     RuntimeUnsupported,
     /// An EXPLAIN naming parameters the request did not give (01N60).
     ParameterMissing,
+    /// `CREATE ... IF NOT EXISTS` of an index or constraint there already (00NA0).
+    SchemaRuleExists,
+    /// `DROP ... IF EXISTS` of an index or constraint not there (00NA1).
+    SchemaRuleMissing,
 }
 
 /// How much a notification matters.
@@ -60,6 +64,8 @@ impl NoticeKind {
             NoticeKind::DeprecatedWithoutReplacement => "01N02",
             NoticeKind::RuntimeUnsupported => "01N40",
             NoticeKind::ParameterMissing => "01N60",
+            NoticeKind::SchemaRuleExists => "00NA0",
+            NoticeKind::SchemaRuleMissing => "00NA1",
         }
     }
 
@@ -86,10 +92,16 @@ impl NoticeKind {
                 "Neo.ClientNotification.Statement.RuntimeUnsupportedWarning"
             }
             NoticeKind::ParameterMissing => "Neo.ClientNotification.Statement.ParameterNotProvided",
+            NoticeKind::SchemaRuleExists => {
+                "Neo.ClientNotification.Schema.IndexOrConstraintAlreadyExists"
+            }
+            NoticeKind::SchemaRuleMissing => {
+                "Neo.ClientNotification.Schema.IndexOrConstraintDoesNotExist"
+            }
         }
     }
 
-    /// Its title.
+    /// Its title (a schema command's names the command: [`Notification::title`]).
     pub fn title(self) -> &'static str {
         match self {
             NoticeKind::CartesianProduct => {
@@ -111,6 +123,9 @@ impl NoticeKind {
             NoticeKind::ParameterMissing => {
                 "The statement refers to a parameter that was not provided in the request."
             }
+            NoticeKind::SchemaRuleExists | NoticeKind::SchemaRuleMissing => {
+                "The command has no effect."
+            }
         }
     }
 
@@ -129,15 +144,22 @@ impl NoticeKind {
             }
             NoticeKind::RuntimeUnsupported => "warn: unsupported runtime",
             NoticeKind::ParameterMissing => "warn: parameter missing",
+            NoticeKind::SchemaRuleExists => {
+                "note: successful completion - index or constraint already exists"
+            }
+            NoticeKind::SchemaRuleMissing => {
+                "note: successful completion - index or constraint does not exist"
+            }
         }
     }
 
     /// How much it matters.
     pub fn severity(self) -> Severity {
         match self {
-            NoticeKind::CartesianProduct | NoticeKind::UnboundedShortestPath => {
-                Severity::Information
-            }
+            NoticeKind::CartesianProduct
+            | NoticeKind::UnboundedShortestPath
+            | NoticeKind::SchemaRuleExists
+            | NoticeKind::SchemaRuleMissing => Severity::Information,
             _ => Severity::Warning,
         }
     }
@@ -154,6 +176,7 @@ impl NoticeKind {
             | NoticeKind::DeprecatedWithoutReplacement => "DEPRECATION",
             NoticeKind::RuntimeUnsupported => "UNSUPPORTED",
             NoticeKind::ParameterMissing => "GENERIC",
+            NoticeKind::SchemaRuleExists | NoticeKind::SchemaRuleMissing => "SCHEMA",
         }
     }
 }

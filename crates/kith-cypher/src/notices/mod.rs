@@ -25,6 +25,8 @@ pub struct Notification {
     pub kind: NoticeKind,
     /// Where in the text, when it is about a place.
     pub position: Option<Position>,
+    /// Its title.
+    pub title: String,
     /// What it says of this query (the GQL status description after its prefix).
     pub message: String,
     /// The longer description drivers before GQL statuses show.
@@ -32,6 +34,37 @@ pub struct Notification {
 }
 
 impl Notification {
+    /// The information that a schema command (written as Neo4j writes it,
+    /// `command`) did nothing: what it would declare exists (`exists`, Neo4j's form
+    /// of what is there), or what it would drop does not (`exists: None`, `name`).
+    pub(crate) fn no_effect(command: &str, exists: Option<&str>, name: &str) -> Notification {
+        let (kind, message, description) = match exists {
+            Some(rule) => (
+                NoticeKind::SchemaRuleExists,
+                format!(
+                    "The command '{command}' has no effect. The index or constraint \
+                     specified by '{rule}' already exists."
+                ),
+                format!("`{rule}` already exists."),
+            ),
+            None => (
+                NoticeKind::SchemaRuleMissing,
+                format!(
+                    "The command '{command}' has no effect. The specified index or \
+                     constraint `{name}` does not exist."
+                ),
+                format!("`{name}` does not exist."),
+            ),
+        };
+        Notification {
+            kind,
+            title: format!("`{command}` has no effect."),
+            position: None,
+            message,
+            description,
+        }
+    }
+
     /// The GQL status description: the kind's words, then this query's.
     pub fn status_description(&self) -> String {
         format!("{}. {}", self.kind.status_prefix(), self.message)
@@ -43,7 +76,7 @@ impl Notification {
         let mut entries = vec![
             ("code", s(self.kind.neo4j_code())),
             ("gql_status", s(self.kind.gql_status())),
-            ("title", s(self.kind.title())),
+            ("title", s(&self.title)),
             ("description", s(&self.description)),
             ("status_description", s(&self.status_description())),
             ("severity", s(self.kind.severity().as_str())),
@@ -175,6 +208,7 @@ impl Notes {
             .iter()
             .map(|f| Notification {
                 kind: f.kind,
+                title: f.kind.title().to_owned(),
                 position: f.pos.map(|p| Position::at(text, p)),
                 message: f.message.clone(),
                 description: f.description.clone(),
@@ -226,6 +260,7 @@ fn unknown(t: &TokenUse, graph: &dyn GraphView) -> Option<Notification> {
     };
     Some(Notification {
         kind,
+        title: kind.title().to_owned(),
         position: None,
         message: format!(
             "The {what} `{name}` does not exist. Verify that the spelling is correct."
@@ -248,6 +283,7 @@ fn parameters_missing(missing: &[&str]) -> Notification {
     };
     Notification {
         kind: NoticeKind::ParameterMissing,
+        title: NoticeKind::ParameterMissing.title().to_owned(),
         position: None,
         message: format!(
             "The query plan cannot be cached and is not executable without 'EXPLAIN' due to \
