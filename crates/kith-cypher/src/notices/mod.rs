@@ -13,6 +13,7 @@ mod cartesian;
 mod kind;
 
 use kith_core::{GraphView, Value};
+use rustc_hash::FxHashSet;
 
 pub use crate::error::Position;
 
@@ -126,17 +127,23 @@ pub(crate) struct Fixed {
 }
 
 /// What the parser noted of a text.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Notes {
     pub(crate) fixed: Vec<Fixed>,
     pub(crate) tokens: Vec<TokenUse>,
     /// Variables node and relationship patterns bind.
-    pub(crate) entity_vars: Vec<String>,
+    pub(crate) entity_vars: FxHashSet<String>,
     /// The parameters the text names, in order, once each.
     pub(crate) params: Vec<String>,
     /// The keys of map literals read so far, so a pattern's property map can take
     /// its own as property keys.
     pub(crate) map_keys: Vec<(String, usize)>,
+    /// What is noted already, by kind and offset: the parser reads some texts twice
+    /// (a parenthesis tried as a pattern first), and a text of many thousand names
+    /// (a bulk CREATE) must not cost a scan of the notes per name.
+    seen: FxHashSet<(u8, usize)>,
+    fixed_seen: FxHashSet<(NoticeKind, Option<usize>, String, String)>,
+    params_seen: FxHashSet<String>,
 }
 
 impl Notes {
@@ -148,34 +155,41 @@ impl Notes {
         message: String,
         description: String,
     ) {
-        let fixed = Fixed {
-            kind,
-            pos,
-            message,
-            description,
-        };
-        // The parser reads some texts twice (a parenthesis tried as a pattern first).
-        if !self.fixed.contains(&fixed) {
-            self.fixed.push(fixed);
+        // One MATCH may make several of a kind at its place (a cartesian product per
+        // part): what they say tells them apart.
+        let key = (kind, pos, message.clone(), description.clone());
+        if self.fixed_seen.insert(key) {
+            self.fixed.push(Fixed {
+                kind,
+                pos,
+                message,
+                description,
+            });
         }
     }
 
     /// Notes a name read.
     pub(crate) fn token(&mut self, kind: TokenKind, name: &str, pos: usize, of: Option<&str>) {
-        let used = TokenUse {
-            kind,
-            name: name.to_owned(),
-            pos,
-            of: of.map(str::to_owned),
-        };
-        if !self.tokens.contains(&used) {
-            self.tokens.push(used);
+        if self.seen.insert((kind as u8, pos)) {
+            self.tokens.push(TokenUse {
+                kind,
+                name: name.to_owned(),
+                pos,
+                of: of.map(str::to_owned),
+            });
+        }
+    }
+
+    /// Notes a variable a node or relationship pattern binds.
+    pub(crate) fn entity(&mut self, var: &str) {
+        if !self.entity_vars.contains(var) {
+            self.entity_vars.insert(var.to_owned());
         }
     }
 
     /// Notes a parameter named.
     pub(crate) fn param(&mut self, name: &str) {
-        if !self.params.iter().any(|p| p == name) {
+        if self.params_seen.insert(name.to_owned()) {
             self.params.push(name.to_owned());
         }
     }
@@ -184,13 +198,13 @@ impl Notes {
     /// are dropped, and every name when the statement `writes`.
     pub(crate) fn finish(mut self, writes: bool) -> Notes {
         let entities = std::mem::take(&mut self.entity_vars);
-        self.tokens.retain(|t| {
-            !writes
-                && t.of
-                    .as_ref()
-                    .is_none_or(|v| entities.iter().any(|e| e == v))
-        });
-        self.map_keys.clear();
+        self.tokens
+            .retain(|t| !writes && t.of.as_ref().is_none_or(|v| entities.contains(v)));
+        // Only what runs read is kept with the plan.
+        self.map_keys = Vec::new();
+        self.seen = FxHashSet::default();
+        self.fixed_seen = FxHashSet::default();
+        self.params_seen = FxHashSet::default();
         self
     }
 

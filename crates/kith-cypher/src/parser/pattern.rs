@@ -114,7 +114,7 @@ impl Parser<'_> {
             None
         };
         if let Some(v) = &var {
-            self.notes.entity_vars.push(v.clone());
+            self.notes.entity(v);
         }
         let mut var = var;
         let labels = match self.node_labels(false)? {
@@ -211,7 +211,7 @@ impl Parser<'_> {
     fn rel_detail(&mut self, rel: &mut RelPattern) -> Result<()> {
         if matches!(self.peek(), Token::Ident(_)) {
             let var = self.variable()?;
-            self.notes.entity_vars.push(var.clone());
+            self.notes.entity(&var);
             rel.var = Some(var);
         }
         let colon_at = self.offset();
