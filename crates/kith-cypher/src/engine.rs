@@ -122,7 +122,7 @@ impl Prepared {
         options.note(&mut notes);
         let bound = bind_statement(&body, &statement, procs)?;
         let plan = crate::planner::plan(bound, plan_mode, &|name| procs.0.stored(name))?;
-        let notes = notes.finish(crate::executor::writes(&plan));
+        let notes = notes.finish(crate::executor::writes(&plan), text);
         Ok(Prepared {
             text: text.to_owned(),
             plan: Arc::new(plan),

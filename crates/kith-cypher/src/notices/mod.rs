@@ -144,6 +144,8 @@ pub(crate) struct Notes {
     seen: FxHashSet<(u8, usize)>,
     fixed_seen: FxHashSet<(NoticeKind, Option<usize>, String, String)>,
     params_seen: FxHashSet<String>,
+    /// The fixed notifications, made once when the query is prepared.
+    made: Vec<Notification>,
 }
 
 impl Notes {
@@ -196,7 +198,16 @@ impl Notes {
 
     /// Ends the notes of a whole statement: keys read of variables no pattern binds
     /// are dropped, and every name when the statement `writes`.
-    pub(crate) fn finish(mut self, writes: bool) -> Notes {
+    pub(crate) fn finish(mut self, writes: bool, text: &str) -> Notes {
+        self.made = (self.fixed.drain(..))
+            .map(|f| Notification {
+                kind: f.kind,
+                title: f.kind.title().to_owned(),
+                position: f.pos.map(|p| Position::at(text, p)),
+                message: f.message,
+                description: f.description,
+            })
+            .collect();
         let entities = std::mem::take(&mut self.entity_vars);
         self.tokens
             .retain(|t| !writes && t.of.as_ref().is_none_or(|v| entities.contains(v)));
@@ -217,17 +228,7 @@ impl Notes {
         params: &[(String, Value)],
         explain: bool,
     ) -> Vec<Notification> {
-        let mut out: Vec<Notification> = self
-            .fixed
-            .iter()
-            .map(|f| Notification {
-                kind: f.kind,
-                title: f.kind.title().to_owned(),
-                position: f.pos.map(|p| Position::at(text, p)),
-                message: f.message.clone(),
-                description: f.description.clone(),
-            })
-            .collect();
+        let mut out = self.made.clone();
         for t in &self.tokens {
             if let Some(n) = unknown(t, graph) {
                 out.push(Notification {

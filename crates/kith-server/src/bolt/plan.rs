@@ -18,7 +18,8 @@ pub(super) fn profiled(plan: &Value) -> bool {
     field(plan, "rows").is_some()
 }
 
-fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
+/// The entry `name` of a map value (a plan's, a notification's).
+pub(super) fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
     match v {
         Value::Map(entries) => entries.iter().find(|(k, _)| &**k == name).map(|(_, v)| v),
         _ => None,

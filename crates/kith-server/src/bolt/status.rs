@@ -9,6 +9,8 @@
 use kith_core::Value;
 use kith_protocol::bolt::Pack;
 
+use super::plan::field;
+
 /// Which notifications a client wants.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct NoticeFilter {
@@ -55,14 +57,6 @@ impl NoticeFilter {
             .filter(|n| !self.warnings_only || text(n, "severity") == "WARNING")
             .filter(|n| !self.disabled.iter().any(|d| d == text(n, "classification")))
             .collect()
-    }
-}
-
-/// The field `key` of a notification map.
-fn field<'v>(n: &'v Value, key: &str) -> Option<&'v Value> {
-    match n {
-        Value::Map(entries) => entries.iter().find(|(k, _)| &**k == key).map(|(_, v)| v),
-        _ => None,
     }
 }
 
