@@ -65,6 +65,13 @@ fn unparsed(error: CypherError) -> CypherError {
 
 /// A text's query options and mode, in either order (`CYPHER ... EXPLAIN` or
 /// `EXPLAIN CYPHER ...`, as Neo4j takes both), and the text with both blanked.
+/// The statement `text` runs, without its `CYPHER` options and `EXPLAIN` / `PROFILE`
+/// (the server admits statements to its `system` database by their clauses).
+pub fn statement_of(text: &str) -> Result<crate::ast::Statement> {
+    let (_, _, rest) = split_prefixes(text)?;
+    crate::parser::parse(&rest)
+}
+
 fn split_prefixes(text: &str) -> Result<(crate::options::Options, Mode, String)> {
     let (options, rest) = crate::options::split_options(text)?;
     let (mode, rest) = split_mode(&rest);

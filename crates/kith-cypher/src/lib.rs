@@ -28,7 +28,8 @@ pub mod value;
 mod engine;
 
 pub use engine::{
-    check_syntax, run, run_graph, run_graph_tx, run_tx, Engine, Limits, Mode, Prepared, QueryResult,
+    check_syntax, run, run_graph, run_graph_tx, run_tx, statement_of, Engine, Limits, Mode,
+    Prepared, QueryResult,
 };
 pub use error::{CypherError, ErrorCode, Position, Result};
 pub use output::{GraphValue, NodeOut, RelOut};

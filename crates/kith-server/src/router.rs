@@ -135,6 +135,7 @@ impl Server {
             || config.bolt_listen.is_some_and(|a| !a.ip().is_loopback());
         let auth = crate::auth::Auth::new(config.auth, config.data.clone(), exposed)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e))?;
+        let auth = Arc::new(auth);
         let pool = WorkerPool::new(config.workers, config.queue_depth_max)?;
         let config_transactions_max = config.transactions_max;
         let (shutdown, signal) = watch::channel(false);
@@ -157,10 +158,11 @@ impl Server {
         let current = store.clone();
         let store_for_versions = store.clone();
         let replica_for_versions = replica.is_some();
-        let procedures =
-            crate::procedures::with_stored(move || -> Arc<dyn kith_core::GraphView> {
-                current.snapshot()
-            });
+        let asking = auth.clone();
+        let procedures = crate::procedures::with_stored(
+            move || -> Arc<dyn kith_core::GraphView> { current.snapshot() },
+            Box::new(move || asking.asks_credentials()),
+        );
         let admission = crate::admission::Gate::new(
             config.unauthenticated_connections_max,
             config.unauthenticated_per_address_max,

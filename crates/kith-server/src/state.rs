@@ -29,7 +29,7 @@ pub(crate) struct AppState {
     /// The write queue; `None` for a read-only server.
     pub(crate) writes: Option<WriteQueue>,
     /// Who clients are and what they may do.
-    pub(crate) auth: crate::auth::Auth,
+    pub(crate) auth: Arc<crate::auth::Auth>,
     /// Connections waiting to authenticate.
     pub(crate) admission: crate::admission::Gate,
     /// Open WebSocket and HTTP transactions.

@@ -105,12 +105,28 @@ fn components_name_the_neo4j_release_first() {
 }
 
 #[test]
-fn show_databases_lists_the_one_database() {
+fn ping_is_true_and_jmx_has_no_beans() {
+    let g = graph();
+    assert_eq!(rows(&g, "CALL db.ping()").expect("runs"), ["true"]);
+    let q = "CALL dbms.queryJmx('*:*') YIELD name, attributes RETURN name";
+    assert_eq!(rows(&g, q).expect("runs"), Vec::<String>::new());
+    assert!(rows(&g, "CALL dbms.queryJmx(1)").is_err());
+}
+
+#[test]
+fn show_databases_lists_the_graph_and_system() {
     let g = graph();
     let all = "neo4j standard [] read-write null primary true online online  true true []";
-    assert_eq!(rows(&g, "SHOW DATABASES").expect("runs"), [all]);
-    assert_eq!(rows(&g, "SHOW ALL DATABASES").expect("runs"), [all]);
+    let system = "system system [] read-write null primary true online online  false false []";
+    assert_eq!(rows(&g, "SHOW DATABASES").expect("runs"), [all, system]);
+    assert_eq!(rows(&g, "SHOW ALL DATABASES").expect("runs"), [all, system]);
     assert_eq!(rows(&g, "SHOW DATABASE neo4j").expect("runs"), [all]);
+    assert_eq!(rows(&g, "SHOW DATABASE SYSTEM").expect("runs"), [system]);
+    // WHERE straight after the command, as cypher-shell's :sysinfo writes it.
+    let q = "SHOW DATABASES WHERE name = 'system'";
+    assert_eq!(rows(&g, q).expect("runs"), [system]);
+    let q = "SHOW DATABASES WHERE type = 'standard' YIELD name";
+    assert_eq!(rows(&g, q), Err(ErrorCode::SyntaxError));
     assert_eq!(
         rows(&g, "SHOW DATABASE other").expect("runs"),
         Vec::<String>::new()

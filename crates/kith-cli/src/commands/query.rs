@@ -222,13 +222,14 @@ impl Target {
         let procedures = match &graph {
             data_dir::Opened::Exclusive(database, _) => {
                 let store = database.store().clone();
-                kith_server::procedures::with_stored(move || -> Arc<dyn kith_core::GraphView> {
-                    store.snapshot()
-                })
+                kith_server::procedures::with_stored(
+                    move || -> Arc<dyn kith_core::GraphView> { store.snapshot() },
+                    Box::new(|| false),
+                )
             }
             data_dir::Opened::Checkpoint(snapshot, _) => {
                 let snapshot: Arc<dyn kith_core::GraphView> = Arc::new(snapshot.clone());
-                kith_server::procedures::with_stored(move || snapshot.clone())
+                kith_server::procedures::with_stored(move || snapshot.clone(), Box::new(|| false))
             }
         };
         Ok(Target::Local(Box::new(Local {

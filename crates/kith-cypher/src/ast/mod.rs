@@ -122,6 +122,16 @@ pub enum DatabasePick {
 }
 
 impl Show {
+    /// What the command lists, as written after SHOW (for messages).
+    pub fn noun(&self) -> &'static str {
+        match self {
+            Show::Procedures => "PROCEDURES",
+            Show::Indexes => "INDEXES",
+            Show::Constraints => "CONSTRAINTS",
+            Show::Databases(_) => "DATABASES",
+        }
+    }
+
     /// The columns each row answers, in order (what YIELD may name).
     pub fn columns(&self) -> Vec<&'static str> {
         self.all_columns()

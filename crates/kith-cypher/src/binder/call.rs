@@ -296,7 +296,8 @@ impl Binder<'_> {
                 return Err(self.error(
                     ErrorCode::SyntaxError,
                     format!(
-                        "SHOW {what:?} has no column `{column}` (it has {})",
+                        "SHOW {} has no column `{column}` (it has {})",
+                        what.noun(),
                         columns_of.join(", ")
                     ),
                     0,

@@ -175,8 +175,15 @@ impl Parser<'_> {
                 );
             }
         };
+        // `SHOW ... WHERE p` is `SHOW ... YIELD * WHERE p`, as in Neo4j 5.
         let yields = if self.eat_keyword("YIELD") {
             Some(self.yield_items()?)
+        } else if self.eat_keyword("WHERE") {
+            Some(Yield {
+                star: true,
+                items: Vec::new(),
+                where_: Some(self.expr()?),
+            })
         } else {
             None
         };

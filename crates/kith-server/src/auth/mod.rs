@@ -162,6 +162,11 @@ impl Auth {
         }
     }
 
+    /// Whether a client must authenticate now (an unreadable users file: yes).
+    pub(crate) fn asks_credentials(&self) -> bool {
+        !matches!(self.required(), Ok(None))
+    }
+
     /// The users when credentials are needed, `None` when the server is open.
     fn required(&self) -> Result<Option<Arc<BTreeMap<String, User>>>, ExecError> {
         if self.mode == AuthMode::None {

@@ -71,6 +71,12 @@ impl Out {
         Ok(())
     }
 
+    /// Ends the sending side (TLS: with its close_notify), so the client reads the
+    /// end of what it was sent at once; bounded like a flush.
+    pub(crate) async fn shutdown(&mut self) {
+        let _ = tokio::time::timeout(self.stall, self.writer.shutdown()).await;
+    }
+
     /// Writes what is buffered; a client that takes none of it for
     /// `write_stall_timeout_ms` is disconnected.
     pub(crate) async fn flush(&mut self) -> std::io::Result<()> {
@@ -347,7 +353,33 @@ impl Connection<'_> {
     /// FAILURE naming `why`, then the end: the framing may be lost (as Neo4j does).
     async fn refuse(&mut self, why: &str, reason: CloseReason) -> CloseReason {
         self.session.protocol_violation(self.out, why);
-        self.finish(reason).await
+        let invalid = reason == CloseReason::Invalid;
+        let reason = self.finish(reason).await;
+        if invalid {
+            // The client may be part-way through sending what was refused.
+            self.out.shutdown().await;
+            self.linger().await;
+        }
+        reason
+    }
+
+    /// Reads and drops, for a moment and up to a bound, what the client is still
+    /// sending (the rest of a message over `bolt_message_bytes_max`) until it closes:
+    /// closing with its bytes unread would reset the connection, and the client could
+    /// lose the FAILURE that says why before it reads it (it has read the end of the
+    /// stream after the FAILURE already: the sending side is shut).
+    async fn linger(&mut self) {
+        const LINGER: Duration = Duration::from_secs(1);
+        const LINGER_BYTES_MAX: usize = 64 << 20;
+        let deadline = Instant::now() + LINGER;
+        let mut sink = vec![0u8; 64 << 10];
+        let mut left = LINGER_BYTES_MAX;
+        while left > 0 {
+            match tokio::time::timeout_at(deadline, self.reader.read(&mut sink)).await {
+                Ok(Ok(n)) if n > 0 => left = left.saturating_sub(n),
+                _ => break,
+            }
+        }
     }
 
     /// Sends what is buffered; `reason` unless that fails.

@@ -61,6 +61,8 @@ pub(crate) struct Failure {
     pub(crate) message: String,
     /// The GQL status the engine gave, where it gave one (else it follows `code`).
     pub(crate) gql_status: Option<String>,
+    /// Where in the query text the error belongs (line, column; 1-based), if it does.
+    pub(crate) at: Option<(usize, usize)>,
 }
 
 impl Failure {
@@ -71,16 +73,51 @@ impl Failure {
             code: code.to_owned(),
             message: message.into(),
             gql_status: None,
+            at: None,
         }
     }
 }
 
 impl From<&ExecError> for Failure {
     fn from(error: &ExecError) -> Failure {
+        let at = error
+            .cypher
+            .as_ref()
+            .and_then(|d| Some((d.line?, d.column?)));
         Failure {
             gql_status: error.cypher.as_ref().and_then(|d| d.gql_status.clone()),
+            at: at.map(|(line, column)| (line as usize, column as usize)),
             ..Failure::new(neo4j_code(error), error.message.clone())
         }
+    }
+}
+
+impl Failure {
+    /// The message with where in `text` it happened, in Neo4j's layout: `(line L,
+    /// column C (offset: O))`, then the line quoted and a caret under the place.
+    /// cypher-shell and Neo4j Browser print a message as it comes.
+    pub(crate) fn located(mut self, text: &str) -> Failure {
+        let Some((line, column)) = self.at else {
+            return self;
+        };
+        let Some(quoted) = text.split('\n').nth(line.saturating_sub(1)) else {
+            return self;
+        };
+        let quoted = quoted.trim_end_matches('\r');
+        // Neo4j counts the offset in characters from the start of the text.
+        let before: usize = text
+            .split('\n')
+            .take(line.saturating_sub(1))
+            .map(|l| l.chars().count() + 1)
+            .sum();
+        let offset = before + column.saturating_sub(1);
+        let caret = " ".repeat(column);
+        self.message = format!(
+            "{} (line {line}, column {column} (offset: {offset}))\n\"{quoted}\"\n{caret}^",
+            self.message
+        );
+        self.at = None;
+        self
     }
 }
 

@@ -15,6 +15,7 @@ mod plan;
 mod reply;
 mod session;
 mod status;
+mod system;
 mod values;
 
 pub(crate) use values::param_value;

@@ -10,7 +10,30 @@ use kith_protocol::bolt::Pack;
 pub(super) fn entry(plan: &Value) -> (String, Pack) {
     let profiled = profiled(plan);
     let key = if profiled { "profile" } else { "plan" };
-    (key.to_owned(), node(plan, profiled))
+    let mut root = node(plan, profiled);
+    if let Pack::Map(entries) = &mut root {
+        if let Some((_, Pack::Map(args))) = entries.iter_mut().find(|(k, _)| k == "args") {
+            args.extend(engine_args());
+        }
+    }
+    (key.to_owned(), root)
+}
+
+/// What Neo4j's root operator says of the engine that planned and ran the query
+/// (cypher-shell prints them above a profile): the Cypher version kith answers, and
+/// its own planner and runtime, not Neo4j's (no `COST` planner: kith plans by rule).
+fn engine_args() -> [(String, Pack); 7] {
+    let s = |v: &str| Pack::String(v.to_owned());
+    let version = env!("CARGO_PKG_VERSION");
+    [
+        ("version".to_owned(), s("5")),
+        ("planner".to_owned(), s("KITH")),
+        ("planner-impl".to_owned(), s("kith")),
+        ("planner-version".to_owned(), s(version)),
+        ("runtime".to_owned(), s("KITH")),
+        ("runtime-impl".to_owned(), s("kith")),
+        ("runtime-version".to_owned(), s(version)),
+    ]
 }
 
 /// Whether the plan has its counts (PROFILE), not only its shape (EXPLAIN).

@@ -18,15 +18,13 @@ use super::conn::Out;
 use super::failure::{metadata, Failure};
 use super::reply::{BoltReply, Outcome};
 use super::status::NoticeFilter;
+use super::system::Db;
 use super::values::{pack_graph, param_value, Dialect};
 use crate::auth::{Credentials, Role};
 use crate::dispatch::{dispatch, Job};
 use crate::error::ExecError;
 use crate::metrics::{CloseReason, Transport};
 use crate::state::{AppState, ConnectionSlot};
-
-/// The one database kith serves, by the name drivers use by default.
-const DATABASE: &str = "neo4j";
 
 /// How long a driver may keep a routing table (seconds).
 const ROUTING_TTL_S: i64 = 300;
@@ -66,6 +64,8 @@ struct Transaction {
     metadata: TxMetadata,
     /// The notifications its statements' summaries carry.
     notices: NoticeFilter,
+    /// The database BEGIN named.
+    db: Db,
 }
 
 /// A result being streamed.
@@ -85,6 +85,8 @@ struct Stream {
     /// When RUN answered: the summary's `t_last` (Neo4j's result_consumed_after) is
     /// the time from then until the last record was sent.
     available: Instant,
+    /// The database it ran on.
+    db: Db,
 }
 
 /// One connection's protocol state.
@@ -317,10 +319,7 @@ impl Session {
             Request::Begin { extra } => self.begin(&extra, out).await,
             Request::Commit => self.commit(out).await,
             Request::Rollback => self.rollback(out),
-            Request::Route { .. } => {
-                self.route(out);
-                Ok(())
-            }
+            Request::Route { db, .. } => Db::named(db.as_deref()).map(|db| self.route(db, out)),
             Request::Telemetry { .. } => {
                 out.success(Pack::Map(vec![]));
                 Ok(())
@@ -353,6 +352,20 @@ impl Session {
         out: &mut Out,
     ) -> std::io::Result<Result<(), Failure>> {
         let started = Instant::now();
+        // Kept for a failure's excerpt of the text (Neo4j's layout, which its tools print).
+        let text = query.clone();
+        let db = match &self.tx {
+            Some(tx) => Ok(tx.db),
+            None => Db::of(extra),
+        };
+        let admitted = db.and_then(|db| match db {
+            Db::System => super::system::admit(&text).map(|()| db),
+            Db::Neo4j => Ok(db),
+        });
+        let db = match admitted {
+            Ok(db) => db,
+            Err(failure) => return Ok(Err(failure)),
+        };
         let job = match self.run_job(query, params, extra).await {
             Ok(job) => job,
             Err(failure) => return Ok(Err(failure)),
@@ -361,7 +374,7 @@ impl Session {
         dispatch(&self.state, job, reply, self.cancel.clone(), self.origin());
         let (answer, trailer) = match outcome.await {
             Ok(Outcome::Answered(answered)) => *answered,
-            Ok(Outcome::Failed(error)) => return Ok(Err(Failure::from(&error))),
+            Ok(Outcome::Failed(error)) => return Ok(Err(Failure::from(&error).located(&text))),
             Err(_) => return Ok(Err(internal("the query's worker stopped"))),
         };
         let in_transaction = self.tx.is_some();
@@ -386,6 +399,7 @@ impl Session {
             plan: trailer.plan,
             notifications: self.notice_filter(extra).apply(trailer.notifications),
             available: Instant::now(),
+            db,
         });
         let mut meta = vec![
             ("fields".into(), Pack::List(fields)),
@@ -397,7 +411,7 @@ impl Session {
         if in_transaction {
             meta.push(("qid".into(), Pack::Int(qid)));
         } else if self.version.at_least(5, 8) {
-            meta.push(("db".into(), Pack::String(DATABASE.into())));
+            meta.push(("db".into(), Pack::String(db.name().into())));
         }
         out.success(Pack::Map(meta));
         Ok(Ok(()))
@@ -429,7 +443,6 @@ impl Session {
                         "RUN while the previous result is still open: PULL or DISCARD it first",
                     ));
                 }
-                check_database(extra)?;
                 self.await_bookmarks(extra).await?;
                 (read_mode(extra), tx_metadata(extra)?)
             }
@@ -522,7 +535,7 @@ impl Session {
                 "t_last".into(),
                 Pack::Int(stream.available.elapsed().as_millis() as i64),
             ),
-            ("db".into(), Pack::String(DATABASE.into())),
+            ("db".into(), Pack::String(stream.db.name().into())),
         ];
         if let Some(counts) = &stream.counts {
             meta.push(("stats".into(), stats(counts)));
@@ -559,7 +572,7 @@ impl Session {
                 "BEGIN inside a transaction: COMMIT or ROLLBACK it first",
             ));
         }
-        check_database(extra)?;
+        let db = Db::of(extra)?;
         self.await_bookmarks(extra).await?;
         let metadata = tx_metadata(extra)?;
         let limit = Duration::from_millis(self.state.config.query_timeout_ms);
@@ -577,10 +590,11 @@ impl Session {
             deadline: Instant::now() + timeout,
             metadata,
             notices: NoticeFilter::of(extra, &self.notices),
+            db,
         });
         let mut meta = vec![];
         if self.version.at_least(5, 8) {
-            meta.push(("db".into(), Pack::String(DATABASE.into())));
+            meta.push(("db".into(), Pack::String(db.name().into())));
         }
         out.success(Pack::Map(meta));
         Ok(())
@@ -650,7 +664,7 @@ impl Session {
     /// the primary as WRITE, the replicas as READ (the primary too when there are
     /// none), and every member as ROUTE, so the Neo4j drivers' `neo4j://` sends
     /// writes to the primary and spreads reads over the replicas.
-    fn route(&self, out: &mut Out) {
+    fn route(&self, db: Db, out: &mut Out) {
         let config = &self.state.config;
         let me = || vec![self.address.clone()];
         let write = match (&config.route_write, self.state.takes_writes()) {
@@ -685,7 +699,7 @@ impl Session {
         }
         let table = Pack::Map(vec![
             ("ttl".into(), Pack::Int(ROUTING_TTL_S)),
-            ("db".into(), Pack::String(DATABASE.into())),
+            ("db".into(), Pack::String(db.name().into())),
             ("servers".into(), Pack::List(servers)),
         ]);
         out.success(Pack::Map(vec![("rt".into(), table)]));
@@ -742,18 +756,6 @@ fn stats(c: &WriteCounts) -> Pack {
         .collect();
     entries.push(("contains-updates".into(), Pack::Bool(true)));
     Pack::Map(entries)
-}
-
-/// Refuses a database other than the one kith serves.
-fn check_database(extra: &Pack) -> Result<(), Failure> {
-    match extra.get("db") {
-        None | Some(Pack::Null) => Ok(()),
-        Some(Pack::String(db)) if db == DATABASE => Ok(()),
-        Some(other) => Err(Failure::new(
-            "Neo.ClientError.Database.DatabaseNotFound",
-            format!("kith serves one database, `{DATABASE}`; not {other:?}"),
-        )),
-    }
 }
 
 /// Whether the request asked for read access (`mode: "r"`).

@@ -8,12 +8,59 @@ use kith_core::{GraphView, Value};
 use kith_cypher::{CallOutput, CypherError, ErrorCode, ProcParam, Procedures, Signature};
 use kith_procedures::{ParamSpec, ProcedureError, Registry};
 
-/// Every procedure a query over `current` may call: the native ones, the stored
-/// Cypher ones of the current version, and `kith.procedure.register` / `drop`.
+mod client_config;
+
+/// Whether a client must authenticate now (`dbms.clientConfig()` says so).
+pub type AsksCredentials = Box<dyn Fn() -> bool + Send + Sync>;
+
+/// Every procedure a query over `current` may call: the native ones, the server's
+/// own (`dbms.clientConfig`, answering `asks_credentials`), the stored Cypher ones of
+/// the current version, and `kith.procedure.register` / `drop`.
 pub fn with_stored(
     current: impl Fn() -> Arc<dyn GraphView> + Send + Sync + 'static,
+    asks_credentials: AsksCredentials,
 ) -> Arc<kith_cypher::WithStored> {
-    kith_cypher::WithStored::new(Arc::new(NativeProcedures::builtins()), Box::new(current))
+    let served = Served {
+        natives: NativeProcedures::builtins(),
+        asks_credentials,
+    };
+    kith_cypher::WithStored::new(Arc::new(served), Box::new(current))
+}
+
+/// The native procedures and those only a server can answer.
+struct Served {
+    natives: NativeProcedures,
+    asks_credentials: AsksCredentials,
+}
+
+impl Procedures for Served {
+    fn signature(&self, name: &str) -> Option<Signature> {
+        match name == client_config::NAME {
+            true => Some(client_config::signature()),
+            false => self.natives.signature(name),
+        }
+    }
+
+    fn list(&self) -> Vec<Signature> {
+        let mut out = self.natives.list();
+        out.push(client_config::signature());
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+
+    fn call(
+        &self,
+        graph: &dyn GraphView,
+        name: &str,
+        args: &[(String, Value)],
+    ) -> Result<CallOutput, CypherError> {
+        match name == client_config::NAME {
+            true => Ok(CallOutput::Rows(client_config::rows((self
+                .asks_credentials)(
+            )))),
+            false => self.natives.call(graph, name, args),
+        }
+    }
 }
 
 /// The native procedures, read and update.
