@@ -108,3 +108,17 @@ def test_an_explicit_transaction_rolls_back(terminal: Terminal):
     terminal.expect(f"{ADMIN[0]}@neo4j> ")
     terminal.type("MATCH (n:RolledBack) RETURN count(n) AS c;")
     assert "| 0 |" in terminal.expect(f"{ADMIN[0]}@neo4j> ")
+
+
+def test_users_are_listed_on_system_for_an_admin_and_each_sees_themself(server):
+    ran = run_shell(server, "-d", "system", "--format", "plain", "SHOW USERS")
+    assert ran.code == 0, ran.err
+    assert ran.out == (
+        "user, roles, passwordChangeRequired, suspended, home\n"
+        f'"{ADMIN[0]}", ["admin"], FALSE, FALSE, NULL\n'
+        f'"{READER[0]}", ["reader"], FALSE, FALSE, NULL\n'
+    )
+    ran = run_shell(server, "-d", "system", "--format", "plain", "SHOW CURRENT USER YIELD user, roles", user=READER)
+    assert ran.out == f'user, roles\n"{READER[0]}", ["reader"]\n', ran.err
+    ran = run_shell(server, "SHOW USERS", user=READER)
+    assert ran.code == 1 and "SHOW USERS needs the admin role" in ran.err, ran.err

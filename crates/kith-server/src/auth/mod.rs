@@ -162,6 +162,15 @@ impl Auth {
         }
     }
 
+    /// The users by name with their roles (SHOW USERS).
+    pub(crate) fn listed(&self) -> Result<Vec<(String, Role)>, ExecError> {
+        let users = self.users()?;
+        Ok(users
+            .iter()
+            .map(|(name, u)| (name.clone(), u.role))
+            .collect())
+    }
+
     /// Whether a client must authenticate now (an unreadable users file: yes).
     pub(crate) fn asks_credentials(&self) -> bool {
         !matches!(self.required(), Ok(None))

@@ -20,6 +20,8 @@ use crate::running::{Entry, Kind, Origin, Tracked};
 use crate::state::AppState;
 use kith_cypher::GraphValue;
 
+mod users;
+
 /// The parameter the rewritten SHOW query reads its rows from.
 const ROWS_PARAM: &str = "__kith_transactions";
 /// A transaction id's prefix (Neo4j's are `neo4j-transaction-N`).
@@ -47,6 +49,8 @@ pub(crate) enum Admin {
     Show { ids: Option<Ids>, tail: String },
     /// `TERMINATE TRANSACTIONS`.
     Terminate { ids: Ids },
+    /// `SHOW USERS` or (`current`) `SHOW CURRENT USER`, and what follows.
+    Users { current: bool, tail: String },
 }
 
 /// Transaction ids as written.
@@ -67,6 +71,12 @@ pub(crate) fn parse(query: &str) -> Option<Result<Admin, ExecError>> {
         return None;
     }
     let (noun, rest) = split_word(rest);
+    if show {
+        if let Some(current) = users::noun(noun, rest) {
+            let rest = if current { split_word(rest).1 } else { rest };
+            return Some(show_tail("SHOW USERS", rest).map(|tail| Admin::Users { current, tail }));
+        }
+    }
     if !noun.eq_ignore_ascii_case("TRANSACTIONS") && !noun.eq_ignore_ascii_case("TRANSACTION") {
         return None;
     }
@@ -81,29 +91,33 @@ const NOT_IN_SHOW: &[&str] = &[
     "FOREACH", "LOAD", "USE", "UNION",
 ];
 
-fn parse_rest(show: bool, rest: &str) -> Result<Admin, ExecError> {
-    let (ids, tail) = ids(rest)?;
+/// What follows a SHOW command, checked: empty, or YIELD / WHERE over its columns.
+fn show_tail(command: &str, tail: &str) -> Result<String, ExecError> {
     let tail = tail.trim();
-    if let Some(word) = NOT_IN_SHOW.iter().find(|w| show && has_word(tail, w)) {
+    if let Some(word) = NOT_IN_SHOW.iter().find(|w| has_word(tail, w)) {
         return Err(bad(format!(
-            "SHOW TRANSACTIONS takes YIELD, WHERE, ORDER BY, SKIP, LIMIT and RETURN over its own columns, not {word}"
+            "{command} takes YIELD, WHERE, ORDER BY, SKIP, LIMIT and RETURN over its own columns, not {word}"
         )));
     }
-    if show {
-        let (word, _) = split_word(tail);
-        if !tail.is_empty()
-            && !word.eq_ignore_ascii_case("YIELD")
-            && !word.eq_ignore_ascii_case("WHERE")
-        {
-            return Err(bad(format!(
-                "SHOW TRANSACTIONS: expected YIELD or WHERE after it, found `{tail}`"
-            )));
-        }
-        return Ok(Admin::Show {
-            ids,
-            tail: tail.to_owned(),
-        });
+    let (word, _) = split_word(tail);
+    if !tail.is_empty()
+        && !word.eq_ignore_ascii_case("YIELD")
+        && !word.eq_ignore_ascii_case("WHERE")
+    {
+        return Err(bad(format!(
+            "{command}: expected YIELD or WHERE after it, found `{tail}`"
+        )));
     }
+    Ok(tail.to_owned())
+}
+
+fn parse_rest(show: bool, rest: &str) -> Result<Admin, ExecError> {
+    let (ids, tail) = ids(rest)?;
+    if show {
+        let tail = show_tail("SHOW TRANSACTIONS", tail)?;
+        return Ok(Admin::Show { ids, tail });
+    }
+    let tail = tail.trim();
     match (ids, tail.is_empty()) {
         (Some(ids), true) => Ok(Admin::Terminate { ids }),
         (None, _) => Err(bad(
@@ -243,7 +257,7 @@ pub(crate) fn run<R: Reply>(
             }
             Err(e) => reply.fail(crate::cypher::CYPHER_METRIC, &e),
         },
-        Admin::Show { ids, tail } => {
+        Admin::Show { .. } | Admin::Users { .. } => {
             // Listed first, so the listing shows the SHOW itself, as Neo4j's does.
             let ticket = state.running.start(
                 Kind::Cypher,
@@ -253,14 +267,21 @@ pub(crate) fn run<R: Reply>(
                 metadata.clone(),
             );
             let terminate = ticket.terminate_flag();
-            let rows = match show_rows(state, ids.as_ref(), &params, role, &origin) {
-                Ok(rows) => rows,
+            let listed = match &admin {
+                Admin::Show { ids, tail } => show_rows(state, ids.as_ref(), &params, role, &origin)
+                    .map(|rows| (rows, show_query(tail, DEFAULT_COLUMNS, MORE_COLUMNS))),
+                Admin::Users { current, tail } => users::rows(state, *current, role, &origin)
+                    .map(|rows| (rows, show_query(tail, users::COLUMNS, &[]))),
+                Admin::Terminate { .. } => unreachable!("TERMINATE is answered above"),
+            };
+            let (rows, listing) = match listed {
+                Ok(listed) => listed,
                 Err(e) => return reply.fail(crate::cypher::CYPHER_METRIC, &e),
             };
             let mut params = params;
             params.push((ROWS_PARAM.to_owned(), Value::List(rows)));
             let job = Job::Cypher {
-                query: show_query(&tail),
+                query: listing,
                 params,
                 timing,
                 within,
@@ -331,7 +352,7 @@ fn row(e: &Entry) -> Value {
         i64::from(elapsed.subsec_nanos()),
     );
     let fields: Vec<(&str, Value)> = vec![
-        ("database", text("kith")),
+        ("database", text("neo4j")),
         ("transactionId", text(&format!("{ID_PREFIX}{}", e.id))),
         ("currentQueryId", text(&format!("kith-query-{}", e.id))),
         (
@@ -369,15 +390,17 @@ fn row(e: &Entry) -> Value {
     Value::Map(fields.into_iter().map(|(k, v)| (Arc::from(k), v)).collect())
 }
 
-/// The query SHOW runs over its rows.
-fn show_query(tail: &str) -> String {
-    let columns: Vec<String> = DEFAULT_COLUMNS
+/// The query SHOW runs over its rows: `defaults` are its columns without YIELD,
+/// `more` those YIELD may name beside them.
+fn show_query(tail: &str, defaults: &[&str], more: &[&str]) -> String {
+    let columns: Vec<String> = defaults
         .iter()
-        .chain(MORE_COLUMNS)
+        .chain(more)
         .map(|c| format!("t.{c} AS {c}"))
         .collect();
     let head = format!("UNWIND ${ROWS_PARAM} AS t WITH {}", columns.join(", "));
-    let defaults = DEFAULT_COLUMNS.join(", ");
+    let every: Vec<&str> = defaults.iter().chain(more).copied().collect();
+    let defaults = defaults.join(", ");
     let (word, rest) = split_word(tail);
     let rest = rest.trim();
     if tail.is_empty() {
@@ -388,14 +411,7 @@ fn show_query(tail: &str) -> String {
         format!("{head} WITH {rest}")
     } else {
         // Without RETURN, the columns are the yielded ones in their order (`*`: all).
-        let yielded = yielded_names(rest).unwrap_or_else(|| {
-            let all: Vec<&str> = DEFAULT_COLUMNS
-                .iter()
-                .chain(MORE_COLUMNS)
-                .copied()
-                .collect();
-            all.join(", ")
-        });
+        let yielded = yielded_names(rest).unwrap_or_else(|| every.join(", "));
         format!("{head} WITH {rest} RETURN {yielded}")
     }
 }
@@ -503,6 +519,10 @@ fn terminate(
 mod tests {
     use super::*;
 
+    fn transactions_query(tail: &str) -> String {
+        show_query(tail, DEFAULT_COLUMNS, MORE_COLUMNS)
+    }
+
     #[test]
     fn commands_parse() {
         assert_eq!(parse("MATCH (n) RETURN n"), None);
@@ -560,13 +580,18 @@ mod tests {
 
     #[test]
     fn show_queries() {
-        assert!(show_query("").ends_with("RETURN database, transactionId, currentQueryId, connectionId, clientAddress, username, currentQuery, startTime, status, elapsedTime"));
-        assert!(show_query("WHERE username = 'ann'")
+        assert!(transactions_query("").ends_with("RETURN database, transactionId, currentQueryId, connectionId, clientAddress, username, currentQuery, startTime, status, elapsedTime"));
+        assert!(transactions_query("WHERE username = 'ann'")
             .contains("WITH * WHERE username = 'ann' RETURN database"));
-        assert!(show_query("YIELD transactionId, currentQuery AS q ORDER BY transactionId")
-            .ends_with("WITH transactionId, currentQuery AS q ORDER BY transactionId RETURN transactionId, q"));
-        assert!(show_query("YIELD * WHERE status = 'Running'").ends_with("RETURN database, transactionId, currentQueryId, connectionId, clientAddress, username, currentQuery, startTime, status, elapsedTime, protocol, kind, parameters, metaData"));
-        assert!(show_query("YIELD * RETURN count(*) AS n").ends_with("WITH * RETURN count(*) AS n"));
+        assert!(transactions_query(
+            "YIELD transactionId, currentQuery AS q ORDER BY transactionId"
+        )
+        .ends_with(
+            "WITH transactionId, currentQuery AS q ORDER BY transactionId RETURN transactionId, q"
+        ));
+        assert!(transactions_query("YIELD * WHERE status = 'Running'").ends_with("RETURN database, transactionId, currentQueryId, connectionId, clientAddress, username, currentQuery, startTime, status, elapsedTime, protocol, kind, parameters, metaData"));
+        assert!(transactions_query("YIELD * RETURN count(*) AS n")
+            .ends_with("WITH * RETURN count(*) AS n"));
         assert!(!has_return("YIELD x WHERE x = 'RETURN'"));
     }
 }
