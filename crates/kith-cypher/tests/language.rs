@@ -591,6 +591,17 @@ fn what_a_query_deleted_cannot_be_read_but_its_type_can() {
     assert_eq!(run(&g, q), [[s("LIKES")]]);
     let q = "MATCH (g:Group) DETACH DELETE g RETURN g.title";
     assert_eq!(err(&g, q), ErrorCode::EntityNotFound);
+    // As Neo4j 5.26 answers (recorded on the real one): a deleted node's keys and
+    // properties are empty, its labels and a deleted relationship's keys fail.
+    let q = "MATCH (g:Group) DETACH DELETE g RETURN keys(g) AS k, properties(g) AS p";
+    assert_eq!(run(&g, q), [[Value::List(vec![]), Value::Map(vec![])]]);
+    let q = "MATCH (g:Group) DETACH DELETE g RETURN labels(g)";
+    assert_eq!(err(&g, q), ErrorCode::EntityNotFound);
+    let q = "MATCH (:Person {id: 1})-[r:LIKES]->() DELETE r RETURN keys(r)";
+    assert_eq!(err(&g, q), ErrorCode::EntityNotFound);
+    // What DETACH takes with a node has no type left to read, as in Neo4j.
+    let q = "MATCH (p:Person {id: 1})-[r:LIKES]->() DETACH DELETE p RETURN type(r)";
+    assert_eq!(err(&g, q), ErrorCode::EntityNotFound);
 }
 
 #[test]

@@ -32,6 +32,20 @@ def test_the_driver_meets_a_neo4j_5_server(driver):
     assert info.protocol_version >= (5, 0)
 
 
+def test_what_a_query_deleted_comes_back_as_a_relationship_and_a_whole_path(driver):
+    # A path through a relationship the query deleted once broke the connection.
+    create = "CREATE p = (:Gone {k: 1})-[r:WENT {w: 2}]->(:Gone) WITH p, r DELETE r RETURN p, r"
+    records, _, _ = driver.execute_query(create)
+    path, rel = records[0]["p"], records[0]["r"]
+    assert len(path.nodes) == 2 and len(path.relationships) == 1
+    assert (rel.type, dict(rel)) == ("WENT", {})
+    assert path.relationships[0].element_id == rel.element_id
+    records, _, _ = driver.execute_query(
+        "MATCH (n:Gone {k: 1}) DETACH DELETE n RETURN keys(n) AS k, properties(n) AS p")
+    assert (records[0]["k"], records[0]["p"]) == ([], {})
+    assert count(driver, "Gone") == 1
+
+
 def test_writes_report_their_counters_and_are_visible_after(driver):
     records, summary, _ = driver.execute_query(
         "CREATE (a:Thing {name: $a})-[:NEXT {w: 1}]->(b:Thing {name: $b}) RETURN a.name AS a",

@@ -833,14 +833,31 @@ fn quantifier(
     })
 }
 
-/// A graph function on a node or relationship this run deleted: `type()` still
-/// answers, what read its labels or properties fails.
+/// A graph function on a node or relationship this run deleted, as Neo4j 5.26
+/// answers it (recorded on the real one): `type()` still answers (not for one DETACH
+/// took with its node); a deleted node's
+/// `keys()` and `properties()` are empty; its `labels()`, and a deleted
+/// relationship's keys and properties, fail.
 fn on_deleted(f: Function, args: &[Val], cx: &Ctx<'_>) -> Result<Option<Val>> {
     let Some(first) = args.first() else {
         return Ok(None);
     };
     match (f, first) {
-        (Function::Type, Val::Rel(r)) => Ok(cx.deleted_rel_type(*r).map(|t| Val::str(&t))),
+        (Function::Type, Val::Rel(r)) => match cx.deleted_rel(*r) {
+            Some(gone) if !gone.named => Err(CypherError::new(
+                ErrorCode::EntityNotFound,
+                "the relationship was deleted with its node by this query (DETACH DELETE): \
+                 its type is gone",
+            )),
+            gone => Ok(gone.map(|d| Val::str(&d.rel_type))),
+        },
+        (Function::Keys | Function::Properties, Val::Node(_)) => {
+            let empty = match f {
+                Function::Keys => Val::list(Vec::new()),
+                _ => Val::Map(Arc::new(Vec::new())),
+            };
+            Ok(cx.check_not_deleted(first).err().map(|_| empty))
+        }
         (Function::Labels | Function::Keys | Function::Properties, Val::Node(_) | Val::Rel(_)) => {
             cx.check_not_deleted(first)?;
             Ok(None)

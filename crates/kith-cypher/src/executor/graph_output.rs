@@ -6,7 +6,7 @@ use std::sync::Arc;
 use kith_core::{GraphView, NodeId, PropKeyId, RelId, Value};
 
 use super::eval::output_value;
-use super::Ctx;
+use super::{Ctx, DeletedRel};
 use crate::output::{GraphValue, NodeOut, RelOut};
 use crate::value::Val;
 
@@ -15,10 +15,19 @@ pub(crate) fn graph_value(v: &Val, cx: &Ctx<'_>) -> GraphValue {
     match v {
         Val::Node(n) => GraphValue::Node(node(*n, cx)),
         Val::Rel(r) => rel(*r, cx).map_or(GraphValue::Plain(Value::Null), GraphValue::Rel),
-        Val::Path(p) => GraphValue::Path {
-            nodes: p.nodes.iter().map(|n| node(*n, cx)).collect(),
-            rels: p.rels.iter().filter_map(|r| rel(*r, cx)).collect(),
-        },
+        Val::Path(p) => {
+            let rels: Option<Vec<RelOut>> = p.rels.iter().map(|r| rel(*r, cx)).collect();
+            // Every relationship of a path is in the graph or among the run's
+            // deletions; were one neither, the walk could not be told, and a path is
+            // sent whole or not at all (Bolt's path is a walk through all of them).
+            match rels {
+                Some(rels) => GraphValue::Path {
+                    nodes: p.nodes.iter().map(|n| node(*n, cx)).collect(),
+                    rels,
+                },
+                None => GraphValue::Plain(Value::Null),
+            }
+        }
         Val::List(items) if items.iter().any(has_graph) => {
             GraphValue::List(items.iter().map(|i| graph_value(i, cx)).collect())
         }
@@ -57,7 +66,9 @@ fn node(n: NodeId, cx: &Ctx<'_>) -> NodeOut {
 
 fn rel(r: RelId, cx: &Ctx<'_>) -> Option<RelOut> {
     let graph = cx.graph();
-    let rel = graph.relationship(r)?;
+    let Some(rel) = graph.relationship(r) else {
+        return cx.deleted_rel(r).map(|gone| deleted_rel(r, gone));
+    };
     Some(RelOut {
         id: i64::from(r.0),
         rel_type: Arc::from(graph.rel_type_name(rel.rel_type)),
@@ -65,6 +76,18 @@ fn rel(r: RelId, cx: &Ctx<'_>) -> Option<RelOut> {
         end: i64::from(rel.dst.0),
         props: stored_props(&*graph, graph.rel_properties(r)),
     })
+}
+
+/// A relationship the run deleted: its type and ends, no properties (Neo4j 5.26
+/// answers one with no properties and no type).
+fn deleted_rel(r: RelId, gone: DeletedRel) -> RelOut {
+    RelOut {
+        id: i64::from(r.0),
+        rel_type: gone.rel_type,
+        start: i64::from(gone.src.0),
+        end: i64::from(gone.dst.0),
+        props: Vec::new(),
+    }
 }
 
 fn stored_props(graph: &dyn GraphView, props: Vec<(PropKeyId, Value)>) -> Vec<(Arc<str>, Value)> {

@@ -170,7 +170,18 @@ pub(crate) type InSet = (Arc<Vec<Val>>, FxHashSet<Key>);
 #[derive(Default)]
 pub(crate) struct Deleted {
     nodes: FxHashSet<kith_core::NodeId>,
-    rels: FxHashMap<kith_core::RelId, Arc<str>>,
+    rels: FxHashMap<kith_core::RelId, DeletedRel>,
+}
+
+/// What stays known of a relationship a run deleted: its type (`type(r)` answers
+/// it) and its ends (a path through it is still a walk the answer can show).
+#[derive(Clone, Debug)]
+pub(crate) struct DeletedRel {
+    pub(crate) rel_type: Arc<str>,
+    pub(crate) src: kith_core::NodeId,
+    pub(crate) dst: kith_core::NodeId,
+    /// Named by the DELETE, not taken by a DETACH with its node.
+    pub(crate) named: bool,
 }
 
 /// The graph a run reads: a plain view (a query that only reads), or a transaction's
@@ -393,15 +404,31 @@ impl<'g> Ctx<'g> {
         self.resolve();
     }
 
-    /// Records what a DELETE is about to delete (a relationship with its type, which
-    /// stays readable after).
-    pub(crate) fn deleting(&self, nodes: &[kith_core::NodeId], rels: &[kith_core::RelId]) {
+    /// Records what a DELETE is about to delete: the nodes, the relationships it
+    /// names (their type stays readable after, as in Neo4j) and those DETACH takes
+    /// with the nodes (`detached`: `type()` of one fails, as in Neo4j).
+    pub(crate) fn deleting(
+        &self,
+        nodes: &[kith_core::NodeId],
+        named: &[kith_core::RelId],
+        detached: &[kith_core::RelId],
+    ) {
         let g = self.graph();
         let mut d = self.deleted.borrow_mut();
         d.nodes.extend(nodes.iter().copied());
-        for r in rels {
+        let rels = detached
+            .iter()
+            .map(|r| (r, false))
+            .chain(named.iter().map(|r| (r, true)));
+        for (r, named) in rels {
             if let Some(rel) = g.relationship(*r) {
-                d.rels.insert(*r, Arc::from(g.rel_type_name(rel.rel_type)));
+                let gone = DeletedRel {
+                    rel_type: Arc::from(g.rel_type_name(rel.rel_type)),
+                    src: rel.src,
+                    dst: rel.dst,
+                    named,
+                };
+                d.rels.insert(*r, gone);
             }
         }
     }
@@ -427,8 +454,8 @@ impl<'g> Ctx<'g> {
         Ok(())
     }
 
-    /// The type of a relationship this run deleted.
-    pub(crate) fn deleted_rel_type(&self, r: kith_core::RelId) -> Option<Arc<str>> {
+    /// What stays known of a relationship this run deleted.
+    pub(crate) fn deleted_rel(&self, r: kith_core::RelId) -> Option<DeletedRel> {
         self.deleted.borrow().rels.get(&r).cloned()
     }
 

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use kith_core::write_op::{NodeRef, WriteOp};
-use kith_core::{NodeId, RelId, Value};
+use kith_core::{Direction, GraphView, NodeId, RelId, Value};
 
 use super::eval::eval;
 use super::ops::run_ops;
@@ -266,12 +266,18 @@ fn delete(rows: &Rows, exprs: &[BExpr], detach: bool, cx: &Ctx<'_>) -> Result<()
     nodes.dedup();
     rels.sort_unstable();
     rels.dedup();
-    {
+    let detached = {
         let g = cx.graph();
         rels.retain(|r| g.relationship(*r).is_some());
         nodes.retain(|n| g.contains_node(*n));
-    }
-    cx.deleting(&nodes, &rels);
+        // What DETACH takes with the nodes is gone too: a path through it is still
+        // returned whole.
+        match detach {
+            true => attached(&*g, &nodes),
+            false => Vec::new(),
+        }
+    };
+    cx.deleting(&nodes, &rels, &detached);
     let rels = rels.into_iter().map(|rel| WriteOp::DeleteRel { rel });
     let nodes = nodes.into_iter().map(|n| WriteOp::DeleteNode {
         node: NodeRef::Node(n),
@@ -284,6 +290,19 @@ fn delete(rows: &Rows, exprs: &[BExpr], detach: bool, cx: &Ctx<'_>) -> Result<()
         cx.write(&ops)?;
     }
     Ok(())
+}
+
+/// The relationships at `nodes`, either way.
+fn attached(g: &dyn GraphView, nodes: &[NodeId]) -> Vec<RelId> {
+    let mut out = Vec::new();
+    for &n in nodes {
+        for direction in [Direction::Out, Direction::In] {
+            for t in g.rel_types_at(n, direction) {
+                out.extend(g.neighbors(n, t, direction).iter().map(|e| e.rel));
+            }
+        }
+    }
+    out
 }
 
 /// Collects what a DELETE item names.
