@@ -176,12 +176,17 @@ impl Val {
 }
 
 fn props_value(graph: &dyn GraphView, props: &[(kith_core::PropKeyId, Value)]) -> Value {
-    Value::Map(
-        props
-            .iter()
-            .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), v.clone()))
-            .collect(),
-    )
+    Value::Map(props_entries(graph, props))
+}
+
+fn props_entries(
+    graph: &dyn GraphView,
+    props: &[(kith_core::PropKeyId, Value)],
+) -> Vec<(Arc<str>, Value)> {
+    props
+        .iter()
+        .map(|(k, v)| (Arc::from(graph.prop_key_name(*k)), v.clone()))
+        .collect()
 }
 
 fn node_value(graph: &dyn GraphView, n: NodeId) -> Value {
@@ -204,18 +209,31 @@ fn rel_value(graph: &dyn GraphView, r: RelId) -> Value {
     let Some(rel) = graph.relationship(r) else {
         return Value::Null;
     };
+    let props = props_entries(graph, &graph.rel_properties(r));
+    rel_map(
+        r,
+        graph.rel_type_name(rel.rel_type),
+        rel.src,
+        rel.dst,
+        props,
+    )
+}
+
+/// A relationship as kith's protocol gives it: `_id`, `_type`, `_start`, `_end` and
+/// its `properties`.
+pub(crate) fn rel_map(
+    r: RelId,
+    rel_type: &str,
+    src: NodeId,
+    dst: NodeId,
+    props: Vec<(Arc<str>, Value)>,
+) -> Value {
     Value::Map(vec![
         (Arc::from("_id"), Value::Int(i64::from(r.0))),
-        (
-            Arc::from("_type"),
-            Value::string(graph.rel_type_name(rel.rel_type)),
-        ),
-        (Arc::from("_start"), Value::Int(i64::from(rel.src.0))),
-        (Arc::from("_end"), Value::Int(i64::from(rel.dst.0))),
-        (
-            Arc::from("properties"),
-            props_value(graph, &graph.rel_properties(r)),
-        ),
+        (Arc::from("_type"), Value::string(rel_type)),
+        (Arc::from("_start"), Value::Int(i64::from(src.0))),
+        (Arc::from("_end"), Value::Int(i64::from(dst.0))),
+        (Arc::from("properties"), Value::Map(props)),
     ])
 }
 

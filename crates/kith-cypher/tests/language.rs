@@ -599,6 +599,24 @@ fn what_a_query_deleted_cannot_be_read_but_its_type_can() {
     assert_eq!(err(&g, q), ErrorCode::EntityNotFound);
     let q = "MATCH (:Person {id: 1})-[r:LIKES]->() DELETE r RETURN keys(r)";
     assert_eq!(err(&g, q), ErrorCode::EntityNotFound);
+    // A deleted relationship in the answer keeps its type and ends, not its
+    // properties, alone and in a path.
+    let q = "MATCH p = (:Person {id: 1})-[r:LIKES]->() WITH p, r LIMIT 1 DELETE r \
+             RETURN r, p";
+    let rows = run(&g, q);
+    let field = |v: &Value, key: &str| match v {
+        Value::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| &**k == key)
+            .map(|(_, v)| v.clone()),
+        _ => None,
+    };
+    assert_eq!(field(&rows[0][0], "_type"), Some(s("LIKES")));
+    assert_eq!(field(&rows[0][0], "properties"), Some(Value::Map(vec![])));
+    let Some(Value::List(rels)) = field(&rows[0][1], "relationships") else {
+        panic!("a path: {:?}", rows[0][1]);
+    };
+    assert_eq!(rels, [rows[0][0].clone()]);
     // What DETACH takes with a node has no type left to read, as in Neo4j.
     let q = "MATCH (p:Person {id: 1})-[r:LIKES]->() DETACH DELETE p RETURN type(r)";
     assert_eq!(err(&g, q), ErrorCode::EntityNotFound);

@@ -878,7 +878,30 @@ pub(crate) fn output_value(v: &Val, cx: &Ctx<'_>) -> kith_core::Value {
                 .map(|(k, v)| (k.clone(), output_value(v, cx)))
                 .collect(),
         ),
+        Val::Rel(r) => rel_output(*r, cx),
+        Val::Path(p) => {
+            let graph = cx.graph();
+            let nodes = p.nodes.iter().map(|n| Val::Node(*n).to_value(&*graph));
+            let rels = p.rels.iter().map(|r| rel_output(*r, cx));
+            Value::Map(vec![
+                (Arc::from("nodes"), Value::List(nodes.collect())),
+                (Arc::from("relationships"), Value::List(rels.collect())),
+            ])
+        }
         other => other.to_value(&*cx.graph()),
+    }
+}
+
+/// A relationship as the answer gives it; one the run deleted keeps its type and
+/// ends, without properties (as Bolt's answer has it).
+fn rel_output(r: kith_core::RelId, cx: &Ctx<'_>) -> kith_core::Value {
+    let graph = cx.graph();
+    if graph.relationship(r).is_some() {
+        return Val::Rel(r).to_value(&*graph);
+    }
+    match cx.deleted_rel(r) {
+        Some(gone) => crate::value::rel_map(r, &gone.rel_type, gone.src, gone.dst, Vec::new()),
+        None => kith_core::Value::Null,
     }
 }
 
