@@ -1,5 +1,5 @@
 //! What runs now: each query, procedure call and routed read from its dispatch to its
-//! answer, for `SHOW TRANSACTIONS` and `TERMINATE TRANSACTION` (see `admin.rs`).
+//! answer, for `SHOW TRANSACTIONS` and `TERMINATE TRANSACTION` (see `admin/`).
 //!
 //! A request is registered when it is dispatched and removed when its reply is
 //! spent: the entry's ticket rides in the reply ([`Tracked`]), so every way a request
