@@ -1,7 +1,7 @@
 //! The read interface every query runs through.
 
 use crate::edge_order::{sort_key, EdgeOrder};
-use crate::{LabelId, NodeId, PropKeyId, RelId, RelTypeId, Schema, Value};
+use crate::{LabelId, NodeId, PropKeyId, RelId, RelTypeId, Schema, Value, ValueRange};
 
 /// Which end of a relationship a traversal follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -168,6 +168,17 @@ pub trait GraphView: Send + Sync {
             })
             .take(limit)
             .collect()
+    }
+    /// The nodes of `label` whose `key` may lie in `range`, from an index: a superset
+    /// of those that do, of the range's kind of value, in no promised order. `None`
+    /// when no index on `(label, key)` answers such a range: the caller scans.
+    fn nodes_in_range(
+        &self,
+        _label: LabelId,
+        _key: PropKeyId,
+        _range: &ValueRange<'_>,
+    ) -> Option<Vec<NodeId>> {
+        None
     }
     /// Whether [`GraphView::nodes_with_property`] on `(label, key)` uses an index.
     fn is_indexed(&self, _label: LabelId, _key: PropKeyId) -> bool {

@@ -16,14 +16,16 @@ pub mod spatial;
 mod str;
 pub mod temporal;
 mod value;
+mod value_range;
 pub mod write_op;
 
 pub use edge_order::{EdgeOrder, OrderRule, ORDER_RULES};
 pub use graph_tx::{Applied, GraphTx, TxError, TxErrorKind};
 pub use graph_view::{lookup, Direction, Edge, GraphView, RelView};
 pub use ids::{LabelId, NodeId, PropKeyId, RelId, RelTypeId};
-pub use schema::{IndexDef, LabelKey, Schema, SchemaOp};
+pub use schema::{IndexDef, IndexKind, LabelKey, Schema, SchemaOp};
 pub use spatial::{Crs, Point, PointError};
 pub use str::{PackedStrs, Str, StrBuf};
 pub use temporal::{Duration, Temporal, Tz, ZonedDateTime};
 pub use value::{format_epoch_millis, java_double, signed, Value, ValueType};
+pub use value_range::ValueRange;

@@ -14,11 +14,52 @@ pub struct LabelKey {
     pub key: String,
 }
 
+/// What values an index holds and which predicates it answers (Neo4j 5's kinds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    /// Every scalar value: equality, `IN`, ranges, prefixes.
+    #[default]
+    Range,
+    /// Strings only: equality, prefixes, `CONTAINS`, `ENDS WITH`.
+    Text,
+    /// Points only: equality, `point.withinBBox`, `point.distance`.
+    Point,
+}
+
+impl IndexKind {
+    /// Its name in Cypher (`CREATE TEXT INDEX`, `SHOW INDEXES`' `type`).
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexKind::Range => "RANGE",
+            IndexKind::Text => "TEXT",
+            IndexKind::Point => "POINT",
+        }
+    }
+
+    /// Neo4j's provider of the kind (`SHOW INDEXES`' `indexProvider`).
+    pub fn provider(self) -> &'static str {
+        match self {
+            IndexKind::Range => "range-1.0",
+            IndexKind::Text => "text-2.0",
+            IndexKind::Point => "point-1.0",
+        }
+    }
+
+    /// The kind a name (any case) says.
+    pub fn parse(name: &str) -> Option<IndexKind> {
+        [IndexKind::Range, IndexKind::Text, IndexKind::Point]
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+}
+
 /// A declared property index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexDef {
     /// What it covers.
     pub on: LabelKey,
+    /// What it holds.
+    pub kind: IndexKind,
     /// The uniqueness constraint it backs (it goes when that goes), if any.
     pub owner: Option<String>,
 }
@@ -127,6 +168,16 @@ pub enum SchemaOp {
     DropProcedure {
         /// Its name.
         name: String,
+    },
+    /// Makes the index on `(label, key)` (declared, not a constraint's) one of
+    /// `kind`: it then holds only that kind's values.
+    KindIndex {
+        /// Label.
+        label: String,
+        /// Property key.
+        key: String,
+        /// Its kind.
+        kind: IndexKind,
     },
     /// Sets a cursor (`Schema::cursors`): where a log outside kith was consumed to.
     SetCursor {

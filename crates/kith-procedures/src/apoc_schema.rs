@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use kith_core::{GraphView, LabelKey, Value};
+use kith_core::{GraphView, IndexKind, LabelKey, Value};
 
 use crate::{Procedure, ResultSet};
 
@@ -53,12 +53,13 @@ fn schema_nodes(g: &dyn GraphView) -> ResultSet {
             .owner
             .as_ref()
             .map_or_else(String::new, |c| format!(", owningConstraint='{c}'"));
+        let (kind, provider) = (index.kind.name(), index.kind.provider());
         let described = format!(
-            "Index( name='{name}', type='RANGE', schema=(:{} {{{}}}), indexProvider='range-1.0'{owner} )",
+            "Index( name='{name}', type='{kind}', schema=(:{} {{{}}}), indexProvider='{provider}'{owner} )",
             index.on.label, index.on.key
         );
-        let size = entries(g, &index.on);
-        out.push(row(&index.on, "ONLINE", "RANGE", 100.0, size, described));
+        let size = entries(g, &index.on, index.kind);
+        out.push(row(&index.on, "ONLINE", kind, 100.0, size, described));
     }
     out
 }
@@ -87,14 +88,19 @@ fn row(
 
 /// How many nodes of the label carry the key, and distinct values / that count (1.0
 /// for none, as Neo4j's sampling answers an empty index).
-fn entries(g: &dyn GraphView, on: &LabelKey) -> (i64, f64) {
+fn entries(g: &dyn GraphView, on: &LabelKey, kind: IndexKind) -> (i64, f64) {
     let (Some(label), Some(key)) = (g.label_id(&on.label), g.prop_key_id(&on.key)) else {
         return (0, 1.0);
     };
     let mut size = 0usize;
     let mut distinct = HashSet::new();
     for node in g.nodes_with_label(label) {
-        if let Some(v) = g.node_property(node, key) {
+        let held = |v: &Value| match kind {
+            IndexKind::Range => true,
+            IndexKind::Text => matches!(v, Value::String(_)),
+            IndexKind::Point => matches!(v, Value::Point(_)),
+        };
+        if let Some(v) = g.node_property(node, key).filter(held) {
             size += 1;
             distinct.insert(v.to_string());
         }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use kith_core::{IndexDef, LabelKey, NodeId, Schema, SchemaOp};
+use kith_core::{IndexDef, IndexKind, LabelKey, NodeId, Schema, SchemaOp};
 
 use crate::catalog::ID_KEY;
 use crate::{Snapshot, StorageError};
@@ -33,6 +33,7 @@ impl Snapshot {
                     schema.indexes.insert(name.clone(), def);
                 }
             }
+            SchemaOp::KindIndex { label, key, kind } => self.kind_index(label, key, *kind)?,
             SchemaOp::CreateUnique { name, label, key } => self.create_unique(name, label, key)?,
             SchemaOp::DropConstraint { name } => {
                 let on = self.schema_mut().unique.remove(name);
@@ -71,6 +72,33 @@ impl Snapshot {
         Ok(())
     }
 
+    /// Makes the declared index on `(label, key)` one of `kind`, refilled to hold
+    /// only that kind's values. A constraint's index stays a range index.
+    fn kind_index(&mut self, label: &str, key: &str, kind: IndexKind) -> Result<(), StorageError> {
+        let name = self.schema.index_on(label, key).map(str::to_owned);
+        let no_index = || StorageError::NoSuchIndex {
+            label: label.to_owned(),
+            key: key.to_owned(),
+        };
+        let name = name.ok_or_else(no_index)?;
+        if let Some(owner) = self.schema.unique_on(label, key) {
+            return Err(refused(format!(
+                "the index on :{label}({key}) belongs to constraint `{owner}`: it stays a range index"
+            )));
+        }
+        let (Some(l), Some(k)) = (
+            self.catalog.find_label(label),
+            self.catalog.find_prop_key(key),
+        ) else {
+            return Err(no_index());
+        };
+        self.set_index_kind(l, k, kind);
+        if let Some(def) = self.schema_mut().indexes.get_mut(&name) {
+            def.kind = kind;
+        }
+        Ok(())
+    }
+
     /// Refuses a name some index or constraint already has.
     fn name_free(&self, name: &str) -> Result<(), StorageError> {
         if self.schema.indexes.contains_key(name) || self.schema.unique.contains_key(name) {
@@ -104,6 +132,7 @@ impl Snapshot {
             IndexDef {
                 on: on.clone(),
                 owner: Some(name.to_owned()),
+                kind: IndexKind::Range,
             },
         );
         schema.unique.insert(name.to_owned(), on);
@@ -131,6 +160,7 @@ impl Snapshot {
                         key: key.to_owned(),
                     },
                     owner: None,
+                    kind: IndexKind::Range,
                 },
             );
         }

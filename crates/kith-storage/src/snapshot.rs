@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kith_core::{
     Direction, Edge, EdgeOrder, GraphView, LabelId, NodeId, PropKeyId, RelId, RelTypeId, RelView,
-    Schema, Value,
+    Schema, Value, ValueRange,
 };
 
 use crate::adjacency::{Adjacency, Csr, ListOrder};
@@ -231,7 +231,20 @@ impl Snapshot {
             self.declare_prop_index(label, key);
         }
         match schema {
-            Some(schema) => self.schema = Arc::new(schema),
+            Some(schema) => {
+                for def in schema.indexes.values() {
+                    let (l, k) = (
+                        self.catalog.find_label(&def.on.label),
+                        self.catalog.find_prop_key(&def.on.key),
+                    );
+                    if let (Some(l), Some(k), false) =
+                        (l, k, def.kind == kith_core::IndexKind::Range)
+                    {
+                        self.set_index_kind(l, k, def.kind);
+                    }
+                }
+                self.schema = Arc::new(schema)
+            }
             // An older file has no names: each index gets its default one.
             None => {
                 for (label, key) in self.index_definitions() {
@@ -310,6 +323,20 @@ impl Snapshot {
             .nodes(label)
             .filter_map(|n| cols.get(key, n.index()).map(|v| (n, v)));
         self.prop_indexes.declare(label, key, values);
+    }
+
+    /// Makes the index on `(label, key)` one of `kind`, refilled from the column.
+    pub(crate) fn set_index_kind(
+        &mut self,
+        label: LabelId,
+        key: PropKeyId,
+        kind: kith_core::IndexKind,
+    ) {
+        let (labels, cols) = (&self.label_index, &self.node_cols);
+        let values = labels
+            .nodes(label)
+            .filter_map(|n| cols.get(key, n.index()).map(|v| (n, v)));
+        self.prop_indexes.set_kind(label, key, kind, values);
     }
 }
 
@@ -661,5 +688,13 @@ impl GraphView for Snapshot {
     }
     fn is_indexed(&self, label: LabelId, key: PropKeyId) -> bool {
         Snapshot::is_indexed(self, label, key)
+    }
+    fn nodes_in_range(
+        &self,
+        label: LabelId,
+        key: PropKeyId,
+        range: &ValueRange<'_>,
+    ) -> Option<Vec<NodeId>> {
+        self.prop_indexes.range(label, key, range)
     }
 }

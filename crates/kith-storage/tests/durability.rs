@@ -315,6 +315,69 @@ fn a_second_process_cannot_open_the_directory() {
 }
 
 #[test]
+fn index_kinds_survive_the_log_and_the_checkpoint() {
+    use kith_core::{IndexKind, SchemaOp, ValueRange};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let node = |v: Value| WriteOp::CreateNode {
+        labels: vec!["Person".into()],
+        properties: vec![("nick".into(), v)],
+    };
+    let kinds = |db: &Database| -> Vec<IndexKind> {
+        let snap = db.store().snapshot();
+        snap.schema().indexes.values().map(|d| d.kind).collect()
+    };
+    // The strings starting with "a" the index finds (`None`: it cannot answer).
+    let prefixed = |db: &Database| {
+        let snap = db.store().snapshot();
+        let (l, k) = (snap.label_id("Person")?, snap.prop_key_id("nick")?);
+        snap.nodes_in_range(l, k, &ValueRange::Prefix("a"))
+    };
+    {
+        let (db, _) = open(dir.path());
+        db.commit_one(&batch(vec![
+            node(Value::String("ann".into())),
+            node(Value::Int(7)),
+        ]))
+        .expect("commits");
+        db.commit_one(&batch(vec![
+            WriteOp::CreateIndex {
+                label: "Person".into(),
+                key: "nick".into(),
+            },
+            WriteOp::Schema(SchemaOp::KindIndex {
+                label: "Person".into(),
+                key: "nick".into(),
+                kind: IndexKind::Text,
+            }),
+        ]))
+        .expect("indexes");
+        assert_eq!(kinds(&db), vec![IndexKind::Text]);
+    }
+    // From the log.
+    let (db, report) = open(dir.path());
+    assert!(report.replayed_transactions >= 2);
+    assert_eq!(kinds(&db), vec![IndexKind::Text]);
+    assert_eq!(prefixed(&db), Some(vec![kith_core::NodeId(0)]));
+    db.checkpoint().expect("checkpoint");
+    drop(db);
+    // From the checkpoint.
+    let (db, report) = open(dir.path());
+    assert_eq!(report.replayed_transactions, 0);
+    assert_eq!(kinds(&db), vec![IndexKind::Text]);
+    assert_eq!(prefixed(&db), Some(vec![kith_core::NodeId(0)]));
+    // A text index holds no numbers: an integer lookup scans and still answers.
+    let snap = db.store().snapshot();
+    let (l, k) = (
+        snap.label_id("Person").expect("label"),
+        snap.prop_key_id("nick").expect("key"),
+    );
+    assert_eq!(
+        snap.find_nodes(l, k, &Value::Int(7), 10),
+        vec![kith_core::NodeId(1)]
+    );
+}
+
+#[test]
 fn property_indexes_are_maintained_and_survive_recovery() {
     let dir = tempfile::tempdir().expect("tempdir");
     let email = |e: &str| (kith_storage::Name::from("email"), Value::String(e.into()));

@@ -102,12 +102,23 @@ pub struct Yield {
 pub enum Show {
     /// `SHOW PROCEDURES`.
     Procedures,
-    /// `SHOW INDEXES`.
-    Indexes,
+    /// `SHOW [ALL | RANGE | TEXT | POINT | LOOKUP] INDEXES`.
+    Indexes(IndexFilter),
     /// `SHOW CONSTRAINTS`.
     Constraints,
     /// `SHOW DATABASES`, `SHOW DATABASE name`, `SHOW DEFAULT | HOME DATABASE`.
     Databases(DatabasePick),
+}
+
+/// Which indexes SHOW lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexFilter {
+    /// Every index (`SHOW [ALL] INDEXES`).
+    All,
+    /// The property indexes of one kind.
+    Kind(kith_core::IndexKind),
+    /// The label lookup index.
+    Lookup,
 }
 
 /// Which databases SHOW lists.
@@ -126,7 +137,7 @@ impl Show {
     pub fn noun(&self) -> &'static str {
         match self {
             Show::Procedures => "PROCEDURES",
-            Show::Indexes => "INDEXES",
+            Show::Indexes(_) => "INDEXES",
             Show::Constraints => "CONSTRAINTS",
             Show::Databases(_) => "DATABASES",
         }
@@ -143,6 +154,24 @@ impl Show {
                     || !matches!(*c, "default" | "home")
             })
             .collect()
+    }
+
+    /// Every column a YIELD may name: the default ones, then those only `YIELD *`
+    /// or a name shows (as Neo4j 5.26 has them).
+    pub fn yieldable(&self) -> Vec<&'static str> {
+        let more: &[&str] = match self {
+            Show::Indexes(_) => &[
+                "trackedSince",
+                "options",
+                "failureMessage",
+                "createStatement",
+            ],
+            Show::Constraints => &["options", "createStatement"],
+            Show::Procedures | Show::Databases(_) => &[],
+        };
+        let mut all = self.columns();
+        all.extend_from_slice(more);
+        all
     }
 
     fn all_columns(&self) -> &'static [&'static str] {
@@ -162,22 +191,29 @@ impl Show {
                 "home",
                 "constituents",
             ],
-            Show::Indexes => &[
+            Show::Indexes(_) => &[
+                "id",
                 "name",
                 "state",
+                "populationPercent",
                 "type",
                 "entityType",
                 "labelsOrTypes",
                 "properties",
+                "indexProvider",
                 "owningConstraint",
+                "lastRead",
+                "readCount",
             ],
             Show::Constraints => &[
+                "id",
                 "name",
                 "type",
                 "entityType",
                 "labelsOrTypes",
                 "properties",
                 "ownedIndex",
+                "propertyType",
             ],
             Show::Procedures => &["name", "signature", "description", "mode"],
         }
@@ -187,8 +223,11 @@ impl Show {
 /// A schema command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SchemaCommand {
-    /// `CREATE [RANGE] INDEX [name] [IF NOT EXISTS] FOR (n:Label) ON (n.key)`.
+    /// `CREATE [RANGE | TEXT | POINT] INDEX [name] [IF NOT EXISTS] FOR (n:Label) ON
+    /// (n.key)`.
     CreateIndex {
+        /// Its kind.
+        kind: kith_core::IndexKind,
         /// Its name, if given.
         name: Option<String>,
         /// Label.

@@ -270,24 +270,23 @@ impl Binder<'_> {
         let source = match what {
             Show::Procedures => BExpr::Const(self.procedure_rows()),
             Show::Databases(pick) => BExpr::Const(super::show::database_rows(what, pick)),
-            Show::Indexes | Show::Constraints => BExpr::Listing(what.clone()),
+            Show::Indexes(_) | Show::Constraints => BExpr::Listing(what.clone()),
         };
         let row = self.slot();
         let mut ops = vec![BoundOp::Unwind {
             expr: source,
             slot: row,
         }];
-        let columns_of = what.columns();
+        let columns_of = what.yieldable();
+        let named = |cs: Vec<&str>| cs.iter().map(|c| (c.to_string(), c.to_string())).collect();
         let wanted: Vec<(String, String)> = match yields {
             Some(y) if !y.star => y
                 .items
                 .iter()
                 .map(|(c, a)| (c.clone(), a.clone().unwrap_or_else(|| c.clone())))
                 .collect(),
-            _ => columns_of
-                .iter()
-                .map(|c| (c.to_string(), c.to_string()))
-                .collect(),
+            Some(_) => named(columns_of.clone()),
+            None => named(what.columns()),
         };
         let mut project = Vec::new();
         let mut columns = Vec::new();

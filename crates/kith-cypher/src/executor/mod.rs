@@ -10,6 +10,7 @@
 mod call;
 mod eval;
 mod graph_output;
+mod index_seek;
 mod ops;
 mod paths;
 pub(crate) mod profile;

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use kith_core::write_op::WriteOp;
-use kith_core::{GraphView, Schema, SchemaOp};
+use kith_core::{GraphView, IndexKind, Schema, SchemaOp};
 
-use crate::ast::{SchemaCommand, Show};
+use crate::ast::{IndexFilter, SchemaCommand, Show};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::notices::Notification;
 use crate::value::Val;
@@ -31,10 +31,15 @@ fn no_effect(command: &SchemaCommand, schema: &Schema) -> Notification {
     let named = |name: &Option<String>| name.as_ref().map_or(String::new(), |n| format!("{n} "));
     match command {
         SchemaCommand::CreateIndex {
-            name, label, key, ..
+            kind,
+            name,
+            label,
+            key,
+            ..
         } => {
             let text = format!(
-                "CREATE RANGE INDEX {}IF NOT EXISTS FOR (e:{label}) ON (e.{key})",
+                "CREATE {} INDEX {}IF NOT EXISTS FOR (e:{label}) ON (e.{key})",
+                kind.name(),
                 named(name)
             );
             let there = rule_there(schema, name.as_deref(), label, key);
@@ -68,24 +73,28 @@ fn rule_there(schema: &Schema, name: Option<&str>, label: &str, key: &str) -> St
             on.label, on.key
         )
     };
-    let index = |n: &str, on: &kith_core::LabelKey| {
-        format!("RANGE INDEX {n} FOR (e:{}) ON (e.{})", on.label, on.key)
+    let index = |n: &str, def: &kith_core::IndexDef| {
+        let (kind, on) = (def.kind.name(), &def.on);
+        format!("{kind} INDEX {n} FOR (e:{}) ON (e.{})", on.label, on.key)
     };
     if let Some(n) = name {
         if let Some(on) = schema.unique.get(n) {
             return constraint(n, on);
         }
         if let Some(def) = schema.indexes.get(n) {
-            return index(n, &def.on);
+            return index(n, def);
         }
     }
     let on = kith_core::LabelKey {
         label: label.to_owned(),
         key: key.to_owned(),
     };
-    match (schema.unique_on(label, key), schema.index_on(label, key)) {
+    let indexed = schema
+        .index_on(label, key)
+        .and_then(|i| Some((i, schema.indexes.get(i)?)));
+    match (schema.unique_on(label, key), indexed) {
         (Some(c), _) => constraint(c, &on),
-        (None, Some(i)) => index(i, &on),
+        (None, Some((i, def))) => index(i, def),
         (None, None) => format!("(e:{label}) (e.{key})"),
     }
 }
@@ -95,18 +104,27 @@ fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
     let schema = g.schema();
     match command {
         SchemaCommand::CreateIndex {
+            kind,
             name,
             label,
             key,
             if_not_exists,
         } => {
-            if let Some(found) = existing(schema, name.as_deref(), label, key, Rule::Index) {
+            let rule = Rule::Index(*kind);
+            if let Some(found) = existing(schema, name.as_deref(), label, key, rule) {
                 return skip_or(*if_not_exists, found);
             }
             let mut ops = vec![WriteOp::CreateIndex {
                 label: label.as_str().into(),
                 key: key.as_str().into(),
             }];
+            if *kind != IndexKind::Range {
+                ops.push(WriteOp::Schema(SchemaOp::KindIndex {
+                    label: label.clone(),
+                    key: key.clone(),
+                    kind: *kind,
+                }));
+            }
             // Unnamed, the store gives it its default (free) name.
             if let Some(name) = name {
                 ops.push(WriteOp::Schema(SchemaOp::NameIndex {
@@ -136,6 +154,12 @@ fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
             })])
         }
         SchemaCommand::DropIndex { name, if_exists } => {
+            if name == LOOKUP_INDEX && !schema.indexes.contains_key(name) {
+                return Err(CypherError::new(
+                    ErrorCode::NotSupported,
+                    format!("`{name}` is kith's label lookup, built in: it cannot be dropped"),
+                ));
+            }
             let Some(def) = schema.indexes.get(name) else {
                 return missing(*if_exists, "index", name);
             };
@@ -164,7 +188,7 @@ fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
 /// What a schema command declares.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Rule {
-    Index,
+    Index(IndexKind),
     Unique,
 }
 
@@ -197,10 +221,18 @@ fn existing(
         });
     }
     if let Some(i) = schema.index_on(label, key) {
-        let message = format!("index `{i}` already covers :{label}({key})");
+        let kind = schema.indexes.get(i).map_or(IndexKind::Range, |d| d.kind);
+        let mut message = format!("index `{i}` already covers :{label}({key})");
+        if matches!(rule, Rule::Index(k) if k != kind) {
+            // Neo4j keeps an index of each kind on a pair; kith keeps one.
+            message.push_str(&format!(
+                " (a {} index: kith keeps one index per label and property; drop it first)",
+                kind.name()
+            ));
+        }
         return Some(Found {
             message,
-            equivalent: rule == Rule::Index,
+            equivalent: rule == Rule::Index(kind),
         });
     }
     None
@@ -229,28 +261,130 @@ fn missing(if_exists: bool, what: &str, name: &str) -> Result<Vec<WriteOp>> {
     ))
 }
 
+/// The name of the label lookup index, as a new Neo4j 5 database names its own: the
+/// label index every kith graph keeps (it answers label scans), listed by SHOW
+/// INDEXES. There is no relationship-type lookup to list beside it: kith finds
+/// relationships by type through their nodes' adjacency.
+pub(crate) const LOOKUP_INDEX: &str = "index_343aff4e";
+
+/// One row of SHOW INDEXES.
+struct IndexRow<'s> {
+    id: i64,
+    name: &'s str,
+    kind: &'static str,
+    on: Option<&'s kith_core::LabelKey>,
+    provider: &'static str,
+    owner: Option<&'s str>,
+}
+
+/// The indexes `filter` picks, by name as Neo4j lists them.
+fn index_rows(filter: IndexFilter, schema: &Schema) -> Vec<IndexRow<'_>> {
+    let mut rows: Vec<IndexRow<'_>> = schema
+        .indexes
+        .iter()
+        .filter(|(_, def)| {
+            matches!(filter, IndexFilter::All) || filter == IndexFilter::Kind(def.kind)
+        })
+        .map(|(name, def)| IndexRow {
+            id: id_of(name),
+            name,
+            kind: def.kind.name(),
+            on: Some(&def.on),
+            provider: def.kind.provider(),
+            owner: def.owner.as_deref(),
+        })
+        .collect();
+    if matches!(filter, IndexFilter::All | IndexFilter::Lookup) {
+        rows.push(IndexRow {
+            id: id_of(LOOKUP_INDEX),
+            name: LOOKUP_INDEX,
+            kind: "LOOKUP",
+            on: None,
+            provider: "token-lookup-1.0",
+            owner: None,
+        });
+    }
+    rows.sort_by(|a, b| a.name.cmp(b.name));
+    rows
+}
+
+impl IndexRow<'_> {
+    /// The statement that declares it, as Neo4j writes it (a constraint's index is
+    /// its constraint's statement).
+    fn create_statement(&self, schema: &Schema) -> String {
+        if let Some((owner, on)) = self.owner.and_then(|o| Some((o, schema.unique.get(o)?))) {
+            return unique_statement(owner, on);
+        }
+        match self.on {
+            Some(on) => format!(
+                "CREATE {} INDEX `{}` FOR (n:`{}`) ON (n.`{}`)",
+                self.kind, self.name, on.label, on.key
+            ),
+            None => format!(
+                "CREATE LOOKUP INDEX `{}` FOR (n) ON EACH labels(n)",
+                self.name
+            ),
+        }
+    }
+}
+
+fn unique_statement(name: &str, on: &kith_core::LabelKey) -> String {
+    format!(
+        "CREATE CONSTRAINT `{name}` FOR (n:`{}`) REQUIRE (n.`{}`) IS UNIQUE",
+        on.label, on.key
+    )
+}
+
+/// SHOW's `options`: the provider, and no settings (kith's indexes have none).
+fn options(provider: &str) -> Val {
+    let config = Val::Map(Arc::new(Vec::new()));
+    let entries = vec![
+        (Arc::from("indexConfig"), config),
+        (Arc::from("indexProvider"), Val::str(provider)),
+    ];
+    Val::Map(Arc::new(entries))
+}
+
+/// An index's id: a hash of its name (FNV-1a), the same for the index's whole life
+/// and in every process (kith keeps no number per index).
+fn id_of(name: &str) -> i64 {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (hash >> 33) as i64
+}
+
 /// A row per index or per constraint of the graph, as a map of [`columns`].
 pub(crate) fn listing(what: &Show, g: &dyn GraphView) -> Val {
     let schema = g.schema();
     let s = Val::str;
     let one = |v: &str| Val::List(Arc::new(vec![s(v)]));
     let row = |values: Vec<Val>| {
-        let names = what.columns().into_iter().map(Arc::from);
+        let names = what.yieldable().into_iter().map(Arc::from);
         Val::Map(Arc::new(names.zip(values).collect()))
     };
     let rows: Vec<Val> = match what {
-        Show::Indexes => schema
-            .indexes
-            .iter()
-            .map(|(name, def)| {
+        Show::Indexes(filter) => index_rows(*filter, schema)
+            .into_iter()
+            .map(|ix| {
                 row(vec![
-                    s(name),
+                    Val::Int(ix.id),
+                    s(ix.name),
                     s("ONLINE"),
-                    s("RANGE"),
+                    Val::Float(100.0),
+                    s(ix.kind),
                     s("NODE"),
-                    one(&def.on.label),
-                    one(&def.on.key),
-                    def.owner.as_deref().map_or(Val::Null, s),
+                    ix.on.map_or(Val::Null, |on| one(&on.label)),
+                    ix.on.map_or(Val::Null, |on| one(&on.key)),
+                    s(ix.provider),
+                    ix.owner.map_or(Val::Null, s),
+                    // kith does not track reads of an index, nor when it began to.
+                    Val::Null,
+                    Val::Null,
+                    Val::Null,
+                    options(ix.provider),
+                    s(""),
+                    s(&ix.create_statement(schema)),
                 ])
             })
             .collect(),
@@ -259,12 +393,17 @@ pub(crate) fn listing(what: &Show, g: &dyn GraphView) -> Val {
             .iter()
             .map(|(name, on)| {
                 row(vec![
+                    // Not its index's: a constraint and its index are two rules.
+                    Val::Int(id_of(&format!("constraint {name}"))),
                     s(name),
                     s("UNIQUENESS"),
                     s("NODE"),
                     one(&on.label),
                     one(&on.key),
                     s(name),
+                    Val::Null,
+                    options(IndexKind::Range.provider()),
+                    s(&unique_statement(name, on)),
                 ])
             })
             .collect(),

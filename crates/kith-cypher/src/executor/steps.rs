@@ -328,6 +328,12 @@ fn push_step(
             key,
             value,
         } => seek_prop(row, *slot, *label, *key, value, cx, &mut next),
+        Step::SeekIndex {
+            slot,
+            label,
+            key,
+            seek,
+        } => super::index_seek::seek_index(row, (*slot, *label, *key), seek, cx, &mut next),
         Step::CheckNode {
             slot,
             labels,
@@ -554,14 +560,13 @@ fn seek_prop(
         return Ok(true);
     };
     let v = eval(value, row, cx)?;
-    // Nothing equals null or NaN (an index keyed by a float's bits would find a
-    // stored NaN).
+    // Nothing equals null or NaN.
     if v.is_null() || matches!(v, Val::Float(f) if f.is_nan()) {
         return Ok(true);
     }
     if cx.graph().is_indexed(l, k) {
-        if let Some(stored) = to_stored(&v) {
-            for n in cx.graph().nodes_with_property(l, k, &stored, usize::MAX) {
+        if let Some(nodes) = super::index_seek::equal_nodes(l, k, &v, cx) {
+            for n in nodes {
                 row[slot] = Val::Node(n);
                 if !next(row)? {
                     return Ok(false);
@@ -594,18 +599,6 @@ fn stored_equals(stored: &Value, v: &Val) -> bool {
         (Value::Int(a), Val::Int(b)) => a == b,
         _ => equals(&Val::from_value(stored), v) == Some(true),
     }
-}
-
-/// A runtime value as a stored one, when it can be stored.
-fn to_stored(v: &Val) -> Option<Value> {
-    Some(match v {
-        Val::Bool(b) => Value::Bool(*b),
-        Val::Int(i) => Value::Int(*i),
-        Val::Float(f) => Value::Float(crate::value::canonical(*f)),
-        Val::Str(s) => Value::String(s.clone()),
-        Val::Point(p) => Value::Point(p.clone()),
-        _ => return None,
-    })
 }
 
 fn check_node(

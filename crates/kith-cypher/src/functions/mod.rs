@@ -16,6 +16,7 @@ mod vector;
 pub(crate) use regexp::compile_regex;
 pub use scalar::{call, format_float, to_string as scalar_to_string};
 pub(crate) use spatial::field as point_field;
+pub(crate) use spatial::x_range_within;
 pub(crate) use value_type::conforms;
 
 /// An aggregate function.

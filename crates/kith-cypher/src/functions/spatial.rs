@@ -153,6 +153,40 @@ fn distance(a: &Point, b: &Point) -> Option<f64> {
     })
 }
 
+/// The x (longitude) range holding every point of `center`'s system within
+/// `radius` of it (as [`distance`] measures), widened a little for rounding:
+/// `from > to` wraps round the antimeridian, infinite bounds take every x. What an
+/// index seek of `point.distance(n.p, c) < r` searches.
+pub(crate) fn x_range_within(center: &Point, radius: f64) -> (f64, f64) {
+    const EVERY_X: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
+    if !center.crs().is_geographic() {
+        let margin = (radius.abs() + center.x().abs()) * 1e-9;
+        return (center.x() - radius - margin, center.x() + radius + margin);
+    }
+    // In 3D the distance is taken at the points' mean height: any angle may be in reach.
+    if center.z().is_some() {
+        return EVERY_X;
+    }
+    let angle = radius / EARTH_RADIUS_METRES;
+    let lat = center.y().to_radians();
+    // A circle over a pole holds every longitude.
+    if lat.abs() + angle >= std::f64::consts::FRAC_PI_2 {
+        return EVERY_X;
+    }
+    let d_lon = (angle.sin() / lat.cos()).asin().to_degrees() * (1.0 + 1e-9) + 1e-6;
+    if d_lon >= 180.0 {
+        return EVERY_X;
+    }
+    let (mut from, mut to) = (center.x() - d_lon, center.x() + d_lon);
+    if from < -180.0 {
+        from += 360.0;
+    }
+    if to > 180.0 {
+        to -= 360.0;
+    }
+    (from, to)
+}
+
 /// The angle between two geographic points seen from the earth's centre (radians).
 fn central_angle(a: &Point, b: &Point) -> f64 {
     let (lat1, lat2) = (a.y().to_radians(), b.y().to_radians());

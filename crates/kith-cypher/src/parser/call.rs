@@ -3,7 +3,8 @@
 
 use super::Parser;
 use crate::ast::{
-    Call, Clause, DatabasePick, Expr, ExprKind, Projection, ProjectionItem, Show, Statement, Yield,
+    Call, Clause, DatabasePick, Expr, ExprKind, IndexFilter, Projection, ProjectionItem, Show,
+    Statement, Yield,
 };
 use crate::error::Result;
 use crate::lexer::Token;
@@ -163,10 +164,10 @@ impl Parser<'_> {
         } else if let Some(pick) = self.database_pick()? {
             Show::Databases(pick)
         } else {
-            let _ =
-                self.eat_keyword("RANGE") || self.eat_keyword("UNIQUE") || self.eat_keyword("ALL");
+            let filter = self.index_filter();
+            let _ = filter.is_some() || self.eat_keyword("UNIQUE") || self.eat_keyword("ALL");
             if self.eat_keyword("INDEXES") || self.eat_keyword("INDEX") {
-                Show::Indexes
+                Show::Indexes(filter.unwrap_or(IndexFilter::All))
             } else if self.eat_keyword("CONSTRAINTS") || self.eat_keyword("CONSTRAINT") {
                 Show::Constraints
             } else {
@@ -175,13 +176,14 @@ impl Parser<'_> {
                 );
             }
         };
-        // `SHOW ... WHERE p` is `SHOW ... YIELD * WHERE p`, as in Neo4j 5.
+        // `SHOW ... WHERE p` filters the default columns, as in Neo4j 5.
         let yields = if self.eat_keyword("YIELD") {
             Some(self.yield_items()?)
         } else if self.eat_keyword("WHERE") {
+            let columns = what.columns().into_iter();
             Some(Yield {
-                star: true,
-                items: Vec::new(),
+                star: false,
+                items: columns.map(|c| (c.to_owned(), None)).collect(),
                 where_: Some(self.expr()?),
             })
         } else {
@@ -192,6 +194,21 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// `RANGE`, `TEXT`, `POINT` or `LOOKUP` before INDEXES, taken.
+    fn index_filter(&mut self) -> Option<IndexFilter> {
+        if !(self.keyword_at(1, "INDEXES") || self.keyword_at(1, "INDEX")) {
+            return None;
+        }
+        if self.eat_keyword("LOOKUP") {
+            return Some(IndexFilter::Lookup);
+        }
+        let kind = ["RANGE", "TEXT", "POINT"]
+            .into_iter()
+            .find(|k| self.at_keyword(k))?;
+        self.advance();
+        kith_core::IndexKind::parse(kind).map(IndexFilter::Kind)
+    }
+
     /// `[ALL] DATABASES`, `DATABASE name`, `DEFAULT DATABASE`, `HOME DATABASE` after
     /// SHOW; `None` when SHOW lists something else.
     fn database_pick(&mut self) -> Result<Option<DatabasePick>> {

@@ -1,14 +1,20 @@
-//! Schema commands, Neo4j 5's syntax: `CREATE [RANGE] INDEX`, `CREATE CONSTRAINT ...
-//! IS UNIQUE`, `DROP INDEX`, `DROP CONSTRAINT`. What kith cannot hold (composite,
-//! relationship, text or vector indexes; other constraint kinds) is refused by name.
+//! Schema commands, Neo4j 5's syntax: `CREATE [RANGE | TEXT | POINT] INDEX`, `CREATE
+//! CONSTRAINT ... IS UNIQUE`, `DROP INDEX`, `DROP CONSTRAINT`. What kith cannot hold
+//! (composite, relationship, lookup, fulltext or vector indexes; other constraint
+//! kinds) is refused by name.
+
+use kith_core::IndexKind;
 
 use super::Parser;
 use crate::ast::{Clause, SchemaCommand, SingleQuery, Statement};
 use crate::error::{CypherError, ErrorCode, Result};
 use crate::lexer::Token;
 
-/// Index kinds Neo4j has that kith does not.
-const OTHER_INDEX_KINDS: [&str; 6] = ["TEXT", "POINT", "LOOKUP", "FULLTEXT", "VECTOR", "BTREE"];
+/// Index kinds Neo4j has that kith does not declare.
+const OTHER_INDEX_KINDS: [&str; 4] = ["LOOKUP", "FULLTEXT", "VECTOR", "BTREE"];
+
+/// The kinds of property index kith declares, as written before INDEX.
+const INDEX_KINDS: [&str; 3] = ["RANGE", "TEXT", "POINT"];
 
 impl Parser<'_> {
     /// Whether the statement is a schema command.
@@ -16,7 +22,7 @@ impl Parser<'_> {
         let create = self.at_keyword("CREATE")
             && (self.keyword_at(1, "INDEX")
                 || self.keyword_at(1, "CONSTRAINT")
-                || self.keyword_at(1, "RANGE")
+                || INDEX_KINDS.iter().any(|k| self.keyword_at(1, k))
                 || OTHER_INDEX_KINDS.iter().any(|k| self.keyword_at(1, k)));
         let drop = self.at_keyword("DROP")
             && (self.keyword_at(1, "INDEX") || self.keyword_at(1, "CONSTRAINT"));
@@ -60,11 +66,19 @@ impl Parser<'_> {
         for kind in OTHER_INDEX_KINDS {
             if self.at_keyword(kind) {
                 return Err(self.unsupported(&format!(
-                    "{kind} indexes (kith has range indexes on one node property)"
+                    "{kind} indexes (kith has range, text and point indexes on one node \
+                     property, and a built-in label lookup)"
                 )));
             }
         }
-        let index = self.eat_keyword("RANGE") || self.at_keyword("INDEX");
+        let kind = INDEX_KINDS
+            .into_iter()
+            .find(|k| self.at_keyword(k))
+            .and_then(IndexKind::parse);
+        if kind.is_some() {
+            self.advance();
+        }
+        let index = kind.is_some() || self.at_keyword("INDEX");
         if index {
             self.expect_keyword("INDEX")?;
         } else {
@@ -91,6 +105,7 @@ impl Parser<'_> {
             }
             self.expect(&Token::RParen, "')' after the property")?;
             return Ok(SchemaCommand::CreateIndex {
+                kind: kind.unwrap_or_default(),
                 name,
                 label,
                 key,

@@ -10,7 +10,7 @@
 
 use kith_core::GraphView;
 
-use super::{Expand, NodeKey, Op, Plan, Step};
+use super::{Expand, IndexSeek, NodeKey, Op, Plan, Step};
 use crate::ast::RelDirection;
 use crate::binder::BExpr;
 use crate::value::Val;
@@ -259,6 +259,51 @@ impl Describer<'_> {
         below.unwrap_or_else(|| node("Argument", String::new(), rows, Vec::new(), 0))
     }
 
+    /// A seek of a WHERE conjunct: by the index when the pair has one, else a label
+    /// scan (the conjunct's Filter follows either way).
+    fn index_seek(
+        &self,
+        slot: usize,
+        label: usize,
+        key: usize,
+        seek: &IndexSeek,
+        rows: f64,
+    ) -> (&'static str, String, f64) {
+        let indexed = match (
+            self.graph.label_id(self.label(label)),
+            self.graph.prop_key_id(self.key(key)),
+        ) {
+            (Some(l), Some(k)) => self.graph.is_indexed(l, k),
+            _ => false,
+        };
+        let var = self.var(slot);
+        if !indexed {
+            let details = format!("{var}:{}", self.label(label));
+            return ("NodeByLabelScan", details, rows * self.label_count(label));
+        }
+        let (operator, what, share) = match seek {
+            IndexSeek::Equal(_) => ("NodeIndexSeek", "= …".to_owned(), 0.1),
+            IndexSeek::Any(_) => ("NodeIndexSeek", "IN …".to_owned(), 0.1),
+            IndexSeek::Prefix(_) => ("NodeIndexSeekByRange", "STARTS WITH …".to_owned(), 0.1),
+            IndexSeek::Contains(_) => ("NodeIndexContainsScan", "CONTAINS …".to_owned(), 0.1),
+            IndexSeek::Suffix(_) => ("NodeIndexEndsWithScan", "ENDS WITH …".to_owned(), 0.1),
+            IndexSeek::Within(..) => ("NodeIndexSeekByRange", "in a box".to_owned(), 0.1),
+            IndexSeek::Near { .. } => ("NodeIndexSeekByRange", "near a point".to_owned(), 0.1),
+            IndexSeek::Range { lower, upper } => {
+                let lower = lower
+                    .as_ref()
+                    .map(|(_, inc)| if *inc { ">= …" } else { "> …" });
+                let upper = upper
+                    .as_ref()
+                    .map(|(_, inc)| if *inc { "<= …" } else { "< …" });
+                let what: Vec<&str> = lower.into_iter().chain(upper).collect();
+                ("NodeIndexSeekByRange", what.join(" AND "), 0.3)
+            }
+        };
+        let details = format!("{var}:{}({}) {what}", self.label(label), self.key(key));
+        (operator, details, rows * self.label_count(label) * share)
+    }
+
     fn step(&self, step: &Step, rows: f64) -> (&'static str, String, f64) {
         match step {
             Step::ScanAll { slot } => (
@@ -341,6 +386,12 @@ impl Describer<'_> {
                     )
                 }
             }
+            Step::SeekIndex {
+                slot,
+                label,
+                key,
+                seek,
+            } => self.index_seek(*slot, *label, *key, seek, rows),
             Step::CheckNode { slot, .. } => ("Filter", self.var(*slot), rows * FILTER),
             Step::Expand(e) => {
                 let name = if e.into {

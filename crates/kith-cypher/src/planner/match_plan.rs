@@ -3,7 +3,7 @@
 use rustc_hash::FxHashSet;
 
 use super::walk_filters::Walk;
-use super::{Dir, Expand, NodeKey, Step, WalkFilters};
+use super::{Dir, Expand, IndexSeek, NodeKey, Step, WalkFilters};
 use crate::ast::{PathKind, RelDirection};
 use crate::binder::needed_slots;
 use crate::binder::{BExpr, BNode, BPart, Names};
@@ -47,6 +47,7 @@ pub fn plan_match(
         id_seeks: Vec::new(),
         node_seeks: Vec::new(),
         rel_seeks: Vec::new(),
+        index_seeks: Vec::new(),
         unique_rels: overlapping_rels(parts),
         unique_checked: 0,
     };
@@ -54,6 +55,7 @@ pub fn plan_match(
         p.id_seeks = id_seeks(parts, &p.filters, pre, p.id_key);
         p.node_seeks = super::node_seek::node_seeks(parts, &p.filters, pre);
         p.rel_seeks = super::node_seek::rel_seeks(parts, &p.filters, pre);
+        p.index_seeks = super::index_seek::index_seeks(parts, &p.filters, pre, p.id_key);
     }
     p.check_prebound();
     p.emit_ready();
@@ -62,6 +64,10 @@ pub fn plan_match(
     }
     p.finish()
 }
+
+/// The property position a start that ensured only its node's first label reports
+/// to `check_node`: no pattern property is at it.
+const LABEL_ONLY: usize = usize::MAX;
 
 /// How good an edge is to expand next: (kind, part, relationship), lowest first.
 type EdgeRank = (u8, usize, usize);
@@ -84,6 +90,8 @@ struct MatchPlanner<'a> {
     node_seeks: Vec<(usize, NodeKey, BExpr)>,
     /// Single-hop relationships the WHERE pins likewise: ((part, rel), which, value).
     rel_seeks: Vec<((usize, usize), NodeKey, BExpr)>,
+    /// New labelled nodes a WHERE conjunct lets an index find: (slot, key, seek).
+    index_seeks: Vec<(usize, usize, IndexSeek)>,
     /// Relationship slots that uniqueness must check: those whose types overlap another's.
     unique_rels: Vec<usize>,
     /// How many of them the uniqueness checks placed so far cover.
@@ -343,6 +351,9 @@ impl MatchPlanner<'_> {
             {
                 score = 90;
             }
+            if let Some((.., seek)) = self.index_seeks.iter().find(|(s, ..)| *s == n.slot) {
+                score = score.max(seek.score());
+            }
             if best.is_none_or(|(s, _)| score > s) {
                 best = Some((score, n.slot));
             }
@@ -398,9 +409,29 @@ impl MatchPlanner<'_> {
                     value: node.props[0].1.clone(),
                 }
             }
-            (Some(&label), None) => Step::ScanLabel { slot, label },
+            (Some(&label), None) => match self.index_seeks.iter().find(|(s, ..)| *s == slot) {
+                Some((_, key, IndexSeek::Equal(value))) => Step::SeekProp {
+                    slot,
+                    label,
+                    key: *key,
+                    value: value.clone(),
+                },
+                Some((_, key, seek)) => Step::SeekIndex {
+                    slot,
+                    label,
+                    key: *key,
+                    seek: seek.clone(),
+                },
+                None => Step::ScanLabel { slot, label },
+            },
             (None, _) => Step::ScanAll { slot },
         };
+        if used_prop.is_none() && matches!(step, Step::SeekIndex { .. } | Step::SeekProp { .. }) {
+            // A seek of a WHERE conjunct finds nodes of the label (by index or by
+            // scan) and leaves the conjunct to run as a filter: only the label is
+            // known to hold.
+            used_prop = Some(LABEL_ONLY);
+        }
         self.steps.push(step);
         self.bound.insert(slot);
         self.check_node(slot, used_prop.map(|i| (node.labels[0], i)));
@@ -687,6 +718,12 @@ pub(crate) fn free_slots(steps: &[Step], map: Option<&BExpr>) -> Option<Vec<usiz
             }
             Step::SeekIdAny { slot, values, .. } => {
                 for v in values {
+                    read(v, &bound, &mut free)?;
+                }
+                bound.insert(*slot);
+            }
+            Step::SeekIndex { slot, seek, .. } => {
+                for v in seek.exprs() {
                     read(v, &bound, &mut free)?;
                 }
                 bound.insert(*slot);

@@ -8,6 +8,7 @@
 //! variables are bound.
 
 mod describe;
+mod index_seek;
 mod match_plan;
 mod node_seek;
 mod plan;
@@ -19,6 +20,7 @@ pub use describe::{describe, Counted, PlanNode};
 
 use std::sync::Arc;
 
+pub use index_seek::IndexSeek;
 pub(crate) use match_plan::free_slots;
 pub use match_plan::{plan_match, PlanMode};
 pub use node_seek::NodeKey;
@@ -146,6 +148,18 @@ pub enum Step {
         key: usize,
         /// The value.
         value: BExpr,
+    },
+    /// Nodes of `label` a WHERE conjunct on `key` may hold, from the index on the
+    /// pair (a scan of the label when there is none): the conjunct still runs after.
+    SeekIndex {
+        /// Where the node goes.
+        slot: usize,
+        /// The label's name index.
+        label: usize,
+        /// The key's name index.
+        key: usize,
+        /// What the conjunct asks.
+        seek: IndexSeek,
     },
     /// Drops rows whose node lacks a label or a property value.
     CheckNode {

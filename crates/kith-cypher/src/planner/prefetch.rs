@@ -98,6 +98,7 @@ impl Reads<'_> {
             | Step::SeekNode { value, .. }
             | Step::SeekRelEnds { value, .. } => self.expr(value),
             Step::SeekIdAny { values, .. } => values.iter().for_each(|v| self.expr(v)),
+            Step::SeekIndex { seek, .. } => seek.exprs().into_iter().for_each(|v| self.expr(v)),
             Step::ScanAll { .. }
             | Step::ScanLabel { .. }
             | Step::DistinctRels(_)

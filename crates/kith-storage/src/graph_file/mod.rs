@@ -31,7 +31,7 @@ mod records;
 
 use std::path::{Path, PathBuf};
 
-use kith_core::{IndexDef, LabelId, LabelKey, PropKeyId, Schema, Value};
+use kith_core::{IndexDef, IndexKind, LabelId, LabelKey, PropKeyId, Schema, Value};
 
 use crate::catalog::Names;
 use crate::disk::{Disk, DiskFile, FileBytes, OsDisk};
@@ -39,11 +39,15 @@ use crate::{Catalog, RawGraph, Snapshot, StorageError};
 
 /// The format version this build writes. Versions 1 (no meta section: commit
 /// version 0, no property indexes), 2 (no schema section: indexes get their
-/// default names), 3 (one record per element) and 4 (no cursors) are still read.
-pub const GRAPH_FILE_VERSION: u32 = 5;
+/// default names), 3 (one record per element), 4 (no cursors) and 5 (every index a
+/// range index) are still read.
+pub const GRAPH_FILE_VERSION: u32 = 6;
 
 /// The first version whose head holds the schema's cursors.
 const CURSORS_VERSION: u32 = 5;
+
+/// The first version whose schema names each index's kind.
+const INDEX_KIND_VERSION: u32 = 6;
 
 /// The image format without cursors, still written on request (compatibility tests).
 const IMAGE_VERSION: u32 = 4;
@@ -90,8 +94,8 @@ pub fn write_graph_file(snapshot: &Snapshot, path: &Path) -> Result<(), StorageE
     write_graph_file_on(&OsDisk, snapshot, path, GRAPH_FILE_VERSION)
 }
 
-/// Writes a snapshot in format `version`: 5 (the current one), 4 (the same without
-/// the schema's cursors) or 3. Version 3's bytes
+/// Writes a snapshot in format `version`: 6 (the current one), 4 (the same without
+/// the schema's cursors and index kinds) or 3. Version 3's bytes
 /// depend only on the graph's content, not on how this version happens to lay it
 /// out (shape numbers, page kinds), so two graphs are equal iff their version 3
 /// files are.
@@ -252,7 +256,7 @@ fn put_head(out: &mut Vec<u8>, snapshot: &Snapshot, version: u32) {
         put_u16(out, label.0);
         put_u16(out, key.0);
     }
-    put_schema(out, &snapshot.schema);
+    put_schema(out, &snapshot.schema, version);
     if version >= CURSORS_VERSION {
         put_len(out, snapshot.schema.cursors.len());
         for (name, value) in &snapshot.schema.cursors {
@@ -282,7 +286,7 @@ fn read_head(r: &mut Reader<'_>, version: u32) -> Result<(Catalog, GraphFileMeta
         }
     }
     if version >= 3 {
-        let mut schema = r.schema()?;
+        let mut schema = r.schema(version)?;
         if version >= CURSORS_VERSION {
             for _ in 0..r.u32()? {
                 let name = r.owned()?;
@@ -457,7 +461,15 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn schema(&mut self) -> Result<Schema, StorageError> {
+    fn index_kind(&mut self) -> Result<IndexKind, StorageError> {
+        let at = self.u8()?;
+        [IndexKind::Range, IndexKind::Text, IndexKind::Point]
+            .into_iter()
+            .find(|k| kind_byte(*k) == at)
+            .ok_or_else(|| self.corrupt(format!("unknown index kind {at}")))
+    }
+
+    fn schema(&mut self, version: u32) -> Result<Schema, StorageError> {
         let mut schema = Schema::default();
         for _ in 0..self.u32()? {
             let name = self.owned()?;
@@ -466,7 +478,11 @@ impl<'a> Reader<'a> {
                 0 => None,
                 _ => Some(self.owned()?),
             };
-            schema.indexes.insert(name, IndexDef { on, owner });
+            let kind = match version >= INDEX_KIND_VERSION {
+                true => self.index_kind()?,
+                false => IndexKind::Range,
+            };
+            schema.indexes.insert(name, IndexDef { on, owner, kind });
         }
         for _ in 0..self.u32()? {
             let name = self.owned()?;
@@ -565,7 +581,18 @@ pub(crate) fn put_string(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-fn put_schema(out: &mut Vec<u8>, schema: &Schema) {
+/// An index kind's byte (version 6 on).
+fn kind_byte(kind: IndexKind) -> u8 {
+    match kind {
+        IndexKind::Range => 0,
+        IndexKind::Text => 1,
+        IndexKind::Point => 2,
+    }
+}
+
+/// The schema section; before version 6 every index is written (and read back) as a
+/// range index.
+fn put_schema(out: &mut Vec<u8>, schema: &Schema, version: u32) {
     put_len(out, schema.indexes.len());
     for (name, def) in &schema.indexes {
         for s in [name, &def.on.label, &def.on.key] {
@@ -577,6 +604,9 @@ fn put_schema(out: &mut Vec<u8>, schema: &Schema) {
                 out.push(1);
                 put_string(out, owner);
             }
+        }
+        if version >= INDEX_KIND_VERSION {
+            out.push(kind_byte(def.kind));
         }
     }
     put_len(out, schema.unique.len());
@@ -773,6 +803,11 @@ mod tests {
                 label: "Person".into(),
                 key: "name".into(),
             },
+            WriteOp::Schema(SchemaOp::KindIndex {
+                label: "Person".into(),
+                key: "name".into(),
+                kind: kith_core::IndexKind::Text,
+            }),
             WriteOp::Schema(SchemaOp::CreateUnique {
                 name: "one_id".into(),
                 label: "Admin".into(),
@@ -856,8 +891,17 @@ mod tests {
         assert_eq!(encode(&loaded).1, bytes);
         let (_dir, raw_bytes) = encode_version(&snapshot, RECORDS_VERSION);
         assert_eq!(version_of(&raw_bytes), 3);
-        assert_eq!(version_of(&bytes), 5);
+        assert_eq!(version_of(&bytes), 6);
         assert_eq!(loaded.schema.cursors.get("ingest:t"), Some(&42));
+        let kinds = |s: &Snapshot| {
+            s.schema
+                .indexes
+                .values()
+                .map(|d| d.kind)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kinds(&loaded), kinds(&snapshot));
+        assert!(kinds(&loaded).contains(&kith_core::IndexKind::Text));
     }
 
     #[test]
@@ -868,6 +912,12 @@ mod tests {
         let loaded = decode(&v4, Path::new("g.kith")).expect("loads");
         assert!(loaded.schema.cursors.is_empty());
         assert_eq!(loaded.schema.unique, snapshot.schema.unique);
+        // Version 4 names no kinds: every index reads back a range index.
+        assert!(loaded
+            .schema
+            .indexes
+            .values()
+            .all(|d| d.kind == kith_core::IndexKind::Range));
         assert_eq!(encode_version(&loaded, 3).1, encode_version(&snapshot, 3).1);
     }
 

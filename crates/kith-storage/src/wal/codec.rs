@@ -28,6 +28,7 @@ const OP_REGISTER_PROCEDURE: u8 = 16;
 const OP_DROP_PROCEDURE: u8 = 17;
 const OP_SET_CURSOR: u8 = 18;
 const OP_ENSURE_NODE: u8 = 19;
+const OP_KIND_INDEX: u8 = 20;
 
 const REF_NODE: u8 = 0;
 const REF_BY_ID: u8 = 1;
@@ -172,6 +173,7 @@ fn put_schema_op(out: &mut Vec<u8>, op: &SchemaOp) {
         SchemaOp::DropConstraint { name } => (OP_DROP_CONSTRAINT, vec![name]),
         SchemaOp::RegisterProcedure { name, text } => (OP_REGISTER_PROCEDURE, vec![name, text]),
         SchemaOp::DropProcedure { name } => (OP_DROP_PROCEDURE, vec![name]),
+        SchemaOp::KindIndex { label, key, kind } => (OP_KIND_INDEX, vec![label, key, kind.name()]),
         SchemaOp::SetCursor { .. } => unreachable!("written above"),
     };
     out.push(tag);
@@ -313,6 +315,14 @@ fn read_op(r: &mut Reader<'_>) -> Result<WriteOp, StorageError> {
         OP_DROP_PROCEDURE => WriteOp::Schema(SchemaOp::DropProcedure {
             name: read_owned(r)?,
         }),
+        OP_KIND_INDEX => {
+            let (label, key, kind) = (read_owned(r)?, read_owned(r)?, read_owned(r)?);
+            let Some(kind) = kith_core::IndexKind::parse(&kind) else {
+                r.pos = at;
+                return Err(r.corrupt(format!("unknown index kind `{kind}`")));
+            };
+            WriteOp::Schema(SchemaOp::KindIndex { label, key, kind })
+        }
         OP_SET_CURSOR => WriteOp::Schema(SchemaOp::SetCursor {
             name: read_owned(r)?,
             value: r.i64()?,
@@ -393,6 +403,11 @@ mod tests {
                     name: "by_name".into(),
                     label: "Person".into(),
                     key: "name".into(),
+                }),
+                WriteOp::Schema(SchemaOp::KindIndex {
+                    label: "Person".into(),
+                    key: "name".into(),
+                    kind: kith_core::IndexKind::Text,
                 }),
                 WriteOp::Schema(SchemaOp::CreateUnique {
                     name: "one_email".into(),
