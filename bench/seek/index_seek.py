@@ -26,10 +26,10 @@ from pathlib import Path
 import neo4j
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared" / "data"
 PEER = ROOT / "bench" / "peers" / "neo4j"
 sys.path.insert(0, str(ROOT / "bench" / "lib"))
-from kith_serve import free_port, serve  # noqa: E402
+from kith_serve import serve  # noqa: E402
+from ldbc_peers import sf01_source, start_neo4j  # noqa: E402
 
 INDEXES = [
     "CREATE INDEX comment_length IF NOT EXISTS FOR (c:Comment) ON (c.length)",
@@ -66,26 +66,6 @@ QUERIES = [
 ]
 
 
-def source(work: Path) -> Path:
-    src = work / "data" / "sf0.1" / "social_network"
-    if not src.is_dir():
-        (work / "data").mkdir(parents=True, exist_ok=True)
-        subprocess.run(["tar", "--zstd", "-xf", str(SHARED / "ldbc-snb-sf0.1-datagen.tar.zst"),
-                        "-C", str(work / "data")], check=True)
-    return src
-
-
-def start_neo4j(src: Path, work: Path) -> tuple[Path, int]:
-    home, port = work / "neo4j", free_port()
-    if (home / "data").is_dir():
-        subprocess.run(["bash", str(PEER / "neo4j.sh"), "start", str(home), str(port)], check=True)
-    else:
-        env = dict(os.environ, KEEP_RUNNING="1")
-        subprocess.run(["bash", str(PEER / "ldbc" / "load.sh"), str(src), str(home), str(port)],
-                       check=True, env=env)
-    return home, port
-
-
 def median_ms(session, query: str, runs: int) -> tuple[float, list]:
     answer = None
     for _ in range(5):
@@ -106,7 +86,7 @@ def main() -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     kith_bin = Path(os.environ.get("KITH_BIN", ROOT / "target" / "release" / "kith"))
     subprocess.run(["bash", str(PEER / "neo4j.sh"), "build"], check=True)
-    src = source(args.work)
+    src = sf01_source(args.work)
     data = args.work / "kith"
     if not (data / "graph.kith").exists():
         subprocess.run([str(kith_bin), "load", "ldbc", str(src), "--out", str(data)],

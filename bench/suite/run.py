@@ -47,7 +47,8 @@ sys.path.insert(0, str(ROOT / "bench" / "difftest"))
 sys.path.insert(0, str(ROOT / "bench" / "lib"))
 import compare  # noqa: E402
 import queries  # noqa: E402
-from kith_serve import free_port, serve  # noqa: E402
+from kith_serve import serve  # noqa: E402
+from ldbc_peers import sf01_source, start_neo4j  # noqa: E402
 
 BI = ("bi-1", "bi-3", "bi-5", "bi-7", "bi-9", "bi-13", "bi-14", "bi-18")
 LADYBUG_LABELS = re.compile(r":(City|Country|Continent|Company|University)\b")
@@ -62,13 +63,7 @@ def data_set(work: Path, args) -> tuple[str, Path]:
         return "test", SHARED / "ldbc-snb-interactive-test" / "vanilla"
     if args.data:
         return Path(args.data).name, Path(args.data) / "social_network"
-    out = work / "data"
-    src = out / "sf0.1" / "social_network"
-    if not src.is_dir():
-        out.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["tar", "--zstd", "-xf", str(SHARED / "ldbc-snb-sf0.1-datagen.tar.zst"),
-                        "-C", str(out)], check=True)
-    return "sf0.1", src
+    return "sf0.1", sf01_source(work)
 
 
 class Kith:
@@ -83,17 +78,6 @@ class Kith:
 
     def stop(self):
         self.served.stop(60)
-
-
-def start_neo4j(src: Path, work: Path) -> tuple[Path, int]:
-    home, port = work / "neo4j", free_port()
-    if (home / "data").is_dir():
-        subprocess.run(["bash", str(PEER / "neo4j.sh"), "start", str(home), str(port)], check=True)
-    else:
-        env = dict(os.environ, KEEP_RUNNING="1")
-        subprocess.run(["bash", str(PEER / "ldbc" / "load.sh"), str(src), str(home), str(port)],
-                       check=True, env=env)
-    return home, port
 
 
 def open_ladybug(src: Path, work: Path):
