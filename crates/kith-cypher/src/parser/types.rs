@@ -8,17 +8,44 @@ use crate::lexer::Token;
 
 impl Parser<'_> {
     /// A type: one, or several joined by `|` (a closed dynamic union). In a
-    /// comprehension's filter `|` ends the filter instead.
+    /// comprehension's filter the last `|` ends the filter instead, as in Neo4j 5.26:
+    /// `[x IN l WHERE x IS :: INTEGER | FLOAT | x]` filters by the union and projects
+    /// `x`; `[... IS :: INTEGER | FLOAT]` projects a variable `FLOAT`.
     pub(super) fn cypher_type(&mut self) -> Result<CypherType> {
         let first = self.type_member()?;
-        if self.pipe_ends_filter || !self.at(&Token::Pipe) {
+        if !self.at(&Token::Pipe) {
             return Ok(first);
         }
         let mut members = vec![first];
-        while self.eat(&Token::Pipe) {
-            members.push(self.type_member()?);
+        if self.pipe_ends_filter {
+            while let Some(member) = self.member_before_pipe() {
+                members.push(member);
+            }
+        } else {
+            while self.eat(&Token::Pipe) {
+                members.push(self.type_member()?);
+            }
         }
-        self.union_of(members)
+        match members.len() {
+            1 => Ok(members.remove(0)),
+            _ => self.union_of(members),
+        }
+    }
+
+    /// In a comprehension's filter: `| T` when a type and another `|` follow (the
+    /// union goes on); else nothing, and the `|` is the filter's end.
+    fn member_before_pipe(&mut self) -> Option<CypherType> {
+        let at = self.pos;
+        if !self.eat(&Token::Pipe) {
+            return None;
+        }
+        match self.type_member() {
+            Ok(member) if self.at(&Token::Pipe) => Some(member),
+            _ => {
+                self.pos = at;
+                None
+            }
+        }
     }
 
     /// All members nullable, or all `NOT NULL`, as Neo4j requires of a union;
