@@ -15,12 +15,14 @@ TYPES = ["R", "S", "T"]
 
 # Indexes declared alike on both systems (before the data, so both fill them as they
 # write): the generator's filters on these pairs then go through kith's index seeks
-# (ranges, prefixes, CONTAINS, IN over mixed types) as well as its scans.
+# (ranges, prefixes, CONTAINS, IN over mixed types, equalities on both keys of a
+# composite) as well as its scans.
 INDEXES = [
     "CREATE INDEX a_x FOR (n:A) ON (n.x)",
     "CREATE INDEX c_y FOR (n:C) ON (n.y)",
     "CREATE TEXT INDEX b_name FOR (n:B) ON (n.name)",
     "CREATE TEXT INDEX a_name FOR (n:A) ON (n.name)",
+    "CREATE INDEX b_x_y FOR (n:B) ON (n.x, n.y)",
 ]
 
 

@@ -1,4 +1,4 @@
-//! Recovery: how long a graph file takes to load, in the current format (version 6,
+//! Recovery: how long a graph file takes to load, in the current format (version 7,
 //! an image of the in-memory layout) beside the record format it replaced (version
 //! 3, one record per element, rebuilt element by element). The same graph is written
 //! in both formats to a scratch directory, then each is loaded in turn, alternating,
@@ -126,7 +126,7 @@ mod tests {
         }
         let table = markdown(&graph, &formats);
         assert!(
-            table.contains("| version 3 |") && table.contains("| version 6 |"),
+            table.contains("| version 3 |") && table.contains("| version 7 |"),
             "{table}"
         );
     }

@@ -180,6 +180,17 @@ pub trait GraphView: Send + Sync {
     ) -> Option<Vec<NodeId>> {
         None
     }
+    /// The nodes of `label` whose `keys` hold `values` (one each, in order), in id
+    /// order, from a composite index on exactly those keys; `None` when there is no
+    /// such index or it cannot answer these values (the caller looks elsewhere).
+    fn nodes_with_values(
+        &self,
+        _label: LabelId,
+        _keys: &[PropKeyId],
+        _values: &[Value],
+    ) -> Option<Vec<NodeId>> {
+        None
+    }
     /// Whether [`GraphView::nodes_with_property`] on `(label, key)` uses an index.
     fn is_indexed(&self, _label: LabelId, _key: PropKeyId) -> bool {
         false

@@ -27,5 +27,8 @@ pub use schema::{IndexDef, IndexKind, LabelKey, Schema, SchemaOp};
 pub use spatial::{Crs, Point, PointError};
 pub use str::{PackedStrs, Str, StrBuf};
 pub use temporal::{Duration, Temporal, Tz, ZonedDateTime};
-pub use value::{format_epoch_millis, java_double, signed, Value, ValueType};
+pub use value::{
+    compares_exactly, format_epoch_millis, java_double, numeric_twin, signed, Value, ValueType,
+    EXACT_INTEGERS,
+};
 pub use value_range::ValueRange;

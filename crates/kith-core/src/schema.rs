@@ -5,13 +5,42 @@
 
 use std::collections::BTreeMap;
 
-/// A `(label, key)` pair an index or constraint covers.
+/// The label and property keys an index or constraint covers: one key, or a
+/// composite's several in their declared order (`key` the first of them).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LabelKey {
     /// Label.
     pub label: String,
-    /// Property key.
+    /// Property key (a composite's first).
     pub key: String,
+    /// A composite's further keys, in order; empty for one key.
+    pub more: Vec<String>,
+}
+
+impl LabelKey {
+    /// One label and one key.
+    pub fn single(label: &str, key: &str) -> LabelKey {
+        LabelKey {
+            label: label.to_owned(),
+            key: key.to_owned(),
+            more: Vec::new(),
+        }
+    }
+
+    /// Every key, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.key.as_str()).chain(self.more.iter().map(String::as_str))
+    }
+
+    /// Whether it covers more than one key.
+    pub fn is_composite(&self) -> bool {
+        !self.more.is_empty()
+    }
+
+    /// Whether it covers exactly `keys`, in that order.
+    pub fn covers(&self, label: &str, keys: &[&str]) -> bool {
+        self.label == label && self.keys().eq(keys.iter().copied())
+    }
 }
 
 /// What values an index holds and which predicates it answers (Neo4j 5's kinds).
@@ -93,19 +122,29 @@ pub static EMPTY_SCHEMA: Schema = Schema {
 };
 
 impl Schema {
-    /// The name of the index on `(label, key)`, if one is declared.
+    /// The name of the (one-key) index on `(label, key)`, if one is declared.
     pub fn index_on(&self, label: &str, key: &str) -> Option<&str> {
+        self.index_covering(label, &[key])
+    }
+
+    /// The name of the index on exactly `keys` of `label`, in that order.
+    pub fn index_covering(&self, label: &str, keys: &[&str]) -> Option<&str> {
         self.indexes
             .iter()
-            .find(|(_, d)| d.on.label == label && d.on.key == key)
+            .find(|(_, d)| d.on.covers(label, keys))
             .map(|(n, _)| n.as_str())
     }
 
-    /// The name of the uniqueness constraint on `(label, key)`, if one is declared.
+    /// The name of the (one-key) uniqueness constraint on `(label, key)`, if any.
     pub fn unique_on(&self, label: &str, key: &str) -> Option<&str> {
+        self.unique_covering(label, &[key])
+    }
+
+    /// The name of the uniqueness constraint on exactly `keys` of `label`.
+    pub fn unique_covering(&self, label: &str, keys: &[&str]) -> Option<&str> {
         self.unique
             .iter()
-            .find(|(_, on)| on.label == label && on.key == key)
+            .find(|(_, on)| on.covers(label, keys))
             .map(|(n, _)| n.as_str())
     }
 
@@ -166,6 +205,23 @@ pub enum SchemaOp {
     },
     /// Forgets a stored Cypher procedure.
     DropProcedure {
+        /// Its name.
+        name: String,
+    },
+    /// Declares an index on two or more keys of a label (`on`, a composite), and,
+    /// when `unique`, the uniqueness constraint it backs (named alike): no two nodes
+    /// holding all the keys hold the same values of them. Refused when a rule of the
+    /// name, or one on the same keys, is declared.
+    CreateComposite {
+        /// Its name.
+        name: String,
+        /// What it covers.
+        on: LabelKey,
+        /// Whether it is a uniqueness constraint's.
+        unique: bool,
+    },
+    /// Drops a composite index (not a constraint's: `DropConstraint` drops those).
+    DropComposite {
         /// Its name.
         name: String,
     },

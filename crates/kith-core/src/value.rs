@@ -199,6 +199,33 @@ impl fmt::Display for Value {
     }
 }
 
+/// Every integer of at most this magnitude is exactly a float.
+pub const EXACT_INTEGERS: u64 = 1 << 53;
+
+/// Whether the numbers Cypher's `=` finds equal to `value` are itself and its
+/// [`numeric_twin`] only: an integer within 2^53, or a float below it (the float
+/// 2^53 is also what 2^53 + 1 rounds to). Not a number: false.
+pub fn compares_exactly(value: &Value) -> bool {
+    match value {
+        Value::Int(i) => i.unsigned_abs() <= EXACT_INTEGERS,
+        Value::Float(f) => f.abs() < EXACT_INTEGERS as f64,
+        _ => false,
+    }
+}
+
+/// The one value of the other number type equal to `value` by Cypher's `=` (`1.0`
+/// for `1`, `1` for `1.0`), where [`compares_exactly`] holds and there is one.
+pub fn numeric_twin(value: &Value) -> Option<Value> {
+    if !compares_exactly(value) {
+        return None;
+    }
+    match value {
+        Value::Int(i) => Some(Value::Float(*i as f64)),
+        Value::Float(f) if f.fract() == 0.0 => Some(Value::Int(*f as i64)),
+        _ => None,
+    }
+}
+
 /// A byte array's bytes as the integers Neo4j reads them as (Java's bytes are signed).
 pub fn signed(bytes: &[u8]) -> impl ExactSizeIterator<Item = i64> + '_ {
     bytes.iter().map(|&b| i64::from(b as i8))

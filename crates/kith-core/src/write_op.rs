@@ -249,7 +249,14 @@ impl WriteCounts {
                 WriteOp::DeleteRel { .. } => c.relationships_deleted += 1,
                 WriteOp::CreateIndex { .. } => c.indexes_added += 1,
                 WriteOp::DropIndex { .. } => c.indexes_removed += 1,
-                WriteOp::Schema(SchemaOp::CreateUnique { .. }) => c.constraints_added += 1,
+                WriteOp::Schema(SchemaOp::CreateUnique { .. })
+                | WriteOp::Schema(SchemaOp::CreateComposite { unique: true, .. }) => {
+                    c.constraints_added += 1
+                }
+                WriteOp::Schema(SchemaOp::CreateComposite { unique: false, .. }) => {
+                    c.indexes_added += 1
+                }
+                WriteOp::Schema(SchemaOp::DropComposite { .. }) => c.indexes_removed += 1,
                 WriteOp::Schema(SchemaOp::DropConstraint { .. }) => c.constraints_removed += 1,
                 WriteOp::Require(_) | WriteOp::EnsureNode { .. } | WriteOp::Schema(_) => {}
             }

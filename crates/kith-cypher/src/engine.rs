@@ -58,9 +58,13 @@ pub fn check_syntax(text: &str) -> Result<()> {
 }
 
 /// An error of a text that does not parse: GQL's syntax error status, as Neo4j's
-/// (an error found later, binding the parsed query, is Neo4j's `50N42`).
+/// (an error found later, binding the parsed query, is Neo4j's `50N42`), unless the
+/// parser gave the status Neo4j gives that error.
 fn unparsed(error: CypherError) -> CypherError {
-    error.with_gql("42001")
+    match error.gql {
+        Some(_) => error,
+        None => error.with_gql("42001"),
+    }
 }
 
 /// A text's query options and mode, in either order (`CYPHER ... EXPLAIN` or

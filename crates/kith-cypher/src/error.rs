@@ -41,12 +41,23 @@ pub enum ErrorCode {
     /// The query read a node or relationship it deleted itself (its properties or
     /// labels are gone; its id and a relationship's type are still known).
     EntityNotFound,
-    /// A schema command would declare what is already declared (an index or
-    /// constraint on the pair, or by the name).
+    /// A schema command would declare what is already declared, by the same name.
     SchemaRuleExists,
-    /// A schema command named an index or constraint that does not exist, or one it
-    /// may not drop (the index of a constraint).
-    SchemaRuleNotFound,
+    /// A schema command would declare an index where one covers the same keys.
+    IndexExists,
+    /// A schema command would declare an index or constraint where a uniqueness
+    /// constraint covers the same keys.
+    ConstraintExists,
+    /// A schema command names a new rule as an existing index is named.
+    IndexNameTaken,
+    /// A schema command names a new rule as an existing constraint is named.
+    ConstraintNameTaken,
+    /// An index or constraint names one property twice.
+    RepeatedProperty,
+    /// DROP INDEX named no index, or one a constraint owns.
+    IndexDropFailed,
+    /// DROP CONSTRAINT named no constraint.
+    ConstraintDropFailed,
     /// The query asked for something the engine refuses while running, as Neo4j does
     /// (a shortest path from a node to itself with a minimum length above 0).
     ExecutionFailed,
@@ -77,7 +88,17 @@ impl ErrorCode {
             ErrorCode::SchemaRuleExists => {
                 "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
             }
-            ErrorCode::SchemaRuleNotFound => "Neo.DatabaseError.Schema.SchemaRuleDropFailed",
+            ErrorCode::IndexExists => "Neo.ClientError.Schema.IndexAlreadyExists",
+            ErrorCode::ConstraintExists => "Neo.ClientError.Schema.ConstraintAlreadyExists",
+            ErrorCode::IndexNameTaken => "Neo.ClientError.Schema.IndexWithNameAlreadyExists",
+            ErrorCode::ConstraintNameTaken => {
+                "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists"
+            }
+            ErrorCode::RepeatedProperty => {
+                "Neo.ClientError.Schema.RepeatedPropertyInCompositeSchema"
+            }
+            ErrorCode::IndexDropFailed => "Neo.DatabaseError.Schema.IndexDropFailed",
+            ErrorCode::ConstraintDropFailed => "Neo.DatabaseError.Schema.ConstraintDropFailed",
         }
     }
 }
@@ -184,6 +205,10 @@ impl CypherError {
         match (self.gql, self.code) {
             (Some(status), _) => status,
             (None, ErrorCode::ProcedureNotFound) => "42001",
+            // Neo4j 5.26's statuses for these (the rest of its schema errors are 50N42).
+            (None, ErrorCode::IndexNameTaken) => "22N71",
+            (None, ErrorCode::ConstraintNameTaken) => "22N67",
+            (None, ErrorCode::ConstraintDropFailed) => "50N12",
             (None, _) => "50N42",
         }
     }

@@ -3,48 +3,12 @@
 //! an unindexed one (`N`), and every query must give the same rows on both, and in
 //! the naive plan mode (which never seeks).
 
+mod seek_support;
+
 use kith_core::Value;
-use kith_cypher::planner::PlanMode;
-use kith_cypher::procedures::ProcedureSet;
-use kith_cypher::{Engine, Limits, NoProcedures, Prepared};
+use kith_cypher::{Engine, Limits};
 use kith_storage::{Snapshot, Store, Tx};
-
-fn commit(store: &Store, text: &str) {
-    let mut tx = Tx::new(&store.snapshot());
-    Engine::default()
-        .query_tx(&mut tx, text, &[], &Limits::default())
-        .unwrap_or_else(|e| panic!("{}", e.render(text)));
-    store.apply(&tx.into_batch()).expect("the writes apply");
-}
-
-/// Sorted rows of `text` in both plan modes, which must agree.
-fn rows(store: &Store, text: &str) -> Vec<String> {
-    let procs = ProcedureSet(std::sync::Arc::new(NoProcedures));
-    let [a, b] = [PlanMode::Optimised, PlanMode::Naive].map(|mode| {
-        let prepared = Prepared::with_plan_mode(text, &procs, mode)
-            .unwrap_or_else(|e| panic!("{}", e.render(text)));
-        let mut rows: Vec<String> =
-            kith_cypher::run(&*store.snapshot(), &prepared, &[], &Limits::default())
-                .unwrap_or_else(|e| panic!("{}", e.render(text)))
-                .rows
-                .iter()
-                .map(|r| format!("{r:?}"))
-                .collect();
-        rows.sort();
-        rows
-    });
-    assert_eq!(a, b, "the plan modes disagree on {text}");
-    a
-}
-
-fn explained(store: &Store, text: &str) -> String {
-    Engine::default()
-        .query(&*store.snapshot(), text, &[], &Limits::default())
-        .expect("explains")
-        .plan
-        .expect("a plan")
-        .render()
-}
+use seek_support::{commit, explained, rows};
 
 /// Values of every kind, twice each under both labels.
 const VALUES: &str = "[-3, -1, 0, 1, 2, 2, 5, 7, 9223372036854775807, -9223372036854775808, \
@@ -247,7 +211,7 @@ fn text_and_point_indexes_are_listed_kept_apart_and_used() {
     };
     let (code, message) =
         refused("CREATE RANGE INDEX IF NOT EXISTS FOR (n:T) ON (n.x)").expect("refused");
-    assert_eq!(code, kith_cypher::ErrorCode::SchemaRuleExists);
+    assert_eq!(code, kith_cypher::ErrorCode::IndexExists);
     assert!(message.contains("a TEXT index"), "{message}");
     assert_eq!(
         refused("CREATE TEXT INDEX IF NOT EXISTS FOR (n:T) ON (n.x)"),

@@ -266,9 +266,17 @@ impl Indexed {
     fn of(g: &dyn GraphView) -> Self {
         let pair = |on: &kith_core::LabelKey| (on.label.clone(), on.key.clone());
         let schema = g.schema();
+        // APOC's flags name one property: a composite's keys are not each indexed.
+        let single = |on: &&kith_core::LabelKey| !on.is_composite();
         Indexed {
-            indexed: schema.indexes.values().map(|i| pair(&i.on)).collect(),
-            unique: schema.unique.values().map(pair).collect(),
+            indexed: schema
+                .indexes
+                .values()
+                .map(|i| &i.on)
+                .filter(single)
+                .map(pair)
+                .collect(),
+            unique: schema.unique.values().filter(single).map(pair).collect(),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use kith_core::{GraphView, IndexKind, LabelKey, Value};
+use kith_core::{GraphView, IndexKind, LabelId, LabelKey, PropKeyId, Value};
 
 use crate::{Procedure, ResultSet};
 
@@ -42,7 +42,8 @@ fn schema_nodes(g: &dyn GraphView) -> ResultSet {
     for (name, on) in constraints {
         let described = format!(
             "Constraint( name='{name}', type='UNIQUENESS', schema=(:{} {{{}}}) )",
-            on.label, on.key
+            on.label,
+            keys(on)
         );
         out.push(row(on, "", "UNIQUENESS", 0.0, (0, 0.0), described));
     }
@@ -56,12 +57,18 @@ fn schema_nodes(g: &dyn GraphView) -> ResultSet {
         let (kind, provider) = (index.kind.name(), index.kind.provider());
         let described = format!(
             "Index( name='{name}', type='{kind}', schema=(:{} {{{}}}), indexProvider='{provider}'{owner} )",
-            index.on.label, index.on.key
+            index.on.label,
+            keys(&index.on)
         );
         let size = entries(g, &index.on, index.kind);
         out.push(row(&index.on, "ONLINE", kind, 100.0, size, described));
     }
     out
+}
+
+/// `a, b`: the keys, in order.
+fn keys(on: &LabelKey) -> String {
+    on.keys().collect::<Vec<_>>().join(", ")
 }
 
 fn row(
@@ -73,9 +80,11 @@ fn row(
     described: String,
 ) -> Vec<Value> {
     vec![
-        Value::string(format!(":{}({})", on.label, on.key).as_str()),
+        Value::string(
+            format!(":{}({})", on.label, on.keys().collect::<Vec<_>>().join(",")).as_str(),
+        ),
         Value::string(&on.label),
-        Value::List(vec![Value::string(&on.key)]),
+        Value::List(on.keys().map(Value::string).collect()),
         Value::string(status),
         Value::string(kind),
         Value::string("NO FAILURE"),
@@ -86,12 +95,18 @@ fn row(
     ]
 }
 
-/// How many nodes of the label carry the key, and distinct values / that count (1.0
-/// for none, as Neo4j's sampling answers an empty index).
+/// How many nodes of the label carry the key (a composite's keys: all of them), and
+/// distinct values / that count (1.0 for none, as Neo4j's sampling answers an empty
+/// index).
 fn entries(g: &dyn GraphView, on: &LabelKey, kind: IndexKind) -> (i64, f64) {
-    let (Some(label), Some(key)) = (g.label_id(&on.label), g.prop_key_id(&on.key)) else {
+    let keys: Option<Vec<_>> = on.keys().map(|k| g.prop_key_id(k)).collect();
+    let (Some(label), Some(keys)) = (g.label_id(&on.label), keys) else {
         return (0, 1.0);
     };
+    if let [_, _, ..] = keys.as_slice() {
+        return composite_entries(g, label, &keys);
+    }
+    let key = keys[0];
     let mut size = 0usize;
     let mut distinct = HashSet::new();
     for node in g.nodes_with_label(label) {
@@ -110,4 +125,24 @@ fn entries(g: &dyn GraphView, on: &LabelKey, kind: IndexKind) -> (i64, f64) {
     }
     let count = i64::try_from(size).unwrap_or(i64::MAX);
     (count, distinct.len() as f64 / size as f64)
+}
+
+/// [`entries`] of a composite: nodes holding every key, distinct tuples.
+fn composite_entries(g: &dyn GraphView, label: LabelId, keys: &[PropKeyId]) -> (i64, f64) {
+    let mut size = 0usize;
+    let mut distinct = HashSet::new();
+    for node in g.nodes_with_label(label) {
+        let values: Option<Vec<String>> = keys
+            .iter()
+            .map(|&k| g.node_property(node, k).map(|v| v.to_string()))
+            .collect();
+        if let Some(values) = values {
+            size += 1;
+            distinct.insert(values);
+        }
+    }
+    match size {
+        0 => (0, 1.0),
+        n => (n as i64, distinct.len() as f64 / n as f64),
+    }
 }

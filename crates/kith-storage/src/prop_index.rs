@@ -31,6 +31,8 @@ pub(crate) enum IndexKey {
     /// A point by its SRID and coordinates' bits (-0.0 is not 0.0 in a point, as
     /// `=` says): equality only, as for temporal values.
     Point(i64, [u64; 3]),
+    /// A composite index's key: one per property, numbers by [`IndexKey::loose`].
+    Tuple(Box<[IndexKey]>),
 }
 
 impl IndexKey {
@@ -64,6 +66,23 @@ impl IndexKey {
         })
     }
 }
+
+impl IndexKey {
+    /// A value as one part of a composite key: as [`IndexKey::of`], except that a
+    /// whole number is keyed as the float it equals, so `1` and `1.0` (equal to
+    /// Cypher, and to a uniqueness constraint) are one key. Integers beyond 2^53 stay
+    /// integers: a lookup with such a number must not rely on the index.
+    pub(crate) fn loose(value: &Value) -> Option<IndexKey> {
+        match value {
+            Value::Int(i) if i.unsigned_abs() <= EXACT => {
+                Some(IndexKey::Float(float_order(*i as f64)))
+            }
+            v => IndexKey::of(v),
+        }
+    }
+}
+
+const EXACT: u64 = kith_core::EXACT_INTEGERS;
 
 /// A float's bits, made to order as the floats do: `-0.0` as `0.0`, negative values
 /// below positive ones (NaNs at the two ends).
@@ -283,6 +302,9 @@ type ValueMap = imbl::OrdMap<IndexKey, NodeSet>;
 struct PropIndex {
     label: LabelId,
     key: PropKeyId,
+    /// A composite's further keys (its entries are `IndexKey::Tuple`s); empty for
+    /// one key.
+    more: Box<[PropKeyId]>,
     kind: IndexKind,
     entries: ValueMap,
 }
@@ -294,16 +316,96 @@ pub(crate) struct PropIndexes {
 }
 
 impl PropIndexes {
-    /// The declared `(label, key)` pairs, in declaration order.
+    /// The declared one-key `(label, key)` pairs, in declaration order.
     pub(crate) fn definitions(&self) -> Vec<(LabelId, PropKeyId)> {
-        self.indexes.iter().map(|i| (i.label, i.key)).collect()
-    }
-
-    /// Whether `(label, key)` is indexed.
-    pub(crate) fn contains(&self, label: LabelId, key: PropKeyId) -> bool {
         self.indexes
             .iter()
-            .any(|i| i.label == label && i.key == key)
+            .filter(|i| i.more.is_empty())
+            .map(|i| (i.label, i.key))
+            .collect()
+    }
+
+    /// The declared composites: label and keys in order.
+    pub(crate) fn composites(&self) -> Vec<(LabelId, Vec<PropKeyId>)> {
+        self.indexes
+            .iter()
+            .filter(|i| !i.more.is_empty())
+            .map(|i| (i.label, i.keys().collect()))
+            .collect()
+    }
+
+    /// Whether `(label, key)` has a one-key index.
+    pub(crate) fn contains(&self, label: LabelId, key: PropKeyId) -> bool {
+        self.find(label, key).is_some()
+    }
+
+    /// Declares a composite index on `keys` (two or more) of `label`, filled from
+    /// `nodes`: the label's nodes with their values of the keys, in order (a node
+    /// lacking one is not held). Declaring twice is a no-op.
+    pub(crate) fn declare_composite(
+        &mut self,
+        label: LabelId,
+        keys: &[PropKeyId],
+        nodes: impl Iterator<Item = (NodeId, Vec<Option<Value>>)>,
+    ) {
+        assert!(keys.len() >= 2, "a composite index covers two keys or more");
+        if self.find_composite(label, keys).is_some() {
+            return;
+        }
+        let mut index = PropIndex {
+            label,
+            key: keys[0],
+            more: keys[1..].into(),
+            kind: IndexKind::Range,
+            entries: ValueMap::default(),
+        };
+        for (node, values) in nodes {
+            if let Some(key) = tuple_key(values.iter().map(Option::as_ref)) {
+                index.add(node, key);
+            }
+        }
+        self.indexes.push(index);
+    }
+
+    fn find_composite(&self, label: LabelId, keys: &[PropKeyId]) -> Option<&PropIndex> {
+        self.indexes
+            .iter()
+            .find(|i| i.label == label && !i.more.is_empty() && i.keys().eq(keys.iter().copied()))
+    }
+
+    /// Drops a composite index; true if it existed.
+    pub(crate) fn drop_composite(&mut self, label: LabelId, keys: &[PropKeyId]) -> bool {
+        let before = self.indexes.len();
+        self.indexes.retain(|i| {
+            !(i.label == label && !i.more.is_empty() && i.keys().eq(keys.iter().copied()))
+        });
+        self.indexes.len() != before
+    }
+
+    /// The nodes of `label` whose `keys` hold `values` (one each, in the index's
+    /// order), in id order; `None` when no composite index covers exactly `keys`, or
+    /// a value is of a kind the index does not hold (or an integer beyond 2^53, which
+    /// may equal floats the loose key keeps apart): the caller looks elsewhere.
+    pub(crate) fn lookup_tuple(
+        &self,
+        label: LabelId,
+        keys: &[PropKeyId],
+        values: &[Value],
+    ) -> Option<Vec<NodeId>> {
+        let index = self.find_composite(label, keys)?;
+        let exact = |v: &Value| {
+            !matches!(v, Value::Int(_) | Value::Float(_)) || kith_core::compares_exactly(v)
+        };
+        if values.len() != keys.len() || !values.iter().all(exact) {
+            return None;
+        }
+        let key = tuple_key(values.iter().map(Some))?;
+        Some(
+            index
+                .entries
+                .get(&key)
+                .map_or_else(Vec::new, NodeSet::to_vec),
+        )
     }
 
     /// Declares an index and fills it from `nodes`: the label's nodes with their
@@ -320,6 +422,7 @@ impl PropIndexes {
         let mut index = PropIndex {
             label,
             key,
+            more: Box::new([]),
             kind: IndexKind::Range,
             entries: ValueMap::default(),
         };
@@ -350,19 +453,20 @@ impl PropIndexes {
     fn find(&self, label: LabelId, key: PropKeyId) -> Option<&PropIndex> {
         self.indexes
             .iter()
-            .find(|i| i.label == label && i.key == key)
+            .find(|i| i.label == label && i.key == key && i.more.is_empty())
     }
 
     fn find_mut(&mut self, label: LabelId, key: PropKeyId) -> Option<&mut PropIndex> {
         self.indexes
             .iter_mut()
-            .find(|i| i.label == label && i.key == key)
+            .find(|i| i.label == label && i.key == key && i.more.is_empty())
     }
 
-    /// Drops an index; true if it existed.
+    /// Drops a one-key index; true if it existed.
     pub(crate) fn drop_index(&mut self, label: LabelId, key: PropKeyId) -> bool {
         let before = self.indexes.len();
-        self.indexes.retain(|i| !(i.label == label && i.key == key));
+        self.indexes
+            .retain(|i| !(i.label == label && i.key == key && i.more.is_empty()));
         self.indexes.len() != before
     }
 
@@ -486,10 +590,24 @@ fn span_is_empty((lo, hi): &(Bound<IndexKey>, Bound<IndexKey>)) -> bool {
     }
 }
 
+/// A composite key of values (one per key, `None` where the node lacks it): `None`
+/// unless every value is present and of a kind the index holds.
+fn tuple_key<'v>(values: impl Iterator<Item = Option<&'v Value>>) -> Option<IndexKey> {
+    let parts: Option<Vec<IndexKey>> = values.map(|v| v.and_then(IndexKey::loose)).collect();
+    Some(IndexKey::Tuple(parts?.into_boxed_slice()))
+}
+
 impl PropIndex {
+    fn keys(&self) -> impl Iterator<Item = PropKeyId> + '_ {
+        std::iter::once(self.key).chain(self.more.iter().copied())
+    }
+
     fn key_of(&self, record: &NodeData) -> Option<IndexKey> {
         if record.labels.binary_search(&self.label).is_err() {
             return None;
+        }
+        if !self.more.is_empty() {
+            return tuple_key(self.keys().map(|k| kith_core::lookup(&record.props, k)));
         }
         kith_core::lookup(&record.props, self.key)
             .and_then(IndexKey::of)
@@ -571,6 +689,57 @@ mod tests {
             None,
             "not indexed"
         );
+    }
+
+    #[test]
+    fn composites_hold_nodes_with_every_key_and_numbers_by_value() {
+        let (label, a, b) = (LabelId(1), PropKeyId(2), PropKeyId(3));
+        let node = |props: Vec<(u16, Value)>| NodeData {
+            labels: vec![label].into_boxed_slice(),
+            props: props
+                .into_iter()
+                .map(|(k, v)| (PropKeyId(k), v))
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        };
+        let mut indexes = PropIndexes::default();
+        indexes.declare_composite(label, &[a, b], std::iter::empty());
+        let records = [
+            node(vec![(2, Value::Int(1)), (3, Value::String("x".into()))]),
+            node(vec![(2, Value::Float(1.0)), (3, Value::String("x".into()))]),
+            node(vec![(2, Value::Int(1))]),
+            node(vec![(2, Value::Int(1)), (3, Value::String("y".into()))]),
+        ];
+        for (i, r) in records.iter().enumerate() {
+            indexes.insert(NodeId(i as u32), r);
+        }
+        let find = |ix: &PropIndexes, v: Value| {
+            ix.lookup_tuple(label, &[a, b], &[v, Value::String("x".into())])
+        };
+        assert_eq!(
+            find(&indexes, Value::Int(1)),
+            Some(vec![NodeId(0), NodeId(1)])
+        );
+        assert_eq!(
+            find(&indexes, Value::Float(1.0)),
+            Some(vec![NodeId(0), NodeId(1)])
+        );
+        assert_eq!(
+            find(&indexes, Value::Int(1 << 60)),
+            None,
+            "beyond 2^53: look elsewhere"
+        );
+        assert_eq!(
+            indexes.lookup_tuple(label, &[b, a], &[Value::String("x".into()), Value::Int(1)]),
+            None
+        );
+        assert_eq!(indexes.entry_count(), 3, "the node lacking `b` is not held");
+        assert!(indexes.definitions().is_empty(), "no one-key index");
+        assert!(!indexes.contains(label, a));
+        indexes.remove(NodeId(0), &records[0]);
+        assert_eq!(find(&indexes, Value::Int(1)), Some(vec![NodeId(1)]));
+        assert!(indexes.drop_composite(label, &[a, b]));
+        assert_eq!(indexes.entry_count(), 0);
     }
 
     #[test]

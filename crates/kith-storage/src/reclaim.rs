@@ -88,9 +88,13 @@ impl Snapshot {
             kept.labels.insert(label);
             kept.keys.insert(key);
         }
-        for (label, key) in self.unique_ids.iter() {
+        for (label, keys) in self.prop_indexes.composites() {
+            kept.labels.insert(label);
+            kept.keys.extend(keys);
+        }
+        for (label, keys) in self.unique_ids.iter() {
             kept.labels.insert(*label);
-            kept.keys.insert(*key);
+            kept.keys.extend(keys.iter().copied());
         }
         for rule in ORDER_RULES {
             kept.rel_types.extend(c.find_rel_type(rule.rel_type));

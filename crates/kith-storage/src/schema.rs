@@ -35,10 +35,26 @@ impl Snapshot {
             }
             SchemaOp::KindIndex { label, key, kind } => self.kind_index(label, key, *kind)?,
             SchemaOp::CreateUnique { name, label, key } => self.create_unique(name, label, key)?,
+            SchemaOp::CreateComposite { name, on, unique } => {
+                self.create_composite(name, on, *unique)?
+            }
+            SchemaOp::DropComposite { name } => {
+                let def = self.schema.indexes.get(name);
+                let on = match def {
+                    Some(d) if d.on.is_composite() && d.owner.is_none() => d.on.clone(),
+                    Some(_) => return Err(refused(format!("`{name}` is not a composite index"))),
+                    None => return Err(refused(format!("there is no index `{name}`"))),
+                };
+                self.drop_composite_of(name, &on);
+            }
             SchemaOp::DropConstraint { name } => {
                 let on = self.schema_mut().unique.remove(name);
                 let on = on.ok_or_else(|| refused(format!("there is no constraint `{name}`")))?;
-                self.drop_index_of(&on.label, &on.key);
+                if on.is_composite() {
+                    self.drop_composite_of(name, &on);
+                } else {
+                    self.drop_index_of(&on.label, &on.key);
+                }
                 self.rebuild_unique_ids();
             }
             SchemaOp::RegisterProcedure { name, text } => {
@@ -122,10 +138,7 @@ impl Snapshot {
         if k != ID_KEY {
             self.declare_prop_index(l, k);
         }
-        let on = LabelKey {
-            label: label.to_owned(),
-            key: key.to_owned(),
-        };
+        let on = LabelKey::single(label, key);
         let schema = self.schema_mut();
         schema.indexes.insert(
             name.to_owned(),
@@ -145,6 +158,65 @@ impl Snapshot {
         Ok(())
     }
 
+    /// Declares a composite index (and, when `unique`, its constraint), filled and,
+    /// for a constraint, checked against the nodes already stored.
+    fn create_composite(
+        &mut self,
+        name: &str,
+        on: &LabelKey,
+        unique: bool,
+    ) -> Result<(), StorageError> {
+        self.name_free(name)?;
+        let keys: Vec<&str> = on.keys().collect();
+        if !on.is_composite() || keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k)) {
+            return Err(refused(format!(
+                "a composite index names two keys or more, each once: got ({})",
+                keys.join(", ")
+            )));
+        }
+        if let Some(there) = self.schema.index_covering(&on.label, &keys) {
+            return Err(refused(format!(
+                "index `{there}` already covers :{}({})",
+                on.label,
+                keys.join(", ")
+            )));
+        }
+        let catalog = Arc::make_mut(&mut self.catalog);
+        let label = catalog.label(&on.label)?;
+        for key in &keys {
+            catalog.prop_key(key)?;
+        }
+        self.declare_composite_of(on);
+        let schema = self.schema_mut();
+        let owner = unique.then(|| name.to_owned());
+        let def = IndexDef {
+            on: on.clone(),
+            kind: IndexKind::Range,
+            owner,
+        };
+        schema.indexes.insert(name.to_owned(), def);
+        if !unique {
+            return Ok(());
+        }
+        schema.unique.insert(name.to_owned(), on.clone());
+        self.rebuild_unique_ids();
+        let nodes: Vec<NodeId> = self.label_index.nodes(label).collect();
+        for node in nodes {
+            self.check_unique(node)?;
+        }
+        Ok(())
+    }
+
+    /// Forgets composite index `name` and its entries.
+    fn drop_composite_of(&mut self, name: &str, on: &LabelKey) {
+        self.schema_mut().indexes.remove(name);
+        let c = &self.catalog;
+        let keys: Option<Vec<_>> = on.keys().map(|k| c.find_prop_key(k)).collect();
+        if let (Some(label), Some(keys)) = (c.find_label(&on.label), keys) {
+            self.prop_indexes.drop_composite(label, &keys);
+        }
+    }
+
     /// Records a declared index's default name (an index declared by id pair, by a
     /// client's `CreateIndex`, has one at once).
     pub(crate) fn index_declared(&mut self, label: &str, key: &str) {
@@ -155,10 +227,7 @@ impl Snapshot {
             self.schema_mut().indexes.insert(
                 name,
                 IndexDef {
-                    on: LabelKey {
-                        label: label.to_owned(),
-                        key: key.to_owned(),
-                    },
+                    on: LabelKey::single(label, key),
                     owner: None,
                     kind: IndexKind::Range,
                 },
@@ -194,17 +263,16 @@ impl Snapshot {
         }
     }
 
-    /// The constrained pairs as ids, for the check on every node write.
+    /// The constrained labels and keys as ids, for the check on every node write.
     pub(crate) fn rebuild_unique_ids(&mut self) {
+        let c = &self.catalog;
         let ids = self
             .schema
             .unique
             .values()
             .filter_map(|on| {
-                Some((
-                    self.catalog.find_label(&on.label)?,
-                    self.catalog.find_prop_key(&on.key)?,
-                ))
+                let keys: Option<Box<[_]>> = on.keys().map(|k| c.find_prop_key(k)).collect();
+                Some((c.find_label(&on.label)?, keys?))
             })
             .collect();
         self.unique_ids = Arc::new(ids);
@@ -219,14 +287,25 @@ impl Snapshot {
             return Ok(());
         };
         let labels = &self.shapes.get(record.shape()).labels;
-        for &(label, key) in self.unique_ids.iter() {
-            if labels.binary_search(&label).is_err() {
+        for (label, keys) in self.unique_ids.iter() {
+            if labels.binary_search(label).is_err() {
                 continue;
             }
+            let (label, key) = match **keys {
+                [key] => (*label, key),
+                _ => {
+                    self.check_unique_tuple(node, *label, keys)?;
+                    continue;
+                }
+            };
             let Some(value) = self.node_cols.get(key, node.index()) else {
                 continue;
             };
-            let same = self.find_nodes(label, key, &value, 2);
+            let mut same = self.find_nodes(label, key, &value, 2);
+            // `1` and `1.0` are one value to a constraint, as to `=` (and Neo4j).
+            if let Some(twin) = kith_core::numeric_twin(&value) {
+                same.extend(self.find_nodes(label, key, &twin, 2));
+            }
             if same.iter().any(|&other| other != node) {
                 return Err(StorageError::NotUnique {
                     label: self.catalog.label_name(label).to_owned(),
@@ -236,6 +315,46 @@ impl Snapshot {
             }
         }
         Ok(())
+    }
+}
+
+impl Snapshot {
+    /// Fails when `node` holds every one of `keys` and another node of `label`
+    /// holds the same values of them.
+    fn check_unique_tuple(
+        &self,
+        node: NodeId,
+        label: kith_core::LabelId,
+        keys: &[kith_core::PropKeyId],
+    ) -> Result<(), StorageError> {
+        let at = |n: NodeId| -> Option<Vec<kith_core::Value>> {
+            keys.iter()
+                .map(|&k| self.node_cols.get(k, n.index()))
+                .collect()
+        };
+        let Some(values) = at(node) else {
+            return Ok(());
+        };
+        // The index answers all but values it keeps no key for (lists, integers
+        // beyond 2^53): then the label is scanned, comparing stored values.
+        let same = match self.prop_indexes.lookup_tuple(label, keys, &values) {
+            Some(nodes) => nodes.into_iter().any(|n| n != node),
+            None => self
+                .label_index
+                .nodes(label)
+                .any(|n| n != node && at(n).as_ref() == Some(&values)),
+        };
+        if !same {
+            return Ok(());
+        }
+        let c = &self.catalog;
+        let names: Vec<&str> = keys.iter().map(|&k| c.prop_key_name(k)).collect();
+        let shown: Vec<String> = values.iter().map(ToString::to_string).collect();
+        Err(StorageError::NotUnique {
+            label: c.label_name(label).to_owned(),
+            key: format!("({})", names.join(", ")),
+            value: format!("({})", shown.join(", ")),
+        })
     }
 }
 

@@ -45,8 +45,9 @@ pub struct Snapshot {
     pub(crate) version: u64,
     /// Named indexes, uniqueness constraints, stored procedures.
     pub(crate) schema: Arc<Schema>,
-    /// The uniqueness constraints as ids (checked on every node write).
-    pub(crate) unique_ids: Arc<Vec<(LabelId, PropKeyId)>>,
+    /// The uniqueness constraints as ids: a label and its keys, one or a
+    /// composite's several (checked on every node write).
+    pub(crate) unique_ids: Arc<Vec<(LabelId, Box<[PropKeyId]>)>>,
 }
 
 impl Default for Snapshot {
@@ -233,6 +234,10 @@ impl Snapshot {
         match schema {
             Some(schema) => {
                 for def in schema.indexes.values() {
+                    if def.on.is_composite() {
+                        self.declare_composite_of(&def.on);
+                        continue;
+                    }
                     let (l, k) = (
                         self.catalog.find_label(&def.on.label),
                         self.catalog.find_prop_key(&def.on.key),
@@ -323,6 +328,22 @@ impl Snapshot {
             .nodes(label)
             .filter_map(|n| cols.get(key, n.index()).map(|v| (n, v)));
         self.prop_indexes.declare(label, key, values);
+    }
+
+    /// Declares the composite index `on` names (its names in the catalog already),
+    /// filled from the label's nodes' columns of its keys.
+    pub(crate) fn declare_composite_of(&mut self, on: &kith_core::LabelKey) {
+        let c = &self.catalog;
+        let keys: Option<Vec<PropKeyId>> = on.keys().map(|k| c.find_prop_key(k)).collect();
+        let (Some(label), Some(keys)) = (c.find_label(&on.label), keys) else {
+            return; // names no node ever had: an index with nothing in it yet
+        };
+        let (labels, cols) = (&self.label_index, &self.node_cols);
+        let values = labels.nodes(label).map(|n| {
+            let row = keys.iter().map(|&k| cols.get(k, n.index())).collect();
+            (n, row)
+        });
+        self.prop_indexes.declare_composite(label, &keys, values);
     }
 
     /// Makes the index on `(label, key)` one of `kind`, refilled from the column.
@@ -688,6 +709,14 @@ impl GraphView for Snapshot {
     }
     fn is_indexed(&self, label: LabelId, key: PropKeyId) -> bool {
         Snapshot::is_indexed(self, label, key)
+    }
+    fn nodes_with_values(
+        &self,
+        label: LabelId,
+        keys: &[PropKeyId],
+        values: &[Value],
+    ) -> Option<Vec<NodeId>> {
+        self.prop_indexes.lookup_tuple(label, keys, values)
     }
     fn nodes_in_range(
         &self,

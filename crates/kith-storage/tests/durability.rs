@@ -991,3 +991,58 @@ fn a_stray_segment_hides_no_version_from_replication() {
     db.checkpoint().expect("checkpoint");
     assert_eq!(versions_after(3), [4, 5, 6]);
 }
+
+#[test]
+fn composite_indexes_and_constraints_survive_the_log_and_the_checkpoint() {
+    use kith_core::{LabelKey, SchemaOp};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let person = |first: &str, last: &str| WriteOp::CreateNode {
+        labels: vec!["Person".into()],
+        properties: vec![
+            ("first".into(), Value::String(first.into())),
+            ("last".into(), Value::String(last.into())),
+        ],
+    };
+    let on = LabelKey {
+        label: "Person".into(),
+        key: "first".into(),
+        more: vec!["last".into()],
+    };
+    // The Ada Lovelaces the composite finds (`None`: it cannot answer).
+    let found = |db: &Database| {
+        let snap = db.store().snapshot();
+        let l = snap.label_id("Person")?;
+        let keys = [snap.prop_key_id("first")?, snap.prop_key_id("last")?];
+        let values = [
+            Value::String("Ada".into()),
+            Value::String("Lovelace".into()),
+        ];
+        snap.nodes_with_values(l, &keys, &values).map(|n| n.len())
+    };
+    {
+        let (db, _) = open(dir.path());
+        db.commit_one(&batch(vec![
+            person("Ada", "Lovelace"),
+            person("Ada", "Byron"),
+        ]))
+        .expect("commits");
+        db.commit_one(&batch(vec![WriteOp::Schema(SchemaOp::CreateComposite {
+            name: "full_name".into(),
+            on: on.clone(),
+            unique: true,
+        })]))
+        .expect("declares");
+        assert_eq!(found(&db), Some(1));
+    }
+    for from_checkpoint in [false, true] {
+        let (db, report) = open(dir.path());
+        assert_eq!(report.replayed_transactions == 0, from_checkpoint);
+        assert_eq!(found(&db), Some(1), "checkpoint: {from_checkpoint}");
+        let snap = db.store().snapshot();
+        assert_eq!(snap.schema().unique.get("full_name"), Some(&on));
+        // The constraint holds again: a second Ada Lovelace is refused.
+        let refused = db.commit_one(&batch(vec![person("Ada", "Lovelace")]));
+        assert!(refused.is_err(), "a duplicate committed");
+        db.checkpoint().expect("checkpoint");
+    }
+}

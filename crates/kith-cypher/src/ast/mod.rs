@@ -224,7 +224,7 @@ impl Show {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SchemaCommand {
     /// `CREATE [RANGE | TEXT | POINT] INDEX [name] [IF NOT EXISTS] FOR (n:Label) ON
-    /// (n.key)`.
+    /// (n.key [, n.key2 ...])` (several keys: a composite range index).
     CreateIndex {
         /// Its kind.
         kind: kith_core::IndexKind,
@@ -232,19 +232,20 @@ pub enum SchemaCommand {
         name: Option<String>,
         /// Label.
         label: String,
-        /// Property key.
-        key: String,
+        /// Property keys, in order (one or more).
+        keys: Vec<String>,
         /// IF NOT EXISTS.
         if_not_exists: bool,
     },
-    /// `CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:Label) REQUIRE n.key IS UNIQUE`.
+    /// `CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:Label) REQUIRE n.key IS UNIQUE`
+    /// (or `REQUIRE (n.a, n.b) IS UNIQUE`: a composite).
     CreateUnique {
         /// Its name, if given.
         name: Option<String>,
         /// Label.
         label: String,
-        /// Property key.
-        key: String,
+        /// Property keys, in order (one or more).
+        keys: Vec<String>,
         /// IF NOT EXISTS.
         if_not_exists: bool,
     },

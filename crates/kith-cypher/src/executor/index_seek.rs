@@ -60,10 +60,14 @@ fn candidates(
     row: &[Val],
     cx: &Ctx<'_>,
 ) -> Result<Option<Vec<NodeId>>> {
+    if let IndexSeek::All(pairs) = seek {
+        return all_equal(l, pairs, row, cx);
+    }
     if !cx.graph().is_indexed(l, k) {
         return Ok(None);
     }
     Ok(match seek {
+        IndexSeek::All(_) => unreachable!("answered above"),
         IndexSeek::Equal(value) => equal_nodes(l, k, &eval(value, row, cx)?, cx),
         IndexSeek::Any(list) => match eval(list, row, cx)? {
             Val::Null => Some(Vec::new()),
@@ -186,30 +190,119 @@ fn any_nodes(l: LabelId, k: PropKeyId, items: &[Val], cx: &Ctx<'_>) -> Option<Ve
     Some(out)
 }
 
-/// The nodes whose value equals `v` by Cypher's `=`, from the index, in id order.
-/// `None` when `v` is of a kind the index does not hold (the caller scans).
-pub(super) fn equal_nodes(l: LabelId, k: PropKeyId, v: &Val, cx: &Ctx<'_>) -> Option<Vec<NodeId>> {
+/// The nodes whose keys hold every one of the values (equalities on several keys),
+/// from a composite index covering some of them, else from a one-key index on one
+/// of them; `None` to scan the label. The conjuncts run after either.
+fn all_equal(
+    l: LabelId,
+    pairs: &[(usize, crate::binder::BExpr)],
+    row: &[Val],
+    cx: &Ctx<'_>,
+) -> Result<Option<Vec<NodeId>>> {
+    let mut values: Vec<(Option<PropKeyId>, Val)> = Vec::with_capacity(pairs.len());
+    for (key, e) in pairs {
+        let v = eval(e, row, cx)?;
+        if matches!(v, Val::Null) || matches!(v, Val::Float(f) if f.is_nan()) {
+            return Ok(Some(Vec::new())); // `=` holds for no node
+        }
+        values.push((cx.key(*key), v));
+    }
+    if let Some(nodes) = composite_nodes(l, &values, cx) {
+        return Ok(Some(nodes));
+    }
+    for (k, v) in &values {
+        let Some(k) = *k else { continue };
+        if cx.graph().is_indexed(l, k) {
+            if let Some(nodes) = equal_nodes(l, k, v, cx) {
+                return Ok(Some(nodes));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The nodes a composite index of `l` finds whose keys are all among `values`'.
+fn composite_nodes(
+    l: LabelId,
+    values: &[(Option<PropKeyId>, Val)],
+    cx: &Ctx<'_>,
+) -> Option<Vec<NodeId>> {
     let g = cx.graph();
-    let stored = match v {
-        // Nothing equals null or NaN (an index keyed by a float's bits would find a
-        // stored NaN).
-        Val::Null => return Some(Vec::new()),
-        Val::Float(f) if f.is_nan() => return Some(Vec::new()),
+    let label = g.label_name(l);
+    for def in g.schema().indexes.values() {
+        if def.on.label != label || !def.on.is_composite() {
+            continue;
+        }
+        let keys: Option<Vec<PropKeyId>> = def.on.keys().map(|k| g.prop_key_id(k)).collect();
+        let Some(keys) = keys else { continue };
+        let held: Option<Vec<Value>> = keys
+            .iter()
+            .map(|k| {
+                let (_, v) = values.iter().find(|(id, _)| *id == Some(*k))?;
+                stored(v)
+            })
+            .collect();
+        if let Some(found) = held.and_then(|held| g.nodes_with_values(l, &keys, &held)) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// A value as an index holds it, or `None` for kinds no index holds (lists, maps,
+/// temporal values other than instants: the caller looks elsewhere).
+fn stored(v: &Val) -> Option<Value> {
+    Some(match v {
         Val::Bool(b) => Value::Bool(*b),
         Val::Int(i) => Value::Int(*i),
         Val::Float(f) => Value::Float(crate::value::canonical(*f)),
         Val::Str(s) => Value::String(s.clone()),
         Val::Point(p) => Value::Point(p.clone()),
         _ => return None,
-    };
-    if !matches!(stored, Value::Int(_) | Value::Float(_)) {
-        return Some(g.nodes_with_property(l, k, &stored, usize::MAX));
+    })
+}
+
+/// The nodes whose value equals `v` by Cypher's `=`, from the index, in id order.
+/// `None` when `v` is of a kind the index does not hold (the caller scans).
+pub(super) fn equal_nodes(l: LabelId, k: PropKeyId, v: &Val, cx: &Ctx<'_>) -> Option<Vec<NodeId>> {
+    let g = cx.graph();
+    if matches!(v, Val::Null) || matches!(v, Val::Float(f) if f.is_nan()) {
+        // Nothing equals null or NaN (an index keyed by a float's bits would find a
+        // stored NaN).
+        return Some(Vec::new());
+    }
+    let stored = stored(v)?;
+    let exact = |stored: &Value| g.nodes_with_property(l, k, stored, usize::MAX);
+    let number = matches!(stored, Value::Int(_) | Value::Float(_));
+    if !number {
+        return Some(exact(&stored));
     }
     // Cypher's `=` compares an integer with a float as floats: `1` finds a stored
-    // `1.0`, and beyond 2^53 many integers round to one float. The index keeps the
-    // stored types apart, so both are searched (a range of one value, widened) and
-    // `=` decides; an index that holds no numbers answers `None`: scan.
-    let at = Bound::Included(&stored);
+    // `1.0`. The index keeps the stored types apart, so a number is looked up as
+    // itself and its twin; beyond 2^53 many integers round to one float.
+    if !kith_core::compares_exactly(&stored) {
+        return beyond_exact(l, k, &stored, v, cx);
+    }
+    let mut out = exact(&stored);
+    if let Some(twin) = kith_core::numeric_twin(&stored) {
+        out.extend(exact(&twin));
+        out.sort_unstable();
+    }
+    Some(out)
+}
+
+/// [`equal_nodes`] of a number beyond 2^53, where many integers round to one float:
+/// both kinds are searched (a range of one value, widened) and `=` decides; an index
+/// that holds no numbers answers `None`: scan.
+fn beyond_exact(
+    l: LabelId,
+    k: PropKeyId,
+    stored: &Value,
+    v: &Val,
+    cx: &Ctx<'_>,
+) -> Option<Vec<NodeId>> {
+    let g = cx.graph();
+    let at = Bound::Included(stored);
     let range = ValueRange::Between {
         lower: at,
         upper: at,

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use kith_core::write_op::WriteOp;
-use kith_core::{GraphView, IndexKind, Schema, SchemaOp};
+use kith_core::{GraphView, IndexKind, LabelKey, Schema, SchemaOp};
 
 use crate::ast::{IndexFilter, SchemaCommand, Show};
 use crate::error::{CypherError, ErrorCode, Result};
@@ -34,25 +34,27 @@ fn no_effect(command: &SchemaCommand, schema: &Schema) -> Notification {
             kind,
             name,
             label,
-            key,
+            keys,
             ..
         } => {
             let text = format!(
-                "CREATE {} INDEX {}IF NOT EXISTS FOR (e:{label}) ON (e.{key})",
+                "CREATE {} INDEX {}IF NOT EXISTS FOR (e:{label}) ON ({})",
                 kind.name(),
-                named(name)
+                named(name),
+                props(keys, false)
             );
-            let there = rule_there(schema, name.as_deref(), label, key);
+            let there = rule_there(schema, name.as_deref(), label, keys);
             Notification::no_effect(&text, Some(&there), "")
         }
         SchemaCommand::CreateUnique {
-            name, label, key, ..
+            name, label, keys, ..
         } => {
             let text = format!(
-                "CREATE CONSTRAINT {}IF NOT EXISTS FOR (e:{label}) REQUIRE (e.{key}) IS UNIQUE",
-                named(name)
+                "CREATE CONSTRAINT {}IF NOT EXISTS FOR (e:{label}) REQUIRE ({}) IS UNIQUE",
+                named(name),
+                props(keys, false)
             );
-            let there = rule_there(schema, name.as_deref(), label, key);
+            let there = rule_there(schema, name.as_deref(), label, keys);
             Notification::no_effect(&text, Some(&there), "")
         }
         SchemaCommand::DropIndex { name, .. } => {
@@ -64,18 +66,34 @@ fn no_effect(command: &SchemaCommand, schema: &Schema) -> Notification {
     }
 }
 
+/// `e.a, e.b` (`n.\`a\`` ... when `quoted`, as SHOW's statements write them).
+fn props<S: AsRef<str>>(keys: &[S], quoted: bool) -> String {
+    let (var, q) = if quoted { ("n", "`") } else { ("e", "") };
+    let each: Vec<String> = keys
+        .iter()
+        .map(|k| format!("{var}.{q}{}{q}", k.as_ref()))
+        .collect();
+    each.join(", ")
+}
+
 /// The rule that made a CREATE ... IF NOT EXISTS do nothing, as Neo4j writes it: the
-/// one of that name, or the one on the pair.
-fn rule_there(schema: &Schema, name: Option<&str>, label: &str, key: &str) -> String {
-    let constraint = |n: &str, on: &kith_core::LabelKey| {
+/// one of that name, or the one on the keys.
+fn rule_there(schema: &Schema, name: Option<&str>, label: &str, keys: &[String]) -> String {
+    let constraint = |n: &str, on: &LabelKey| {
+        let keys: Vec<&str> = on.keys().collect();
         format!(
-            "CONSTRAINT {n} FOR (e:{}) REQUIRE (e.{}) IS UNIQUE",
-            on.label, on.key
+            "CONSTRAINT {n} FOR (e:{}) REQUIRE ({}) IS UNIQUE",
+            on.label,
+            props(&keys, false)
         )
     };
     let index = |n: &str, def: &kith_core::IndexDef| {
-        let (kind, on) = (def.kind.name(), &def.on);
-        format!("{kind} INDEX {n} FOR (e:{}) ON (e.{})", on.label, on.key)
+        let keys: Vec<&str> = def.on.keys().collect();
+        let (kind, label) = (def.kind.name(), &def.on.label);
+        format!(
+            "{kind} INDEX {n} FOR (e:{label}) ON ({})",
+            props(&keys, false)
+        )
     };
     if let Some(n) = name {
         if let Some(on) = schema.unique.get(n) {
@@ -85,17 +103,23 @@ fn rule_there(schema: &Schema, name: Option<&str>, label: &str, key: &str) -> St
             return index(n, def);
         }
     }
-    let on = kith_core::LabelKey {
-        label: label.to_owned(),
-        key: key.to_owned(),
-    };
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     let indexed = schema
-        .index_on(label, key)
+        .index_covering(label, &keys)
         .and_then(|i| Some((i, schema.indexes.get(i)?)));
-    match (schema.unique_on(label, key), indexed) {
-        (Some(c), _) => constraint(c, &on),
+    match (schema.unique_covering(label, &keys), indexed) {
+        (Some(c), _) => constraint(c, &schema.unique[c]),
         (None, Some((i, def))) => index(i, def),
-        (None, None) => format!("(e:{label}) (e.{key})"),
+        (None, None) => format!("(e:{label}) ({})", props(&keys, false)),
+    }
+}
+
+/// What `label` and `keys` cover as a rule.
+fn label_keys(label: &str, keys: &[String]) -> LabelKey {
+    LabelKey {
+        label: label.to_owned(),
+        key: keys[0].clone(),
+        more: keys[1..].to_vec(),
     }
 }
 
@@ -107,50 +131,49 @@ fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
             kind,
             name,
             label,
-            key,
+            keys,
             if_not_exists,
         } => {
             let rule = Rule::Index(*kind);
-            if let Some(found) = existing(schema, name.as_deref(), label, key, rule) {
+            if let Some(found) = existing(schema, name.as_deref(), label, keys, rule) {
                 return skip_or(*if_not_exists, found);
             }
-            let mut ops = vec![WriteOp::CreateIndex {
-                label: label.as_str().into(),
-                key: key.as_str().into(),
-            }];
-            if *kind != IndexKind::Range {
-                ops.push(WriteOp::Schema(SchemaOp::KindIndex {
-                    label: label.clone(),
-                    key: key.clone(),
-                    kind: *kind,
-                }));
+            if keys.len() > 1 {
+                let base = Schema::default_index_name(label, &keys.join("_"));
+                let name = name.clone().unwrap_or_else(|| schema.free_name(base));
+                let on = label_keys(label, keys);
+                let unique = false;
+                return Ok(vec![WriteOp::Schema(SchemaOp::CreateComposite {
+                    name,
+                    on,
+                    unique,
+                })]);
             }
-            // Unnamed, the store gives it its default (free) name.
-            if let Some(name) = name {
-                ops.push(WriteOp::Schema(SchemaOp::NameIndex {
-                    name: name.clone(),
-                    label: label.clone(),
-                    key: key.clone(),
-                }));
-            }
-            Ok(ops)
+            Ok(one_key_index(*kind, name, label, &keys[0]))
         }
         SchemaCommand::CreateUnique {
             name,
             label,
-            key,
+            keys,
             if_not_exists,
         } => {
-            if let Some(found) = existing(schema, name.as_deref(), label, key, Rule::Unique) {
+            if let Some(found) = existing(schema, name.as_deref(), label, keys, Rule::Unique) {
                 return skip_or(*if_not_exists, found);
             }
-            let name = name
-                .clone()
-                .unwrap_or_else(|| schema.free_name(format!("constraint_{label}_{key}")));
+            let base = format!("constraint_{label}_{}", keys.join("_"));
+            let name = name.clone().unwrap_or_else(|| schema.free_name(base));
+            if keys.len() > 1 {
+                let on = label_keys(label, keys);
+                return Ok(vec![WriteOp::Schema(SchemaOp::CreateComposite {
+                    name,
+                    on,
+                    unique: true,
+                })]);
+            }
             Ok(vec![WriteOp::Schema(SchemaOp::CreateUnique {
                 name,
                 label: label.clone(),
-                key: key.clone(),
+                key: keys[0].clone(),
             })])
         }
         SchemaCommand::DropIndex { name, if_exists } => {
@@ -161,13 +184,19 @@ fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
                 ));
             }
             let Some(def) = schema.indexes.get(name) else {
-                return missing(*if_exists, "index", name);
+                let message =
+                    format!("Unable to drop index called `{name}`. There is no such index.");
+                return missing(*if_exists, ErrorCode::IndexDropFailed, message);
             };
             if let Some(owner) = &def.owner {
                 return Err(CypherError::new(
-                    ErrorCode::SchemaRuleNotFound,
-                    format!("index `{name}` belongs to constraint `{owner}`: drop the constraint"),
+                    ErrorCode::IndexDropFailed,
+                    format!("Unable to drop index: Index belongs to constraint: `{owner}`"),
                 ));
+            }
+            if def.on.is_composite() {
+                let name = name.clone();
+                return Ok(vec![WriteOp::Schema(SchemaOp::DropComposite { name })]);
             }
             Ok(vec![WriteOp::DropIndex {
                 label: def.on.label.as_str().into(),
@@ -176,13 +205,39 @@ fn ops_of(command: &SchemaCommand, g: &dyn GraphView) -> Result<Vec<WriteOp>> {
         }
         SchemaCommand::DropConstraint { name, if_exists } => {
             if !schema.unique.contains_key(name) {
-                return missing(*if_exists, "constraint", name);
+                let message =
+                    format!("Unable to drop constraint `{name}`: No such constraint {name}.");
+                return missing(*if_exists, ErrorCode::ConstraintDropFailed, message);
             }
             Ok(vec![WriteOp::Schema(SchemaOp::DropConstraint {
                 name: name.clone(),
             })])
         }
     }
+}
+
+/// The writes declaring an index of `kind` on one key (named `name` if given).
+fn one_key_index(kind: IndexKind, name: &Option<String>, label: &str, key: &str) -> Vec<WriteOp> {
+    let mut ops = vec![WriteOp::CreateIndex {
+        label: label.into(),
+        key: key.into(),
+    }];
+    if kind != IndexKind::Range {
+        ops.push(WriteOp::Schema(SchemaOp::KindIndex {
+            label: label.to_owned(),
+            key: key.to_owned(),
+            kind,
+        }));
+    }
+    // Unnamed, the store gives it its default (free) name.
+    if let Some(name) = name {
+        ops.push(WriteOp::Schema(SchemaOp::NameIndex {
+            name: name.clone(),
+            label: label.to_owned(),
+            key: key.to_owned(),
+        }));
+    }
+    ops
 }
 
 /// What a schema command declares.
@@ -192,73 +247,109 @@ enum Rule {
     Unique,
 }
 
-/// What stands in the way of declaring a `rule` on `(label, key)` (named `name`
-/// if a name is given), and whether it is equivalent (the same kind of rule on the
-/// pair, or a rule of the name: IF NOT EXISTS then does nothing) or a conflict (an
-/// error even then, as in Neo4j: an index on the pair does not make a uniqueness
-/// constraint). An unnamed rule takes a free name, so names never stand in its way.
+/// What stands in the way of declaring a `rule` on `keys` of `label` (named `name`
+/// if a name is given): a rule of the name, or one on the same keys. `equivalent`
+/// when IF NOT EXISTS then does nothing (a rule of the name, or the same kind of
+/// rule on the keys); else an error even then, as in Neo4j (an index on the keys
+/// does not make a uniqueness constraint). An unnamed rule takes a free name, so
+/// names never stand in its way. The codes and words are Neo4j 5.26's.
 fn existing(
     schema: &Schema,
     name: Option<&str>,
     label: &str,
-    key: &str,
+    keys: &[String],
     rule: Rule,
 ) -> Option<Found> {
-    if let Some(name) =
-        name.filter(|n| schema.indexes.contains_key(*n) || schema.unique.contains_key(*n))
-    {
-        let message = format!("an index or constraint is already named `{name}`");
-        return Some(Found {
-            message,
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let shown = keys.join(", ");
+    if let Some(name) = name {
+        let found = |code, what: &str, same: bool| Found {
+            message: match same {
+                true => {
+                    format!("An equivalent {what} already exists: `{name}` on :{label}({shown})")
+                }
+                false => format!(
+                    "There already exists {} {what} called '{name}'.",
+                    article(what)
+                ),
+            },
             equivalent: true,
-        });
+            code: if same {
+                ErrorCode::SchemaRuleExists
+            } else {
+                code
+            },
+        };
+        if let Some(on) = schema.unique.get(name) {
+            let same = rule == Rule::Unique && on.covers(label, &keys);
+            return Some(found(ErrorCode::ConstraintNameTaken, "constraint", same));
+        }
+        if let Some(def) = schema.indexes.get(name) {
+            let same = rule == Rule::Index(def.kind) && def.on.covers(label, &keys);
+            return Some(found(ErrorCode::IndexNameTaken, "index", same));
+        }
     }
-    if let Some(c) = schema.unique_on(label, key) {
-        let message = format!("constraint `{c}` already covers :{label}({key})");
+    if let Some(c) = schema.unique_covering(label, &keys) {
+        let message = format!("constraint `{c}` already covers :{label}({shown})");
         return Some(Found {
             message,
             equivalent: rule == Rule::Unique,
+            code: ErrorCode::ConstraintExists,
         });
     }
-    if let Some(i) = schema.index_on(label, key) {
+    if let Some(i) = schema.index_covering(label, &keys) {
         let kind = schema.indexes.get(i).map_or(IndexKind::Range, |d| d.kind);
-        let mut message = format!("index `{i}` already covers :{label}({key})");
-        if matches!(rule, Rule::Index(k) if k != kind) {
-            // Neo4j keeps an index of each kind on a pair; kith keeps one.
-            message.push_str(&format!(
-                " (a {} index: kith keeps one index per label and property; drop it first)",
-                kind.name()
-            ));
+        let mut message = format!("index `{i}` already covers :{label}({shown})");
+        match rule {
+            Rule::Index(k) if k != kind => {
+                // Neo4j keeps an index of each kind on a pair; kith keeps one.
+                message.push_str(&format!(
+                    " (a {} index: kith keeps one index per label and property; drop it first)",
+                    kind.name()
+                ));
+            }
+            Rule::Unique => {
+                message.push_str(": a constraint cannot be created until the index is dropped")
+            }
+            Rule::Index(_) => {}
         }
         return Some(Found {
             message,
             equivalent: rule == Rule::Index(kind),
+            code: ErrorCode::IndexExists,
         });
     }
     None
+}
+
+/// "an index", "a constraint".
+fn article(what: &str) -> &'static str {
+    match what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        true => "an",
+        false => "a",
+    }
 }
 
 /// A rule in the way of a declaration.
 struct Found {
     message: String,
     equivalent: bool,
+    code: ErrorCode,
 }
 
 fn skip_or(if_not_exists: bool, found: Found) -> Result<Vec<WriteOp>> {
     if if_not_exists && found.equivalent {
         return Ok(Vec::new());
     }
-    Err(CypherError::new(ErrorCode::SchemaRuleExists, found.message))
+    Err(CypherError::new(found.code, found.message))
 }
 
-fn missing(if_exists: bool, what: &str, name: &str) -> Result<Vec<WriteOp>> {
+/// DROP of a rule that is not there: nothing under IF EXISTS, else Neo4j's error.
+fn missing(if_exists: bool, code: ErrorCode, message: String) -> Result<Vec<WriteOp>> {
     if if_exists {
         return Ok(Vec::new());
     }
-    Err(CypherError::new(
-        ErrorCode::SchemaRuleNotFound,
-        format!("there is no {what} named `{name}`"),
-    ))
+    Err(CypherError::new(code, message))
 }
 
 /// The name of the label lookup index, as a new Neo4j 5 database names its own: the
@@ -272,7 +363,7 @@ struct IndexRow<'s> {
     id: i64,
     name: &'s str,
     kind: &'static str,
-    on: Option<&'s kith_core::LabelKey>,
+    on: Option<&'s LabelKey>,
     provider: &'static str,
     owner: Option<&'s str>,
 }
@@ -317,8 +408,11 @@ impl IndexRow<'_> {
         }
         match self.on {
             Some(on) => format!(
-                "CREATE {} INDEX `{}` FOR (n:`{}`) ON (n.`{}`)",
-                self.kind, self.name, on.label, on.key
+                "CREATE {} INDEX `{}` FOR (n:`{}`) ON ({})",
+                self.kind,
+                self.name,
+                on.label,
+                props(&on.keys().collect::<Vec<_>>(), true)
             ),
             None => format!(
                 "CREATE LOOKUP INDEX `{}` FOR (n) ON EACH labels(n)",
@@ -328,10 +422,11 @@ impl IndexRow<'_> {
     }
 }
 
-fn unique_statement(name: &str, on: &kith_core::LabelKey) -> String {
+fn unique_statement(name: &str, on: &LabelKey) -> String {
     format!(
-        "CREATE CONSTRAINT `{name}` FOR (n:`{}`) REQUIRE (n.`{}`) IS UNIQUE",
-        on.label, on.key
+        "CREATE CONSTRAINT `{name}` FOR (n:`{}`) REQUIRE ({}) IS UNIQUE",
+        on.label,
+        props(&on.keys().collect::<Vec<_>>(), true)
     )
 }
 
@@ -352,6 +447,11 @@ fn id_of(name: &str) -> i64 {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
     (hash >> 33) as i64
+}
+
+/// SHOW's `properties`: every key, in order.
+fn keys_of(on: &LabelKey) -> Val {
+    Val::List(Arc::new(on.keys().map(Val::str).collect()))
 }
 
 /// A row per index or per constraint of the graph, as a map of [`columns`].
@@ -375,7 +475,7 @@ pub(crate) fn listing(what: &Show, g: &dyn GraphView) -> Val {
                     s(ix.kind),
                     s("NODE"),
                     ix.on.map_or(Val::Null, |on| one(&on.label)),
-                    ix.on.map_or(Val::Null, |on| one(&on.key)),
+                    ix.on.map_or(Val::Null, keys_of),
                     s(ix.provider),
                     ix.owner.map_or(Val::Null, s),
                     // kith does not track reads of an index, nor when it began to.
@@ -399,7 +499,7 @@ pub(crate) fn listing(what: &Show, g: &dyn GraphView) -> Val {
                     s("UNIQUENESS"),
                     s("NODE"),
                     one(&on.label),
-                    one(&on.key),
+                    keys_of(on),
                     s(name),
                     Val::Null,
                     options(IndexKind::Range.provider()),

@@ -1,7 +1,7 @@
-//! Schema commands, Neo4j 5's syntax: `CREATE [RANGE | TEXT | POINT] INDEX`, `CREATE
-//! CONSTRAINT ... IS UNIQUE`, `DROP INDEX`, `DROP CONSTRAINT`. What kith cannot hold
-//! (composite, relationship, lookup, fulltext or vector indexes; other constraint
-//! kinds) is refused by name.
+//! Schema commands, Neo4j 5's syntax: `CREATE [RANGE | TEXT | POINT] INDEX` (range
+//! indexes on one key or several), `CREATE CONSTRAINT ... IS UNIQUE` (one key or
+//! several), `DROP INDEX`, `DROP CONSTRAINT`. What kith cannot hold (relationship,
+//! lookup, fulltext or vector indexes; other constraint kinds) is refused by name.
 
 use kith_core::IndexKind;
 
@@ -99,28 +99,37 @@ impl Parser<'_> {
         if index {
             self.expect_keyword("ON")?;
             self.expect(&Token::LParen, "'(' before the property")?;
-            let key = self.property_of(&var)?;
-            if self.at(&Token::Comma) {
-                return Err(self.unsupported("composite indexes (index one property)"));
+            let at = self.offset();
+            let keys = self.properties_of(&var, "Index", &label)?;
+            let kind = kind.unwrap_or_default();
+            if keys.len() > 1 && kind != IndexKind::Range {
+                // Neo4j's words: TEXT and POINT indexes hold one property.
+                return Err(CypherError::at(
+                    ErrorCode::SyntaxError,
+                    format!(
+                        "Only single property {} indexes are supported",
+                        kind.name().to_lowercase()
+                    ),
+                    self.text,
+                    at,
+                ));
             }
-            self.expect(&Token::RParen, "')' after the property")?;
             return Ok(SchemaCommand::CreateIndex {
-                kind: kind.unwrap_or_default(),
+                kind,
                 name,
                 label,
-                key,
+                keys,
                 if_not_exists,
             });
         }
         self.expect_keyword("REQUIRE")?;
-        let parens = self.eat(&Token::LParen);
-        let key = self.property_of(&var)?;
-        if parens {
-            if self.at(&Token::Comma) {
-                return Err(self.unsupported("composite constraints (constrain one property)"));
+        let keys = match self.at(&Token::LParen) {
+            true => {
+                self.advance();
+                self.properties_of(&var, "Constraint", &label)?
             }
-            self.expect(&Token::RParen, "')' after the property")?;
-        }
+            false => vec![self.property_of(&var)?],
+        };
         self.expect_keyword("IS")?;
         self.eat_keyword("NODE");
         if !self.eat_keyword("UNIQUE") {
@@ -130,7 +139,7 @@ impl Parser<'_> {
         Ok(SchemaCommand::CreateUnique {
             name,
             label,
-            key,
+            keys,
             if_not_exists,
         })
     }
@@ -159,6 +168,25 @@ impl Parser<'_> {
         let label = self.name("a label")?;
         self.expect(&Token::RParen, "')' after the label")?;
         Ok((var, label))
+    }
+
+    /// `n.a, n.b, ...)` after a `(`: the keys, each once (`rule` and `label` name
+    /// what repeats one, in Neo4j's words).
+    fn properties_of(&mut self, var: &str, rule: &str, label: &str) -> Result<Vec<String>> {
+        let mut keys = vec![self.property_of(var)?];
+        while self.eat(&Token::Comma) {
+            keys.push(self.property_of(var)?);
+        }
+        self.expect(&Token::RParen, "')' after the properties")?;
+        if keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k)) {
+            let message = format!(
+                "{rule} on (:{label} {{{}}}) includes a property more than once.",
+                keys.join(", ")
+            );
+            // Neo4j finds it declaring the rule, not parsing: its general status.
+            return Err(CypherError::new(ErrorCode::RepeatedProperty, message).with_gql("50N42"));
+        }
+        Ok(keys)
     }
 
     /// `n.key` for the variable `var`: the key.

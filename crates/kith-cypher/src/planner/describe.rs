@@ -269,6 +269,9 @@ impl Describer<'_> {
         seek: &IndexSeek,
         rows: f64,
     ) -> (&'static str, String, f64) {
+        if let IndexSeek::All(pairs) = seek {
+            return self.equalities_seek(slot, label, pairs, rows);
+        }
         let indexed = match (
             self.graph.label_id(self.label(label)),
             self.graph.prop_key_id(self.key(key)),
@@ -289,6 +292,7 @@ impl Describer<'_> {
             IndexSeek::Suffix(_) => ("NodeIndexEndsWithScan", "ENDS WITH …".to_owned(), 0.1),
             IndexSeek::Within(..) => ("NodeIndexSeekByRange", "in a box".to_owned(), 0.1),
             IndexSeek::Near { .. } => ("NodeIndexSeekByRange", "near a point".to_owned(), 0.1),
+            IndexSeek::All(_) => unreachable!("described above"),
             IndexSeek::Range { lower, upper } => {
                 let lower = lower
                     .as_ref()
@@ -302,6 +306,48 @@ impl Describer<'_> {
         };
         let details = format!("{var}:{}({}) {what}", self.label(label), self.key(key));
         (operator, details, rows * self.label_count(label) * share)
+    }
+
+    /// Equalities on several keys: the composite index that answers them (named by
+    /// its keys), else a one-key index on one of them, else a label scan.
+    fn equalities_seek(
+        &self,
+        slot: usize,
+        label: usize,
+        pairs: &[(usize, crate::binder::BExpr)],
+        rows: f64,
+    ) -> (&'static str, String, f64) {
+        let (var, label_name) = (self.var(slot), self.label(label));
+        let names: Vec<&str> = pairs.iter().map(|(k, _)| self.key(*k)).collect();
+        let composite = self.graph.schema().indexes.values().find(|d| {
+            d.on.label == label_name
+                && d.on.is_composite()
+                && d.on.keys().all(|k| names.contains(&k))
+        });
+        if let Some(def) = composite {
+            let keys: Vec<&str> = def.on.keys().collect();
+            let details = format!("{var}:{label_name}({}) = …", keys.join(", "));
+            return ("NodeIndexSeek", details, rows);
+        }
+        let l = self.graph.label_id(label_name);
+        let single = names.iter().find(|k| match (l, self.graph.prop_key_id(k)) {
+            (Some(l), Some(k)) => self.graph.is_indexed(l, k),
+            _ => false,
+        });
+        match single {
+            Some(key) => {
+                let details = format!("{var}:{label_name}({key}) = …");
+                (
+                    "NodeIndexSeek",
+                    details,
+                    rows * self.label_count(label) * 0.1,
+                )
+            }
+            None => {
+                let details = format!("{var}:{label_name}");
+                ("NodeByLabelScan", details, rows * self.label_count(label))
+            }
+        }
     }
 
     fn step(&self, step: &Step, rows: f64) -> (&'static str, String, f64) {

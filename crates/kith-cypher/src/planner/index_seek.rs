@@ -38,6 +38,10 @@ pub enum IndexSeek {
         /// `<=` rather than `<`.
         inclusive: bool,
     },
+    /// Equalities on several keys (`n.a = e AND n.b = f`, or a pattern's
+    /// `{a: e, b: f}`): (key, value), each key once. A composite index on some of
+    /// them answers, else a one-key index on any of them.
+    All(Vec<(usize, BExpr)>),
     /// The bounds the conjuncts on one key set: (value, inclusive).
     Range {
         /// `n.k > e` / `n.k >= e`.
@@ -65,6 +69,7 @@ impl IndexSeek {
             IndexSeek::Range { lower, upper } => {
                 lower.iter().chain(upper).map(|(e, _)| e).collect()
             }
+            IndexSeek::All(pairs) => pairs.iter().map(|(_, e)| e).collect(),
         }
     }
 
@@ -72,6 +77,7 @@ impl IndexSeek {
     /// own property (50), above a bare label scan (10).
     pub(super) fn score(&self) -> u8 {
         match self {
+            IndexSeek::All(_) => 55,
             IndexSeek::Equal(_) => 50,
             IndexSeek::Any(_) => 45,
             IndexSeek::Prefix(_) => 40,
@@ -122,6 +128,22 @@ fn merge(out: &mut Vec<(usize, usize, IndexSeek)>, slot: usize, key: usize, seek
         return;
     };
     let (_, old_key, old) = &mut out[at];
+    if let IndexSeek::Equal(value) = &seek {
+        let pair = (key, value.clone());
+        match old {
+            IndexSeek::Equal(first) if *old_key != key => {
+                *old = IndexSeek::All(vec![(*old_key, first.clone()), pair]);
+                return;
+            }
+            IndexSeek::All(pairs) => {
+                if !pairs.iter().any(|(k, _)| *k == key) {
+                    pairs.push(pair);
+                }
+                return;
+            }
+            _ => {}
+        }
+    }
     if let (
         true,
         IndexSeek::Range { lower, upper },

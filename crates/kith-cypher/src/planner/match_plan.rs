@@ -400,15 +400,23 @@ impl MatchPlanner<'_> {
                     values,
                 }
             }
-            (Some(&label), None) if !node.props.is_empty() => {
-                used_prop = Some(0);
-                Step::SeekProp {
+            (Some(&label), None) if !node.props.is_empty() => match self.equalities(&node) {
+                Some(pairs) => Step::SeekIndex {
                     slot,
                     label,
-                    key: node.props[0].0,
-                    value: node.props[0].1.clone(),
+                    key: pairs[0].0,
+                    seek: IndexSeek::All(pairs),
+                },
+                None => {
+                    used_prop = Some(0);
+                    Step::SeekProp {
+                        slot,
+                        label,
+                        key: node.props[0].0,
+                        value: node.props[0].1.clone(),
+                    }
                 }
-            }
+            },
             (Some(&label), None) => match self.index_seeks.iter().find(|(s, ..)| *s == slot) {
                 Some((_, key, IndexSeek::Equal(value))) => Step::SeekProp {
                     slot,
@@ -435,6 +443,24 @@ impl MatchPlanner<'_> {
         self.steps.push(step);
         self.bound.insert(slot);
         self.check_node(slot, used_prop.map(|i| (node.labels[0], i)));
+    }
+
+    /// The equalities on two keys or more a new node's pattern properties and WHERE
+    /// conjuncts set (the pattern's first), if there are that many.
+    fn equalities(&self, node: &BNode) -> Option<Vec<(usize, BExpr)>> {
+        let mut pairs: Vec<(usize, BExpr)> = Vec::new();
+        let seeks = self.index_seeks.iter().filter(|(s, ..)| *s == node.slot);
+        let from_where = seeks.flat_map(|(_, key, seek)| match seek {
+            IndexSeek::Equal(v) => vec![(*key, v.clone())],
+            IndexSeek::All(pairs) => pairs.clone(),
+            _ => Vec::new(),
+        });
+        for (key, value) in node.props.iter().cloned().chain(from_where) {
+            if !pairs.iter().any(|(k, _)| *k == key) {
+                pairs.push((key, value));
+            }
+        }
+        (pairs.len() >= 2).then_some(pairs)
     }
 
     /// Checks the labels and properties every occurrence of the node asks for, less

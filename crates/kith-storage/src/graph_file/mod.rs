@@ -41,13 +41,15 @@ use crate::{Catalog, RawGraph, Snapshot, StorageError};
 /// version 0, no property indexes), 2 (no schema section: indexes get their
 /// default names), 3 (one record per element), 4 (no cursors) and 5 (every index a
 /// range index) are still read.
-pub const GRAPH_FILE_VERSION: u32 = 6;
+pub const GRAPH_FILE_VERSION: u32 = 7;
 
 /// The first version whose head holds the schema's cursors.
 const CURSORS_VERSION: u32 = 5;
 
 /// The first version whose schema names each index's kind.
 const INDEX_KIND_VERSION: u32 = 6;
+/// The first version whose indexes and constraints may cover several keys.
+const COMPOSITE_VERSION: u32 = 7;
 
 /// The image format without cursors, still written on request (compatibility tests).
 const IMAGE_VERSION: u32 = 4;
@@ -454,11 +456,19 @@ impl<'a> Reader<'a> {
         self.string().map(str::to_owned)
     }
 
-    fn label_key(&mut self) -> Result<LabelKey, StorageError> {
-        Ok(LabelKey {
-            label: self.owned()?,
-            key: self.owned()?,
-        })
+    fn label_key(&mut self, version: u32) -> Result<LabelKey, StorageError> {
+        let (label, key) = (self.owned()?, self.owned()?);
+        let mut more = Vec::new();
+        if version >= COMPOSITE_VERSION {
+            let count = self.u32()? as usize;
+            if count > self.remaining() / 4 {
+                return Err(self.corrupt(format!("{count} further keys of an index")));
+            }
+            for _ in 0..count {
+                more.push(self.owned()?);
+            }
+        }
+        Ok(LabelKey { label, key, more })
     }
 
     fn index_kind(&mut self) -> Result<IndexKind, StorageError> {
@@ -473,7 +483,7 @@ impl<'a> Reader<'a> {
         let mut schema = Schema::default();
         for _ in 0..self.u32()? {
             let name = self.owned()?;
-            let on = self.label_key()?;
+            let on = self.label_key(version)?;
             let owner = match self.u8()? {
                 0 => None,
                 _ => Some(self.owned()?),
@@ -486,7 +496,7 @@ impl<'a> Reader<'a> {
         }
         for _ in 0..self.u32()? {
             let name = self.owned()?;
-            schema.unique.insert(name, self.label_key()?);
+            schema.unique.insert(name, self.label_key(version)?);
         }
         for _ in 0..self.u32()? {
             let name = self.owned()?;
@@ -595,9 +605,8 @@ fn kind_byte(kind: IndexKind) -> u8 {
 fn put_schema(out: &mut Vec<u8>, schema: &Schema, version: u32) {
     put_len(out, schema.indexes.len());
     for (name, def) in &schema.indexes {
-        for s in [name, &def.on.label, &def.on.key] {
-            put_string(out, s);
-        }
+        put_string(out, name);
+        put_label_key(out, &def.on, version);
         match &def.owner {
             None => out.push(0),
             Some(owner) => {
@@ -611,14 +620,26 @@ fn put_schema(out: &mut Vec<u8>, schema: &Schema, version: u32) {
     }
     put_len(out, schema.unique.len());
     for (name, on) in &schema.unique {
-        for s in [name, &on.label, &on.key] {
-            put_string(out, s);
-        }
+        put_string(out, name);
+        put_label_key(out, on, version);
     }
     put_len(out, schema.procedures.len());
     for (name, text) in &schema.procedures {
         put_string(out, name);
         put_string(out, text);
+    }
+}
+
+/// A rule's label and keys; before version 7 only the first key (older versions
+/// are written only by the tests that read them back).
+fn put_label_key(out: &mut Vec<u8>, on: &LabelKey, version: u32) {
+    put_string(out, &on.label);
+    put_string(out, &on.key);
+    if version >= COMPOSITE_VERSION {
+        put_len(out, on.more.len());
+        for key in &on.more {
+            put_string(out, key);
+        }
     }
 }
 
@@ -891,7 +912,7 @@ mod tests {
         assert_eq!(encode(&loaded).1, bytes);
         let (_dir, raw_bytes) = encode_version(&snapshot, RECORDS_VERSION);
         assert_eq!(version_of(&raw_bytes), 3);
-        assert_eq!(version_of(&bytes), 6);
+        assert_eq!(version_of(&bytes), 7);
         assert_eq!(loaded.schema.cursors.get("ingest:t"), Some(&42));
         let kinds = |s: &Snapshot| {
             s.schema
@@ -902,6 +923,58 @@ mod tests {
         };
         assert_eq!(kinds(&loaded), kinds(&snapshot));
         assert!(kinds(&loaded).contains(&kith_core::IndexKind::Text));
+    }
+
+    #[test]
+    fn composites_come_back_filled_with_their_keys_in_order() {
+        use kith_core::{GraphView, LabelKey, SchemaOp};
+        let store = crate::Store::new(sample());
+        let person = |first: &str, last: &str| crate::WriteOp::CreateNode {
+            labels: vec!["Person".into()],
+            properties: vec![
+                ("first".into(), Value::String(first.into())),
+                ("last".into(), Value::String(last.into())),
+            ],
+        };
+        let on = |keys: [&str; 2]| LabelKey {
+            label: "Person".into(),
+            key: keys[0].into(),
+            more: vec![keys[1].into()],
+        };
+        let ops = vec![
+            person("Ada", "Lovelace"),
+            person("Ada", "Byron"),
+            crate::WriteOp::Schema(SchemaOp::CreateComposite {
+                name: "full_name".into(),
+                on: on(["first", "last"]),
+                unique: true,
+            }),
+            crate::WriteOp::Schema(SchemaOp::CreateComposite {
+                name: "last_first".into(),
+                on: on(["last", "first"]),
+                unique: false,
+            }),
+        ];
+        store.apply(&crate::WriteBatch { ops }).expect("applies");
+        let snapshot = (*store.snapshot()).clone();
+        let (_dir, bytes) = encode(&snapshot);
+        let loaded = decode(&bytes, Path::new("g.kith")).expect("loads");
+        assert_eq!(loaded.schema.indexes, snapshot.schema.indexes);
+        assert_eq!(loaded.schema.unique, snapshot.schema.unique);
+        let c = &loaded.catalog;
+        let id = |k: &str| c.find_prop_key(k).expect("known");
+        let label = c.find_label("Person").expect("known");
+        let found = loaded.nodes_with_values(
+            label,
+            &[id("last"), id("first")],
+            &[Value::String("Byron".into()), Value::String("Ada".into())],
+        );
+        assert_eq!(found.map(|n| n.len()), Some(1));
+        assert_eq!(
+            loaded.unique_ids.len(),
+            1,
+            "the constraint is enforced again"
+        );
     }
 
     #[test]

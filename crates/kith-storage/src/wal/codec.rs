@@ -29,6 +29,8 @@ const OP_DROP_PROCEDURE: u8 = 17;
 const OP_SET_CURSOR: u8 = 18;
 const OP_ENSURE_NODE: u8 = 19;
 const OP_KIND_INDEX: u8 = 20;
+const OP_CREATE_COMPOSITE: u8 = 21;
+const OP_DROP_COMPOSITE: u8 = 22;
 
 const REF_NODE: u8 = 0;
 const REF_BY_ID: u8 = 1;
@@ -149,6 +151,18 @@ fn put_op(out: &mut Vec<u8>, op: &WriteOp) {
 }
 
 fn put_schema_op(out: &mut Vec<u8>, op: &SchemaOp) {
+    if let SchemaOp::CreateComposite { name, on, unique } = op {
+        out.push(OP_CREATE_COMPOSITE);
+        put_str(out, name);
+        put_str(out, &on.label);
+        out.push(u8::from(*unique));
+        let keys: Vec<&str> = on.keys().collect();
+        out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
+        for key in keys {
+            put_str(out, key);
+        }
+        return;
+    }
     if let SchemaOp::SetCursor {
         name,
         value,
@@ -174,7 +188,10 @@ fn put_schema_op(out: &mut Vec<u8>, op: &SchemaOp) {
         SchemaOp::RegisterProcedure { name, text } => (OP_REGISTER_PROCEDURE, vec![name, text]),
         SchemaOp::DropProcedure { name } => (OP_DROP_PROCEDURE, vec![name]),
         SchemaOp::KindIndex { label, key, kind } => (OP_KIND_INDEX, vec![label, key, kind.name()]),
-        SchemaOp::SetCursor { .. } => unreachable!("written above"),
+        SchemaOp::DropComposite { name } => (OP_DROP_COMPOSITE, vec![name]),
+        SchemaOp::SetCursor { .. } | SchemaOp::CreateComposite { .. } => {
+            unreachable!("written above")
+        }
     };
     out.push(tag);
     for s in strings {
@@ -323,6 +340,27 @@ fn read_op(r: &mut Reader<'_>) -> Result<WriteOp, StorageError> {
             };
             WriteOp::Schema(SchemaOp::KindIndex { label, key, kind })
         }
+        OP_CREATE_COMPOSITE => {
+            let (name, label, unique) = (read_owned(r)?, read_owned(r)?, r.u8()? != 0);
+            let count = r.u32()? as usize;
+            if count < 2 || count > r.remaining() / 4 {
+                r.pos = at;
+                return Err(r.corrupt(format!("a composite index of {count} keys")));
+            }
+            let mut keys = Vec::with_capacity(count);
+            for _ in 0..count {
+                keys.push(read_owned(r)?);
+            }
+            let on = kith_core::LabelKey {
+                label,
+                key: keys.remove(0),
+                more: keys,
+            };
+            WriteOp::Schema(SchemaOp::CreateComposite { name, on, unique })
+        }
+        OP_DROP_COMPOSITE => WriteOp::Schema(SchemaOp::DropComposite {
+            name: read_owned(r)?,
+        }),
         OP_SET_CURSOR => WriteOp::Schema(SchemaOp::SetCursor {
             name: read_owned(r)?,
             value: r.i64()?,
@@ -416,6 +454,18 @@ mod tests {
                 }),
                 WriteOp::Schema(SchemaOp::DropConstraint {
                     name: "one_email".into(),
+                }),
+                WriteOp::Schema(SchemaOp::CreateComposite {
+                    name: "full_name".into(),
+                    on: kith_core::LabelKey {
+                        label: "Person".into(),
+                        key: "first".into(),
+                        more: vec!["last".into(), "born".into()],
+                    },
+                    unique: true,
+                }),
+                WriteOp::Schema(SchemaOp::DropComposite {
+                    name: "full_name".into(),
                 }),
                 WriteOp::Schema(SchemaOp::RegisterProcedure {
                     name: "app.friends".into(),
