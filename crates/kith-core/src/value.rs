@@ -169,7 +169,8 @@ impl fmt::Display for Value {
             Value::Null => write!(f, "null"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(i) => write!(f, "{i}"),
-            Value::Float(x) => write!(f, "{x}"),
+            // As Neo4j prints it (`5.0`, `1.0E20`), so a table cell says it is a float.
+            Value::Float(x) => f.write_str(&java_double(*x)),
             Value::String(s) => write!(f, "{s}"),
             Value::DateTime(t) => write!(f, "{}", format_epoch_millis(*t)),
             Value::Temporal(t) => write!(f, "{t}"),
