@@ -2,7 +2,8 @@
 
 Ranges, `IN`, `STARTS WITH`, `CONTAINS` and `ENDS WITH` on indexed properties of the
 LDBC SF0.1 graph (kith: RANGE indexes on `Comment.length` and `Comment.creationDate`,
-a TEXT index on `Person.lastName`; Neo4j: the same, declared alike). Each query also
+a TEXT index on `Person.lastName`, a composite RANGE index on `Comment(browserUsed,
+length)`; Neo4j: the same, declared alike). Each query also
 runs on kith in a form the planner cannot seek (`c.length + 0 > ...`): the label scan
 the seek replaced.
 
@@ -35,6 +36,7 @@ INDEXES = [
     "CREATE INDEX comment_length IF NOT EXISTS FOR (c:Comment) ON (c.length)",
     "CREATE INDEX comment_date IF NOT EXISTS FOR (c:Comment) ON (c.creationDate)",
     "CREATE TEXT INDEX person_last_name IF NOT EXISTS FOR (p:Person) ON (p.lastName)",
+    "CREATE INDEX comment_browser_length IF NOT EXISTS FOR (c:Comment) ON (c.browserUsed, c.length)",
 ]
 
 # (name, the query, the same filter in a form no index answers)
@@ -52,6 +54,15 @@ QUERIES = [
      "RETURN p.firstName AS name, count(*) AS n ORDER BY n DESC, name LIMIT 3",
      "MATCH (c:Comment)-[:HAS_CREATOR]->(p:Person) WHERE c.creationDate + 0 >= 1347400000000 "
      "RETURN p.firstName AS name, count(*) AS n ORDER BY n DESC, name LIMIT 3"),
+    ("composite",
+     "MATCH (c:Comment) WHERE c.browserUsed = 'Safari' AND c.length = 150 RETURN count(*)",
+     "MATCH (c:Comment) WHERE c.browserUsed + '' = 'Safari' AND c.length + 0 = 150 "
+     "RETURN count(*)"),
+    ("composite_pattern",
+     "MATCH (c:Comment {length: 150, browserUsed: 'Safari'})-[:HAS_CREATOR]->(p) "
+     "RETURN count(DISTINCT p)",
+     "MATCH (c:Comment)-[:HAS_CREATOR]->(p) WHERE c.browserUsed + '' = 'Safari' "
+     "AND c.length + 0 = 150 RETURN count(DISTINCT p)"),
     ("prefix", "MATCH (p:Person) WHERE p.lastName STARTS WITH 'Sm' RETURN count(*)",
      "MATCH (p:Person) WHERE p.lastName + '' STARTS WITH 'Sm' RETURN count(*)"),
     ("contains", "MATCH (p:Person) WHERE p.lastName CONTAINS 'an' RETURN count(*)",
