@@ -27,6 +27,8 @@ pub enum TxErrorKind {
     ConditionFailed,
     /// The transaction failed before and takes no more writes.
     Failed,
+    /// A uniqueness constraint declared over nodes that already break it.
+    ConstraintCreationFailed,
     /// Anything else (capacity).
     Other,
 }

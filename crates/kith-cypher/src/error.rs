@@ -54,6 +54,8 @@ pub enum ErrorCode {
     ConstraintNameTaken,
     /// An index or constraint names one property twice.
     RepeatedProperty,
+    /// A uniqueness constraint was declared over nodes that already break it.
+    ConstraintCreationFailed,
     /// DROP INDEX named no index, or one a constraint owns.
     IndexDropFailed,
     /// DROP CONSTRAINT named no constraint.
@@ -98,6 +100,9 @@ impl ErrorCode {
                 "Neo.ClientError.Schema.RepeatedPropertyInCompositeSchema"
             }
             ErrorCode::IndexDropFailed => "Neo.DatabaseError.Schema.IndexDropFailed",
+            ErrorCode::ConstraintCreationFailed => {
+                "Neo.DatabaseError.Schema.ConstraintCreationFailed"
+            }
             ErrorCode::ConstraintDropFailed => "Neo.DatabaseError.Schema.ConstraintDropFailed",
         }
     }
@@ -209,6 +214,7 @@ impl CypherError {
             (None, ErrorCode::IndexNameTaken) => "22N71",
             (None, ErrorCode::ConstraintNameTaken) => "22N67",
             (None, ErrorCode::ConstraintDropFailed) => "50N12",
+            (None, ErrorCode::ConstraintCreationFailed) => "50N11",
             (None, _) => "50N42",
         }
     }

@@ -23,6 +23,7 @@ pub(crate) fn of_storage(error: &StorageError) -> Code {
         | StorageError::NodeHasRelationships(_)
         | StorageError::InvalidName { .. }
         | StorageError::SchemaRefused(_)
+        | StorageError::ConstraintCreationFailed { .. }
         | StorageError::CapacityExceeded(_) => Code::InvalidWrite,
         StorageError::Io { .. }
         | StorageError::Corrupt { .. }
@@ -37,9 +38,10 @@ pub(crate) fn of_refusal(kind: TxErrorKind) -> Code {
         TxErrorKind::NotFound => Code::NotFound,
         TxErrorKind::DuplicateId => Code::DuplicateId,
         TxErrorKind::ConditionFailed => Code::ConditionFailed,
-        TxErrorKind::HasRelationships | TxErrorKind::InvalidValue | TxErrorKind::Other => {
-            Code::InvalidWrite
-        }
+        TxErrorKind::HasRelationships
+        | TxErrorKind::InvalidValue
+        | TxErrorKind::ConstraintCreationFailed
+        | TxErrorKind::Other => Code::InvalidWrite,
         TxErrorKind::Failed => Code::CypherError,
     }
 }

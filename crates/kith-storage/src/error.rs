@@ -70,6 +70,14 @@ pub enum StorageError {
         /// The value, printed.
         value: String,
     },
+    /// A uniqueness constraint declared over nodes that already break it (nothing is
+    /// declared).
+    ConstraintCreationFailed {
+        /// The constraint, as Neo4j describes it (`Constraint( name='c', ... )`).
+        constraint: String,
+        /// The first violation found.
+        reason: String,
+    },
     /// A label, type or key name that cannot be stored (empty, or holding a NUL).
     InvalidName {
         /// What kind of name.
@@ -157,6 +165,9 @@ impl std::fmt::Display for StorageError {
                 f,
                 "cursor `{name}` is at {found}, not at {expected}: an earlier transaction of its consumer was not committed"
             ),
+            StorageError::ConstraintCreationFailed { constraint, reason } => {
+                write!(f, "Unable to create {constraint}: {reason}")
+            }
             StorageError::NotUnique { label, key, value } => write!(
                 f,
                 "another :{label} node already has {key} = {value} (a uniqueness constraint)"

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use kith_core::{IndexDef, IndexKind, LabelKey, NodeId, Schema, SchemaOp};
+use kith_core::{IndexDef, IndexKind, LabelId, LabelKey, NodeId, Schema, SchemaOp};
 
 use crate::catalog::ID_KEY;
 use crate::{Snapshot, StorageError};
@@ -148,12 +148,24 @@ impl Snapshot {
                 kind: IndexKind::Range,
             },
         );
-        schema.unique.insert(name.to_owned(), on);
+        schema.unique.insert(name.to_owned(), on.clone());
         self.rebuild_unique_ids();
-        // The nodes already stored must satisfy it.
-        let nodes: Vec<NodeId> = self.label_index.nodes(l).collect();
-        for node in nodes {
-            self.check_unique(node)?;
+        self.check_stored(name, &on, l)
+    }
+
+    /// The nodes of `label` already stored must satisfy the new constraint `name`.
+    fn check_stored(&self, name: &str, on: &LabelKey, label: LabelId) -> Result<(), StorageError> {
+        for node in self.label_index.nodes(label) {
+            if let Err(e) = self.check_unique(node) {
+                let keys: Vec<&str> = on.keys().collect();
+                let constraint = format!(
+                    "Constraint( name='{name}', type='UNIQUENESS', schema=(:{} {{{}}}) )",
+                    on.label,
+                    keys.join(", ")
+                );
+                let reason = e.to_string();
+                return Err(StorageError::ConstraintCreationFailed { constraint, reason });
+            }
         }
         Ok(())
     }
@@ -200,11 +212,7 @@ impl Snapshot {
         }
         schema.unique.insert(name.to_owned(), on.clone());
         self.rebuild_unique_ids();
-        let nodes: Vec<NodeId> = self.label_index.nodes(label).collect();
-        for node in nodes {
-            self.check_unique(node)?;
-        }
-        Ok(())
+        self.check_stored(name, on, label)
     }
 
     /// Forgets composite index `name` and its entries.

@@ -97,7 +97,10 @@ fn a_constraint_the_data_breaks_is_refused() {
     let db = open(dir.path());
     commit(&db, vec![user("a@x"), user("a@x")]).expect("commits");
     let e = commit(&db, vec![unique("one_email")]).expect_err("duplicates exist");
-    assert!(matches!(e, StorageError::NotUnique { .. }), "{e}");
+    assert!(
+        matches!(e, StorageError::ConstraintCreationFailed { .. }),
+        "{e}"
+    );
     assert!(db.store().snapshot().schema().unique.is_empty());
     // An index already on the pair is in the way; a name taken is refused.
     let index = WriteOp::CreateIndex {

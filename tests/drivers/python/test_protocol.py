@@ -271,6 +271,13 @@ def test_errors_have_neo4j_codes_and_the_session_recovers(driver):
             session.run("MATCH (n:Held) DELETE n").consume()
         assert e.value.code == "Neo.ClientError.Schema.ConstraintValidationFailed"
         session.run("MATCH (n:Held) DETACH DELETE n").consume()
+        # A constraint the data already breaks: Neo4j 5.26's DatabaseError and status.
+        session.run("CREATE (:Dup {k: 1}), (:Dup {k: 1.0})").consume()
+        with pytest.raises(Neo4jError) as e:
+            session.run("CREATE CONSTRAINT dup_k FOR (n:Dup) REQUIRE n.k IS UNIQUE").consume()
+        assert (e.value.code, e.value.gql_status) == (
+            "Neo.DatabaseError.Schema.ConstraintCreationFailed", "50N11")
+        session.run("MATCH (n:Dup) DELETE n").consume()
         # The connection was RESET after each failure: it still works.
         assert session.run("RETURN 41 + 1 AS x").single()["x"] == 42
 

@@ -683,6 +683,7 @@ fn from_tx(e: TxError) -> CypherError {
     let code = match e.kind {
         TxErrorKind::InvalidValue => ErrorCode::TypeError,
         TxErrorKind::Failed => ErrorCode::ExecutionFailed,
+        TxErrorKind::ConstraintCreationFailed => ErrorCode::ConstraintCreationFailed,
         _ => ErrorCode::ConstraintViolation,
     };
     CypherError {

@@ -389,6 +389,7 @@ fn tx_error(e: &StorageError) -> TxError {
             TxErrorKind::DuplicateId
         }
         StorageError::ConditionFailed(_) => TxErrorKind::ConditionFailed,
+        StorageError::ConstraintCreationFailed { .. } => TxErrorKind::ConstraintCreationFailed,
         _ => TxErrorKind::Other,
     };
     TxError {
