@@ -49,8 +49,9 @@ fn list(f: Function, a: &Val) -> Result<Val> {
 pub(super) fn to_integer(a: &Val) -> Result<Val> {
     Ok(match a {
         Val::Int(i) => Val::Int(*i),
-        Val::Float(x) if x.is_finite() => Val::Int(x.trunc() as i64),
-        Val::Float(_) => Val::Null,
+        // Java's cast, as Neo4j 5.26 answers: NaN is 0, beyond the range the nearest
+        // end (Rust's `as` saturates alike).
+        Val::Float(x) => Val::Int(x.trunc() as i64),
         Val::Bool(b) => Val::Int(i64::from(*b)),
         Val::Str(s) => integer_of(s)?,
         other => {
@@ -78,7 +79,7 @@ fn integer_of(s: &str) -> Result<Val> {
         return Err(too_large());
     }
     match float_of(s) {
-        Some(x) if x.is_nan() => Ok(Val::Null),
+        Some(x) if !x.is_finite() => Ok(Val::Null),
         Some(x) if x.trunc() >= -(2f64.powi(63)) && x.trunc() < 2f64.powi(63) => {
             Ok(Val::Int(x.trunc() as i64))
         }
