@@ -135,6 +135,17 @@ impl Schema {
             .map(|(n, _)| n.as_str())
     }
 
+    /// The composite index an equality on `keys` of `label` is looked up in: the first
+    /// (by name) whose keys are all among them. EXPLAIN and the run both ask this.
+    pub fn composite_within(&self, label: &str, keys: &[&str]) -> Option<(&str, &IndexDef)> {
+        self.indexes
+            .iter()
+            .find(|(_, d)| {
+                d.on.label == label && d.on.is_composite() && d.on.keys().all(|k| keys.contains(&k))
+            })
+            .map(|(n, d)| (n.as_str(), d))
+    }
+
     /// The name of the (one-key) uniqueness constraint on `(label, key)`, if any.
     pub fn unique_on(&self, label: &str, key: &str) -> Option<&str> {
         self.unique_covering(label, &[key])

@@ -221,32 +221,32 @@ fn all_equal(
     Ok(None)
 }
 
-/// The nodes a composite index of `l` finds whose keys are all among `values`'.
+/// The nodes the composite index of `l` that answers these equalities finds
+/// ([`kith_core::Schema::composite_within`]), if there is one and it holds the values.
 fn composite_nodes(
     l: LabelId,
     values: &[(Option<PropKeyId>, Val)],
     cx: &Ctx<'_>,
 ) -> Option<Vec<NodeId>> {
     let g = cx.graph();
-    let label = g.label_name(l);
-    for def in g.schema().indexes.values() {
-        if def.on.label != label || !def.on.is_composite() {
-            continue;
-        }
-        let keys: Option<Vec<PropKeyId>> = def.on.keys().map(|k| g.prop_key_id(k)).collect();
-        let Some(keys) = keys else { continue };
-        let held: Option<Vec<Value>> = keys
-            .iter()
-            .map(|k| {
-                let (_, v) = values.iter().find(|(id, _)| *id == Some(*k))?;
-                stored(v)
-            })
-            .collect();
-        if let Some(found) = held.and_then(|held| g.nodes_with_values(l, &keys, &held)) {
-            return Some(found);
-        }
-    }
-    None
+    let names: Vec<&str> = values
+        .iter()
+        .filter_map(|(k, _)| k.map(|k| g.prop_key_name(k)))
+        .collect();
+    let (_, def) = g.schema().composite_within(g.label_name(l), &names)?;
+    let keys: Vec<PropKeyId> = def
+        .on
+        .keys()
+        .map(|k| g.prop_key_id(k))
+        .collect::<Option<_>>()?;
+    let held: Vec<Value> = keys
+        .iter()
+        .map(|k| {
+            let (_, v) = values.iter().find(|(id, _)| *id == Some(*k))?;
+            stored(v)
+        })
+        .collect::<Option<_>>()?;
+    g.nodes_with_values(l, &keys, &held)
 }
 
 /// A value as an index holds it, or `None` for kinds no index holds (lists, maps,

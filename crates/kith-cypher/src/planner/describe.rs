@@ -319,12 +319,7 @@ impl Describer<'_> {
     ) -> (&'static str, String, f64) {
         let (var, label_name) = (self.var(slot), self.label(label));
         let names: Vec<&str> = pairs.iter().map(|(k, _)| self.key(*k)).collect();
-        let composite = self.graph.schema().indexes.values().find(|d| {
-            d.on.label == label_name
-                && d.on.is_composite()
-                && d.on.keys().all(|k| names.contains(&k))
-        });
-        if let Some(def) = composite {
+        if let Some((_, def)) = self.graph.schema().composite_within(label_name, &names) {
             let keys: Vec<&str> = def.on.keys().collect();
             let details = format!("{var}:{label_name}({}) = …", keys.join(", "));
             return ("NodeIndexSeek", details, rows);
